@@ -1,0 +1,65 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Reconcile depends on the Swift toolchain only: Foundation, Swift Testing and XCTest.
+let strictSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "Reconcile",
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+  products: [
+    .library(name: "Reconcile", targets: ["Reconcile"]),
+    .library(name: "ReconcileSimulator", targets: ["ReconcileSimulator"]),
+    .executable(name: "reconcile-playground", targets: ["reconcile-playground"]),
+  ],
+  dependencies: [],
+  targets: [
+    .target(name: "Reconcile", swiftSettings: strictSettings),
+    .target(name: "ReconcileSimulator", dependencies: ["Reconcile"], swiftSettings: strictSettings),
+    .target(
+      name: "ReconcilePlayground",
+      dependencies: ["Reconcile", "ReconcileSimulator"],
+      path: "Playground/ReconcilePlayground",
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "reconcile-playground",
+      dependencies: ["ReconcilePlayground"],
+      path: "Playground/reconcile-playground",
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "reconcile-benchmarks",
+      dependencies: ["Reconcile"],
+      path: "Benchmarks/ReconcileBenchmarks",
+      swiftSettings: strictSettings
+    ),
+    // Test support is a plain target, never a product: the seeded random-record generator lives here.
+    .target(
+      name: "ReconcileTestSupport",
+      dependencies: ["Reconcile"],
+      path: "Tests/ReconcileTestSupport",
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "ReconcileTests",
+      dependencies: ["Reconcile", "ReconcileTestSupport"],
+      resources: [.copy("Fixtures")],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "ReconcileSimulatorTests",
+      dependencies: ["ReconcileSimulator", "ReconcileTestSupport"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "PlaygroundTests",
+      dependencies: ["ReconcilePlayground"],
+      swiftSettings: strictSettings
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

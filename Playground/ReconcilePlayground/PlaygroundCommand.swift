@@ -1,0 +1,49 @@
+/// The `reconcile-playground` command line, as a library so tests can run it with injected output.
+public enum PlaygroundCommand {
+  /// The subcommands this release offers, with a one-line description each.
+  static let subcommands: [(name: String, summary: String)] = [
+    ("demo", "replay the seed scenarios (arrives with the simulator; says so for now)"),
+    ("help", "list the subcommands"),
+  ]
+
+  /// Runs the playground.
+  /// - Parameters:
+  ///   - arguments: The command-line arguments without the program name.
+  ///   - output: Where to write.
+  /// - Returns: The process exit status: 0 on success, 64 for a usage error.
+  public static func run(arguments: [String], output: some TextOutput) -> Int32 {
+    guard let command = arguments.first else {
+      output.write(usage)
+      return 0
+    }
+    switch command {
+    case "demo":
+      output.write(
+        """
+        Reconcile playground
+        The demo replays the seed scenarios (queued edits, concurrent edits, clock skew, delete versus edit,
+        schema halts, batching, throttling) on the simulated server under every resolver. The simulated server
+        and the resolvers arrive in the next releases; until then this release provides the record model,
+        system-field archives (Reconcile's and Apple's) and the CloudKit Web Services wire format.
+
+        """)
+      return 0
+    case "help", "--help", "-h":
+      output.write(usage)
+      return 0
+    default:
+      var message = "error: unknown subcommand '\(command)'"
+      if let suggestion = Suggestion.closest(to: command, in: subcommands.map(\.name)) {
+        message += "; did you mean '\(suggestion)'?"
+      }
+      output.write(message + "\n" + usage)
+      return 64
+    }
+  }
+
+  static var usage: String {
+    let width = subcommands.map(\.name.count).max() ?? 0
+    let lines = subcommands.map { "  " + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary }
+    return "usage: reconcile-playground <subcommand>\n\nsubcommands:\n" + lines.joined(separator: "\n") + "\n"
+  }
+}

@@ -1,0 +1,5 @@
+import Foundation
+import ReconcilePlayground
+
+let status = PlaygroundCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), output: StandardOutput())
+exit(status)

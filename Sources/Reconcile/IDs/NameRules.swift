@@ -1,0 +1,69 @@
+/// CloudKit's naming rules, in one place, so IDs, record types and keys agree.
+enum NameRules {
+  /// The longest name CloudKit accepts, in characters.
+  static let maximumLength = 255
+
+  /// Keys that equal `CKRecord` property names; CloudKit rejects them as field keys.
+  static let reservedKeys: Set<String> = [
+    "recordID", "recordType", "recordChangeTag", "creationDate", "creatorUserRecordID", "modificationDate",
+    "lastModifiedUserRecordID", "parent", "share", "encryptedValues", "allKeys", "changedKeys",
+  ]
+
+  /// Record names: 1–255 printable ASCII characters, not starting with `_`.
+  static func checkRecordName(_ name: String) throws(RecordValidationError) {
+    try checkPrintableASCII(name, kind: .recordName)
+    if name.utf8.first == UInt8(ascii: "_") { throw .invalidName(.recordName, name, violation: .leadingUnderscore) }
+  }
+
+  /// Zone names: 1–255 printable ASCII characters, not starting with `_` (the default zone excepted).
+  static func checkZoneName(_ name: String) throws(RecordValidationError) {
+    try checkPrintableASCII(name, kind: .zoneName)
+    if name.utf8.first == UInt8(ascii: "_") && name != ZoneID.defaultZoneName {
+      throw .invalidName(.zoneName, name, violation: .leadingUnderscore)
+    }
+  }
+
+  /// Owner names: 1–255 printable ASCII characters. User record names start with `_`, so that is allowed.
+  static func checkOwnerName(_ name: String) throws(RecordValidationError) {
+    try checkPrintableASCII(name, kind: .ownerName)
+  }
+
+  /// Record types and keys: an ASCII letter, then ASCII letters, digits or `_`; at most 255 characters.
+  static func checkIdentifier(_ name: String, kind: NameKind) throws(RecordValidationError) {
+    var count = 0
+    for scalar in name.unicodeScalars {
+      let v = scalar.value
+      let isLetter = (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A)
+      if count == 0 {
+        if v == 0x5F { throw .invalidName(kind, name, violation: .leadingUnderscore) }
+        if !isLetter {
+          if v < 0x80 { throw .invalidName(kind, name, violation: .mustStartWithLetter) }
+          throw .invalidName(kind, name, violation: .invalidCharacter(scalar, offset: 0))
+        }
+      } else if !(isLetter || (v >= 0x30 && v <= 0x39) || v == 0x5F) {
+        throw .invalidName(kind, name, violation: .invalidCharacter(scalar, offset: count))
+      }
+      count += 1
+      if count > maximumLength { break }
+    }
+    if count == 0 { throw .invalidName(kind, name, violation: .empty) }
+    if count > maximumLength {
+      throw .invalidName(kind, name, violation: .tooLong(count: name.unicodeScalars.count))
+    }
+    if kind == .key && reservedKeys.contains(name) { throw .invalidName(kind, name, violation: .reserved) }
+  }
+
+  private static func checkPrintableASCII(_ name: String, kind: NameKind) throws(RecordValidationError) {
+    var count = 0
+    for scalar in name.unicodeScalars {
+      guard scalar.value >= 0x20 && scalar.value <= 0x7E else {
+        throw .invalidName(kind, name, violation: .invalidCharacter(scalar, offset: count))
+      }
+      count += 1
+      if count > maximumLength {
+        throw .invalidName(kind, name, violation: .tooLong(count: name.unicodeScalars.count))
+      }
+    }
+    if count == 0 { throw .invalidName(kind, name, violation: .empty) }
+  }
+}

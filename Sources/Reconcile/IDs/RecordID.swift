@@ -1,0 +1,50 @@
+import Foundation
+
+/// The identity of a record: a name, unique within its zone, and the zone.
+///
+/// ```swift
+/// let id = try RecordID(recordName: "note-42", zoneID: notes)
+/// let fresh = RecordID(zoneID: notes)    // a UUID name, as CloudKit makes by default
+/// ```
+///
+/// Two record IDs are equal when their names and zones are equal.
+public struct RecordID: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// The record's name: 1–255 printable ASCII characters, not starting with `_`.
+  public let recordName: String
+  /// The zone that holds the record.
+  public let zoneID: ZoneID
+
+  /// Creates a record ID after checking the name.
+  ///
+  /// - Parameters:
+  ///   - recordName: 1–255 printable ASCII characters, not starting with `_`.
+  ///   - zoneID: The record's zone; the default zone unless given.
+  /// - Throws: ``RecordValidationError/invalidName(_:_:violation:)`` naming the bad name and the rule it broke.
+  public init(recordName: String, zoneID: ZoneID = .default) throws(RecordValidationError) {
+    try NameRules.checkRecordName(recordName)
+    self.recordName = recordName
+    self.zoneID = zoneID
+  }
+
+  /// Creates a record ID with a new UUID name, as CloudKit does when no name is given.
+  ///
+  /// - Parameter zoneID: The record's zone; the default zone unless given.
+  public init(zoneID: ZoneID = .default) {
+    self.recordName = UUID().uuidString
+    self.zoneID = zoneID
+  }
+
+  init(uncheckedRecordName recordName: String, zoneID: ZoneID) {
+    self.recordName = recordName
+    self.zoneID = zoneID
+  }
+
+  /// `recordName` in `zoneName:ownerName`, for logs.
+  public var description: String { "\(recordName) in \(zoneID)" }
+
+  /// Orders by zone, then name, so sorted output is stable.
+  public static func < (lhs: RecordID, rhs: RecordID) -> Bool {
+    if lhs.zoneID != rhs.zoneID { return lhs.zoneID < rhs.zoneID }
+    return lhs.recordName < rhs.recordName
+  }
+}

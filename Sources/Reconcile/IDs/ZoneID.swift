@@ -1,0 +1,54 @@
+/// The identity of a record zone: its name and the user who owns it.
+///
+/// ```swift
+/// let notes = try ZoneID(zoneName: "Notes")            // owned by the current user
+/// let shared = try ZoneID(zoneName: "Trip", ownerName: "_9a06c1")
+/// ```
+///
+/// Names follow CloudKit's rules: 1–255 printable ASCII characters; zone names may not start with `_`
+/// (except ``defaultZoneName``). Two zone IDs are equal when both names are equal.
+public struct ZoneID: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// The name of every database's default zone, `_defaultZone`.
+  public static let defaultZoneName = "_defaultZone"
+  /// The placeholder owner that means "the current user", `__defaultOwner__`.
+  public static let defaultOwnerName = "__defaultOwner__"
+  /// The record name of a zone-wide share record, `cloudkit.zoneshare`.
+  public static let zoneWideShareRecordName = "cloudkit.zoneshare"
+
+  /// The default zone of the current user's database.
+  public static let `default` = ZoneID(uncheckedZoneName: defaultZoneName, ownerName: defaultOwnerName)
+
+  /// The zone's name, unique among one owner's zones.
+  public let zoneName: String
+  /// The record name of the user who owns the zone, or ``defaultOwnerName`` for the current user.
+  public let ownerName: String
+
+  /// Creates a zone ID after checking both names.
+  ///
+  /// - Parameters:
+  ///   - zoneName: 1–255 printable ASCII characters, not starting with `_` unless it is ``defaultZoneName``.
+  ///   - ownerName: 1–255 printable ASCII characters; defaults to the current user.
+  /// - Throws: ``RecordValidationError/invalidName(_:_:violation:)`` naming the bad name and the rule it broke.
+  public init(zoneName: String, ownerName: String = ZoneID.defaultOwnerName) throws(RecordValidationError) {
+    try NameRules.checkZoneName(zoneName)
+    try NameRules.checkOwnerName(ownerName)
+    self.zoneName = zoneName
+    self.ownerName = ownerName
+  }
+
+  init(uncheckedZoneName zoneName: String, ownerName: String) {
+    self.zoneName = zoneName
+    self.ownerName = ownerName
+  }
+
+  /// Whether this is the default zone (which has no atomic saves and no change fetching).
+  public var isDefault: Bool { zoneName == Self.defaultZoneName }
+
+  /// `zoneName:ownerName`, for logs.
+  public var description: String { "\(zoneName):\(ownerName)" }
+
+  /// Orders by owner, then zone name, so sorted output is stable.
+  public static func < (lhs: ZoneID, rhs: ZoneID) -> Bool {
+    (lhs.ownerName, lhs.zoneName) < (rhs.ownerName, rhs.zoneName)
+  }
+}

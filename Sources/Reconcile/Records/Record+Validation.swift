@@ -1,0 +1,93 @@
+extension Record {
+  /// The largest record CloudKit accepts, 1 MB (1,048,576 bytes), counted as ``dataSize`` documents.
+  public static let maximumDataSize = 1_048_576
+
+  /// The most fields one record may hold; CloudKit allows 256 fields per record type.
+  public static let maximumFieldCount = 256
+
+  /// The size of the record's data as Reconcile counts it against ``maximumDataSize``.
+  ///
+  /// The sum, over every plain and encrypted field, of the key's UTF-8 length plus the value's size:
+  /// strings count their UTF-8 bytes; `INT64`, `DOUBLE` and `TIMESTAMP` 8 bytes; bytes their length; a reference its
+  /// record name, zone name and owner name in UTF-8 plus 1; a location 8 bytes per number present plus 8 for a
+  /// timestamp; an asset 0 (CloudKit does not count asset files); a list the sum of its elements. System fields are not
+  /// counted. CloudKit does not publish its own formula, so a record near the limit may be judged differently there.
+  /// - Complexity: O(*n*) in the number of fields and list elements.
+  public var dataSize: Int {
+    var total = 0
+    for (key, value) in storage.values { total += key.utf8.count + value.dataSize }
+    for (key, value) in storage.encrypted { total += key.utf8.count + value.dataSize }
+    return total
+  }
+
+  /// Checks the record against CloudKit's rules and throws the first rule it breaks.
+  ///
+  /// Checked, in this order: the record type; each key (an ASCII letter, then letters, digits or `_`, at most 255
+  /// characters, not a record property name such as `recordID`); each value (lists homogeneous and flat, numbers finite,
+  /// references in the record's zone, encrypted values of an encryptable type); the parent reference's zone; at most
+  /// ``maximumFieldCount`` fields; at most ``maximumDataSize`` bytes of data. Keys are checked in sorted order, so the
+  /// same record always reports the same error.
+  ///
+  /// - Throws: ``RecordValidationError`` naming the bad input and the rule it broke.
+  /// - Complexity: O(*n* log *n*) in the number of fields, plus the size of their values.
+  public func validate() throws(RecordValidationError) {
+    try NameRules.checkIdentifier(recordType, kind: .recordType)
+    let zone = recordID.zoneID
+    for key in storage.values.keys.sorted() {
+      try NameRules.checkIdentifier(key, kind: .key)
+      if let value = storage.values[key] { try value.validate(key: key, zone: zone) }
+    }
+    for key in storage.encrypted.keys.sorted() {
+      try NameRules.checkIdentifier(key, kind: .key)
+      guard let value = storage.encrypted[key] else { continue }
+      if !value.type.isEncryptable { throw .unencryptableType(key: key, type: value.type) }
+      try value.validate(key: key, zone: zone)
+    }
+    if let parent = storage.parent, parent.recordID.zoneID != zone {
+      throw .referenceCrossesZone(key: "parent", target: parent.recordID, recordZone: zone)
+    }
+    let count = storage.values.count + storage.encrypted.count
+    if count > Self.maximumFieldCount { throw .tooManyFields(count: count, limit: Self.maximumFieldCount) }
+    let size = dataSize
+    if size > Self.maximumDataSize { throw .recordTooLarge(size: size, limit: Self.maximumDataSize) }
+  }
+}
+
+extension FieldValue {
+  /// This value's contribution to ``Record/dataSize``.
+  var dataSize: Int {
+    switch self {
+    case .string(let v): return v.utf8.count
+    case .int64, .double, .timestamp: return 8
+    case .bytes(let v): return v.count
+    case .reference(let r):
+      return r.recordID.recordName.utf8.count + r.recordID.zoneID.zoneName.utf8.count
+        + r.recordID.zoneID.ownerName.utf8.count + 1
+    case .asset: return 0
+    case .location(let l): return l.allNumbers.count * 8 + (l.timestamp == nil ? 0 : 8)
+    case .list(let elements): return elements.reduce(0) { $0 + $1.dataSize }
+    }
+  }
+
+  func validate(key: String, zone: ZoneID) throws(RecordValidationError) {
+    switch self {
+    case .double(let v):
+      if !v.isFinite { throw .nonFiniteNumber(key: key) }
+    case .location(let l):
+      if !l.allNumbers.allSatisfy(\.isFinite) { throw .nonFiniteNumber(key: key) }
+    case .reference(let r):
+      if r.recordID.zoneID != zone { throw .referenceCrossesZone(key: key, target: r.recordID, recordZone: zone) }
+    case .list(let elements):
+      guard let expected = elements.first?.type else { return }
+      for (index, element) in elements.enumerated() {
+        if case .list = element { throw .nestedList(key: key, index: index) }
+        if element.type != expected {
+          throw .mixedTypeList(key: key, index: index, expected: expected, found: element.type)
+        }
+        try element.validate(key: key, zone: zone)
+      }
+    case .string, .int64, .timestamp, .bytes, .asset:
+      return
+    }
+  }
+}
