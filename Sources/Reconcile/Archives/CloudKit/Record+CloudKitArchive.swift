@@ -1,0 +1,215 @@
+public import Foundation
+
+/// The `$top` keys and class names of Apple's system-fields archive.
+enum CloudKitArchiveKeys {
+  static let recordType = "RecordType"
+  static let recordID = "RecordID"
+  static let changeTag = "ETag"
+  static let creationDate = "RecordCtime"
+  static let modificationDate = "RecordMtime"
+  static let creator = "CreatorUserRecordID"
+  static let lastModifier = "LastModifiedUserRecordID"
+  static let device = "ModifiedByDevice"
+  static let parent = "ParentReference"
+  static let share = "ShareReference"
+  static let knownToServer = "KnownToServer"
+  // Inside CKRecordID and CKRecordZoneID.
+  static let recordName = "RecordName"
+  static let zoneID = "ZoneID"
+  static let zoneName = "ZoneName"
+  static let ownerName = "ownerName"
+  // Inside CKReference: no public archive shows these; see the reader for the spellings it accepts.
+  static let referenceRecordID = "RecordID"
+  static let referenceAction = "Action"
+
+  static let recordIDClass = "CKRecordID"
+  static let zoneIDClass = "CKRecordZoneID"
+  static let referenceClass = "CKReference"
+
+  /// Flags Apple archives carry that Reconcile does not model, written as `false` so the archive has Apple's shape.
+  static let falseFlags = ["HasUpdatedParentReference", "HasUpdatedShareReference", "WasCached"]
+}
+
+extension Record {
+  /// Reads the keyed archive that Apple's `CKRecord.encodeSystemFields(with:)` writes, binary or XML, so system fields
+  /// stored by an iOS or macOS app can be used anywhere Swift runs.
+  ///
+  /// Read: record type, record name, zone name and owner, change tag (`ETag`), creation and modification dates,
+  /// creator and last-modifier user record names, modifying device, and the parent and share references when present.
+  /// Every other key — Apple adds some with each OS release — is ignored. The result has no values and no changed keys.
+  ///
+  /// ```swift
+  /// let stored = try Data(contentsOf: url)      // written on iOS by encodeSystemFields(with:)
+  /// var record = try Record(cloudKitSystemFieldsArchive: stored)
+  /// record["title"] = "Edited on Linux"
+  /// ```
+  ///
+  /// The keys inside an archived `CKReference` are not shown by any public archive; the reader accepts `RecordID` or
+  /// `recordID` for the target and `Action`, `ReferenceAction` or `action` for the action.
+  /// - Parameter cloudKitSystemFieldsArchive: The archive's bytes.
+  /// - Throws: ``CloudKitArchiveError`` naming what is wrong: not a property list, malformed, not a keyed archive, a
+  ///   missing or mistyped field, or an ID that breaks CloudKit's rules.
+  /// - Complexity: O(*n*) in the size of the data.
+  public init(cloudKitSystemFieldsArchive data: Data) throws(CloudKitArchiveError) {
+    typealias K = CloudKitArchiveKeys
+    let archive = try KeyedArchiveReader(data: data)
+    let top = archive.top
+    guard let recordType = try archive.string(top[K.recordType], field: K.recordType) else {
+      throw .missingField(K.recordType)
+    }
+    do {
+      try NameRules.checkIdentifier(recordType, kind: .recordType)
+    } catch {
+      throw .invalidField(K.recordType, error)
+    }
+    guard let recordID = try Self.recordID(top[K.recordID], archive: archive, field: K.recordID) else {
+      throw .missingField(K.recordID)
+    }
+    let box = Storage(recordType: recordType, recordID: recordID)
+    box.system.recordChangeTag = try archive.string(top[K.changeTag], field: K.changeTag)
+    box.system.creationDate = try archive.date(top[K.creationDate], field: K.creationDate)
+    box.system.modificationDate = try archive.date(top[K.modificationDate], field: K.modificationDate)
+    box.system.creatorUserRecordName = try Self.userRecordName(top[K.creator], archive: archive, field: K.creator)
+    box.system.lastModifiedUserRecordName = try Self.userRecordName(
+      top[K.lastModifier], archive: archive, field: K.lastModifier)
+    box.system.modifiedByDevice = try archive.string(top[K.device], field: K.device)
+    box.parent = try Self.reference(top[K.parent], archive: archive, field: K.parent)
+    box.share = try Self.reference(top[K.share], archive: archive, field: K.share)
+    self.init(storage: box)
+  }
+
+  /// Writes the system fields as an `NSKeyedArchiver` binary property list with the `$top` keys and class names that
+  /// `CKRecord.encodeSystemFields(with:)` uses, so Apple's `CKRecord(coder:)` and
+  /// ``init(cloudKitSystemFieldsArchive:)`` can read it.
+  ///
+  /// Written: `RecordType`, `RecordID` (`CKRecordID` with a `CKRecordZoneID`), `ETag`, `RecordCtime` and `RecordMtime`
+  /// (`NSDate`), `CreatorUserRecordID` and `LastModifiedUserRecordID` (`CKRecordID` in the default zone),
+  /// `ModifiedByDevice`, `ParentReference` and `ShareReference` (`CKReference`, or `$null`), `KnownToServer`, and
+  /// `false` for `HasUpdatedParentReference`, `HasUpdatedShareReference` and `WasCached`. Apple's encryption and
+  /// protection keys are left out: Reconcile has no values for them. ``isDeleted`` has no place in Apple's format and
+  /// is not written. Values are never written.
+  /// - Returns: The archive's bytes, typically 1–1.5 KB.
+  /// - Throws: ``RecordValidationError`` if the record's type or IDs break CloudKit's rules.
+  public func cloudKitSystemFieldsArchive() throws(RecordValidationError) -> Data {
+    typealias K = CloudKitArchiveKeys
+    try NameRules.checkIdentifier(recordType, kind: .recordType)
+    var b = KeyedArchiveBuilder()
+    let s = storage.system
+    var top: [String: PropertyList] = [:]
+    top[K.recordType] = b.string(recordType)
+    top[K.recordID] = Self.archive(recordID, into: &b)
+    top[K.changeTag] = b.optionalString(s.recordChangeTag)
+    top[K.creationDate] = b.date(s.creationDate)
+    top[K.modificationDate] = b.date(s.modificationDate)
+    top[K.creator] = s.creatorUserRecordName.map { Self.archiveUser($0, into: &b) } ?? KeyedArchiveBuilder.null
+    top[K.lastModifier] =
+      s.lastModifiedUserRecordName.map { Self.archiveUser($0, into: &b) } ?? KeyedArchiveBuilder.null
+    top[K.device] = b.optionalString(s.modifiedByDevice)
+    top[K.parent] = storage.parent.map { Self.archive($0, into: &b) } ?? KeyedArchiveBuilder.null
+    top[K.share] = storage.share.map { Self.archive($0, into: &b) } ?? KeyedArchiveBuilder.null
+    top[K.knownToServer] = .bool(s.recordChangeTag != nil)
+    for flag in K.falseFlags { top[flag] = .bool(false) }
+    return BinaryPropertyListWriter.write(b.archive(top: top))
+  }
+
+  // MARK: Reading helpers
+
+  private static func zoneID(_ value: PropertyList?, archive: KeyedArchiveReader, field: String)
+    throws(CloudKitArchiveError) -> ZoneID?
+  {
+    typealias K = CloudKitArchiveKeys
+    guard let dict = try archive.object(value, field: field, expectedClass: K.zoneIDClass) else { return nil }
+    guard let zoneName = try archive.string(dict[K.zoneName], field: field + "." + K.zoneName) else {
+      throw .missingField(field + "." + K.zoneName)
+    }
+    // Older archives spell the owner key with a capital O.
+    let ownerValue = dict[K.ownerName] ?? dict["OwnerName"]
+    let ownerName = try archive.string(ownerValue, field: field + "." + K.ownerName) ?? ZoneID.defaultOwnerName
+    do {
+      return try ZoneID(zoneName: zoneName, ownerName: ownerName)
+    } catch {
+      throw .invalidField(field, error)
+    }
+  }
+
+  private static func recordIDParts(_ value: PropertyList?, archive: KeyedArchiveReader, field: String)
+    throws(CloudKitArchiveError) -> (name: String, zone: ZoneID)?
+  {
+    typealias K = CloudKitArchiveKeys
+    guard let dict = try archive.object(value, field: field, expectedClass: K.recordIDClass) else { return nil }
+    guard let name = try archive.string(dict[K.recordName], field: field + "." + K.recordName) else {
+      throw .missingField(field + "." + K.recordName)
+    }
+    let zone = try zoneID(dict[K.zoneID], archive: archive, field: field + "." + K.zoneID) ?? .default
+    return (name, zone)
+  }
+
+  private static func recordID(_ value: PropertyList?, archive: KeyedArchiveReader, field: String)
+    throws(CloudKitArchiveError) -> RecordID?
+  {
+    guard let (name, zone) = try recordIDParts(value, archive: archive, field: field) else { return nil }
+    do {
+      return try RecordID(recordName: name, zoneID: zone)
+    } catch {
+      throw .invalidField(field, error)
+    }
+  }
+
+  /// A user is archived as a `CKRecordID` whose name is the user record name (which starts with `_`, so it is not
+  /// checked as a record name).
+  private static func userRecordName(_ value: PropertyList?, archive: KeyedArchiveReader, field: String)
+    throws(CloudKitArchiveError) -> String?
+  {
+    try recordIDParts(value, archive: archive, field: field)?.name
+  }
+
+  private static func reference(_ value: PropertyList?, archive: KeyedArchiveReader, field: String)
+    throws(CloudKitArchiveError) -> Reference?
+  {
+    typealias K = CloudKitArchiveKeys
+    guard let dict = try archive.object(value, field: field, expectedClass: K.referenceClass) else { return nil }
+    let target = dict[K.referenceRecordID] ?? dict["recordID"]
+    guard let recordID = try recordID(target, archive: archive, field: field + ".recordID") else {
+      throw .missingField(field + ".recordID")
+    }
+    let actionValue = dict[K.referenceAction] ?? dict["ReferenceAction"] ?? dict["action"]
+    let action: Reference.Action
+    switch try archive.integer(actionValue, field: field + ".action") ?? 0 {
+    case 0: action = .none
+    case 1: action = .deleteSelf
+    case let other:
+      throw .wrongType(field: field + ".action", expected: "reference action 0 or 1", found: "integer \(other)")
+    }
+    return Reference(recordID: recordID, action: action)
+  }
+
+  // MARK: Writing helpers
+
+  private static func archive(_ zone: ZoneID, into b: inout KeyedArchiveBuilder) -> PropertyList {
+    typealias K = CloudKitArchiveKeys
+    return b.object(
+      className: K.zoneIDClass,
+      fields: [K.zoneName: b.string(zone.zoneName), K.ownerName: b.string(zone.ownerName)])
+  }
+
+  private static func archive(_ id: RecordID, into b: inout KeyedArchiveBuilder) -> PropertyList {
+    typealias K = CloudKitArchiveKeys
+    let zone = archive(id.zoneID, into: &b)
+    return b.object(className: K.recordIDClass, fields: [K.recordName: b.string(id.recordName), K.zoneID: zone])
+  }
+
+  private static func archiveUser(_ name: String, into b: inout KeyedArchiveBuilder) -> PropertyList {
+    typealias K = CloudKitArchiveKeys
+    let zone = archive(ZoneID.default, into: &b)
+    return b.object(className: K.recordIDClass, fields: [K.recordName: b.string(name), K.zoneID: zone])
+  }
+
+  /// `CKReference` with `RecordID` and `Action` (0 none, 1 deleteSelf). Apple has no `validate` action; it is written
+  /// as none.
+  private static func archive(_ reference: Reference, into b: inout KeyedArchiveBuilder) -> PropertyList {
+    typealias K = CloudKitArchiveKeys
+    let id = archive(reference.recordID, into: &b)
+    let action: Int64 = reference.action == .deleteSelf ? 1 : 0
+    return b.object(className: K.referenceClass, fields: [K.referenceRecordID: id, K.referenceAction: .integer(action)])
+  }
+}
