@@ -1,0 +1,110 @@
+import Foundation
+
+/// `Record: Codable` is the CloudKit Web Services record dictionary. The rules, in one place:
+///
+/// - Keys: `recordName`, `recordType`, `recordChangeTag`, `fields`, `created`, `modified`, `deleted`, `zoneID`,
+///   `parent`, `share`. `pluginFields` and `zoneType` are accepted and ignored; `created.deviceID` is ignored (a record
+///   keeps only the last modifying device).
+/// - Each field is `{"value": …, "type": "…"}`: `STRING`, `INT64`, `DOUBLE`, `TIMESTAMP` (milliseconds since 1970),
+///   `BYTES` (base64), `REFERENCE` (`{recordName, action, zoneID}`), `ASSET`/`ASSETID` (metadata), `LOCATION`, each
+///   as `<TYPE>_LIST` with an array, and `ENCRYPTED_BYTES` (base64) for ``Record/encryptedValues``.
+/// - When decoding, `type` may be omitted (requests do): a string is `STRING`; an integer or a Boolean `INT64`; any
+///   other number `DOUBLE`; an object with `recordName` a `REFERENCE`, with `latitude` a `LOCATION`, with
+///   `fileChecksum`, `receipt`, `downloadURL`, `size`, `referenceChecksum` or `wrappingKey` an `ASSET`; an array a list
+///   of its elements' inferred type (all the same). Timestamps and bytes cannot be told from numbers and strings, so send
+///   their type.
+/// - A reference without `zoneID` is in the record's zone; one without `action` has action `NONE`. A missing `zoneID`
+///   is the default zone; a missing `ownerRecordName` is `__defaultOwner__`.
+/// - Encoding writes every field with its type, references with their zone, and an empty list as `STRING_LIST`; it
+///   calls ``Record/validate()`` first and fails with `EncodingError.invalidValue` naming the rule.
+/// - A decoded record has no changed keys, as one received from a server.
+enum WireKeys: String, CodingKey {
+  case recordName, recordType, recordChangeTag, fields, pluginFields, created, modified, deleted, zoneID, parent, share
+}
+
+extension Record: Codable {
+  /// Decodes a Web Services record dictionary.
+  ///
+  /// - Parameter decoder: Usually a `JSONDecoder` reading a `records/query`, `records/lookup` or `records/modify`
+  ///   response, or a `changes/zone` entry.
+  /// - Throws: `DecodingError` whose coding path and description name the field and what is wrong with it: an unknown
+  ///   type, a value that does not match its type, a non-finite number, an invalid name.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: WireKeys.self)
+    let zone = try WireCoding.decodeZoneID(c, key: .zoneID) ?? .default
+    let name = try c.decode(String.self, forKey: .recordName)
+    let recordID = try WireCoding.recordID(name, zone: zone, codingPath: c.codingPath + [WireKeys.recordName])
+    let recordType = try c.decode(String.self, forKey: .recordType)
+    do {
+      try NameRules.checkIdentifier(recordType, kind: .recordType)
+    } catch {
+      throw DecodingError.dataCorruptedError(forKey: .recordType, in: c, debugDescription: error.description)
+    }
+    let box = Storage(recordType: recordType, recordID: recordID)
+    box.system.recordChangeTag = try c.decodeIfPresent(String.self, forKey: .recordChangeTag)
+    if c.contains(.created) {
+      let stamp = try c.decode(WireStamp.self, forKey: .created)
+      box.system.creationDate = stamp.date
+      box.system.creatorUserRecordName = stamp.userRecordName
+    }
+    if c.contains(.modified) {
+      let stamp = try c.decode(WireStamp.self, forKey: .modified)
+      box.system.modificationDate = stamp.date
+      box.system.lastModifiedUserRecordName = stamp.userRecordName
+      box.system.modifiedByDevice = stamp.deviceID
+    }
+    box.isDeleted = try c.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
+    box.parent = try WireCoding.decodeReference(c, key: .parent, recordZone: zone)
+    box.share = try WireCoding.decodeReference(c, key: .share, recordZone: zone)
+    if c.contains(.fields) {
+      let fields = try c.nestedContainer(keyedBy: DynamicKey.self, forKey: .fields)
+      for key in fields.allKeys {
+        let field = try fields.nestedContainer(keyedBy: WireField.Keys.self, forKey: key)
+        let (value, encrypted) = try WireField.decode(field, name: key.stringValue, recordZone: zone)
+        if encrypted { box.encrypted[key.stringValue] = value } else { box.values[key.stringValue] = value }
+      }
+    }
+    self.init(storage: box)
+  }
+
+  /// Encodes the record as a Web Services record dictionary, after checking it with ``validate()``.
+  ///
+  /// - Parameter encoder: Usually a `JSONEncoder`.
+  /// - Throws: `EncodingError.invalidValue` when ``validate()`` fails, with the rule in its description.
+  public func encode(to encoder: any Encoder) throws {
+    do {
+      try validate()
+    } catch {
+      throw EncodingError.invalidValue(
+        self, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: error.description))
+    }
+    var c = encoder.container(keyedBy: WireKeys.self)
+    let zone = recordID.zoneID
+    try c.encode(recordID.recordName, forKey: .recordName)
+    try c.encode(recordType, forKey: .recordType)
+    try c.encodeIfPresent(recordChangeTag, forKey: .recordChangeTag)
+    var fields = c.nestedContainer(keyedBy: DynamicKey.self, forKey: .fields)
+    for (key, value) in storage.values.sorted(by: { $0.key < $1.key }) {
+      var field = fields.nestedContainer(keyedBy: WireField.Keys.self, forKey: DynamicKey(key))
+      try WireField.encode(value, into: &field)
+    }
+    for (key, value) in storage.encrypted.sorted(by: { $0.key < $1.key }) {
+      var field = fields.nestedContainer(keyedBy: WireField.Keys.self, forKey: DynamicKey(key))
+      try field.encode(EncryptedValueEnvelope.encode(value).base64EncodedString(), forKey: .value)
+      try field.encode(WireField.encryptedBytesType, forKey: .type)
+    }
+    let s = storage.system
+    if s.creationDate != nil || s.creatorUserRecordName != nil {
+      try c.encode(WireStamp(date: s.creationDate, userRecordName: s.creatorUserRecordName, deviceID: nil), forKey: .created)
+    }
+    if s.modificationDate != nil || s.lastModifiedUserRecordName != nil || s.modifiedByDevice != nil {
+      try c.encode(
+        WireStamp(date: s.modificationDate, userRecordName: s.lastModifiedUserRecordName, deviceID: s.modifiedByDevice),
+        forKey: .modified)
+    }
+    try c.encode(storage.isDeleted, forKey: .deleted)
+    try WireCoding.encodeZoneID(zone, into: &c, key: .zoneID)
+    if let parent = storage.parent { try WireCoding.encodeReference(parent, into: &c, key: .parent) }
+    if let share = storage.share { try WireCoding.encodeReference(share, into: &c, key: .share) }
+  }
+}

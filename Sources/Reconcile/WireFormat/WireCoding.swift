@@ -1,0 +1,117 @@
+import Foundation
+
+/// Shared pieces of the Web Services encoding: zone IDs, references, IDs and the created/modified stamps.
+enum WireCoding {
+  enum ZoneKeys: String, CodingKey { case zoneName, ownerRecordName, zoneType }
+  enum ReferenceKeys: String, CodingKey { case recordName, action, zoneID }
+
+  /// The largest timestamp JavaScript dates (and so the Web Services) represent: ±8.64e15 ms.
+  static let maximumMilliseconds = 8.64e15
+
+  static func corrupted(_ path: [any CodingKey], _ description: String) -> DecodingError {
+    .dataCorrupted(DecodingError.Context(codingPath: path, debugDescription: description))
+  }
+
+  static func decodeZoneID<K: CodingKey>(_ c: KeyedDecodingContainer<K>, key: K) throws -> ZoneID? {
+    guard c.contains(key), try !c.decodeNil(forKey: key) else { return nil }
+    let z = try c.nestedContainer(keyedBy: ZoneKeys.self, forKey: key)
+    let name = try z.decode(String.self, forKey: .zoneName)
+    let owner = try z.decodeIfPresent(String.self, forKey: .ownerRecordName) ?? ZoneID.defaultOwnerName
+    do {
+      return try ZoneID(zoneName: name, ownerName: owner)
+    } catch {
+      throw corrupted(z.codingPath, error.description)
+    }
+  }
+
+  static func encodeZoneID<K: CodingKey>(_ zone: ZoneID, into c: inout KeyedEncodingContainer<K>, key: K) throws {
+    var z = c.nestedContainer(keyedBy: ZoneKeys.self, forKey: key)
+    try z.encode(zone.zoneName, forKey: .zoneName)
+    try z.encode(zone.ownerName, forKey: .ownerRecordName)
+  }
+
+  static func recordID(_ name: String, zone: ZoneID, codingPath: [any CodingKey]) throws -> RecordID {
+    do {
+      return try RecordID(recordName: name, zoneID: zone)
+    } catch {
+      throw corrupted(codingPath, error.description)
+    }
+  }
+
+  static func decodeReference<K: CodingKey>(_ c: KeyedDecodingContainer<K>, key: K, recordZone: ZoneID) throws
+    -> Reference?
+  {
+    guard c.contains(key), try !c.decodeNil(forKey: key) else { return nil }
+    let r = try c.nestedContainer(keyedBy: ReferenceKeys.self, forKey: key)
+    let name = try r.decode(String.self, forKey: .recordName)
+    let zone = try decodeZoneID(r, key: .zoneID) ?? recordZone
+    let actionName = try r.decodeIfPresent(String.self, forKey: .action) ?? Reference.Action.none.rawValue
+    guard let action = Reference.Action(rawValue: actionName) else {
+      throw corrupted(r.codingPath + [ReferenceKeys.action], "unknown reference action '\(actionName)'")
+    }
+    let id = try recordID(name, zone: zone, codingPath: r.codingPath + [ReferenceKeys.recordName])
+    return Reference(recordID: id, action: action)
+  }
+
+  static func encodeReference<K: CodingKey>(_ reference: Reference, into c: inout KeyedEncodingContainer<K>, key: K)
+    throws
+  {
+    var r = c.nestedContainer(keyedBy: ReferenceKeys.self, forKey: key)
+    try encodeReferenceBody(reference, into: &r)
+  }
+
+  static func encodeReferenceBody(_ reference: Reference, into r: inout KeyedEncodingContainer<ReferenceKeys>) throws {
+    try r.encode(reference.recordID.recordName, forKey: .recordName)
+    try r.encode(reference.action.rawValue, forKey: .action)
+    try encodeZoneID(reference.recordID.zoneID, into: &r, key: .zoneID)
+  }
+
+  static func milliseconds(_ date: Date, codingPath: [any CodingKey]) throws -> Int64 {
+    let ms = (date.timeIntervalSince1970 * 1000).rounded()
+    guard ms.isFinite, abs(ms) <= maximumMilliseconds else {
+      throw EncodingError.invalidValue(
+        date, EncodingError.Context(codingPath: codingPath, debugDescription: "date is outside the wire format's range"))
+    }
+    return Int64(ms)
+  }
+
+  /// A date from milliseconds since 1970, rejecting what no real timestamp can be.
+  static func date(milliseconds value: JSONValue, codingPath: [any CodingKey]) throws -> Date {
+    guard let ms = value.doubleValue, ms.isFinite, abs(ms) <= maximumMilliseconds else {
+      throw corrupted(codingPath, "timestamp must be milliseconds since 1970 within ±8.64e15, found \(value.typeName)")
+    }
+    return Date(timeIntervalSince1970: ms / 1000)
+  }
+}
+
+/// `created` and `modified`: `{timestamp, userRecordName, deviceID}`.
+struct WireStamp: Codable {
+  var date: Date?
+  var userRecordName: String?
+  var deviceID: String?
+
+  enum CodingKeys: String, CodingKey { case timestamp, userRecordName, deviceID }
+
+  init(date: Date?, userRecordName: String?, deviceID: String?) {
+    self.date = date
+    self.userRecordName = userRecordName
+    self.deviceID = deviceID
+  }
+
+  init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    if c.contains(.timestamp), try !c.decodeNil(forKey: .timestamp) {
+      let value = try c.decode(JSONValue.self, forKey: .timestamp)
+      date = try WireCoding.date(milliseconds: value, codingPath: c.codingPath + [CodingKeys.timestamp])
+    }
+    userRecordName = try c.decodeIfPresent(String.self, forKey: .userRecordName)
+    deviceID = try c.decodeIfPresent(String.self, forKey: .deviceID)
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    if let date { try c.encode(WireCoding.milliseconds(date, codingPath: c.codingPath), forKey: .timestamp) }
+    try c.encodeIfPresent(userRecordName, forKey: .userRecordName)
+    try c.encodeIfPresent(deviceID, forKey: .deviceID)
+  }
+}

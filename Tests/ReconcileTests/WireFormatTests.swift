@@ -1,0 +1,199 @@
+import Foundation
+import Reconcile
+import ReconcileTestSupport
+import Testing
+
+@Suite("CloudKit Web Services JSON")
+struct WireFormatTests {
+  /// The response example of cloudkit-semantics.md §7 (the record part).
+  static let responseRecord = """
+    {"recordName":"note-42","recordType":"Note","recordChangeTag":"k4",
+     "fields":{"title":{"value":"Hi","type":"STRING"},"pinned":{"value":1,"type":"INT64"},
+      "due":{"value":1700000000000,"type":"TIMESTAMP"},"tags":{"value":["a","b"],"type":"STRING_LIST"},
+      "list":{"value":{"recordName":"L1","action":"NONE"},"type":"REFERENCE"}},
+     "pluginFields":{},
+     "created":{"timestamp":1699990000000,"userRecordName":"_9a06","deviceID":"2"},
+     "modified":{"timestamp":1700000001234,"userRecordName":"_9a06","deviceID":"2"},
+     "deleted":false,"zoneID":{"zoneName":"Notes","ownerRecordName":"_9a06","zoneType":"REGULAR_CUSTOM_ZONE"}}
+    """
+
+  func decode(_ json: String) throws -> Record {
+    try JSONDecoder().decode(Record.self, from: Data(json.utf8))
+  }
+
+  func roundTrip(_ record: Record) throws -> Record {
+    try JSONDecoder().decode(Record.self, from: try JSONEncoder().encode(record))
+  }
+
+  @Test("decodes the real response example")
+  func decodesResponse() throws {
+    let r = try decode(Self.responseRecord)
+    let zone = try ZoneID(zoneName: "Notes", ownerName: "_9a06")
+    #expect(r.recordID == (try RecordID(recordName: "note-42", zoneID: zone)))
+    #expect(r.recordType == "Note")
+    #expect(r.recordChangeTag == "k4")
+    #expect(r["title"] == "Hi")
+    #expect(r["pinned"]?.boolValue == true)
+    #expect(r["due"] == .timestamp(Date(timeIntervalSince1970: 1_700_000_000)))
+    #expect(r["tags"] == ["a", "b"])
+    #expect(r["list"] == .reference(Reference(recordID: try RecordID(recordName: "L1", zoneID: zone), action: .none)))
+    #expect(r.creationDate == Date(timeIntervalSince1970: 1_699_990_000))
+    #expect(r.modificationDate == Date(timeIntervalSince1970: 1_700_000_001.234))
+    #expect(r.creatorUserRecordName == "_9a06")
+    #expect(r.lastModifiedUserRecordName == "_9a06")
+    #expect(r.modifiedByDevice == "2")
+    #expect(r.isDeleted == false)
+    #expect(r.changedKeys.isEmpty)
+    #expect(try roundTrip(r) == r)
+  }
+
+  @Test("decodes the request example's records, inferring omitted types")
+  func decodesRequestRecord() throws {
+    let r = try decode(
+      """
+      {"recordName":"note-42","recordType":"Note","recordChangeTag":"k3",
+       "fields":{"title":{"value":"Hi"},"pinned":{"value":1}}}
+      """)
+    #expect(r.recordID.zoneID == .default)
+    #expect(r["title"] == "Hi")
+    #expect(r["pinned"] == .int64(1))
+  }
+
+  @Test(
+    "infers omitted types as documented",
+    arguments: [
+      (#""x""#, FieldValue.string("x")),
+      ("true", .int64(1)),
+      ("42", .int64(42)),
+      ("9223372036854775807", .int64(.max)),
+      ("2.5", .double(2.5)),
+      ("[1, 2.5]", .list([.double(1), .double(2.5)])),
+      ("[]", .list([])),
+      (#"{"latitude": 1, "longitude": 2}"#, .location(Location(latitude: 1, longitude: 2))),
+      (#"{"fileChecksum": "abc", "size": 3}"#, .asset(Asset(fileChecksum: "abc", size: 3))),
+      (#"{"recordName": "x", "action": "DELETE_SELF"}"#, .reference(Reference(recordID: try! RecordID(recordName: "x"), action: .deleteSelf))),
+    ])
+  func inference(json: String, expected: FieldValue) throws {
+    let r = try decode(#"{"recordName":"n","recordType":"T","fields":{"f":{"value":"# + json + "}}}")
+    #expect(r["f"] == expected)
+  }
+
+  @Test("every type and list type round trips; encrypted values travel as ENCRYPTED_BYTES")
+  func everyTypeRoundTrips() throws {
+    var r = Record(recordType: "Everything", recordID: try RecordID(recordName: "e"))
+    var gen = RandomRecords(seed: 7)
+    for (i, type) in RandomRecords.scalarTypes.enumerated() {
+      r["s\(i)"] = gen.value(of: type, zone: .default)
+      r["l\(i)"] = .list([gen.value(of: type, zone: .default), gen.value(of: type, zone: .default)])
+    }
+    r.encryptedValues["secretText"] = "pin 1234"
+    r.encryptedValues["secretBytes"] = .bytes(Data([1, 2, 3]))
+    r.encryptedValues["secretMagic"] = .bytes(Data("RCEV tricky".utf8))
+    r.encryptedValues["secretList"] = [1.5, 2.5]
+    let json = String(decoding: try JSONEncoder().encode(r), as: UTF8.self)
+    #expect(json.contains("\"ENCRYPTED_BYTES\""))
+    #expect(!json.contains("pin 1234"))
+    for list in ["STRING_LIST", "INT64_LIST", "DOUBLE_LIST", "TIMESTAMP_LIST", "BYTES_LIST", "REFERENCE_LIST", "ASSET_LIST", "LOCATION_LIST"] {
+      #expect(json.contains("\"\(list)\""), "missing \(list)")
+    }
+    let back = try roundTrip(r)
+    #expect(back == r)
+    #expect(back.changedKeys.isEmpty)
+  }
+
+  @Test("opaque ENCRYPTED_BYTES from a server read as bytes")
+  func opaqueEncryptedBytes() throws {
+    let r = try decode(#"{"recordName":"n","recordType":"T","fields":{"e":{"value":"AAEC","type":"ENCRYPTED_BYTES"}}}"#)
+    #expect(r.encryptedValues["e"] == .bytes(Data([0, 1, 2])))
+    #expect(r["e"] == nil)
+  }
+
+  @Test("random records round trip exactly")
+  func randomRoundTrip() throws {
+    for seed in TestSeeds.seeds(1...1_000) {
+      var gen = RandomRecords(seed: seed)
+      let record = gen.record()
+      let back = try roundTrip(record)
+      #expect(back == record, Comment(rawValue: TestSeeds.replay(seed, test: "WireFormatTests")))
+      if back != record { break }
+    }
+  }
+
+  struct BadInput: CustomTestStringConvertible, Sendable {
+    let name: String
+    let fields: String
+    let mentions: String
+    var testDescription: String { name }
+  }
+
+  static let badInputs: [BadInput] = [
+    BadInput(name: "unknown type", fields: #"{"f":{"value":1,"type":"BIGINT"}}"#, mentions: "field 'f': unknown type 'BIGINT'"),
+    BadInput(name: "string for INT64", fields: #"{"f":{"value":"x","type":"INT64"}}"#, mentions: "field 'f'"),
+    BadInput(name: "fraction for INT64", fields: #"{"f":{"value":1.5,"type":"INT64"}}"#, mentions: "field 'f'"),
+    BadInput(name: "bad base64", fields: #"{"f":{"value":"***","type":"BYTES"}}"#, mentions: "not valid base64"),
+    BadInput(name: "absurd timestamp", fields: #"{"f":{"value":1e300,"type":"TIMESTAMP"}}"#, mentions: "timestamp"),
+    BadInput(name: "mixed list", fields: #"{"f":{"value":[1,"a"]}}"#, mentions: "list mixes"),
+    BadInput(name: "list of lists", fields: #"{"f":{"value":[[1]]}}"#, mentions: "lists of lists"),
+    BadInput(name: "null value", fields: #"{"f":{"value":null}}"#, mentions: "null"),
+    BadInput(name: "no value", fields: #"{"f":{"type":"STRING"}}"#, mentions: "no value"),
+    BadInput(name: "unknown action", fields: #"{"f":{"value":{"recordName":"x","action":"EXPLODE"},"type":"REFERENCE"}}"#, mentions: "action"),
+    BadInput(name: "location without longitude", fields: #"{"f":{"value":{"latitude":1},"type":"LOCATION"}}"#, mentions: "longitude"),
+    BadInput(name: "invalid reference name", fields: #"{"f":{"value":{"recordName":"_x"},"type":"REFERENCE"}}"#, mentions: "reserved"),
+  ]
+
+  @Test("malformed values give a DecodingError naming the field", arguments: badInputs)
+  func malformedValues(input: BadInput) {
+    let json = #"{"recordName":"n","recordType":"T","fields":"# + input.fields + "}"
+    do {
+      _ = try decode(json)
+      Issue.record("decoded malformed input")
+    } catch let error as DecodingError {
+      let text = "\(error)"
+      #expect(text.contains(input.mentions), "\(text)")
+      #expect(Self.codingPath(of: error).contains("f"), "coding path does not name the field: \(text)")
+    } catch {
+      Issue.record("unexpected error \(error)")
+    }
+  }
+
+  static func codingPath(of error: DecodingError) -> [String] {
+    switch error {
+    case .dataCorrupted(let c), .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c):
+      return c.codingPath.map(\.stringValue)
+    @unknown default:
+      return []
+    }
+  }
+
+  @Test("invalid IDs and record types are rejected with the rule")
+  func invalidIDs() {
+    #expect(throws: DecodingError.self) { try decode(#"{"recordName":"_bad","recordType":"T"}"#) }
+    #expect(throws: DecodingError.self) { try decode(#"{"recordName":"n","recordType":"1T"}"#) }
+    #expect(throws: DecodingError.self) { try decode(#"{"recordName":"n","recordType":"T","zoneID":{"zoneName":"_z"}}"#) }
+    #expect(throws: DecodingError.self) { try decode(#"{"recordType":"T"}"#) }
+  }
+
+  @Test("encoding validates first and names the broken rule")
+  func encodingValidates() {
+    var r = Record(recordType: "Note", recordID: try! RecordID(recordName: "n"))
+    r["_bad"] = 1
+    do {
+      _ = try JSONEncoder().encode(r)
+      Issue.record("encoded an invalid record")
+    } catch let EncodingError.invalidValue(_, context) {
+      #expect(context.debugDescription.contains("_bad"))
+    } catch {
+      Issue.record("unexpected error \(error)")
+    }
+  }
+
+  @Test("the deleted flag and parent and share references round trip")
+  func deletedParentShare() throws {
+    let zone = try ZoneID(zoneName: "Z")
+    var r = Record(recordType: "T", recordID: try RecordID(recordName: "n", zoneID: zone))
+    r.isDeleted = true
+    r.parent = Reference(recordID: try RecordID(recordName: "p", zoneID: zone))
+    r.share = Reference(recordID: try RecordID(recordName: "cloudkit.zoneshare", zoneID: zone))
+    #expect(try roundTrip(r) == r)
+  }
+}
