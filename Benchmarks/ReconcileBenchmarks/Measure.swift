@@ -2,7 +2,8 @@ import Foundation
 
 /// Times `body` over `iterations` calls, `rounds` times, and reports the fastest round in nanoseconds per call.
 /// The fastest round is the least disturbed by other work on the machine.
-func nanosecondsPerCall(iterations: Int, rounds: Int = 7, _ body: () throws -> Int) rethrows -> (ns: Double, sink: Int) {
+func nanosecondsPerCall(iterations: Int, rounds: Int = 7, _ body: () throws -> Int) rethrows -> (ns: Double, sink: Int)
+{
   var best = Double.infinity
   var sink = 0
   for _ in 0..<rounds {
@@ -20,7 +21,8 @@ func table(_ rows: [[String]]) -> String {
   let widths = (0..<first.count).map { col in rows.map { $0[col].count }.max() ?? 0 }
   return rows.map { row in
     row.enumerated().map { col, cell in
-      col == 0 ? cell.padding(toLength: widths[col], withPad: " ", startingAt: 0)
+      col == 0
+        ? cell.padding(toLength: widths[col], withPad: " ", startingAt: 0)
         : String(repeating: " ", count: widths[col] - cell.count) + cell
     }.joined(separator: "   ")
   }.joined(separator: "\n")

@@ -13,7 +13,8 @@ struct SystemFieldsBenchmark {
   static func sampleRecord() throws -> Record {
     let zone = try ZoneID(zoneName: "QSCloudKitCustomZoneName")
     var record = Record(
-      recordType: "QSCompany", recordID: try RecordID(recordName: "QSCompany.1739C6A5-C07E-48A5-B83E-AB07694F23DF", zoneID: zone))
+      recordType: "QSCompany",
+      recordID: try RecordID(recordName: "QSCompany.1739C6A5-C07E-48A5-B83E-AB07694F23DF", zoneID: zone))
     record.recordChangeTag = "4"
     record.creationDate = Date(timeIntervalSinceReferenceDate: 523_319_906.484)
     record.modificationDate = Date(timeIntervalSinceReferenceDate: 523_319_906.484)

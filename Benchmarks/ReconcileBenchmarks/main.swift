@@ -17,7 +17,8 @@ do {
   var rows = [["format", "ns/round trip", "bytes", "time vs Reconcile", "size vs Reconcile"]]
   for r in results {
     rows.append([
-      r.name, format(r.nsPerRoundTrip, digits: 0), String(r.bytes), format(r.nsPerRoundTrip / base.nsPerRoundTrip) + "×",
+      r.name, format(r.nsPerRoundTrip, digits: 0), String(r.bytes),
+      format(r.nsPerRoundTrip / base.nsPerRoundTrip) + "×",
       format(Double(r.bytes) / Double(base.bytes)) + "×",
     ])
   }

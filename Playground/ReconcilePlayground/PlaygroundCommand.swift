@@ -43,7 +43,9 @@ public enum PlaygroundCommand {
 
   static var usage: String {
     let width = subcommands.map(\.name.count).max() ?? 0
-    let lines = subcommands.map { "  " + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary }
+    let lines = subcommands.map {
+      "  " + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary
+    }
     return "usage: reconcile-playground <subcommand>\n\nsubcommands:\n" + lines.joined(separator: "\n") + "\n"
   }
 }

@@ -54,22 +54,29 @@ public struct RandomRecords {
     case .int64: return .int64(Int64.random(in: Int64.min...Int64.max, using: &random))
     case .double: return .double(finiteDouble())
     case .timestamp: return .timestamp(date())
-    case .bytes: return .bytes(Data((0..<Int.random(in: 0...32, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }))
+    case .bytes:
+      return .bytes(
+        Data((0..<Int.random(in: 0...32, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }))
     case .reference:
       let action = Reference.Action.allCases.randomElement(using: &random) ?? .none
       return .reference(Reference(recordID: recordID(in: zone), action: action))
     case .asset:
       return .asset(
         Asset(
-          fileChecksum: maybe { $0.identifier(maxLength: 16) }, size: maybe { Int64.random(in: 0...50_000_000, using: &$0.random) },
-          referenceChecksum: maybe { $0.identifier(maxLength: 16) }, wrappingKey: maybe { $0.identifier(maxLength: 16) },
-          receipt: maybe { $0.identifier(maxLength: 16) }, downloadURL: maybe { "https://example.com/" + $0.identifier(maxLength: 10) }))
+          fileChecksum: maybe { $0.identifier(maxLength: 16) },
+          size: maybe { Int64.random(in: 0...50_000_000, using: &$0.random) },
+          referenceChecksum: maybe { $0.identifier(maxLength: 16) },
+          wrappingKey: maybe { $0.identifier(maxLength: 16) },
+          receipt: maybe { $0.identifier(maxLength: 16) },
+          downloadURL: maybe { "https://example.com/" + $0.identifier(maxLength: 10) }))
     case .location:
       return .location(
         Location(
-          latitude: Double.random(in: -90...90, using: &random), longitude: Double.random(in: -180...180, using: &random),
+          latitude: Double.random(in: -90...90, using: &random),
+          longitude: Double.random(in: -180...180, using: &random),
           horizontalAccuracy: maybe { $0.finiteDouble() }, verticalAccuracy: maybe { $0.finiteDouble() },
-          altitude: maybe { $0.finiteDouble() }, speed: maybe { $0.finiteDouble() }, course: maybe { $0.finiteDouble() },
+          altitude: maybe { $0.finiteDouble() }, speed: maybe { $0.finiteDouble() },
+          course: maybe { $0.finiteDouble() },
           timestamp: maybe { $0.date() }))
     case .list(let element):
       let count = Int.random(in: 0...4, using: &random)
@@ -79,7 +86,9 @@ public struct RandomRecords {
   }
 
   /// Every scalar type.
-  public static let scalarTypes: [FieldType] = [.string, .int64, .double, .timestamp, .bytes, .reference, .asset, .location]
+  public static let scalarTypes: [FieldType] = [
+    .string, .int64, .double, .timestamp, .bytes, .reference, .asset, .location,
+  ]
 
   /// A random valid record with up to `maxFields` fields, random system fields, and sometimes a parent and a share.
   public mutating func record(maxFields: Int = 8) -> Record {
@@ -105,7 +114,8 @@ public struct RandomRecords {
     }
     if Int.random(in: 0..<4, using: &random) == 0 { record.parent = Reference(recordID: recordID(in: zone)) }
     if Int.random(in: 0..<6, using: &random) == 0 {
-      record.share = Reference(recordID: (try? RecordID(recordName: ZoneID.zoneWideShareRecordName, zoneID: zone)) ?? recordID(in: zone))
+      record.share = Reference(
+        recordID: (try? RecordID(recordName: ZoneID.zoneWideShareRecordName, zoneID: zone)) ?? recordID(in: zone))
     }
     record.clearChangedKeys()
     return record

@@ -102,10 +102,12 @@ struct CloudKitArchiveTests {
     #expect(unarchiver.decodeBool(forKey: "KnownToServer"))
   }
 
-  @Test("garbage and non-archives give a typed error", arguments: [
-    ("empty", Data()), ("text", Data("hello, world".utf8)), ("json", Data("{\"recordName\":\"x\"}".utf8)),
-    ("bplist header only", Data("bplist00".utf8)), ("xml non-plist", Data("<?xml version=\"1.0\"?><html/>".utf8)),
-  ])
+  @Test(
+    "garbage and non-archives give a typed error",
+    arguments: [
+      ("empty", Data()), ("text", Data("hello, world".utf8)), ("json", Data("{\"recordName\":\"x\"}".utf8)),
+      ("bplist header only", Data("bplist00".utf8)), ("xml non-plist", Data("<?xml version=\"1.0\"?><html/>".utf8)),
+    ])
   func garbage(name: String, data: Data) {
     #expect(throws: CloudKitArchiveError.self) { try Record(cloudKitSystemFieldsArchive: data) }
   }
@@ -121,7 +123,8 @@ struct CloudKitArchiveTests {
   @Test("a keyed archive without a record type names the missing field")
   func missingRecordType() throws {
     let data = try PropertyListSerialization.data(
-      fromPropertyList: ["$archiver": "NSKeyedArchiver", "$objects": ["$null"], "$top": [String: Any]()], format: .binary,
+      fromPropertyList: ["$archiver": "NSKeyedArchiver", "$objects": ["$null"], "$top": [String: Any]()],
+      format: .binary,
       options: 0)
     #expect(throws: CloudKitArchiveError.missingField("RecordType")) { try Record(cloudKitSystemFieldsArchive: data) }
   }
@@ -155,11 +158,15 @@ struct CloudKitArchiveTests {
     #expect(throws: CloudKitArchiveError.self) { try Record(cloudKitSystemFieldsArchive: Data(huge)) }
 
     // XML nested 10,000 levels deep.
-    let deep = "<plist>" + String(repeating: "<array>", count: 10_000) + String(repeating: "</array>", count: 10_000) + "</plist>"
+    let deep =
+      "<plist>" + String(repeating: "<array>", count: 10_000) + String(repeating: "</array>", count: 10_000)
+      + "</plist>"
     #expect(throws: CloudKitArchiveError.self) { try Record(cloudKitSystemFieldsArchive: Data(deep.utf8)) }
   }
 
-  private func be64(_ v: UInt64) -> [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
+  private func be64(_ v: UInt64) -> [UInt8] {
+    (0..<8).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) }
+  }
 
   static func decodeTyped(_ data: Data) {
     // `init(cloudKitSystemFieldsArchive:)` has typed throws, so any error here is a CloudKitArchiveError.

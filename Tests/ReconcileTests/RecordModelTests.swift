@@ -4,7 +4,9 @@ import Testing
 
 @Suite("Record IDs and names")
 struct RecordIDTests {
-  @Test("valid names are accepted", arguments: ["a", "note-42", "QSCompany.1739C6A5-C07E-48A5-B83E-AB07694F23DF", String(repeating: "x", count: 255)])
+  @Test(
+    "valid names are accepted",
+    arguments: ["a", "note-42", "QSCompany.1739C6A5-C07E-48A5-B83E-AB07694F23DF", String(repeating: "x", count: 255)])
   func validRecordNames(name: String) throws {
     let id = try RecordID(recordName: name)
     #expect(id.recordName == name)
@@ -13,7 +15,9 @@ struct RecordIDTests {
 
   @Test("invalid record names throw an error naming the rule")
   func invalidRecordNames() {
-    #expect(throws: RecordValidationError.invalidName(.recordName, "", violation: .empty)) { try RecordID(recordName: "") }
+    #expect(throws: RecordValidationError.invalidName(.recordName, "", violation: .empty)) {
+      try RecordID(recordName: "")
+    }
     #expect(throws: RecordValidationError.invalidName(.recordName, "_x", violation: .leadingUnderscore)) {
       try RecordID(recordName: "_x")
     }
@@ -21,7 +25,9 @@ struct RecordIDTests {
     #expect(throws: RecordValidationError.invalidName(.recordName, long, violation: .tooLong(count: 256))) {
       try RecordID(recordName: long)
     }
-    #expect(throws: RecordValidationError.invalidName(.recordName, "café", violation: .invalidCharacter("é", offset: 3))) {
+    #expect(
+      throws: RecordValidationError.invalidName(.recordName, "café", violation: .invalidCharacter("é", offset: 3))
+    ) {
       try RecordID(recordName: "café")
     }
   }
@@ -35,7 +41,9 @@ struct RecordIDTests {
       try ZoneID(zoneName: "_private")
     }
     #expect(try ZoneID(zoneName: "Notes", ownerName: "_9a06").ownerName == "_9a06")
-    #expect(throws: RecordValidationError.invalidName(.ownerName, "", violation: .empty)) { try ZoneID(zoneName: "Notes", ownerName: "") }
+    #expect(throws: RecordValidationError.invalidName(.ownerName, "", violation: .empty)) {
+      try ZoneID(zoneName: "Notes", ownerName: "")
+    }
   }
 
   @Test("a record ID without a name gets a UUID name")
@@ -175,18 +183,32 @@ struct RecordValidationTests {
   }
 
   static let cases: [Case] = [
-    Case(name: "key with leading underscore", expected: .invalidName(.key, "_x", violation: .leadingUnderscore)) { r, _ in r["_x"] = 1 },
-    Case(name: "key starting with a digit", expected: .invalidName(.key, "1x", violation: .mustStartWithLetter)) { r, _ in r["1x"] = 1 },
-    Case(name: "key with a space", expected: .invalidName(.key, "a b", violation: .invalidCharacter(" ", offset: 1))) { r, _ in r["a b"] = 1 },
+    Case(name: "key with leading underscore", expected: .invalidName(.key, "_x", violation: .leadingUnderscore)) {
+      r, _ in r["_x"] = 1
+    },
+    Case(name: "key starting with a digit", expected: .invalidName(.key, "1x", violation: .mustStartWithLetter)) {
+      r, _ in r["1x"] = 1
+    },
+    Case(name: "key with a space", expected: .invalidName(.key, "a b", violation: .invalidCharacter(" ", offset: 1))) {
+      r, _ in r["a b"] = 1
+    },
     Case(name: "empty key", expected: .invalidName(.key, "", violation: .empty)) { r, _ in r[""] = 1 },
-    Case(name: "reserved key", expected: .invalidName(.key, "recordID", violation: .reserved)) { r, _ in r["recordID"] = 1 },
+    Case(name: "reserved key", expected: .invalidName(.key, "recordID", violation: .reserved)) { r, _ in
+      r["recordID"] = 1
+    },
     Case(
-      name: "256-character key", expected: .invalidName(.key, String(repeating: "k", count: 256), violation: .tooLong(count: 256))
+      name: "256-character key",
+      expected: .invalidName(.key, String(repeating: "k", count: 256), violation: .tooLong(count: 256))
     ) { r, _ in r[String(repeating: "k", count: 256)] = 1 },
-    Case(name: "bad record type", expected: .invalidName(.recordType, "Bad Type", violation: .invalidCharacter(" ", offset: 3))) { r, _ in
+    Case(
+      name: "bad record type",
+      expected: .invalidName(.recordType, "Bad Type", violation: .invalidCharacter(" ", offset: 3))
+    ) { r, _ in
       r.recordType = "Bad Type"
     },
-    Case(name: "mixed list", expected: .mixedTypeList(key: "l", index: 1, expected: .int64, found: .string)) { r, _ in r["l"] = [1, "x"] },
+    Case(name: "mixed list", expected: .mixedTypeList(key: "l", index: 1, expected: .int64, found: .string)) { r, _ in
+      r["l"] = [1, "x"]
+    },
     Case(name: "list of lists", expected: .nestedList(key: "l", index: 0)) { r, _ in r["l"] = [[1]] },
     Case(name: "NaN", expected: .nonFiniteNumber(key: "d")) { r, _ in r["d"] = .double(.nan) },
     Case(name: "infinite latitude", expected: .nonFiniteNumber(key: "loc")) { r, _ in
@@ -200,11 +222,13 @@ struct RecordValidationTests {
     },
     Case(
       name: "reference into another zone",
-      expected: .referenceCrossesZone(key: "r", target: try! RecordID(recordName: "x"), recordZone: try! ZoneID(zoneName: "Notes"))
+      expected: .referenceCrossesZone(
+        key: "r", target: try! RecordID(recordName: "x"), recordZone: try! ZoneID(zoneName: "Notes"))
     ) { r, _ in r["r"] = .reference(Reference(recordID: try! RecordID(recordName: "x"))) },
     Case(
       name: "parent in another zone",
-      expected: .referenceCrossesZone(key: "parent", target: try! RecordID(recordName: "p"), recordZone: try! ZoneID(zoneName: "Notes"))
+      expected: .referenceCrossesZone(
+        key: "parent", target: try! RecordID(recordName: "p"), recordZone: try! ZoneID(zoneName: "Notes"))
     ) { r, _ in r.parent = Reference(recordID: try! RecordID(recordName: "p")) },
     Case(name: "257 fields", expected: .tooManyFields(count: 257, limit: 256)) { r, _ in
       for i in 0..<257 { r["k\(i)"] = 1 }
@@ -225,7 +249,9 @@ struct RecordValidationTests {
     #expect(r.dataSize == Record.maximumDataSize)
     try r.validate()
     r["b"] = .bytes(Data(count: Record.maximumDataSize))
-    #expect(throws: RecordValidationError.recordTooLarge(size: Record.maximumDataSize + 1, limit: Record.maximumDataSize)) {
+    #expect(
+      throws: RecordValidationError.recordTooLarge(size: Record.maximumDataSize + 1, limit: Record.maximumDataSize)
+    ) {
       try r.validate()
     }
   }

@@ -17,7 +17,8 @@ struct SystemFieldsArchiveTests {
     r.lastModifiedUserRecordName = "_modifier"
     r.modifiedByDevice = "Manuel’s MacBook Air"
     r.parent = Reference(recordID: try! RecordID(recordName: "list-1", zoneID: zone))
-    r.share = Reference(recordID: try! RecordID(recordName: "share", zoneID: try! ZoneID(zoneName: "Other")), action: .none)
+    r.share = Reference(
+      recordID: try! RecordID(recordName: "share", zoneID: try! ZoneID(zoneName: "Other")), action: .none)
     return r
   }
 
@@ -107,7 +108,9 @@ struct SystemFieldsArchiveTests {
       guard case .notAnArchive(let hint?) = error as? SystemFieldsArchiveError else { return false }
       return hint.contains("cloudKitSystemFieldsArchive")
     }
-    #expect(throws: SystemFieldsArchiveError.notAnArchive(hint: nil)) { try Record(systemFieldsData: Data("hello".utf8)) }
+    #expect(throws: SystemFieldsArchiveError.notAnArchive(hint: nil)) {
+      try Record(systemFieldsData: Data("hello".utf8))
+    }
     #expect(throws: SystemFieldsArchiveError.notAnArchive(hint: nil)) { try Record(systemFieldsData: Data()) }
   }
 
@@ -124,7 +127,8 @@ struct SystemFieldsArchiveTests {
     r.recordChangeTag = "4"
     let data = r.encodeSystemFields()
     let expected: [UInt8] =
-      Array("RCSF".utf8) + [1, 0x01, 0x00] + [1] + Array("T".utf8) + [1] + Array("n".utf8) + [12] + Array("_defaultZone".utf8)
+      Array("RCSF".utf8) + [1, 0x01, 0x00] + [1] + Array("T".utf8) + [1] + Array("n".utf8) + [12]
+      + Array("_defaultZone".utf8)
       + [16] + Array("__defaultOwner__".utf8) + [1] + Array("4".utf8)
     #expect(Array(data.prefix(expected.count)) == expected)
     #expect(data.count == expected.count + 4)

@@ -71,7 +71,10 @@ struct WireFormatTests {
       ("[]", .list([])),
       (#"{"latitude": 1, "longitude": 2}"#, .location(Location(latitude: 1, longitude: 2))),
       (#"{"fileChecksum": "abc", "size": 3}"#, .asset(Asset(fileChecksum: "abc", size: 3))),
-      (#"{"recordName": "x", "action": "DELETE_SELF"}"#, .reference(Reference(recordID: try! RecordID(recordName: "x"), action: .deleteSelf))),
+      (
+        #"{"recordName": "x", "action": "DELETE_SELF"}"#,
+        .reference(Reference(recordID: try! RecordID(recordName: "x"), action: .deleteSelf))
+      ),
     ])
   func inference(json: String, expected: FieldValue) throws {
     let r = try decode(#"{"recordName":"n","recordType":"T","fields":{"f":{"value":"# + json + "}}}")
@@ -93,7 +96,10 @@ struct WireFormatTests {
     let json = String(decoding: try JSONEncoder().encode(r), as: UTF8.self)
     #expect(json.contains("\"ENCRYPTED_BYTES\""))
     #expect(!json.contains("pin 1234"))
-    for list in ["STRING_LIST", "INT64_LIST", "DOUBLE_LIST", "TIMESTAMP_LIST", "BYTES_LIST", "REFERENCE_LIST", "ASSET_LIST", "LOCATION_LIST"] {
+    for list in [
+      "STRING_LIST", "INT64_LIST", "DOUBLE_LIST", "TIMESTAMP_LIST", "BYTES_LIST", "REFERENCE_LIST", "ASSET_LIST",
+      "LOCATION_LIST",
+    ] {
       #expect(json.contains("\"\(list)\""), "missing \(list)")
     }
     let back = try roundTrip(r)
@@ -127,7 +133,8 @@ struct WireFormatTests {
   }
 
   static let badInputs: [BadInput] = [
-    BadInput(name: "unknown type", fields: #"{"f":{"value":1,"type":"BIGINT"}}"#, mentions: "field 'f': unknown type 'BIGINT'"),
+    BadInput(
+      name: "unknown type", fields: #"{"f":{"value":1,"type":"BIGINT"}}"#, mentions: "field 'f': unknown type 'BIGINT'"),
     BadInput(name: "string for INT64", fields: #"{"f":{"value":"x","type":"INT64"}}"#, mentions: "field 'f'"),
     BadInput(name: "fraction for INT64", fields: #"{"f":{"value":1.5,"type":"INT64"}}"#, mentions: "field 'f'"),
     BadInput(name: "bad base64", fields: #"{"f":{"value":"***","type":"BYTES"}}"#, mentions: "not valid base64"),
@@ -136,9 +143,15 @@ struct WireFormatTests {
     BadInput(name: "list of lists", fields: #"{"f":{"value":[[1]]}}"#, mentions: "lists of lists"),
     BadInput(name: "null value", fields: #"{"f":{"value":null}}"#, mentions: "null"),
     BadInput(name: "no value", fields: #"{"f":{"type":"STRING"}}"#, mentions: "no value"),
-    BadInput(name: "unknown action", fields: #"{"f":{"value":{"recordName":"x","action":"EXPLODE"},"type":"REFERENCE"}}"#, mentions: "action"),
-    BadInput(name: "location without longitude", fields: #"{"f":{"value":{"latitude":1},"type":"LOCATION"}}"#, mentions: "longitude"),
-    BadInput(name: "invalid reference name", fields: #"{"f":{"value":{"recordName":"_x"},"type":"REFERENCE"}}"#, mentions: "reserved"),
+    BadInput(
+      name: "unknown action", fields: #"{"f":{"value":{"recordName":"x","action":"EXPLODE"},"type":"REFERENCE"}}"#,
+      mentions: "action"),
+    BadInput(
+      name: "location without longitude", fields: #"{"f":{"value":{"latitude":1},"type":"LOCATION"}}"#,
+      mentions: "longitude"),
+    BadInput(
+      name: "invalid reference name", fields: #"{"f":{"value":{"recordName":"_x"},"type":"REFERENCE"}}"#,
+      mentions: "reserved"),
   ]
 
   @Test("malformed values give a DecodingError naming the field", arguments: badInputs)
@@ -169,7 +182,9 @@ struct WireFormatTests {
   func invalidIDs() {
     #expect(throws: DecodingError.self) { try decode(#"{"recordName":"_bad","recordType":"T"}"#) }
     #expect(throws: DecodingError.self) { try decode(#"{"recordName":"n","recordType":"1T"}"#) }
-    #expect(throws: DecodingError.self) { try decode(#"{"recordName":"n","recordType":"T","zoneID":{"zoneName":"_z"}}"#) }
+    #expect(throws: DecodingError.self) {
+      try decode(#"{"recordName":"n","recordType":"T","zoneID":{"zoneName":"_z"}}"#)
+    }
     #expect(throws: DecodingError.self) { try decode(#"{"recordType":"T"}"#) }
   }
 

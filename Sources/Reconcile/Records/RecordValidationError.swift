@@ -57,7 +57,8 @@ public enum RecordValidationError: Error, Sendable, Hashable, CustomStringConver
       let shown = name.count > 60 ? String(name.prefix(60)) + "…" : name
       return "invalid \(kind.rawValue) \"\(shown)\": \(violation.explanation)"
     case .mixedTypeList(let key, let index, let expected, let found):
-      return "field '\(key)': list element \(index) is \(found) but the list holds \(expected); lists must be homogeneous"
+      return
+        "field '\(key)': list element \(index) is \(found) but the list holds \(expected); lists must be homogeneous"
     case .nestedList(let key, let index):
       return "field '\(key)': list element \(index) is itself a list; lists of lists are not allowed"
     case .nonFiniteNumber(let key):

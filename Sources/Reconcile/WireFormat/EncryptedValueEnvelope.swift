@@ -64,7 +64,9 @@ enum EncryptedValueEnvelope {
       w.writeString(r.recordID.zoneID.ownerName)
     case .asset(let a):
       w.write(7)
-      let parts = [a.fileChecksum, a.size.map(String.init), a.referenceChecksum, a.wrappingKey, a.receipt, a.downloadURL]
+      let parts = [
+        a.fileChecksum, a.size.map(String.init), a.referenceChecksum, a.wrappingKey, a.receipt, a.downloadURL,
+      ]
       for part in parts {
         w.write(part == nil ? 0 : 1)
         if let part { w.writeString(part) }
@@ -133,7 +135,9 @@ enum EncryptedValueEnvelope {
       let longitude = Double(bitPattern: try r.readUInt64())
       let presence = try r.readByte()
       var optionals: [Double?] = []
-      for i in 0..<5 { optionals.append(presence & (1 << UInt8(i)) != 0 ? Double(bitPattern: try r.readUInt64()) : nil) }
+      for i in 0..<5 {
+        optionals.append(presence & (1 << UInt8(i)) != 0 ? Double(bitPattern: try r.readUInt64()) : nil)
+      }
       let timestamp = presence & (1 << 5) != 0 ? try date(&r) : nil
       return .location(
         Location(

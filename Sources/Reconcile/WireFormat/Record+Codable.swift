@@ -95,7 +95,8 @@ extension Record: Codable {
     }
     let s = storage.system
     if s.creationDate != nil || s.creatorUserRecordName != nil {
-      try c.encode(WireStamp(date: s.creationDate, userRecordName: s.creatorUserRecordName, deviceID: nil), forKey: .created)
+      try c.encode(
+        WireStamp(date: s.creationDate, userRecordName: s.creatorUserRecordName, deviceID: nil), forKey: .created)
     }
     if s.modificationDate != nil || s.lastModifiedUserRecordName != nil || s.modifiedByDevice != nil {
       try c.encode(

@@ -70,7 +70,8 @@ enum WireCoding {
     let ms = (date.timeIntervalSince1970 * 1000).rounded()
     guard ms.isFinite, abs(ms) <= maximumMilliseconds else {
       throw EncodingError.invalidValue(
-        date, EncodingError.Context(codingPath: codingPath, debugDescription: "date is outside the wire format's range"))
+        date, EncodingError.Context(codingPath: codingPath, debugDescription: "date is outside the wire format's range")
+      )
     }
     return Int64(ms)
   }

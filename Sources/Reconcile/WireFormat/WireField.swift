@@ -225,7 +225,9 @@ enum WireField {
         try c.encodeIfPresent(l.altitude, forKey: .altitude)
         try c.encodeIfPresent(l.speed, forKey: .speed)
         try c.encodeIfPresent(l.course, forKey: .course)
-        if let t = l.timestamp { try c.encode(WireCoding.milliseconds(t, codingPath: c.codingPath), forKey: .timestamp) }
+        if let t = l.timestamp {
+          try c.encode(WireCoding.milliseconds(t, codingPath: c.codingPath), forKey: .timestamp)
+        }
       case .list(let items):
         var c = encoder.unkeyedContainer()
         for item in items { try c.encode(WireValue(value: item)) }

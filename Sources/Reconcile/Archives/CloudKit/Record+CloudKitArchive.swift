@@ -46,7 +46,7 @@ extension Record {
   ///
   /// The keys inside an archived `CKReference` are not shown by any public archive; the reader accepts `RecordID` or
   /// `recordID` for the target and `Action`, `ReferenceAction` or `action` for the action.
-  /// - Parameter cloudKitSystemFieldsArchive: The archive's bytes.
+  /// - Parameter data: The archive's bytes.
   /// - Throws: ``CloudKitArchiveError`` naming what is wrong: not a property list, malformed, not a keyed archive, a
   ///   missing or mistyped field, or an ID that breaks CloudKit's rules.
   /// - Complexity: O(*n*) in the size of the data.
@@ -210,6 +210,7 @@ extension Record {
     typealias K = CloudKitArchiveKeys
     let id = archive(reference.recordID, into: &b)
     let action: Int64 = reference.action == .deleteSelf ? 1 : 0
-    return b.object(className: K.referenceClass, fields: [K.referenceRecordID: id, K.referenceAction: .integer(action)])
+    return b.object(
+      className: K.referenceClass, fields: [K.referenceRecordID: id, K.referenceAction: .integer(action)])
   }
 }

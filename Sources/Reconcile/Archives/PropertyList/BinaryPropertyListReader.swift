@@ -39,13 +39,15 @@ struct BinaryPropertyListReader {
     let topObject = Self.bigEndian(bytes, t + 16, 8)
     let tableStart = Self.bigEndian(bytes, t + 24, 8)
     guard (1...8).contains(offsetIntSize), (1...8).contains(objectRefSize) else {
-      throw PropertyListFailure(offset: t, reason: "trailer gives invalid integer sizes \(offsetIntSize)/\(objectRefSize)")
+      throw PropertyListFailure(
+        offset: t, reason: "trailer gives invalid integer sizes \(offsetIntSize)/\(objectRefSize)")
     }
     guard objectCount >= 1, objectCount <= UInt64(bytes.count), topObject < objectCount else {
       throw PropertyListFailure(offset: t, reason: "trailer gives \(objectCount) objects with top object \(topObject)")
     }
     let (tableBytes, overflow) = Int(objectCount).multipliedReportingOverflow(by: offsetIntSize)
-    guard !overflow, tableStart >= UInt64(headerSize), tableStart <= UInt64(t), UInt64(tableBytes) <= UInt64(t) - tableStart
+    guard !overflow, tableStart >= UInt64(headerSize), tableStart <= UInt64(t),
+      UInt64(tableBytes) <= UInt64(t) - tableStart
     else {
       throw PropertyListFailure(offset: t, reason: "offset table at \(tableStart) does not fit in the data")
     }
@@ -74,7 +76,8 @@ struct BinaryPropertyListReader {
 
   private mutating func object(at index: Int, depth: Int) throws(PropertyListFailure) -> PropertyList {
     guard index >= 0, index < objectCount else {
-      throw PropertyListFailure(offset: nil, reason: "object reference \(index) is out of range (\(objectCount) objects)")
+      throw PropertyListFailure(
+        offset: nil, reason: "object reference \(index) is out of range (\(objectCount) objects)")
     }
     if let cached = cache[index] { return cached }
     guard depth <= PropertyListLimits.maximumDepth else {
@@ -86,7 +89,8 @@ struct BinaryPropertyListReader {
     defer { inProgress.remove(index) }
     let offsetValue = try read(offsetTableStart + index * offsetIntSize, width: offsetIntSize)
     guard offsetValue >= 8, offsetValue < UInt64(offsetTableStart) else {
-      throw PropertyListFailure(offset: nil, reason: "object \(index) starts at \(offsetValue), outside the object area")
+      throw PropertyListFailure(
+        offset: nil, reason: "object \(index) starts at \(offsetValue), outside the object area")
     }
     let value = try decode(at: Int(offsetValue), depth: depth)
     cache[index] = value
@@ -188,7 +192,9 @@ struct BinaryPropertyListReader {
     var count = Int(bytes[offset] & 0x0F)
     var start = offset + 1
     if count == 0x0F {
-      guard start < offsetTableStart else { throw PropertyListFailure(offset: offset, reason: "length runs past the data") }
+      guard start < offsetTableStart else {
+        throw PropertyListFailure(offset: offset, reason: "length runs past the data")
+      }
       let width = 1 << Int(bytes[start] & 0x0F)
       let value = try integer(at: start)
       guard value >= 0 else { throw PropertyListFailure(offset: offset, reason: "negative length \(value)") }

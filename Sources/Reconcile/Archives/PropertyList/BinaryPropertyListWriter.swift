@@ -113,7 +113,9 @@ struct BinaryPropertyListWriter {
   }
 
   private func appendBits(_ value: UInt64, width: Int, to out: inout [UInt8]) {
-    for i in stride(from: width - 1, through: 0, by: -1) { out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
+    for i in stride(from: width - 1, through: 0, by: -1) {
+      out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i))))
+    }
   }
 
   private func serialize(top: Int) -> Data {

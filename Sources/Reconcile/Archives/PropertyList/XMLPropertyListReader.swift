@@ -147,11 +147,15 @@ struct XMLPropertyListReader {
       return .string(selfClosing ? "" : try text(closing: name))
     case "integer":
       let text = selfClosing ? "" : try text(closing: name).trimmingCharacters(in: .whitespacesAndNewlines)
-      guard let v = Int64(text) else { throw PropertyListFailure(offset: start, reason: "invalid integer \"\(text.prefix(40))\"") }
+      guard let v = Int64(text) else {
+        throw PropertyListFailure(offset: start, reason: "invalid integer \"\(text.prefix(40))\"")
+      }
       return .integer(v)
     case "real":
       let text = selfClosing ? "" : try text(closing: name).trimmingCharacters(in: .whitespacesAndNewlines)
-      guard let v = Double(text) else { throw PropertyListFailure(offset: start, reason: "invalid real \"\(text.prefix(40))\"") }
+      guard let v = Double(text) else {
+        throw PropertyListFailure(offset: start, reason: "invalid real \"\(text.prefix(40))\"")
+      }
       return .real(v)
     case "date":
       let text = selfClosing ? "" : try text(closing: name).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -162,7 +166,9 @@ struct XMLPropertyListReader {
     case "data":
       let text = selfClosing ? "" : try text(closing: name)
       let compact = text.filter { !$0.isWhitespace }
-      guard let data = Data(base64Encoded: compact) else { throw PropertyListFailure(offset: start, reason: "invalid base64 data") }
+      guard let data = Data(base64Encoded: compact) else {
+        throw PropertyListFailure(offset: start, reason: "invalid base64 data")
+      }
       return .data(data)
     default:
       throw PropertyListFailure(offset: start, reason: "unknown element <\(name)>")

@@ -29,7 +29,8 @@ public enum SystemFieldsArchiveError: Error, Sendable, Hashable, CustomStringCon
     case .tooShort(let n): return "system-fields archive is \(n) bytes, shorter than any valid archive"
     case .notAnArchive(let hint):
       return "not a Reconcile system-fields archive (no RCSF magic)" + (hint.map { "; it looks like \($0)" } ?? "")
-    case .unsupportedVersion(let v): return "system-fields archive format version \(v) is newer than this library reads (1)"
+    case .unsupportedVersion(let v):
+      return "system-fields archive format version \(v) is newer than this library reads (1)"
     case .checksumMismatch(let stored, let computed):
       return "system-fields archive is corrupt: stored checksum \(hex(stored)), computed \(hex(computed))"
     case .unknownFlags(let f): return "system-fields archive sets unknown presence flags \(hex(UInt32(f)))"
