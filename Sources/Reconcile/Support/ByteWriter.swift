@@ -2,7 +2,7 @@
 struct ByteWriter {
   var bytes: [UInt8]
 
-  init(capacity: Int = 128) {
+  init(capacity: Int = 256) {
     bytes = []
     bytes.reserveCapacity(capacity)
   }

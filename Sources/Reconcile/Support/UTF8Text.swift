@@ -3,6 +3,8 @@
 enum UTF8Text {
   /// The string the bytes spell, or `nil` when they are not valid UTF-8.
   static func string(validating bytes: some Collection<UInt8>) -> String? {
+    // ASCII, the common case for names and tags, is valid UTF-8 as it is.
+    if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
     var iterator = bytes.makeIterator()
     var decoder = UTF8()
     loop: while true {

@@ -169,11 +169,14 @@ extension Record {
     return Record(storage: box)
   }
 
-  private static func string(_ r: inout ByteReader, _ field: String) throws(SystemFieldsArchiveError) -> String {
+  /// The field name is an autoclosure: it is built only when there is an error to report.
+  private static func string(_ r: inout ByteReader, _ field: @autoclosure () -> String) throws(SystemFieldsArchiveError)
+    -> String
+  {
     do {
       return try r.readString()
     } catch {
-      throw archiveError(error, field: field)
+      throw archiveError(error, field: field())
     }
   }
 
