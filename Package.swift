@@ -57,7 +57,7 @@ let package = Package(
     ),
     .testTarget(
       name: "PlaygroundTests",
-      dependencies: ["ReconcilePlayground"],
+      dependencies: ["ReconcilePlayground", "Reconcile"],
       swiftSettings: strictSettings
     ),
   ],

@@ -1,8 +1,11 @@
+public import Foundation
+
 /// The `reconcile-playground` command line, as a library so tests can run it with injected output.
 public enum PlaygroundCommand {
   /// The subcommands this release offers, with a one-line description each.
   static let subcommands: [(name: String, summary: String)] = [
     ("demo", "replay the seed scenarios (arrives with the simulator; says so for now)"),
+    ("inspect", "print the record in a system-fields archive (Reconcile's or Apple's) or a JSON record"),
     ("help", "list the subcommands"),
   ]
 
@@ -10,8 +13,12 @@ public enum PlaygroundCommand {
   /// - Parameters:
   ///   - arguments: The command-line arguments without the program name.
   ///   - output: Where to write.
-  /// - Returns: The process exit status: 0 on success, 64 for a usage error.
-  public static func run(arguments: [String], output: some TextOutput) -> Int32 {
+  ///   - readFile: Reads a file by path; the real file system unless a test injects another.
+  /// - Returns: The process exit status: 0 on success, 1 when a command fails, 64 for a usage error.
+  public static func run(
+    arguments: [String], output: some TextOutput,
+    readFile: (String) throws -> Data = { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+  ) -> Int32 {
     guard let command = arguments.first else {
       output.write(usage)
       return 0
@@ -28,6 +35,8 @@ public enum PlaygroundCommand {
 
         """)
       return 0
+    case "inspect":
+      return InspectCommand.run(arguments: Array(arguments.dropFirst()), output: output, readFile: readFile)
     case "help", "--help", "-h":
       output.write(usage)
       return 0
@@ -46,6 +55,7 @@ public enum PlaygroundCommand {
     let lines = subcommands.map {
       "  " + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary
     }
-    return "usage: reconcile-playground <subcommand>\n\nsubcommands:\n" + lines.joined(separator: "\n") + "\n"
+    return "usage: reconcile-playground <subcommand> [arguments]\n\nsubcommands:\n" + lines.joined(separator: "\n")
+      + "\n"
   }
 }
