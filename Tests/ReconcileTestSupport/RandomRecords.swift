@@ -10,7 +10,7 @@ public struct RandomRecords {
   /// Creates a generator of records for `seed`.
   public init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
-  /// A random valid ID for a zone named `zone` (the default zone when `nil`).
+  /// A random valid zone ID: the default zone half the time, otherwise a custom zone of the current user or another.
   public mutating func zoneID() -> ZoneID {
     if Bool.random(using: &random) { return .default }
     let owner = Bool.random(using: &random) ? ZoneID.defaultOwnerName : "_" + identifier(maxLength: 12)

@@ -267,3 +267,21 @@ struct RecordValidationTests {
     #expect(r.dataSize == 8 + 9 + 17 + 1 + 11)
   }
 }
+
+@Suite("Encrypted values view")
+struct EncryptedValuesViewTests {
+  @Test("writing through encryptedValues leaves copies untouched and keeps every plain value")
+  func writesThroughView() throws {
+    var a = Record(recordType: "Note", recordID: try RecordID(recordName: "n"))
+    for i in 0..<50 { a["k\(i)"] = .int64(Int64(i)) }
+    let snapshot = a
+    a.encryptedValues["secret"] = "x"
+    a.encryptedValues["secret"] = nil
+    a.encryptedValues["other"] = 7
+    #expect(snapshot.encryptedValues.keys.isEmpty)
+    #expect(a.encryptedValues.keys == ["other"])
+    #expect(a.values.count == 50)
+    #expect(a.recordType == "Note")
+    #expect(a.changedKeys.isSuperset(of: ["secret", "other"]))
+  }
+}

@@ -134,8 +134,19 @@ public struct Record: Sendable {
   /// archives and never shown by `description`. Assets and references cannot be encrypted (``validate()`` says so).
   public var encryptedValues: EncryptedValues {
     get { EncryptedValues(record: self) }
-    set { self = newValue.record }
+    _modify {
+      // Hand the storage to the view and leave a placeholder behind, so a write through the view finds the storage
+      // uniquely referenced and mutates it in place instead of copying the whole record.
+      var view = EncryptedValues(record: Record(storage: storage))
+      storage = Record.placeholderStorage
+      defer { storage = view.record.storage }
+      yield &view
+    }
   }
+
+  /// Held by a record only while its storage is lent to an ``EncryptedValues`` view; never mutated.
+  private static let placeholderStorage = Storage(
+    recordType: "", recordID: RecordID(uncheckedRecordName: "", zoneID: .default))
 
   /// Every key with a value, plain or encrypted, sorted.
   public var allKeys: [String] {
