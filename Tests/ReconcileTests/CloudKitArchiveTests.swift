@@ -38,6 +38,22 @@ struct CloudKitArchiveTests {
     Self.checkFixture(record)
   }
 
+  @Test("keys added by newer OS releases are ignored, in $top and inside IDs")
+  func toleratesUnknownKeys() throws {
+    var xml = String(decoding: try Fixtures.data("synckit-system-fields-QSCompany.xml.plist"), as: UTF8.self)
+    let newTopKeys = """
+      <key>databaseScopeKey</key><integer>2</integer>
+      <key>anonymousCKUserID</key><string>_anon</string>
+      <key>SomeFutureKey</key><dict><key>nested</key><array><true/></array></dict>
+      """
+    let topMarker = "<key>$top</key>\n\t<dict>"
+    #expect(xml.contains(topMarker))
+    xml = xml.replacingOccurrences(of: topMarker, with: topMarker + newTopKeys)
+    xml = xml.replacingOccurrences(
+      of: "<key>ownerName</key>", with: "<key>zoneType</key><integer>1</integer><key>ownerName</key>")
+    Self.checkFixture(try Record(cloudKitSystemFieldsArchive: Data(xml.utf8)))
+  }
+
   @Test("the real archive survives a round trip through Reconcile's writer")
   func rewritesRealArchive() throws {
     let record = try Record(cloudKitSystemFieldsArchive: try Fixtures.data("synckit-system-fields-QSCompany.bplist"))

@@ -125,6 +125,19 @@ struct WireFormatTests {
     }
   }
 
+  @Test("every truncation of encoded records gives a DecodingError, never a trap")
+  func truncatedJSON() throws {
+    for seed in TestSeeds.seeds(1...40) {
+      var gen = RandomRecords(seed: seed)
+      let data = try JSONEncoder().encode(gen.record())
+      for length in 0..<data.count {
+        #expect(throws: DecodingError.self, Comment(rawValue: TestSeeds.replay(seed, test: "truncatedJSON"))) {
+          try JSONDecoder().decode(Record.self, from: data.prefix(length))
+        }
+      }
+    }
+  }
+
   struct BadInput: CustomTestStringConvertible, Sendable {
     let name: String
     let fields: String
