@@ -31,3 +31,25 @@ public struct Reference: Sendable, Hashable, CustomStringConvertible {
   /// `→ recordName (ACTION)`, for logs.
   public var description: String { "→\(recordID.recordName) (\(action.rawValue))" }
 }
+
+extension Reference.Action {
+  /// The action's byte in Reconcile's binary formats (system-fields archive, encrypted-value envelope): 0 none,
+  /// 1 deleteSelf, 2 validate.
+  var binaryCode: UInt8 {
+    switch self {
+    case .none: return 0
+    case .deleteSelf: return 1
+    case .validate: return 2
+    }
+  }
+
+  /// The action a binary-format byte stands for, or `nil` for a byte no format defines.
+  init?(binaryCode: UInt8) {
+    switch binaryCode {
+    case 0: self = .none
+    case 1: self = .deleteSelf
+    case 2: self = .validate
+    default: return nil
+    }
+  }
+}

@@ -58,7 +58,7 @@ enum EncryptedValueEnvelope {
       w.write(d)
     case .reference(let r):
       w.write(6)
-      w.write(r.action == .none ? 0 : r.action == .deleteSelf ? 1 : 2)
+      w.write(r.action.binaryCode)
       w.writeString(r.recordID.recordName)
       w.writeString(r.recordID.zoneID.zoneName)
       w.writeString(r.recordID.zoneID.ownerName)
@@ -106,13 +106,7 @@ enum EncryptedValueEnvelope {
       for _ in 0..<count { bytes.append(try r.readByte()) }
       return .bytes(Data(bytes))
     case 6:
-      let action: Reference.Action
-      switch try r.readByte() {
-      case 0: action = .none
-      case 1: action = .deleteSelf
-      case 2: action = .validate
-      default: throw Invalid()
-      }
+      guard let action = Reference.Action(binaryCode: try r.readByte()) else { throw Invalid() }
       let name = try r.readString()
       let zone = try ZoneID(zoneName: try r.readString(), ownerName: try r.readString())
       return .reference(Reference(recordID: try RecordID(recordName: name, zoneID: zone), action: action))

@@ -24,23 +24,6 @@ enum SystemFieldsFormat {
       .changeTag, .creationDate, .modificationDate, .creator, .lastModifier, .device, .parent, .share, .deleted,
     ]
   }
-
-  static func actionCode(_ action: Reference.Action) -> UInt8 {
-    switch action {
-    case .none: return 0
-    case .deleteSelf: return 1
-    case .validate: return 2
-    }
-  }
-
-  static func action(code: UInt8) -> Reference.Action? {
-    switch code {
-    case 0: return Reference.Action.none
-    case 1: return .deleteSelf
-    case 2: return .validate
-    default: return nil
-    }
-  }
 }
 
 extension Record {
@@ -112,7 +95,7 @@ extension Record {
   }
 
   private static func write(_ reference: Reference, recordZone: ZoneID, to w: inout ByteWriter) {
-    w.write(SystemFieldsFormat.actionCode(reference.action))
+    w.write(reference.action.binaryCode)
     w.writeString(reference.recordID.recordName)
     let zone = reference.recordID.zoneID
     if zone == recordZone {
@@ -216,7 +199,7 @@ extension Record {
   {
     let offset = r.offset
     guard let code = try? r.readByte() else { throw .truncated(field: field, offset: offset) }
-    guard let action = SystemFieldsFormat.action(code: code) else { throw .unknownReferenceAction(field: field, code) }
+    guard let action = Reference.Action(binaryCode: code) else { throw .unknownReferenceAction(field: field, code) }
     let name = try string(&r, field + ".recordName")
     let zoneOffset = r.offset
     guard let zoneMarker = try? r.readByte() else { throw .truncated(field: field + ".zone", offset: zoneOffset) }
