@@ -201,6 +201,28 @@ struct WireFormatTests {
     #expect(throws: DecodingError.self) { try decode(#"{"recordType":"T"}"#) }
   }
 
+  @Test("parent and share are parsed like reference fields, and their errors name them")
+  func parentAndShareErrors() throws {
+    let zone = try ZoneID(zoneName: "Z", ownerName: "_o")
+    let r = try decode(
+      #"{"recordName":"n","recordType":"T","zoneID":{"zoneName":"Z","ownerRecordName":"_o"},"parent":{"recordName":"p"}}"#
+    )
+    #expect(r.parent == Reference(recordID: try RecordID(recordName: "p", zoneID: zone)))
+    for (json, subject) in [
+      (#"{"recordName":"n","recordType":"T","parent":{"recordName":"p","action":"EXPLODE"}}"#, "parent"),
+      (#"{"recordName":"n","recordType":"T","share":{"recordName":"s","zoneID":{"zoneName":"_bad"}}}"#, "share"),
+      (#"{"recordName":"n","recordType":"T","zoneID":{"ownerRecordName":"x"}}"#, "zoneID"),
+    ] {
+      do {
+        _ = try decode(json)
+        Issue.record("decoded \(json)")
+      } catch let error as DecodingError {
+        #expect("\(error)".contains(subject), "\(error)")
+        #expect(Self.codingPath(of: error).contains(subject))
+      }
+    }
+  }
+
   @Test("encoding validates first and names the broken rule")
   func encodingValidates() {
     var r = Record(recordType: "Note", recordID: try! RecordID(recordName: "n"))

@@ -2,7 +2,7 @@ import Foundation
 
 /// Shared pieces of the Web Services encoding: zone IDs, references, IDs and the created/modified stamps.
 enum WireCoding {
-  enum ZoneKeys: String, CodingKey { case zoneName, ownerRecordName, zoneType }
+  enum ZoneKeys: String, CodingKey { case zoneName, ownerRecordName }
   enum ReferenceKeys: String, CodingKey { case recordName, action, zoneID }
 
   /// The largest timestamp JavaScript dates (and so the Web Services) represent: ±8.64e15 ms.
@@ -12,15 +12,29 @@ enum WireCoding {
     .dataCorrupted(DecodingError.Context(codingPath: path, debugDescription: description))
   }
 
+  /// Decodes an optional `zoneID` object under `key`; absent or `null` is `nil`.
   static func decodeZoneID<K: CodingKey>(_ c: KeyedDecodingContainer<K>, key: K) throws -> ZoneID? {
-    guard c.contains(key), try !c.decodeNil(forKey: key) else { return nil }
-    let z = try c.nestedContainer(keyedBy: ZoneKeys.self, forKey: key)
-    let name = try z.decode(String.self, forKey: .zoneName)
-    let owner = try z.decodeIfPresent(String.self, forKey: .ownerRecordName) ?? ZoneID.defaultOwnerName
+    guard c.contains(key) else { return nil }
+    return try zoneID(from: c.decode(JSONValue.self, forKey: key), path: c.codingPath + [key], subject: key.stringValue)
+  }
+
+  /// A zone from `{zoneName, ownerRecordName?}`: the one parser for the record's zone and every reference's zone.
+  /// `null` is `nil`; a missing owner is `__defaultOwner__`.
+  static func zoneID(from json: JSONValue, path: [any CodingKey], subject: String) throws -> ZoneID? {
+    if json == .null { return nil }
+    guard case .object(let dict) = json, case .string(let name)? = dict["zoneName"] else {
+      throw corrupted(path, "\(subject): zoneID must be an object with a zoneName string")
+    }
+    var owner = ZoneID.defaultOwnerName
+    switch dict["ownerRecordName"] {
+    case nil, .null?: break
+    case .string(let o)?: owner = o
+    default: throw corrupted(path, "\(subject): ownerRecordName must be a string")
+    }
     do {
       return try ZoneID(zoneName: name, ownerName: owner)
     } catch {
-      throw corrupted(z.codingPath, error.description)
+      throw corrupted(path, "\(subject): \(error)")
     }
   }
 
@@ -38,19 +52,37 @@ enum WireCoding {
     }
   }
 
+  /// Decodes an optional reference object under `key` (`parent`, `share`); absent or `null` is `nil`.
   static func decodeReference<K: CodingKey>(_ c: KeyedDecodingContainer<K>, key: K, recordZone: ZoneID) throws
     -> Reference?
   {
-    guard c.contains(key), try !c.decodeNil(forKey: key) else { return nil }
-    let r = try c.nestedContainer(keyedBy: ReferenceKeys.self, forKey: key)
-    let name = try r.decode(String.self, forKey: .recordName)
-    let zone = try decodeZoneID(r, key: .zoneID) ?? recordZone
-    let actionName = try r.decodeIfPresent(String.self, forKey: .action) ?? Reference.Action.none.rawValue
-    guard let action = Reference.Action(rawValue: actionName) else {
-      throw corrupted(r.codingPath + [ReferenceKeys.action], "unknown reference action '\(actionName)'")
+    guard c.contains(key) else { return nil }
+    let json = try c.decode(JSONValue.self, forKey: key)
+    if json == .null { return nil }
+    return try reference(from: json, recordZone: recordZone, path: c.codingPath + [key], subject: key.stringValue)
+  }
+
+  /// A reference from `{recordName, action?, zoneID?}`: the one parser for fields, `parent` and `share`. Without
+  /// `zoneID` the target is in the record's zone; without `action` the action is `NONE`.
+  static func reference(from json: JSONValue, recordZone: ZoneID, path: [any CodingKey], subject: String) throws
+    -> Reference
+  {
+    guard case .object(let dict) = json, case .string(let recordName)? = dict["recordName"] else {
+      throw corrupted(path, "\(subject): a reference must be an object with a recordName string")
     }
-    let id = try recordID(name, zone: zone, codingPath: r.codingPath + [ReferenceKeys.recordName])
-    return Reference(recordID: id, action: action)
+    let zone = try dict["zoneID"].flatMap { try zoneID(from: $0, path: path, subject: subject) } ?? recordZone
+    var action = Reference.Action.none
+    if let value = dict["action"], value != .null {
+      guard case .string(let text) = value, let known = Reference.Action(rawValue: text) else {
+        throw corrupted(path, "\(subject): unknown reference action")
+      }
+      action = known
+    }
+    do {
+      return Reference(recordID: try RecordID(recordName: recordName, zoneID: zone), action: action)
+    } catch {
+      throw corrupted(path, "\(subject): \(error)")
+    }
   }
 
   static func encodeReference<K: CodingKey>(_ reference: Reference, into c: inout KeyedEncodingContainer<K>, key: K)

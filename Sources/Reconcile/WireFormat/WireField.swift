@@ -114,30 +114,8 @@ enum WireField {
       }
       return .bytes(data)
     case .reference:
-      guard case .object(let dict) = json, case .string(let recordName)? = dict["recordName"] else { throw mismatch() }
-      var zone = recordZone
-      if case .object(let z)? = dict["zoneID"] {
-        guard case .string(let zoneName)? = z["zoneName"] else { throw mismatch() }
-        var owner = ZoneID.defaultOwnerName
-        if case .string(let o)? = z["ownerRecordName"] { owner = o }
-        do {
-          zone = try ZoneID(zoneName: zoneName, ownerName: owner)
-        } catch {
-          throw WireCoding.corrupted(path, "field '\(name)': \(error)")
-        }
-      }
-      var action = Reference.Action.none
-      if let a = dict["action"] {
-        guard case .string(let text) = a, let known = Reference.Action(rawValue: text) else {
-          throw WireCoding.corrupted(path, "field '\(name)': unknown reference action")
-        }
-        action = known
-      }
-      do {
-        return .reference(Reference(recordID: try RecordID(recordName: recordName, zoneID: zone), action: action))
-      } catch {
-        throw WireCoding.corrupted(path, "field '\(name)': \(error)")
-      }
+      return .reference(
+        try WireCoding.reference(from: json, recordZone: recordZone, path: path, subject: "field '\(name)'"))
     case .asset:
       guard case .object(let dict) = json else { throw mismatch() }
       func text(_ key: AssetKeys) throws -> String? {
