@@ -4,12 +4,26 @@ import Reconcile
 /// `inspect FILE [--json]`: reads a Reconcile system-fields archive, an Apple keyed archive (binary or XML) or a Web
 /// Services JSON record, and prints what it holds.
 enum InspectCommand {
-  /// The formats tried, in order; each names itself for the output.
-  static func decode(_ data: Data) -> (format: String, record: Record)? {
-    if let r = try? Record(systemFieldsData: data) { return ("Reconcile system-fields archive", r) }
-    if let r = try? Record(cloudKitSystemFieldsArchive: data) { return ("Apple keyed system-fields archive", r) }
-    if let r = try? JSONDecoder().decode(Record.self, from: data) { return ("CloudKit Web Services JSON record", r) }
-    return nil
+  /// Tries each format in order, once: the first that reads the data wins; otherwise every format's refusal.
+  static func decode(_ data: Data) -> Result<(format: String, record: Record), Refusals> {
+    var reasons: [String] = []
+    do { return .success(("Reconcile system-fields archive", try Record(systemFieldsData: data))) } catch {
+      reasons.append("Reconcile archive: \(error)")
+    }
+    do { return .success(("Apple keyed system-fields archive", try Record(cloudKitSystemFieldsArchive: data))) } catch {
+      reasons.append("Apple keyed archive: \(error)")
+    }
+    do {
+      return .success(("CloudKit Web Services JSON record", try JSONDecoder().decode(Record.self, from: data)))
+    } catch {
+      reasons.append("JSON: \(error)")
+    }
+    return .failure(Refusals(reasons: reasons))
+  }
+
+  /// Why no format could read the data, one line per format.
+  struct Refusals: Error {
+    let reasons: [String]
   }
 
   static func run(arguments: [String], output: some TextOutput, readFile: (String) throws -> Data) -> Int32 {
@@ -26,9 +40,14 @@ enum InspectCommand {
       output.write("error: cannot read \(path): \(error.localizedDescription)\n")
       return 1
     }
-    guard let (format, record) = decode(data) else {
+    let format: String
+    let record: Record
+    switch decode(data) {
+    case .success(let decoded):
+      (format, record) = decoded
+    case .failure(let refusals):
       output.write("error: \(path) is not a Reconcile archive, an Apple keyed archive or a Web Services JSON record\n")
-      output.write(reasons(data).map { "  \($0)\n" }.joined())
+      output.write(refusals.reasons.map { "  \($0)\n" }.joined())
       return 1
     }
     if json {
@@ -44,15 +63,6 @@ enum InspectCommand {
     output.write("\(path): \(format), \(data.count) bytes\n")
     output.write(table(rows(record)))
     return 0
-  }
-
-  /// Why each format refused the data, for the error message.
-  private static func reasons(_ data: Data) -> [String] {
-    var lines: [String] = []
-    do { _ = try Record(systemFieldsData: data) } catch { lines.append("Reconcile archive: \(error)") }
-    do { _ = try Record(cloudKitSystemFieldsArchive: data) } catch { lines.append("Apple keyed archive: \(error)") }
-    do { _ = try JSONDecoder().decode(Record.self, from: data) } catch { lines.append("JSON: \(error)") }
-    return lines
   }
 
   private static func rows(_ r: Record) -> [(String, String)] {
