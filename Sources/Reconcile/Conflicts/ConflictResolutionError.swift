@@ -1,0 +1,39 @@
+/// Why a resolver could not resolve a ``Conflict``. Every case names the record version and the key at fault.
+public enum ConflictResolutionError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// Which of the three versions of a conflict an error is about.
+  public enum Role: String, Sendable, Hashable, CaseIterable {
+    /// The version the device tried to save.
+    case client
+    /// The last server version the device knew.
+    case ancestor
+    /// The server's current version.
+    case server
+  }
+
+  /// The `role` version has another record ID than the server's: the three versions are not one record.
+  case mismatchedRecordID(role: Role, found: RecordID, server: RecordID)
+  /// The `role` version has another record type than the server's; CloudKit never changes a record's type.
+  case mismatchedRecordType(role: Role, found: String, server: String)
+  /// A field a resolver reads (a clock stamp or an edit counter) holds a value of the wrong type.
+  case unexpectedFieldType(key: String, role: Role, expected: FieldType, found: FieldType)
+  /// A key merged with ``FieldMerge/Policy/listUnion`` holds a value that is not a list.
+  case notAList(key: String, role: Role, found: FieldType)
+  /// The per-field clock stamps of ``HybridLogicalClockMerge`` cannot be read.
+  case malformedFieldStamps(key: String, role: Role, reason: String)
+
+  /// A sentence naming the version, the key and what is wrong.
+  public var description: String {
+    switch self {
+    case .mismatchedRecordID(let role, let found, let server):
+      return "The \(role) record is \(found), but the server record is \(server); a conflict is about one record."
+    case .mismatchedRecordType(let role, let found, let server):
+      return "The \(role) record has type \(found), but the server record has type \(server)."
+    case .unexpectedFieldType(let key, let role, let expected, let found):
+      return "Field \"\(key)\" of the \(role) record holds \(found.wireName), but the resolver reads it as \(expected.wireName)."
+    case .notAList(let key, let role, let found):
+      return "Field \"\(key)\" of the \(role) record holds \(found.wireName), but its merge policy is listUnion, which needs a list."
+    case .malformedFieldStamps(let key, let role, let reason):
+      return "The field stamps in \"\(key)\" of the \(role) record cannot be read: \(reason)."
+    }
+  }
+}
