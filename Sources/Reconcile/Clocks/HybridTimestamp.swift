@@ -37,7 +37,11 @@ public struct HybridTimestamp: Sendable, Hashable, Comparable, Codable, CustomSt
   /// The wall time in ISO 8601 with milliseconds, the counter and the node, such as
   /// `2026-11-21T03:40:36.123Z/2@phone`.
   public var description: String {
-    let time = date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
-    return "\(time)/\(counter)@\(nodeID)"
+    let (seconds, milliseconds) = wallTime.quotientAndRemainder(dividingBy: 1000)
+    let whole = milliseconds < 0 ? seconds - 1 : seconds
+    let fraction = (milliseconds + 1000) % 1000
+    let time = Date(timeIntervalSince1970: Double(whole)).formatted(.iso8601).dropLast()
+    let padded = String(fraction + 1000).dropFirst()
+    return "\(time).\(padded)Z/\(counter)@\(nodeID)"
   }
 }
