@@ -14,8 +14,10 @@ import Foundation
 /// | removed | changed | the server's value (a change beats a removal) |
 /// | changed | changed differently | the key's ``Policy`` decides |
 ///
-/// "Changed" compares with the ancestor. A key the client does not carry is a removal only when it is listed in the
-/// client's ``Record/changedKeys``; otherwise the client simply does not have it and the server's value stays.
+/// The client changed a key when the key is in its ``Record/changedKeys`` — what the user edited, and what a CloudKit
+/// save would send — and its value differs from the ancestor's; a changed key without a value is a removal. A key the
+/// client holds but did not mark changed keeps the server's value, as it would in a CloudKit save. The server changed a
+/// key when its value differs from the ancestor's.
 ///
 /// **No ancestor** (a record the device created, or an ancestor holding system fields only): every key whose client and
 /// server values differ is a conflict for the policy, and a removal never beats a value, since nothing shows the server
@@ -29,8 +31,8 @@ import Foundation
 /// let merge = FieldMerge(.editCount(key: "editCount"), overrides: ["tags": .listUnion, "title": .client])
 /// let resolved = try merge.resolve(conflict)
 /// ```
-/// - Complexity: O(*c* + *r*) dictionary operations for *c* client values and *r* client removals; keys only the server
-///   has are never visited.
+/// - Complexity: O(*k*) dictionary operations for the *k* keys the client changed, whatever the record's size; without
+///   an ancestor, O(*n*) for the client's *n* values.
 public struct FieldMerge: ConflictResolver {
   /// How a key that both sides changed to different values is settled.
   public enum Policy: Sendable {
@@ -59,8 +61,9 @@ public struct FieldMerge: ConflictResolver {
   public var overrides: [String: Policy] {
     didSet { stampKeys = Self.stampKeys(defaultPolicy, overrides) }
   }
-  /// The keys named by `.localClock` (`true`) and `.editCount` (`false`) policies.
-  private var stampKeys: [String: Bool]
+  /// The keys named by `.localClock` (`isClock` true) and `.editCount` policies; a handful at most, so a linear
+  /// scan of short strings beats hashing the key.
+  private var stampKeys: [(key: String, isClock: Bool)]
 
   /// Creates a field merge.
   /// - Parameters:
@@ -79,103 +82,93 @@ public struct FieldMerge: ConflictResolver {
   ///   or a `.listUnion` key holds something else; any error a `.custom` closure throws.
   public func resolve(_ conflict: Conflict) throws -> Record {
     try conflict.checkSameRecord()
-    let ancestor = conflict.usefulAncestor
-    var result = ResolvedRecord(server: conflict.server)
-    try mergeValues(conflict, ancestor: ancestor, encrypted: false, into: &result)
-    try mergeValues(conflict, ancestor: ancestor, encrypted: true, into: &result)
-    mergeRemovals(conflict, ancestor: ancestor, into: &result)
+    let client = FieldSlots(conflict.client)
+    let server = FieldSlots(conflict.server)
+    let changed = conflict.client.storage.changedKeys
+    var result = ResolvedRecord(server: conflict.server, expectedChanges: changed.count)
+    if let ancestor = conflict.usefulAncestor {
+      // With an ancestor, only keys the client changed can carry a client change: the rest keep the server's value.
+      let base = FieldSlots(ancestor)
+      for key in changed {
+        try merge(key, client: client[key], server: server[key], ancestor: base[key], hasAncestor: true, conflict, &result)
+      }
+    } else {
+      for (key, value) in client.plain {
+        let slot = FieldSlot(value: value, encrypted: false)
+        try merge(key, client: slot, server: server[key], ancestor: nil, hasAncestor: false, conflict, &result)
+      }
+      for (key, value) in client.encrypted where client.plain[key] == nil {
+        let slot = FieldSlot(value: value, encrypted: true)
+        try merge(key, client: slot, server: server[key], ancestor: nil, hasAncestor: false, conflict, &result)
+      }
+    }
     result.mergeParent(conflict)
     return result.finish()
   }
 
-  private func mergeValues(
-    _ conflict: Conflict, ancestor: Record?, encrypted: Bool, into result: inout ResolvedRecord
+  /// The table above, for one key.
+  private func merge(
+    _ key: String, client: FieldSlot?, server: FieldSlot?, ancestor: FieldSlot?, hasAncestor: Bool,
+    _ conflict: Conflict, _ result: inout ResolvedRecord
   ) throws {
-    let client = encrypted ? conflict.client.storage.encrypted : conflict.client.storage.values
-    let server = encrypted ? conflict.server.storage.encrypted : conflict.server.storage.values
-    let base = ancestor.map { encrypted ? $0.storage.encrypted : $0.storage.values }
-    for (key, clientValue) in client {
-      let serverValue = server[key]
-      if clientValue == serverValue { continue }
-      let ancestorValue = base?[key]
-      if base != nil {
-        if clientValue == ancestorValue { continue }
-        if serverValue == ancestorValue {
-          result.choose(clientValue, forKey: key, encrypted: encrypted)
-          continue
-        }
-      }
-      guard let serverValue else {
-        result.choose(clientValue, forKey: key, encrypted: encrypted)
-        continue
-      }
-      let field = Field(
-        key: key, client: clientValue, server: serverValue, ancestor: ancestorValue, encrypted: encrypted)
-      if let chosen = try settle(field, in: conflict) {
-        result.choose(chosen, forKey: key, encrypted: encrypted)
-      } else {
-        result.remove(key)
+    if client == server { return }
+    if hasAncestor {
+      if client == ancestor { return }
+      if server == ancestor {
+        result.apply(client, forKey: key, server: server)
+        return
       }
     }
-  }
-
-  /// A removal wins only when the server still holds the ancestor's value.
-  private func mergeRemovals(_ conflict: Conflict, ancestor: Record?, into result: inout ResolvedRecord) {
-    guard let ancestor else { return }
-    let client = conflict.client.storage
-    let server = conflict.server.storage
-    for key in client.changedKeys where client.values[key] == nil && client.encrypted[key] == nil {
-      guard let serverValue = server.values[key] ?? server.encrypted[key] else { continue }
-      if serverValue == (ancestor.storage.values[key] ?? ancestor.storage.encrypted[key]) { result.remove(key) }
+    // Both sides changed the key, or there is no ancestor to tell: a value beats a removal, then the policy decides.
+    guard let client else { return }
+    guard let server else {
+      result.apply(client, forKey: key, server: nil)
+      return
     }
+    let chosen = try settle(key, client: client, server: server, ancestor: ancestor, in: conflict)
+    result.apply(chosen, forKey: key, server: server)
   }
 
-  /// One key both sides changed to different values.
-  private struct Field {
-    let key: String
-    let client: FieldValue
-    let server: FieldValue
-    let ancestor: FieldValue?
-    let encrypted: Bool
-  }
-
-  /// The value for a true conflict; `nil` removes the key (only a `.custom` closure does that), and returning the
-  /// server's value keeps it.
-  private func settle(_ field: Field, in conflict: Conflict) throws -> FieldValue? {
-    if let isClock = stampKeys[field.key] {
+  /// The value for a key both sides changed to different values; `nil` removes the key (only a `.custom` closure does
+  /// that), and returning the server's slot keeps it.
+  private func settle(
+    _ key: String, client: FieldSlot, server: FieldSlot, ancestor: FieldSlot?, in conflict: Conflict
+  ) throws -> FieldSlot? {
+    if let isClock = stampKeys.first(where: { $0.key == key })?.isClock {
       let clientWins =
         isClock
         ? try StampFields.clientIsLater(
-          Self.stamp(field.client, field.key, .client), than: Self.stamp(field.server, field.key, .server))
-        : try Self.count(field.client, field.key, .client) > Self.count(field.server, field.key, .server)
-      return clientWins ? field.client : field.server
+          Self.stamp(client.value, key, .client), than: Self.stamp(server.value, key, .server))
+        : try Self.count(client.value, key, .client) > Self.count(server.value, key, .server)
+      return clientWins ? client : server
     }
-    switch overrides[field.key] ?? defaultPolicy {
+    switch (overrides.isEmpty ? nil : overrides[key]) ?? defaultPolicy {
     case .server:
-      return field.server
+      return server
     case .client:
-      return field.client
+      return client
     case .localClock(let stampKey):
-      let client = try StampFields.timestamp(stampKey, in: conflict.client, role: .client)
-      let server = try StampFields.timestamp(stampKey, in: conflict.server, role: .server)
-      return StampFields.clientIsLater(client, than: server) ? field.client : field.server
+      let clientStamp = try StampFields.timestamp(stampKey, in: conflict.client, role: .client)
+      let serverStamp = try StampFields.timestamp(stampKey, in: conflict.server, role: .server)
+      return StampFields.clientIsLater(clientStamp, than: serverStamp) ? client : server
     case .editCount(let counterKey):
-      let client = try StampFields.counter(counterKey, in: conflict.client, role: .client) ?? 0
-      let server = try StampFields.counter(counterKey, in: conflict.server, role: .server) ?? 0
-      return client > server ? field.client : field.server
+      let clientCount = try StampFields.counter(counterKey, in: conflict.client, role: .client) ?? 0
+      let serverCount = try StampFields.counter(counterKey, in: conflict.server, role: .server) ?? 0
+      return clientCount > serverCount ? client : server
     case .listUnion:
-      guard case .list(let server) = field.server else {
-        throw ConflictResolutionError.notAList(key: field.key, role: .server, found: field.server.type)
+      guard case .list(let serverList) = server.value else {
+        throw ConflictResolutionError.notAList(key: key, role: .server, found: server.value.type)
       }
-      guard case .list(let client) = field.client else {
-        throw ConflictResolutionError.notAList(key: field.key, role: .client, found: field.client.type)
+      guard case .list(let clientList) = client.value else {
+        throw ConflictResolutionError.notAList(key: key, role: .client, found: client.value.type)
       }
-      return .list(ListUnion.merge(ancestor: field.ancestor?.listValue, server: server, client: client))
+      let merged = ListUnion.merge(ancestor: ancestor?.value.listValue, server: serverList, client: clientList)
+      return FieldSlot(value: .list(merged), encrypted: client.encrypted)
     case .custom(let decide):
-      return try decide(
-        FieldConflict(
-          key: field.key, client: field.client, ancestor: field.ancestor, server: field.server,
-          isEncrypted: field.encrypted, conflict: conflict))
+      let field = FieldConflict(
+        key: key, client: client.value, ancestor: ancestor?.value, server: server.value,
+        isEncrypted: client.encrypted, conflict: conflict)
+      return try decide(field).map { FieldSlot(value: $0, encrypted: client.encrypted) }
     }
   }
 
@@ -197,12 +190,12 @@ public struct FieldMerge: ConflictResolver {
     return count
   }
 
-  private static func stampKeys(_ defaultPolicy: Policy, _ overrides: [String: Policy]) -> [String: Bool] {
-    var keys: [String: Bool] = [:]
-    for policy in [defaultPolicy] + Array(overrides.values) {
+  private static func stampKeys(_ defaultPolicy: Policy, _ overrides: [String: Policy]) -> [(key: String, isClock: Bool)] {
+    var keys: [(key: String, isClock: Bool)] = []
+    for policy in [defaultPolicy] + overrides.sorted(by: { $0.key < $1.key }).map(\.value) {
       switch policy {
-      case .localClock(let key): keys[key] = true
-      case .editCount(let key): keys[key] = false
+      case .localClock(let key) where !keys.contains(where: { $0.key == key }): keys.append((key, true))
+      case .editCount(let key) where !keys.contains(where: { $0.key == key }): keys.append((key, false))
       default: break
       }
     }

@@ -3,21 +3,37 @@
 /// Every built-in resolver goes through this one type, so the contract holds by construction: the result keeps the
 /// server's ID, type, change tag and system fields; a key the resolver does not choose keeps the server's value; and
 /// `changedKeys` lists exactly the keys whose final value differs from the server's.
+///
+/// Callers choose each key at most once (every built-in visits a key once), so whether a key differs from the server
+/// is settled when it is chosen. Merges run for every conflict of every sync, so this type avoids hashing a key more
+/// than it must: a choice equal to the server's value costs nothing, and the server's storage is copied once, on the
+/// first choice that differs.
 struct ResolvedRecord {
   private let server: Record
+  private let serverValues: [String: FieldValue]
+  private let serverEncrypted: [String: FieldValue]
   /// The result's storage, copied from the server's on the first choice that differs.
   private var storage: Record.Storage?
-  /// Keys written so far; compared with the server's at the end to fill `changedKeys`.
-  private var touched: [String] = []
+  /// How many keys the caller may change, so the result's `changedKeys` is allocated once.
+  private let expectedChanges: Int
 
-  init(server: Record) { self.server = server }
+  /// - Parameters:
+  ///   - server: The server record the result is built on.
+  ///   - expectedChanges: An upper estimate of the keys that will differ; it only sizes a set.
+  init(server: Record, expectedChanges: Int = 4) {
+    self.server = server
+    self.expectedChanges = expectedChanges
+    self.serverValues = server.storage.values
+    self.serverEncrypted = server.storage.encrypted
+  }
 
   /// The result when the client's whole record wins: every client value, plain or encrypted, and every key the client
   /// deliberately removed (listed in its changed keys, without a value). Keys the client does not carry keep the
   /// server's value.
   static func clientWins(_ conflict: Conflict) -> Record {
-    var result = ResolvedRecord(server: conflict.server)
     let client = conflict.client.storage
+    var result = ResolvedRecord(
+      server: conflict.server, expectedChanges: client.values.count + client.encrypted.count + client.changedKeys.count)
     for (key, value) in client.values { result.choose(value, forKey: key, encrypted: false) }
     for (key, value) in client.encrypted { result.choose(value, forKey: key, encrypted: true) }
     for key in client.changedKeys where client.values[key] == nil && client.encrypted[key] == nil {
@@ -37,27 +53,42 @@ struct ResolvedRecord {
   /// Chooses `value` for `key` in the plain or the encrypted values. A key has one value, so choosing it in one place
   /// removes it from the other.
   mutating func choose(_ value: FieldValue, forKey key: String, encrypted: Bool) {
-    let current = encrypted ? server.storage.encrypted[key] : server.storage.values[key]
-    let other = encrypted ? server.storage.values[key] : server.storage.encrypted[key]
-    if current == value && other == nil && storage == nil { return }
+    choose(value, forKey: key, encrypted: encrypted, serverValue: encrypted ? serverEncrypted[key] : serverValues[key])
+  }
+
+  /// As ``choose(_:forKey:encrypted:)``, for a caller that has already looked up the server's value of `key` in the
+  /// same namespace.
+  mutating func choose(_ value: FieldValue, forKey key: String, encrypted: Bool, serverValue: FieldValue?) {
+    let other = encrypted ? serverValues : serverEncrypted
+    let otherHasKey = !other.isEmpty && other[key] != nil
+    guard value != serverValue || otherHasKey else { return }
     let box = writable()
     if encrypted {
       box.encrypted[key] = value
-      box.values[key] = nil
+      if otherHasKey { box.values[key] = nil }
     } else {
       box.values[key] = value
-      box.encrypted[key] = nil
+      if otherHasKey { box.encrypted[key] = nil }
     }
-    touched.append(key)
+    box.changedKeys.insert(key)
+  }
+
+  /// Chooses `slot` for `key`, or removes the key for `nil`. `server` is the server's slot for the key.
+  mutating func apply(_ slot: FieldSlot?, forKey key: String, server: FieldSlot?) {
+    guard let slot else { return remove(key) }
+    let serverValue = server?.encrypted == slot.encrypted ? server?.value : nil
+    choose(slot.value, forKey: key, encrypted: slot.encrypted, serverValue: serverValue)
   }
 
   /// Removes `key` from the plain and the encrypted values.
   mutating func remove(_ key: String) {
-    if server.storage.values[key] == nil && server.storage.encrypted[key] == nil && storage == nil { return }
+    let plain = serverValues[key] != nil
+    let encrypted = !serverEncrypted.isEmpty && serverEncrypted[key] != nil
+    guard plain || encrypted else { return }
     let box = writable()
-    box.values[key] = nil
-    box.encrypted[key] = nil
-    touched.append(key)
+    if plain { box.values[key] = nil }
+    if encrypted { box.encrypted[key] = nil }
+    box.changedKeys.insert(key)
   }
 
   /// Applies the one rule every resolver shares for `parent`: a change made on the client alone is kept; otherwise the
@@ -74,24 +105,17 @@ struct ResolvedRecord {
 
   /// The result: the server record with the chosen values, `changedKeys` exactly the keys that differ from it.
   func finish() -> Record {
-    guard let storage else {
-      if server.storage.changedKeys.isEmpty { return server }
-      var copy = server
-      copy.clearChangedKeys()
-      return copy
-    }
-    let original = server.storage
-    for key in touched
-    where storage.values[key] != original.values[key] || storage.encrypted[key] != original.encrypted[key] {
-      storage.changedKeys.insert(key)
-    }
-    return Record(storage: storage)
+    if let storage { return Record(storage: storage) }
+    if server.storage.changedKeys.isEmpty { return server }
+    var copy = server
+    copy.clearChangedKeys()
+    return copy
   }
 
   private mutating func writable() -> Record.Storage {
     if let storage { return storage }
     let box = Record.Storage(copying: server.storage)
-    box.changedKeys = []
+    box.changedKeys = Set(minimumCapacity: expectedChanges)
     storage = box
     return box
   }

@@ -30,16 +30,18 @@ public import Foundation
 public struct Record: Sendable {
   /// Values and metadata live in one box so copying a record is one reference-count increment.
   @usableFromInline final class Storage: @unchecked Sendable {
-    // Safety: a Storage is only mutated through `Record.mutableStorage`, which copies it first unless uniquely referenced.
-    var recordType: String
-    var recordID: RecordID
-    var values: [String: FieldValue]
-    var encrypted: [String: FieldValue]
-    var changedKeys: Set<String>
-    var parent: Reference?
-    var share: Reference?
-    var isDeleted: Bool
-    var system: SystemFields
+    // Safety: a Storage is only mutated through `Record.mutableStorage`, which copies it first unless uniquely
+    // referenced, or while a resolver builds a storage no record holds yet. No access can overlap another, so the
+    // dynamic exclusivity checks — a measurable share of every merge — are turned off.
+    @exclusivity(unchecked) var recordType: String
+    @exclusivity(unchecked) var recordID: RecordID
+    @exclusivity(unchecked) var values: [String: FieldValue]
+    @exclusivity(unchecked) var encrypted: [String: FieldValue]
+    @exclusivity(unchecked) var changedKeys: Set<String>
+    @exclusivity(unchecked) var parent: Reference?
+    @exclusivity(unchecked) var share: Reference?
+    @exclusivity(unchecked) var isDeleted: Bool
+    @exclusivity(unchecked) var system: SystemFields
 
     init(recordType: String, recordID: RecordID) {
       self.recordType = recordType

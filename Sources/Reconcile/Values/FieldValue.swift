@@ -12,6 +12,9 @@ public import Foundation
 /// ```
 ///
 /// Equality is structural; two `.double` values compare with `==` on `Double`.
+///
+/// References, assets and locations are stored out of line, so a value is as small as a string: copying and comparing
+/// values, which every merge does for every key, stays cheap.
 public enum FieldValue: Sendable, Hashable, CustomStringConvertible {
   /// `STRING`
   case string(String)
@@ -24,11 +27,11 @@ public enum FieldValue: Sendable, Hashable, CustomStringConvertible {
   /// `BYTES`
   case bytes(Data)
   /// `REFERENCE` to a record in the same zone.
-  case reference(Reference)
+  indirect case reference(Reference)
   /// `ASSET` metadata.
-  case asset(Asset)
+  indirect case asset(Asset)
   /// `LOCATION`
-  case location(Location)
+  indirect case location(Location)
   /// `<TYPE>_LIST`: every element has the same type and none is a list.
   case list([FieldValue])
 

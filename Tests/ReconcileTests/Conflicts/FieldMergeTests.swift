@@ -16,6 +16,8 @@ struct MergeCase: Sendable, CustomTestStringConvertible {
   var server: [String: FieldValue]
   var client: [String: FieldValue]
   var clientRemoved: Set<String> = []
+  /// Keys whose client value is left out of `changedKeys`, as when a local copy was rewritten without marking.
+  var clientUnmarked: Set<String> = []
   var policy: FieldMerge.Policy = .server
   var overrides: [String: FieldMerge.Policy] = [:]
   var expected: [String: FieldValue]
@@ -117,6 +119,11 @@ struct MergeCase: Sendable, CustomTestStringConvertible {
       ancestor: .values(["body": "b"]), server: ["body": "b"], client: [:], expected: ["body": "b"],
       expectedChanged: []),
     MergeCase(
+      name: "a value the client holds but did not mark changed keeps the server's, as a CloudKit save would",
+      ancestor: .values(["title": "x", "body": "p"]), server: ["title": "y", "body": "p"],
+      client: ["title": "z", "body": "q"], clientUnmarked: ["title"], policy: .client,
+      expected: ["title": "y", "body": "q"], expectedChanged: ["body"]),
+    MergeCase(
       name: "no ancestor: a differing key goes to the policy (.server)", ancestor: .none, server: ["title": "y"],
       client: ["title": "z"], expected: ["title": "y"], expectedChanged: []),
     MergeCase(
@@ -156,6 +163,11 @@ struct MergeCase: Sendable, CustomTestStringConvertible {
       client.set(value, forKey: key, encrypted: encrypted)
     }
     for key in clientRemoved { client.set(nil, forKey: key, encrypted: encrypted) }
+    if !clientUnmarked.isEmpty {
+      let marked = client.changedKeys.subtracting(clientUnmarked)
+      client.clearChangedKeys()
+      for key in marked { client.markChanged(key) }
+    }
     return Conflict(client: client, ancestor: base, server: server)
   }
 }
