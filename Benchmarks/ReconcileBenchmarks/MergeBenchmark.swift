@@ -24,7 +24,9 @@ enum MergeBenchmark {
 
       let stamped = try conflict(fields: fields, stamped: true)
       let hlc = HybridLogicalClockMerge()
-      let hlcMerge = try nanosecondsPerCall(iterations: max(scale / 10, 1)) { try hlc.resolve(stamped).changedKeys.count }
+      let hlcMerge = try nanosecondsPerCall(iterations: max(scale / 10, 1)) {
+        try hlc.resolve(stamped).changedKeys.count
+      }
       results.append(Result(name: "HybridLogicalClockMerge", fields: fields, nsPerResolution: hlcMerge.ns))
 
       let (ancestor, server, client) = (dictionary(plain.ancestor), dictionary(plain.server), dictionary(plain.client))

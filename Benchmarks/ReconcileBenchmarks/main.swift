@@ -38,7 +38,8 @@ do {
   let merges = try MergeBenchmark.run(iterations: iterations)
   var mergeRows = [["resolver", "fields", "ns/resolution", "resolutions/s", "vs naive"]]
   for r in merges {
-    let naive = merges.first { $0.name.hasPrefix("naive") && $0.fields == r.fields }?.nsPerResolution ?? r.nsPerResolution
+    let naive =
+      merges.first { $0.name.hasPrefix("naive") && $0.fields == r.fields }?.nsPerResolution ?? r.nsPerResolution
     mergeRows.append([
       r.name, String(r.fields), format(r.nsPerResolution, digits: 0), format(1e9 / r.nsPerResolution, digits: 0),
       format(r.nsPerResolution / naive, digits: 2) + "×",
@@ -54,7 +55,9 @@ do {
   let growthOK = growth <= 12
   let floor = merges.first { $0.name.hasPrefix("floor") && $0.fields == 10 }?.nsPerResolution ?? 0
   print("floor: copying a 10-field record and writing one key costs \(format(floor, digits: 0)) ns on this machine")
-  print("target: ≥ 1,000,000 ten-field FieldMerge resolutions/s: \(format(perSecond, digits: 0)) \(rateOK ? "PASS" : "FAIL")")
+  print(
+    "target: ≥ 1,000,000 ten-field FieldMerge resolutions/s: \(format(perSecond, digits: 0)) \(rateOK ? "PASS" : "FAIL")"
+  )
   print("target: 100 fields ≤ 12× the 10-field cost: \(format(growth))× \(growthOK ? "PASS" : "FAIL")")
   if !rateOK { failures.append("FieldMerge rate") }
   if !growthOK { failures.append("FieldMerge growth") }

@@ -85,6 +85,8 @@ public struct RandomConflicts {
 
   private mutating func tags() -> [FieldValue] {
     let pool: [FieldValue] = ["red", "green", "blue", "work", "home", "urgent"]
-    return (0..<Int.random(in: 0...4, using: &records.random)).compactMap { _ in pool.randomElement(using: &records.random) }
+    return (0..<Int.random(in: 0...4, using: &records.random)).compactMap { _ in
+      pool.randomElement(using: &records.random)
+    }
   }
 }

@@ -33,4 +33,31 @@ struct ReadmeExampleTests {
     #expect(decoded == note)
     #expect(archive.count < 200)
   }
+
+  @Test("the conflict example runs as written")
+  func conflictExample() throws {
+    var lastKnown = Record(recordType: "Note", recordID: try RecordID(recordName: "note-1"))
+    lastKnown["title"] = "Groceries"
+    lastKnown["tags"] = ["home"]
+    lastKnown["editCount"] = 1
+    lastKnown.recordChangeTag = "t1"
+    lastKnown.clearChangedKeys()
+    var current = lastKnown
+    current["tags"] = ["home", "weekly"]
+    current["editCount"] = 2
+    current.recordChangeTag = "t2"
+    current.clearChangedKeys()
+    var attempted = lastKnown
+    attempted["title"] = "Groceries for Sunday"
+    attempted["tags"] = ["home", "sunday"]
+    attempted["editCount"] = 2
+
+    let conflict = Conflict(client: attempted, ancestor: lastKnown, server: current)
+    let merge = FieldMerge(.editCount(key: "editCount"), overrides: ["tags": .listUnion])
+    let resolved = try merge.resolve(conflict)
+    #expect(resolved.recordChangeTag == current.recordChangeTag)
+    #expect(resolved.changedKeys == ["title", "tags"])
+    #expect(resolved["title"] == "Groceries for Sunday")
+    #expect(resolved["tags"] == ["home", "weekly", "sunday"])
+  }
 }

@@ -46,7 +46,8 @@ public struct HybridLogicalClock: Sendable, Hashable {
     self.maximumDrift = maximumDrift
     self.latest = latest
     let (seconds, attoseconds) = maximumDrift.components
-    maximumDriftMilliseconds = seconds.multipliedReportingOverflow(by: 1000).overflow
+    maximumDriftMilliseconds =
+      seconds.multipliedReportingOverflow(by: 1000).overflow
       ? Int64.max : seconds * 1000 + attoseconds / 1_000_000_000_000_000
   }
 
@@ -106,7 +107,8 @@ public struct HybridLogicalClock: Sendable, Hashable {
     return stamp
   }
 
-  private static func increment(_ counter: UInt32, at stamp: HybridTimestamp) throws(HybridLogicalClockError) -> UInt32 {
+  private static func increment(_ counter: UInt32, at stamp: HybridTimestamp) throws(HybridLogicalClockError) -> UInt32
+  {
     guard counter < UInt32.max else { throw .counterOverflow(stamp) }
     return counter + 1
   }

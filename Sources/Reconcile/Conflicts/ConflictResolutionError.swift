@@ -29,9 +29,11 @@ public enum ConflictResolutionError: Error, Sendable, Hashable, CustomStringConv
     case .mismatchedRecordType(let role, let found, let server):
       return "The \(role) record has type \(found), but the server record has type \(server)."
     case .unexpectedFieldType(let key, let role, let expected, let found):
-      return "Field \"\(key)\" of the \(role) record holds \(found.wireName), but the resolver reads it as \(expected.wireName)."
+      return
+        "Field \"\(key)\" of the \(role) record holds \(found.wireName), but the resolver reads it as \(expected.wireName)."
     case .notAList(let key, let role, let found):
-      return "Field \"\(key)\" of the \(role) record holds \(found.wireName), but its merge policy is listUnion, which needs a list."
+      return
+        "Field \"\(key)\" of the \(role) record holds \(found.wireName), but its merge policy is listUnion, which needs a list."
     case .malformedFieldStamps(let key, let role, let reason):
       return "The field stamps in \"\(key)\" of the \(role) record cannot be read: \(reason)."
     }

@@ -90,7 +90,8 @@ public struct FieldMerge: ConflictResolver {
       // With an ancestor, only keys the client changed can carry a client change: the rest keep the server's value.
       let base = FieldSlots(ancestor)
       for key in changed {
-        try merge(key, client: client[key], server: server[key], ancestor: base[key], hasAncestor: true, conflict, &result)
+        try merge(
+          key, client: client[key], server: server[key], ancestor: base[key], hasAncestor: true, conflict, &result)
       }
     } else {
       for (key, value) in client.plain {
@@ -190,7 +191,9 @@ public struct FieldMerge: ConflictResolver {
     return count
   }
 
-  private static func stampKeys(_ defaultPolicy: Policy, _ overrides: [String: Policy]) -> [(key: String, isClock: Bool)] {
+  private static func stampKeys(_ defaultPolicy: Policy, _ overrides: [String: Policy]) -> [(
+    key: String, isClock: Bool
+  )] {
     var keys: [(key: String, isClock: Bool)] = []
     for policy in [defaultPolicy] + overrides.sorted(by: { $0.key < $1.key }).map(\.value) {
       switch policy {
@@ -208,7 +211,9 @@ extension ConflictResolver where Self == FieldMerge {
   /// - Parameters:
   ///   - defaultPolicy: The policy for keys without an override; `.server` unless given.
   ///   - overrides: Policies for particular keys.
-  public static func fieldMerge(_ defaultPolicy: FieldMerge.Policy = .server, overrides: [String: FieldMerge.Policy] = [:])
+  public static func fieldMerge(
+    _ defaultPolicy: FieldMerge.Policy = .server, overrides: [String: FieldMerge.Policy] = [:]
+  )
     -> FieldMerge
   {
     FieldMerge(defaultPolicy, overrides: overrides)

@@ -83,7 +83,9 @@ struct FieldStamps: Equatable {
       var previous: String?
       for _ in 0..<entryCount {
         let key = try r.readString()
-        guard previous.map({ $0 < key }) ?? true else { throw Malformed(reason: "key \"\(key)\" is repeated or out of order") }
+        guard previous.map({ $0 < key }) ?? true else {
+          throw Malformed(reason: "key \"\(key)\" is repeated or out of order")
+        }
         previous = key
         let zigzag = try r.readVarint()
         let wallTime = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)

@@ -87,7 +87,8 @@ public struct HybridLogicalClockMerge: ConflictResolver, Hashable {
   ///   - physicalTime: This device's physical clock; `Date()` unless given.
   /// - Throws: ``ConflictResolutionError/malformedFieldStamps(key:role:reason:)`` if the record's stamps cannot be read;
   ///   ``HybridLogicalClockError`` if the clock cannot tick.
-  public func stamp(_ record: inout Record, with clock: inout HybridLogicalClock, at physicalTime: Date = Date()) throws {
+  public func stamp(_ record: inout Record, with clock: inout HybridLogicalClock, at physicalTime: Date = Date()) throws
+  {
     let keys = record.changedKeys.filter { $0 != stampsKey }
     guard !keys.isEmpty else { return }
     var stamps = try stamps(in: record, role: .client)

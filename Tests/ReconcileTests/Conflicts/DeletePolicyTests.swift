@@ -17,7 +17,9 @@ struct DeletePolicyTests {
   func unknownItemDeleteWins() throws {
     let local = try Self.edited()
     let when = Scenario.t0.addingTimeInterval(60)
-    #expect(DeletePolicy.deleteWins.resolveUnknownItem(for: local, at: when) == .deleted(Tombstone(deleting: local, at: when)))
+    #expect(
+      DeletePolicy.deleteWins.resolveUnknownItem(for: local, at: when) == .deleted(Tombstone(deleting: local, at: when))
+    )
   }
 
   @Test("unknownItem: editWins recreates the record as new, with every value and every key marked changed")
@@ -70,7 +72,9 @@ struct DeletePolicyTests {
     #expect(tombstones.blocks(record))
     #expect(!tombstones.blocks(try Scenario.note([:]).withID("other")))
 
-    let other = Tombstone(recordID: try RecordID(recordName: "b", zoneID: ZoneID(zoneName: "Notes")), recordType: "Task", deletedAt: Scenario.t0)
+    let other = Tombstone(
+      recordID: try RecordID(recordName: "b", zoneID: ZoneID(zoneName: "Notes")), recordType: "Task",
+      deletedAt: Scenario.t0)
     tombstones.insert(other)
     let data = try JSONEncoder().encode(tombstones)
     #expect(try JSONDecoder().decode(Tombstones.self, from: data) == tombstones)
@@ -90,7 +94,8 @@ struct DeletePolicyTests {
 
   @Test("the tombstone reads as a sentence")
   func tombstoneDescription() throws {
-    let tombstone = Tombstone(recordID: try RecordID(recordName: "n1"), recordType: "Note", deletedAt: Scenario.t0, deletedBy: "phone")
+    let tombstone = Tombstone(
+      recordID: try RecordID(recordName: "n1"), recordType: "Note", deletedAt: Scenario.t0, deletedBy: "phone")
     #expect(tombstone.description == "Note n1 in _defaultZone:__defaultOwner__ deleted 2026-09-21T14:13:20Z by phone")
   }
 }

@@ -211,7 +211,8 @@ struct FieldMergeTests {
       expected: [:], expectedChanged: [])
     let merge = FieldMerge(
       .custom { field in
-        .string("\(field.key) \(field.ancestor?.description ?? "-") \(field.server) \(field.client) \(field.isEncrypted)")
+        .string(
+          "\(field.key) \(field.ancestor?.description ?? "-") \(field.server) \(field.client) \(field.isEncrypted)")
       })
     let resolved = try merge.resolve(row.conflict(encrypted: true))
     #expect(resolved.encryptedValues["title"] == .string("title \"x\" \"y\" \"z\" true"))
@@ -223,7 +224,9 @@ struct FieldMergeTests {
     let row = MergeCase(
       name: "", ancestor: .values(["title": "x"]), server: ["title": "y"], client: ["title": "z"],
       expected: [:], expectedChanged: [])
-    #expect(throws: Refused.self) { try FieldMerge(.custom { _ in throw Refused() }).resolve(row.conflict(encrypted: false)) }
+    #expect(throws: Refused.self) {
+      try FieldMerge(.custom { _ in throw Refused() }).resolve(row.conflict(encrypted: false))
+    }
   }
 
   @Test("a parent changed on the client alone is kept; changed on both, the server's stays")

@@ -43,7 +43,9 @@ struct StampedReplicas {
     let values: [String: FieldValue]
     let encrypted: [String: FieldValue]
     let stamps: [String: HybridTimestamp]
-    var description: String { "values \(values.keys.sorted()) encrypted \(encrypted.keys.sorted()) stamps \(stamps.count)" }
+    var description: String {
+      "values \(values.keys.sorted()) encrypted \(encrypted.keys.sorted()) stamps \(stamps.count)"
+    }
   }
 
   static func content(_ record: Record) throws -> Content {
@@ -86,7 +88,9 @@ struct HybridLogicalClockMergeTests {
         let order = replicas.shuffled(using: &random)
         var state = order[0]
         for next in order.dropFirst() {
-          state = Bool.random(using: &random) ? try StampedReplicas.merged(next, state) : try StampedReplicas.merged(state, next)
+          state =
+            Bool.random(using: &random)
+            ? try StampedReplicas.merged(next, state) : try StampedReplicas.merged(state, next)
         }
         outcomes.append(try StampedReplicas.content(state))
       }
@@ -190,7 +194,10 @@ struct HybridLogicalClockMergeTests {
     let (a, _) = try skewed(skew: 0, delay: 1, bObservesA: true)
     var wrongType = a
     wrongType[merge.stampsKey] = "not bytes"
-    #expect(throws: ConflictResolutionError.unexpectedFieldType(key: "fieldStamps", role: .client, expected: .bytes, found: .string)) {
+    #expect(
+      throws: ConflictResolutionError.unexpectedFieldType(
+        key: "fieldStamps", role: .client, expected: .bytes, found: .string)
+    ) {
       try merge.resolve(Conflict(client: wrongType, ancestor: nil, server: a))
     }
     let valid = a[merge.stampsKey]?.bytesValue ?? Data()

@@ -15,7 +15,8 @@ struct HybridLogicalClockTests {
     var clock = try HybridLogicalClock(nodeID: "a")
     #expect(try clock.now(at: Self.ms(0)) == HybridTimestamp(wallTime: Self.tMilliseconds, counter: 0, nodeID: "a"))
     #expect(try clock.now(at: Self.ms(5)) == HybridTimestamp(wallTime: Self.tMilliseconds + 5, counter: 0, nodeID: "a"))
-    #expect(try clock.send(at: Self.ms(5)) == HybridTimestamp(wallTime: Self.tMilliseconds + 5, counter: 1, nodeID: "a"))
+    #expect(
+      try clock.send(at: Self.ms(5)) == HybridTimestamp(wallTime: Self.tMilliseconds + 5, counter: 1, nodeID: "a"))
   }
 
   @Test("the clock never goes backwards when physical time does")
@@ -28,14 +29,17 @@ struct HybridLogicalClockTests {
     #expect(third == HybridTimestamp(wallTime: Self.tMilliseconds, counter: 2, nodeID: "a"))
   }
 
-  @Test("receive follows the paper's four cases", arguments: [
-    // local (l, c), remote (l, c), physical, expected (l, c)
-    ((100, 3), (100, 7), 50, (100, 8)),  // l == l' == lm: max(c, cm) + 1
-    ((100, 3), (90, 7), 50, (100, 4)),  // only l: c + 1
-    ((90, 3), (100, 7), 50, (100, 8)),  // only lm: cm + 1
-    ((90, 3), (95, 7), 120, (120, 0)),  // physical time is largest: 0
-  ])
-  func receiveCases(local: (Int64, UInt32), remote: (Int64, UInt32), physical: Int64, expected: (Int64, UInt32)) throws {
+  @Test(
+    "receive follows the paper's four cases",
+    arguments: [
+      // local (l, c), remote (l, c), physical, expected (l, c)
+      ((100, 3), (100, 7), 50, (100, 8)),  // l == l' == lm: max(c, cm) + 1
+      ((100, 3), (90, 7), 50, (100, 4)),  // only l: c + 1
+      ((90, 3), (100, 7), 50, (100, 8)),  // only lm: cm + 1
+      ((90, 3), (95, 7), 120, (120, 0)),  // physical time is largest: 0
+    ])
+  func receiveCases(local: (Int64, UInt32), remote: (Int64, UInt32), physical: Int64, expected: (Int64, UInt32)) throws
+  {
     var clock = try HybridLogicalClock(
       nodeID: "a", latest: HybridTimestamp(wallTime: Self.tMilliseconds + local.0, counter: local.1, nodeID: "a"))
     let received = try clock.receive(
@@ -78,7 +82,9 @@ struct HybridLogicalClockTests {
     let infinite = Date(timeIntervalSince1970: .infinity)
     #expect(throws: HybridLogicalClockError.invalidPhysicalTime(infinite)) { try clock.now(at: infinite) }
     let far = Date(timeIntervalSince1970: 1e16)
-    #expect(throws: HybridLogicalClockError.invalidPhysicalTime(far)) { try clock.receive(HybridTimestamp(wallTime: 0, counter: 0, nodeID: "b"), at: far) }
+    #expect(throws: HybridLogicalClockError.invalidPhysicalTime(far)) {
+      try clock.receive(HybridTimestamp(wallTime: 0, counter: 0, nodeID: "b"), at: far)
+    }
   }
 
   @Test("a clock resumed from its last timestamp never issues an earlier one; an exhausted counter is an error")
@@ -93,7 +99,9 @@ struct HybridLogicalClockTests {
 
   @Test("the timestamp reads as its ISO 8601 time, counter and node")
   func description() {
-    #expect(HybridTimestamp(wallTime: 1_790_000_000_123, counter: 2, nodeID: "phone").description == "2026-09-21T14:13:20.123Z/2@phone")
+    #expect(
+      HybridTimestamp(wallTime: 1_790_000_000_123, counter: 2, nodeID: "phone").description
+        == "2026-09-21T14:13:20.123Z/2@phone")
     #expect(HybridTimestamp(wallTime: -1, counter: 0, nodeID: "x").description == "1969-12-31T23:59:59.999Z/0@x")
   }
 

@@ -56,10 +56,13 @@ struct ServerLastWriterWinsTests {
   func missingAndEqualDates() throws {
     let server = try Scenario.note(["title": "server"]).savedByServer(tag: "t1", at: Scenario.t0)
     let unsaved = try Scenario.note(["title": "client"])
-    #expect(try ServerLastWriterWins().resolve(Conflict(client: unsaved, ancestor: nil, server: server))["title"] == "server")
+    #expect(
+      try ServerLastWriterWins().resolve(Conflict(client: unsaved, ancestor: nil, server: server))["title"] == "server")
     var sameDate = server
     sameDate["title"] = "client"
-    #expect(try ServerLastWriterWins().resolve(Conflict(client: sameDate, ancestor: nil, server: server))["title"] == "server")
+    #expect(
+      try ServerLastWriterWins().resolve(Conflict(client: sameDate, ancestor: nil, server: server))["title"] == "server"
+    )
   }
 }
 
@@ -109,7 +112,10 @@ struct LocalClockLastWriterWinsTests {
   func wrongStampType() throws {
     let client = try Scenario.note(["editedAt": "yesterday"])
     let server = try Scenario.note([:]).savedByServer(tag: "t1", at: Scenario.t0)
-    #expect(throws: ConflictResolutionError.unexpectedFieldType(key: "editedAt", role: .client, expected: .timestamp, found: .string)) {
+    #expect(
+      throws: ConflictResolutionError.unexpectedFieldType(
+        key: "editedAt", role: .client, expected: .timestamp, found: .string)
+    ) {
       try LocalClockLastWriterWins(key: "editedAt").resolve(Conflict(client: client, ancestor: nil, server: server))
     }
   }
@@ -120,7 +126,8 @@ struct LocalClockLastWriterWinsTests {
     client.encryptedValues["editedAt"] = .timestamp(Scenario.t0.addingTimeInterval(10))
     let server = try Scenario.note(["title": "server", "editedAt": .timestamp(Scenario.t0)])
       .savedByServer(tag: "t1", at: Scenario.t0)
-    let resolved = try LocalClockLastWriterWins(key: "editedAt").resolve(Conflict(client: client, ancestor: nil, server: server))
+    let resolved = try LocalClockLastWriterWins(key: "editedAt").resolve(
+      Conflict(client: client, ancestor: nil, server: server))
     #expect(resolved["title"] == "client")
     #expect(resolved.encryptedValues["editedAt"] == .timestamp(Scenario.t0.addingTimeInterval(10)))
   }
@@ -149,11 +156,14 @@ struct EditCountWinsTests {
     #expect(resolved.changedKeys.isEmpty)
   }
 
-  @Test("counters never go down: the result's count is the larger of the two", arguments: [(0, 5), (5, 0), (3, 3), (7, 2)])
+  @Test(
+    "counters never go down: the result's count is the larger of the two", arguments: [(0, 5), (5, 0), (3, 3), (7, 2)])
   func countersNeverGoDown(client: Int64, server: Int64) throws {
-    let serverRecord = try Scenario.note(["editCount": .int64(server), "title": "s"]).savedByServer(tag: "t1", at: Scenario.t0)
+    let serverRecord = try Scenario.note(["editCount": .int64(server), "title": "s"]).savedByServer(
+      tag: "t1", at: Scenario.t0)
     let clientRecord = try Scenario.note(["editCount": .int64(client), "title": "c"])
-    let resolved = try EditCountWins(key: "editCount").resolve(Conflict(client: clientRecord, ancestor: nil, server: serverRecord))
+    let resolved = try EditCountWins(key: "editCount").resolve(
+      Conflict(client: clientRecord, ancestor: nil, server: serverRecord))
     #expect(resolved["editCount"] == .int64(max(client, server)))
   }
 
@@ -161,14 +171,19 @@ struct EditCountWinsTests {
   func missingCounter() throws {
     let server = try Scenario.note(["title": "server"]).savedByServer(tag: "t1", at: Scenario.t0)
     let client = try Scenario.note(["title": "client", "editCount": 1])
-    #expect(try EditCountWins(key: "editCount").resolve(Conflict(client: client, ancestor: nil, server: server))["title"] == "client")
+    #expect(
+      try EditCountWins(key: "editCount").resolve(Conflict(client: client, ancestor: nil, server: server))["title"]
+        == "client")
   }
 
   @Test("a counter of another type is an error naming it")
   func wrongCounterType() throws {
     let server = try Scenario.note(["editCount": 2.5]).savedByServer(tag: "t1", at: Scenario.t0)
     let client = try Scenario.note(["editCount": 1])
-    #expect(throws: ConflictResolutionError.unexpectedFieldType(key: "editCount", role: .server, expected: .int64, found: .double)) {
+    #expect(
+      throws: ConflictResolutionError.unexpectedFieldType(
+        key: "editCount", role: .server, expected: .int64, found: .double)
+    ) {
       try EditCountWins(key: "editCount").resolve(Conflict(client: client, ancestor: nil, server: server))
     }
   }

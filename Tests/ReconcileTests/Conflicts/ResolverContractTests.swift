@@ -18,14 +18,16 @@ struct NamedResolver: Sendable, CustomTestStringConvertible {
     NamedResolver(name: "editCount", resolver: .editCount(key: RandomConflicts.editCountKey)),
     NamedResolver(name: "fieldMerge(.server)", resolver: .fieldMerge()),
     NamedResolver(name: "fieldMerge(.client)", resolver: .fieldMerge(.client)),
-    NamedResolver(name: "fieldMerge(.localClock)", resolver: .fieldMerge(.localClock(key: RandomConflicts.editedAtKey))),
+    NamedResolver(
+      name: "fieldMerge(.localClock)", resolver: .fieldMerge(.localClock(key: RandomConflicts.editedAtKey))),
     NamedResolver(
       name: "fieldMerge(.editCount, tags: .listUnion)",
       resolver: .fieldMerge(
         .editCount(key: RandomConflicts.editCountKey), overrides: [RandomConflicts.tagsKey: .listUnion])),
     NamedResolver(
       name: "fieldMerge(.custom)",
-      resolver: .fieldMerge(.custom { field in field.client.description < field.server.description ? field.client : field.server })),
+      resolver: .fieldMerge(
+        .custom { field in field.client.description < field.server.description ? field.client : field.server })),
     NamedResolver(name: "hybridLogicalClock", resolver: .hybridLogicalClock(), stamped: true),
     NamedResolver(
       name: "resolverSet",
@@ -55,7 +57,8 @@ struct ResolverContractTests {
     let differing = keys.filter {
       result[$0] != server[$0] || result.encryptedValuesByKey[$0] != server.encryptedValuesByKey[$0]
     }
-    check(result.changedKeys == differing, "changedKeys \(result.changedKeys.sorted()) ≠ differing \(differing.sorted())")
+    check(
+      result.changedKeys == differing, "changedKeys \(result.changedKeys.sorted()) ≠ differing \(differing.sorted())")
 
     let client = conflict.client
     for key in server.allKeys where result[key] == nil && result.encryptedValuesByKey[key] == nil {
@@ -82,7 +85,8 @@ struct ResolverContractTests {
       #expect(violations.isEmpty, "\(resolver.name): \(violations); \(replay)")
 
       let again = try resolver.resolver.resolve(conflict)
-      #expect(again == result && again.changedKeys == result.changedKeys, "\(resolver.name) is not deterministic; \(replay)")
+      #expect(
+        again == result && again.changedKeys == result.changedKeys, "\(resolver.name) is not deterministic; \(replay)")
       #expect(throws: Never.self, "\(replay)") { try result.validate() }
       if !violations.isEmpty { break }
     }
@@ -96,7 +100,8 @@ struct ResolverContractTests {
       for named in NamedResolver.builtIns where !named.stamped {
         let result = try named.resolver.resolve(conflict)
         if result.changedKeys.isEmpty {
-          #expect(result.values == conflict.server.values, Comment(rawValue: TestSeeds.replay(seed, test: "emptyChanges")))
+          #expect(
+            result.values == conflict.server.values, Comment(rawValue: TestSeeds.replay(seed, test: "emptyChanges")))
           #expect(result.encryptedValuesByKey == conflict.server.encryptedValuesByKey)
         }
       }
@@ -108,7 +113,10 @@ struct ResolverContractTests {
     let server = Record(recordType: "Note", recordID: try RecordID(recordName: "a")).savedByServer(tag: "t", at: .now)
     let other = Record(recordType: "Note", recordID: try RecordID(recordName: "b"))
     for named in NamedResolver.builtIns {
-      #expect(throws: ConflictResolutionError.mismatchedRecordID(role: .client, found: other.recordID, server: server.recordID)) {
+      #expect(
+        throws: ConflictResolutionError.mismatchedRecordID(
+          role: .client, found: other.recordID, server: server.recordID)
+      ) {
         try named.resolver.resolve(Conflict(client: other, ancestor: nil, server: server))
       }
     }
