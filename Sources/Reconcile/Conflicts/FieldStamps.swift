@@ -1,6 +1,6 @@
 import Foundation
 
-/// The per-key clock stamps of ``HybridLogicalClockMerge``, and their byte encoding.
+/// The per-key clock stamps of ``HybridLogicalClockMerge``, sorted by key, and their byte encoding.
 ///
 /// ```
 /// "RCFS"                      4 bytes, magic
@@ -12,30 +12,57 @@ import Foundation
 ///                             wall time (zigzag LEB128 milliseconds), counter (LEB128), node index (LEB128)
 /// ```
 /// Node IDs are stored once and entries point at them, so a hundred keys stamped by two devices cost a few hundred bytes.
-/// The encoding is canonical — one map, one byte string — so equal stamps compare equal as bytes too.
+/// The encoding is canonical — one map, one byte string. Entries stay sorted in memory too, so two records' stamps merge
+/// in one pass without hashing a key.
 struct FieldStamps: Equatable {
-  var byKey: [String: HybridTimestamp]
+  struct Entry: Equatable {
+    var key: String
+    var stamp: HybridTimestamp
+  }
+
+  /// Sorted by key, each key once.
+  var entries: [Entry]
 
   static let magic: [UInt8] = Array("RCFS".utf8)
   static let version: UInt8 = 1
 
-  init(_ byKey: [String: HybridTimestamp] = [:]) { self.byKey = byKey }
+  init(sorted entries: [Entry] = []) { self.entries = entries }
+
+  init(_ byKey: [String: HybridTimestamp]) {
+    entries = byKey.map { Entry(key: $0.key, stamp: $0.value) }.sorted { $0.key < $1.key }
+  }
+
+  var byKey: [String: HybridTimestamp] {
+    Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.stamp) })
+  }
+
+  /// The stamp of `key`, found by binary search.
+  func contains(_ key: String) -> Bool {
+    var low = 0
+    var high = entries.count
+    while low < high {
+      let mid = (low + high) / 2
+      if entries[mid].key < key { low = mid + 1 } else { high = mid }
+    }
+    return low < entries.count && entries[low].key == key
+  }
 
   func encoded() -> Data {
-    let nodes = Set(byKey.values.map(\.nodeID)).sorted()
-    var index: [String: Int] = [:]
-    for (i, node) in nodes.enumerated() { index[node] = i }
-    var w = ByteWriter(capacity: 16 + byKey.count * 16)
+    var nodes: [String] = []
+    for entry in entries where !nodes.contains(entry.stamp.nodeID) { nodes.append(entry.stamp.nodeID) }
+    nodes.sort()
+    var w = ByteWriter(capacity: 16 + entries.count * 16)
     w.write(Self.magic)
     w.write(Self.version)
     w.writeVarint(UInt64(nodes.count))
     for node in nodes { w.writeString(node) }
-    w.writeVarint(UInt64(byKey.count))
-    for (key, stamp) in byKey.sorted(by: { $0.key < $1.key }) {
-      w.writeString(key)
+    w.writeVarint(UInt64(entries.count))
+    for entry in entries {
+      let stamp = entry.stamp
+      w.writeString(entry.key)
       w.writeVarint(UInt64(bitPattern: (stamp.wallTime << 1) ^ (stamp.wallTime >> 63)))
       w.writeVarint(UInt64(stamp.counter))
-      w.writeVarint(UInt64(index[stamp.nodeID] ?? 0))
+      w.writeVarint(UInt64(nodes.firstIndex(of: stamp.nodeID) ?? 0))
     }
     return Data(w.bytes)
   }
@@ -44,7 +71,7 @@ struct FieldStamps: Equatable {
   struct Malformed: Error { let reason: String }
 
   init(decoding data: Data) throws(Malformed) {
-    let result: Result<[String: HybridTimestamp], Malformed> = data.withUnsafeBytes { buffer in
+    let result: Result<[Entry], Malformed> = data.withUnsafeBytes { buffer in
       var r = ByteReader(buffer)
       do throws(Malformed) {
         return .success(try Self.read(&r))
@@ -52,10 +79,10 @@ struct FieldStamps: Equatable {
         return .failure(error)
       }
     }
-    byKey = try result.get()
+    entries = try result.get()
   }
 
-  private static func read(_ r: inout ByteReader) throws(Malformed) -> [String: HybridTimestamp] {
+  private static func read(_ r: inout ByteReader) throws(Malformed) -> [Entry] {
     do {
       guard r.remaining >= 5 else { throw Malformed(reason: "\(r.remaining) bytes are too few for the header") }
       for expected in magic where try r.readByte() != expected {
@@ -78,25 +105,25 @@ struct FieldStamps: Equatable {
       }
       let entryCount = try r.readVarint()
       guard entryCount <= UInt64(r.remaining / 5) else { throw Malformed(reason: "\(entryCount) entries cannot fit") }
-      var byKey: [String: HybridTimestamp] = [:]
-      byKey.reserveCapacity(Int(entryCount))
-      var previous: String?
+      var entries: [Entry] = []
+      entries.reserveCapacity(Int(entryCount))
       for _ in 0..<entryCount {
         let key = try r.readString()
-        guard previous.map({ $0 < key }) ?? true else {
+        guard entries.last.map({ $0.key < key }) ?? true else {
           throw Malformed(reason: "key \"\(key)\" is repeated or out of order")
         }
-        previous = key
         let zigzag = try r.readVarint()
         let wallTime = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
         let counter = try r.readVarint()
         guard counter <= UInt64(UInt32.max) else { throw Malformed(reason: "the counter of \"\(key)\" overflows") }
         let node = try r.readVarint()
         guard node < UInt64(nodes.count) else { throw Malformed(reason: "the node of \"\(key)\" is out of range") }
-        byKey[key] = HybridTimestamp(wallTime: wallTime, counter: UInt32(counter), nodeID: nodes[Int(node)])
+        entries.append(
+          Entry(
+            key: key, stamp: HybridTimestamp(wallTime: wallTime, counter: UInt32(counter), nodeID: nodes[Int(node)])))
       }
       guard r.remaining == 0 else { throw Malformed(reason: "\(r.remaining) bytes follow the last entry") }
-      return byKey
+      return entries
     } catch let failure as ByteReader.Failure {
       throw Malformed(reason: "\(failure)")
     } catch let malformed as Malformed {

@@ -43,37 +43,57 @@ public struct HybridLogicalClockMerge: ConflictResolver, Hashable {
     try conflict.checkSameRecord()
     let clientStamps = try stamps(in: conflict.client, role: .client)
     let serverStamps = try stamps(in: conflict.server, role: .server)
-    let client = conflict.client.storage
-    let server = conflict.server.storage
-    var result = ResolvedRecord(server: conflict.server)
-    var merged = serverStamps
+    let client = FieldSlots(conflict.client)
+    let server = FieldSlots(conflict.server)
+    var result = ResolvedRecord(server: conflict.server, expectedChanges: clientStamps.entries.count + 1)
+    var merged: [FieldStamps.Entry] = []
+    merged.reserveCapacity(max(clientStamps.entries.count, serverStamps.entries.count))
+    var stampsChanged = false
 
-    func consider(_ key: String) {
+    func takeClient(_ key: String) {
       guard key != stampsKey else { return }
-      let clientStamp = clientStamps.byKey[key]
-      let serverStamp = serverStamps.byKey[key]
-      if clientStamp == serverStamp {
-        guard Self.clientBreaksTie(key, client: client, server: server) else { return }
-      } else if let clientStamp, serverStamp.map({ clientStamp > $0 }) ?? true {
-        merged.byKey[key] = clientStamp
+      result.apply(client[key], forKey: key, server: server[key])
+    }
+    // Both lists are sorted by key: walk them together.
+    let (cs, ss) = (clientStamps.entries, serverStamps.entries)
+    var i = 0
+    var j = 0
+    while i < cs.count || j < ss.count {
+      if j == ss.count || (i < cs.count && cs[i].key < ss[j].key) {
+        merged.append(cs[i])
+        stampsChanged = true
+        takeClient(cs[i].key)
+        i += 1
+      } else if i == cs.count || ss[j].key < cs[i].key {
+        merged.append(ss[j])
+        j += 1
       } else {
-        return
-      }
-      if let value = client.values[key] {
-        result.choose(value, forKey: key, encrypted: false)
-      } else if let value = client.encrypted[key] {
-        result.choose(value, forKey: key, encrypted: true)
-      } else {
-        result.remove(key)
+        if cs[i].stamp > ss[j].stamp {
+          merged.append(cs[i])
+          stampsChanged = true
+          takeClient(cs[i].key)
+        } else {
+          merged.append(ss[j])
+          if cs[i].stamp == ss[j].stamp, Self.clientBreaksTie(client[cs[i].key], server[cs[i].key]) {
+            takeClient(cs[i].key)
+          }
+        }
+        i += 1
+        j += 1
       }
     }
-    for key in client.values.keys { consider(key) }
-    for key in client.encrypted.keys where client.values[key] == nil { consider(key) }
-    for key in clientStamps.byKey.keys where client.values[key] == nil && client.encrypted[key] == nil {
-      consider(key)
+    // Keys the client holds without a stamp: a stamped server key is newer; an unstamped one ties.
+    func considerUnstamped(_ key: String, _ slot: FieldSlot) {
+      guard key != stampsKey, !clientStamps.contains(key), !serverStamps.contains(key) else { return }
+      let serverSlot = server[key]
+      if Self.clientBreaksTie(slot, serverSlot) { result.apply(slot, forKey: key, server: serverSlot) }
     }
-    if merged != serverStamps {
-      result.choose(.bytes(merged.encoded()), forKey: stampsKey, encrypted: false)
+    for (key, value) in client.plain { considerUnstamped(key, FieldSlot(value: value, encrypted: false)) }
+    for (key, value) in client.encrypted where client.plain[key] == nil {
+      considerUnstamped(key, FieldSlot(value: value, encrypted: true))
+    }
+    if stampsChanged {
+      result.choose(.bytes(FieldStamps(sorted: merged).encoded()), forKey: stampsKey, encrypted: false)
     }
     result.mergeParent(conflict)
     return result.finish()
@@ -91,10 +111,10 @@ public struct HybridLogicalClockMerge: ConflictResolver, Hashable {
   {
     let keys = record.changedKeys.filter { $0 != stampsKey }
     guard !keys.isEmpty else { return }
-    var stamps = try stamps(in: record, role: .client)
+    var stamps = try stamps(in: record, role: .client).byKey
     let now = try clock.now(at: physicalTime)
-    for key in keys { stamps.byKey[key] = now }
-    record[stampsKey] = .bytes(stamps.encoded())
+    for key in keys { stamps[key] = now }
+    record[stampsKey] = .bytes(FieldStamps(stamps).encoded())
   }
 
   /// Moves `clock` past the latest stamp in a record received from elsewhere, so this device's next edits order after
@@ -107,7 +127,7 @@ public struct HybridLogicalClockMerge: ConflictResolver, Hashable {
   ///   ``HybridLogicalClockError/remoteTooFarAhead(remote:physicalTime:maximumDrift:)`` if a stamp is further ahead
   ///   than the clock accepts (the clock is unchanged).
   public func observe(_ record: Record, with clock: inout HybridLogicalClock, at physicalTime: Date = Date()) throws {
-    guard let latest = try stamps(in: record, role: .server).byKey.values.max() else { return }
+    guard let latest = try stamps(in: record, role: .server).entries.map(\.stamp).max() else { return }
     _ = try clock.receive(latest, at: physicalTime)
   }
 
@@ -136,16 +156,12 @@ public struct HybridLogicalClockMerge: ConflictResolver, Hashable {
 
   /// Equal stamps: every device must pick the same side, so order the two versions of the key themselves — present
   /// beats absent; then the larger canonical encoding; then encrypted beats plain.
-  private static func clientBreaksTie(_ key: String, client: Record.Storage, server: Record.Storage) -> Bool {
-    let clientValue = client.values[key] ?? client.encrypted[key]
-    let serverValue = server.values[key] ?? server.encrypted[key]
-    guard let clientValue else { return false }
-    guard let serverValue else { return true }
-    let clientEncrypted = client.values[key] == nil
-    let serverEncrypted = server.values[key] == nil
-    if clientValue == serverValue { return clientEncrypted && !serverEncrypted }
-    let c = EncryptedValueEnvelope.encode(clientValue)
-    let s = EncryptedValueEnvelope.encode(serverValue)
+  private static func clientBreaksTie(_ client: FieldSlot?, _ server: FieldSlot?) -> Bool {
+    guard let client else { return false }
+    guard let server else { return true }
+    if client.value == server.value { return client.encrypted && !server.encrypted }
+    let c = EncryptedValueEnvelope.encode(client.value)
+    let s = EncryptedValueEnvelope.encode(server.value)
     return c.lexicographicallyPrecedes(s) == false
   }
 }
