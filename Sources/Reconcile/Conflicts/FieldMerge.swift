@@ -139,8 +139,10 @@ public struct FieldMerge: ConflictResolver {
       let clientWins =
         isClock
         ? try StampFields.clientIsLater(
-          Self.stamp(client.value, key, .client), than: Self.stamp(server.value, key, .server))
-        : try Self.count(client.value, key, .client) > Self.count(server.value, key, .server)
+          StampFields.timestamp(client.value, key: key, role: .client),
+          than: StampFields.timestamp(server.value, key: key, role: .server))
+        : try StampFields.counter(client.value, key: key, role: .client)
+          > StampFields.counter(server.value, key: key, role: .server)
       return clientWins ? client : server
     }
     switch (overrides.isEmpty ? nil : overrides[key]) ?? defaultPolicy {
@@ -171,24 +173,6 @@ public struct FieldMerge: ConflictResolver {
         isEncrypted: client.encrypted, conflict: conflict)
       return try decide(field).map { FieldSlot(value: $0, encrypted: client.encrypted) }
     }
-  }
-
-  private static func stamp(
-    _ value: FieldValue, _ key: String, _ role: ConflictResolutionError.Role
-  ) throws(ConflictResolutionError) -> Date {
-    guard case .timestamp(let date) = value else {
-      throw .unexpectedFieldType(key: key, role: role, expected: .timestamp, found: value.type)
-    }
-    return date
-  }
-
-  private static func count(
-    _ value: FieldValue, _ key: String, _ role: ConflictResolutionError.Role
-  ) throws(ConflictResolutionError) -> Int64 {
-    guard case .int64(let count) = value else {
-      throw .unexpectedFieldType(key: key, role: role, expected: .int64, found: value.type)
-    }
-    return count
   }
 
   private static func stampKeys(_ defaultPolicy: Policy, _ overrides: [String: Policy]) -> [(

@@ -1,26 +1,38 @@
 import Foundation
 
-/// Reads the device-written fields that record-level resolvers compare: a timestamp or an edit counter, plain or
-/// encrypted. A missing field reads as `nil`; a field of another type is an error naming it.
+/// Reads the device-written fields that resolvers compare: a timestamp or an edit counter, plain or encrypted. A
+/// missing field reads as `nil`; a field of another type is an error naming it.
 enum StampFields {
-  static func value(_ key: String, in record: Record) -> FieldValue? {
-    record.storage.values[key] ?? record.storage.encrypted[key]
-  }
-
   static func timestamp(
     _ key: String, in record: Record, role: ConflictResolutionError.Role
   ) throws(ConflictResolutionError) -> Date? {
-    guard let value = value(key, in: record) else { return nil }
+    try value(key, in: record).map { value throws(ConflictResolutionError) in
+      try timestamp(value, key: key, role: role)
+    }
+  }
+
+  static func counter(
+    _ key: String, in record: Record, role: ConflictResolutionError.Role
+  ) throws(ConflictResolutionError) -> Int64? {
+    try value(key, in: record).map { value throws(ConflictResolutionError) in
+      try counter(value, key: key, role: role)
+    }
+  }
+
+  /// `value` as a timestamp, or the error naming `key` and the side it came from.
+  static func timestamp(
+    _ value: FieldValue, key: String, role: ConflictResolutionError.Role
+  ) throws(ConflictResolutionError) -> Date {
     guard case .timestamp(let date) = value else {
       throw .unexpectedFieldType(key: key, role: role, expected: .timestamp, found: value.type)
     }
     return date
   }
 
+  /// `value` as a counter, or the error naming `key` and the side it came from.
   static func counter(
-    _ key: String, in record: Record, role: ConflictResolutionError.Role
-  ) throws(ConflictResolutionError) -> Int64? {
-    guard let value = value(key, in: record) else { return nil }
+    _ value: FieldValue, key: String, role: ConflictResolutionError.Role
+  ) throws(ConflictResolutionError) -> Int64 {
     guard case .int64(let count) = value else {
       throw .unexpectedFieldType(key: key, role: role, expected: .int64, found: value.type)
     }
@@ -35,5 +47,9 @@ enum StampFields {
     case (.some, nil): return true
     case (nil, _): return false
     }
+  }
+
+  private static func value(_ key: String, in record: Record) -> FieldValue? {
+    record.storage.values[key] ?? record.storage.encrypted[key]
   }
 }
