@@ -252,6 +252,21 @@ public struct Record: Sendable {
     get { storage.system }
     set { mutableStorage.system = newValue }
   }
+
+  /// Gives `key` exactly the plain and encrypted values `source` has for it, without marking it changed.
+  mutating func restore(_ key: String, from source: Record) {
+    let box = mutableStorage
+    box.values[key] = source.storage.values[key]
+    box.encrypted[key] = source.storage.encrypted[key]
+  }
+
+  /// Replaces the changed keys wholesale.
+  mutating func replaceChangedKeys(with keys: Set<String>) { mutableStorage.changedKeys = keys }
+
+  /// Whether `key` holds the same value, in the same place, as in `other`.
+  func hasSameValue(forKey key: String, as other: Record) -> Bool {
+    storage.values[key] == other.storage.values[key] && storage.encrypted[key] == other.storage.encrypted[key]
+  }
 }
 
 extension Record {
