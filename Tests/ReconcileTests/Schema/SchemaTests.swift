@@ -6,7 +6,7 @@ import Testing
 /// The app's schema in the seed scenarios: notes at 1.0.0 (title, tags, body encrypted) and what version 2.0.0 adds.
 enum Notes {
   static let v1 = SchemaVersion(major: 1)
-  static let v1_1 = SchemaVersion(major: 1, minor: 1)
+  static let v11 = SchemaVersion(major: 1, minor: 1)
   static let v2 = SchemaVersion(major: 2)
 
   static let fieldsV1: [RecordSchema.Field] = [
@@ -152,15 +152,15 @@ struct SchemaTests {
   func missingVersion() throws {
     let record = try Notes.note(version: nil)
     #expect(try Notes.schema().check(record) == .compatible)
-    #expect(try Notes.schema(version: Notes.v1_1).check(record) == .needsMigration(from: Notes.v1))
+    #expect(try Notes.schema(version: Notes.v11).check(record) == .needsMigration(from: Notes.v1))
   }
 
   @Test("a required field added in a later version is not required of older records")
   func requiredSince() throws {
     let schema = Notes.schema(
-      version: Notes.v1_1, extraFields: [.init("due", .timestamp, required: true, since: Notes.v1_1)],
+      version: Notes.v11, extraFields: [.init("due", .timestamp, required: true, since: Notes.v11)],
       migrations: [
-        SchemaMigration(recordType: "Note", from: Notes.v1, to: Notes.v1_1) { $0["due"] = .timestamp(Scenario.t0) }
+        SchemaMigration(recordType: "Note", from: Notes.v1, to: Notes.v11) { $0["due"] = .timestamp(Scenario.t0) }
       ])
     let old = try Notes.note(version: "1.0.0")
     #expect(try schema.check(old) == .needsMigration(from: Notes.v1))
@@ -187,10 +187,10 @@ struct SchemaTests {
 
   @Test("migrations run in order, the latest applicable step first; a gap or a throwing step halts")
   func migrationChain() throws {
-    let v1_2 = SchemaVersion(major: 1, minor: 2)
+    let v12 = SchemaVersion(major: 1, minor: 2)
     let steps = [
-      SchemaMigration(recordType: "Note", from: Notes.v1, to: Notes.v1_1) { $0["log"] = .list(["1.1"]) },
-      SchemaMigration(recordType: "Note", from: Notes.v1_1, to: Notes.v2) {
+      SchemaMigration(recordType: "Note", from: Notes.v1, to: Notes.v11) { $0["log"] = .list(["1.1"]) },
+      SchemaMigration(recordType: "Note", from: Notes.v11, to: Notes.v2) {
         $0["log"] = .list(($0["log"]?.listValue ?? []) + ["2.0"])
       },
     ]
@@ -201,9 +201,9 @@ struct SchemaTests {
 
     let gappy = Notes.schema(
       version: Notes.v2, extraFields: [.init("log", .list(.string))],
-      migrations: [steps[0], SchemaMigration(recordType: "Note", from: v1_2, to: Notes.v2)])
+      migrations: [steps[0], SchemaMigration(recordType: "Note", from: v12, to: Notes.v2)])
     let gap = #expect(throws: SchemaHalt.self) { try gappy.migrate(Notes.note(version: "1.0.0")) }
-    #expect(gap?.reason == .migrationGap(from: Notes.v1_1, to: Notes.v2))
+    #expect(gap?.reason == .migrationGap(from: Notes.v11, to: Notes.v2))
     #expect(gap?.description.contains("bug in the app") == true)
 
     struct Broken: Error {}
@@ -220,7 +220,7 @@ struct SchemaTests {
   @Test("stampVersion writes the app's version of the record type")
   func stampVersion() throws {
     var record = Record(recordType: "Note")
-    try Notes.schema(version: Notes.v1_1).stampVersion(&record)
+    try Notes.schema(version: Notes.v11).stampVersion(&record)
     #expect(record["schemaVersion"] == "1.1.0")
     #expect(record.changedKeys == ["schemaVersion"])
   }
@@ -228,8 +228,8 @@ struct SchemaTests {
   @Test("a guarded resolver migrates an older server copy and uploads the migration")
   func guardedMigratesServer() throws {
     let schema = Notes.schema(
-      version: Notes.v1_1, extraFields: [.init("pinned", .int64, since: Notes.v1_1)],
-      migrations: [SchemaMigration(recordType: "Note", from: Notes.v1, to: Notes.v1_1) { $0["pinned"] = false }])
+      version: Notes.v11, extraFields: [.init("pinned", .int64, since: Notes.v11)],
+      migrations: [SchemaMigration(recordType: "Note", from: Notes.v1, to: Notes.v11) { $0["pinned"] = false }])
     let server = try Notes.note(version: "1.0.0", ["title": "old"])
     var client = try Notes.note(version: "1.1.0", ["title": "old", "pinned": false])
     client["title"] = "new"
