@@ -60,4 +60,42 @@ struct ReadmeExampleTests {
     #expect(resolved["title"] == "Groceries for Sunday")
     #expect(resolved["tags"] == ["home", "weekly", "sunday"])
   }
+
+  @Test("the schema example runs as written")
+  func schemaExample() throws {
+    var fetched = Record(recordType: "Note", recordID: try RecordID(recordName: "note-1"))
+    fetched["title"] = "Groceries"
+    fetched["schemaVersion"] = "1.0.0"
+    fetched.clearChangedKeys()
+    var stored: [Record] = []
+    func store(_ record: Record) { stored.append(record) }
+
+    let v1 = try SchemaVersion("1.0.0")
+    let v2 = try SchemaVersion("2.0.0")
+    let schema = Schema(
+      [
+        RecordSchema(
+          recordType: "Note", version: v2,
+          fields: [
+            .init("title", .string, required: true),
+            .init("due", .timestamp, required: true, since: v2),
+          ])
+      ],
+      unknownKeys: .preserve,
+      futureVersions: .allowNewerMinor,
+      migrations: [SchemaMigration(recordType: "Note", from: v1, to: v2) { $0["due"] = .timestamp(.distantFuture) }])
+
+    switch try schema.check(fetched) {
+    case .compatible, .newerMinor: store(fetched)
+    case .needsMigration: store(try schema.migrate(fetched))
+    }
+    let resolver = FieldMerge().guarded(by: schema)
+
+    #expect(stored.first?["due"] == .timestamp(.distantFuture))
+    #expect(stored.first?.changedKeys == ["due", "schemaVersion"])
+    #expect(
+      try resolver.resolve(Conflict(client: fetched, ancestor: nil, server: fetched)).changedKeys == [
+        "due", "schemaVersion",
+      ])
+  }
 }

@@ -50,7 +50,8 @@ struct GuardedResolverPropertyTests {
       for key in unknown {
         #expect(resolved[key] == conflict.server[key], "\(named.name) changed \(key); \(replay)")
         #expect(
-          resolved.encryptedValues[key] == conflict.server.encryptedValues[key], "\(named.name) changed \(key); \(replay)")
+          resolved.encryptedValues[key] == conflict.server.encryptedValues[key],
+          "\(named.name) changed \(key); \(replay)")
         #expect(!resolved.changedKeys.contains(key), "\(named.name) marked \(key); \(replay)")
       }
       #expect(ResolverContractTests.violations(of: resolved, for: conflict).isEmpty, "\(named.name); \(replay)")

@@ -53,7 +53,11 @@ struct SchemaTests {
     #expect(store[local.recordID] == local, "nothing was saved")
     let text = halt?.description ?? ""
     #expect(text.contains("note-1") && text.contains("2.0.0") && text.contains("1.0.0"))
-    #expect(text.contains("Update the app"))
+    #expect(
+      text
+        == "Syncing stopped: Note note-1 in _defaultZone:__defaultOwner__ was written by schema version 2.0.0, newer than "
+        + "1.0.0, the newest this app understands (record version 2.0.0, app version 1.0.0). Nothing was saved. Update the "
+        + "app to the latest version to keep syncing.")
 
     var edited = local
     edited["title"] = "Mine"
