@@ -146,8 +146,11 @@ public struct Schema: Sendable {
 
   /// The version `record` says it has.
   func version(of record: Record, app: SchemaVersion) throws(SchemaHalt) -> SchemaVersion {
-    guard let value = record[versionKey] ?? record.encryptedValues[versionKey] else { return versionWhenMissing }
-    guard case .string(let text) = value, record[versionKey] != nil else {
+    if let encrypted = record.encryptedValues[versionKey] {
+      throw halt(record, .invalidVersion("an encrypted \(encrypted.type.wireName)"), version: nil, app: app)
+    }
+    guard let value = record[versionKey] else { return versionWhenMissing }
+    guard case .string(let text) = value else {
       throw halt(record, .invalidVersion("\(value.type.wireName) \(value)"), version: nil, app: app)
     }
     do {
