@@ -1,0 +1,57 @@
+public import Reconcile
+
+/// Asks which zones changed in a database since a token, as `CKFetchDatabaseChangesOperation`.
+public struct DatabaseChangesRequest: Sendable, Hashable {
+  /// The database: `.private` or `.shared`.
+  public var scope: DatabaseScope
+  /// The token from the last fetch; `nil` for everything.
+  public var since: DatabaseChangeToken?
+  /// The most zones in one reply; `nil` for the server's own page size.
+  public var resultsLimit: Int?
+
+  /// Creates a request.
+  /// - Parameters:
+  ///   - scope: `.private` unless given.
+  ///   - since: The last token.
+  ///   - resultsLimit: A page size.
+  public init(scope: DatabaseScope = .private, since: DatabaseChangeToken? = nil, resultsLimit: Int? = nil) {
+    self.scope = scope
+    self.since = since
+    self.resultsLimit = resultsLimit
+  }
+}
+
+/// One page of a database's feed of zone changes.
+public struct DatabaseChanges: Sendable, Hashable {
+  /// Zones whose records changed (or that were created).
+  public var changedZones: [ZoneID]
+  /// Zones deleted by a client: their records are gone; a client may re-create the zone and upload again.
+  public var deletedZones: [ZoneID]
+  /// Zones the user wiped in Settings: delete local data and do not upload it again.
+  public var purgedZones: [ZoneID]
+  /// The token to keep once these changes are handled.
+  public var token: DatabaseChangeToken
+  /// Whether more remain.
+  public var moreComing: Bool
+
+  /// Creates a page.
+  /// - Parameters:
+  ///   - changedZones: Changed zones.
+  ///   - deletedZones: Deleted zones.
+  ///   - purgedZones: Purged zones.
+  ///   - token: The new token.
+  ///   - moreComing: Whether more remain.
+  public init(
+    changedZones: [ZoneID],
+    deletedZones: [ZoneID],
+    purgedZones: [ZoneID],
+    token: DatabaseChangeToken,
+    moreComing: Bool
+  ) {
+    self.changedZones = changedZones
+    self.deletedZones = deletedZones
+    self.purgedZones = purgedZones
+    self.token = token
+    self.moreComing = moreComing
+  }
+}

@@ -1,0 +1,73 @@
+public import Foundation
+public import Reconcile
+
+/// Saves and deletes in one request, as `CKModifyRecordsOperation`.
+public struct ModifyRecordsRequest: Sendable, Hashable {
+  /// The database.
+  public var scope: DatabaseScope
+  /// Records to save, in order. Under ``SavePolicy/ifServerRecordUnchanged`` and ``SavePolicy/changedKeys`` only each
+  /// record's ``Reconcile/Record/changedKeys`` are sent (every key for a record without a change tag).
+  public var saving: [Record]
+  /// Records to delete, by ID. A delete carries no change tag: it removes whatever the server holds.
+  public var deleting: [RecordID]
+  /// How existing records are treated.
+  public var savePolicy: SavePolicy
+  /// Whether a failure in an ``ZoneCapabilities/atomic`` zone rejects every item of that zone.
+  public var isAtomic: Bool
+  /// Opaque client data the server keeps per zone and echoes in zone-change fetches.
+  public var clientChangeToken: Data?
+
+  /// Creates a request.
+  /// - Parameters:
+  ///   - scope: The database; `.private` unless given.
+  ///   - saving: Records to save.
+  ///   - deleting: IDs to delete.
+  ///   - savePolicy: `.ifServerRecordUnchanged` unless given, as in CloudKit.
+  ///   - isAtomic: `true` unless given, as in CloudKit.
+  ///   - clientChangeToken: Opaque data to keep with each zone touched.
+  public init(
+    scope: DatabaseScope = .private,
+    saving: [Record] = [],
+    deleting: [RecordID] = [],
+    savePolicy: SavePolicy = .ifServerRecordUnchanged,
+    isAtomic: Bool = true,
+    clientChangeToken: Data? = nil
+  ) {
+    self.scope = scope
+    self.saving = saving
+    self.deleting = deleting
+    self.savePolicy = savePolicy
+    self.isAtomic = isAtomic
+    self.clientChangeToken = clientChangeToken
+  }
+
+  /// How many items the request carries, counted against ``SimulatedServer/Limits/maximumBatchItems``.
+  public var itemCount: Int { saving.count + deleting.count }
+}
+
+/// What the server did with each item of a ``ModifyRecordsRequest``.
+public struct ModifyRecordsReply: Sendable, Hashable {
+  /// Every saved record as the server now holds it: all its keys, new change tag and modification date.
+  ///
+  /// CloudKit's response echoes the fields the client sent; the simulator returns the whole server record, so a client
+  /// also learns keys another device wrote under a tagless save policy.
+  public var saved: [Record]
+  /// The IDs deleted, including records removed by a `deleteSelf` cascade.
+  public var deleted: [RecordID]
+  /// Each failed item's own error. Empty when everything succeeded.
+  public var failures: [RecordID: ServerError]
+
+  /// Creates a reply.
+  /// - Parameters:
+  ///   - saved: Saved records.
+  ///   - deleted: Deleted IDs.
+  ///   - failures: Per-item errors.
+  public init(saved: [Record] = [], deleted: [RecordID] = [], failures: [RecordID: ServerError] = [:]) {
+    self.saved = saved
+    self.deleted = deleted
+    self.failures = failures
+  }
+
+  /// The operation's overall error as CloudKit reports it: ``ServerError/partialFailure(_:)`` when any item failed.
+  public var partialFailure: ServerError? { failures.isEmpty ? nil : .partialFailure(failures) }
+}

@@ -1,0 +1,41 @@
+public import Foundation
+public import Reconcile
+
+/// One change the server made, kept in ``SimulatedServer/events`` when
+/// ``SimulatedServer/Configuration/recordsEvents`` is on.
+public struct ServerEvent: Sendable, Hashable, CustomStringConvertible {
+  /// What changed.
+  public enum Kind: Sendable, Hashable {
+    /// A record was created or modified; the record as stored.
+    case saved(Record)
+    /// A record was deleted (directly or by a `deleteSelf` cascade).
+    case deleted(RecordID, recordType: String)
+    /// A zone was created.
+    case zoneCreated(ZoneID)
+    /// A zone and its records were deleted; `purged` when the user wiped it in Settings.
+    case zoneDeleted(ZoneID, purged: Bool)
+  }
+
+  /// The event's position in the server's history, from 1.
+  public var sequence: Int
+  /// The virtual time.
+  public var time: Date
+  /// Who caused it; `nil` for the simulator's own interventions (faults, admin calls).
+  public var client: ClientIdentity?
+  /// The owner of the database it happened in (the user record name), or `nil` for the public database.
+  public var owner: String?
+  /// What changed.
+  public var kind: Kind
+
+  /// `#sequence device: change`.
+  public var description: String {
+    let who = client?.deviceName ?? "server"
+    switch kind {
+    case .saved(let record): return "#\(sequence) \(who): saved \(record.recordID.recordName) → \(record.recordChangeTag ?? "")"
+    case .deleted(let id, _): return "#\(sequence) \(who): deleted \(id.recordName)"
+    case .zoneCreated(let zone): return "#\(sequence) \(who): created zone \(zone.zoneName)"
+    case .zoneDeleted(let zone, let purged):
+      return "#\(sequence) \(who): \(purged ? "purged" : "deleted") zone \(zone.zoneName)"
+    }
+  }
+}

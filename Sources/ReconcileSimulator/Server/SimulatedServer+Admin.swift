@@ -1,0 +1,140 @@
+public import Foundation
+public import Reconcile
+
+/// What the simulator can do to the server from outside — faults, account states, sharing — and look at without a
+/// request. None of this exists in CloudKit's API; it is how tests set up a world.
+extension SimulatedServer {
+  // MARK: Faults
+
+  /// Makes the server answer the next `count` requests (from `device`, or anyone) with `error` instead of handling them.
+  /// - Parameters:
+  ///   - error: The error to return, such as `.zoneBusy(retryAfter: 5)` or `.networkFailure(retryAfter: nil)`.
+  ///   - count: How many requests; 1 unless given.
+  ///   - device: Only requests from this device; any device unless given.
+  public mutating func injectFailure(_ error: ServerError, count: Int = 1, device: String? = nil) {
+    guard count > 0 else { return }
+    injected.append(InjectedFailure(error: error, remaining: count, device: device))
+  }
+
+  /// Refuses every request with ``ServerError/serviceUnavailable(retryAfter:)`` until `seconds` of virtual time pass,
+  /// as when CloudKit throttles a whole container.
+  /// - Parameter seconds: How long.
+  public mutating func throttle(for seconds: TimeInterval) {
+    guard seconds > 0 else { return }
+    throttledUntil = now.addingTimeInterval(seconds)
+  }
+
+  /// Ends every fault: injected failures, a forced throttle, device budgets and strikes.
+  public mutating func clearFaults() {
+    injected.removeAll()
+    throttledUntil = nil
+    budgets.removeAll()
+  }
+
+  /// Marks a user's storage as full (saves fail with ``ServerError/quotaExceeded``) or not.
+  /// - Parameters:
+  ///   - user: The user's record name.
+  ///   - exceeded: Whether the quota is exceeded.
+  public mutating func setQuotaExceeded(_ exceeded: Bool, for user: String) {
+    if exceeded { quotaExceededUsers.insert(user) } else { quotaExceededUsers.remove(user) }
+  }
+
+  /// Makes every change token of a zone expire, as when the server compacts its history: the next fetch from an old
+  /// token fails with ``ServerError/changeTokenExpired``; a fetch from `nil` still returns every record (deletions
+  /// before now are forgotten).
+  /// - Parameters:
+  ///   - zoneID: The zone, as its owner names it.
+  ///   - owner: The owner's user record name.
+  public mutating func expireChangeTokens(in zoneID: ZoneID, ownedBy owner: String) {
+    let stored = Self.storedZone(zoneID)
+    withDatabase(.privateDatabase(owner: owner)) { database in
+      guard var zone = database.zones[stored] else { return }
+      let live = zone.records
+      zone.log.compact(through: zone.log.sequence) { live[$0] == nil }
+      let deleted = zone.deletedTypes.keys.filter { zone.log.latest[$0] == nil }
+      for id in deleted { zone.deletedTypes[id] = nil }
+      database.zones[stored] = zone
+    }
+  }
+
+  /// Deletes a zone and its records as another client would; devices see it in the database feed as deleted, and may
+  /// re-create it.
+  /// - Parameters:
+  ///   - zoneID: The zone.
+  ///   - owner: The owner's user record name.
+  public mutating func deleteZone(_ zoneID: ZoneID, ownedBy owner: String) {
+    removeZone(zoneID, owner: owner, purged: false, client: nil)
+  }
+
+  /// Deletes a zone as the user does in Settings ("purge"): devices see it as purged, and saves into it fail with
+  /// ``ServerError/userDeletedZone(_:)`` until a client re-creates it.
+  /// - Parameters:
+  ///   - zoneID: The zone.
+  ///   - owner: The owner's user record name.
+  public mutating func userDeletesZone(_ zoneID: ZoneID, ownedBy owner: String) {
+    removeZone(zoneID, owner: owner, purged: true, client: nil)
+  }
+
+  /// Shares an owner's zone with another user, who then reaches it in the shared database as
+  /// `ZoneID(zoneName:, ownerName: owner)`.
+  /// - Parameters:
+  ///   - zoneID: The zone in the owner's private database.
+  ///   - owner: The owner's user record name.
+  ///   - participant: The user it is shared with.
+  ///   - permission: What the participant may do; `nil` removes the participant.
+  public mutating func share(
+    _ zoneID: ZoneID,
+    ownedBy owner: String,
+    with participant: String,
+    permission: SharePermission?
+  ) {
+    let stored = Self.storedZone(zoneID)
+    withDatabase(.privateDatabase(owner: owner)) { database in
+      guard database.zones[stored] != nil else { return }
+      database.participants[stored, default: [:]][participant] = permission
+      database.zoneLog.append(stored)
+    }
+  }
+
+  /// **Simulator only**: a zone-change token for "now", without replaying history. CloudKit has no such call (a client
+  /// must fetch from `nil` once); tests and benchmarks use it to start a device at the present.
+  /// - Parameters:
+  ///   - zoneID: The zone.
+  ///   - owner: The owner's user record name.
+  /// - Returns: The current token, or `nil` when the zone does not exist.
+  public func currentChangeToken(for zoneID: ZoneID, ownedBy owner: String) -> ZoneChangeToken? {
+    privateDatabases[owner]?.zones[Self.storedZone(zoneID)]?.token
+  }
+
+  // MARK: Looking
+
+  /// The records of a zone, sorted by ID.
+  /// - Parameters:
+  ///   - zoneID: The zone; the public database's default zone when `owner` is `nil`.
+  ///   - owner: The owner's user record name, or `nil` for the public database.
+  /// - Returns: The records as stored, or an empty list when the zone does not exist.
+  public func records(in zoneID: ZoneID, ownedBy owner: String?) -> [Record] {
+    let key: DatabaseKey = owner.map { .privateDatabase(owner: $0) } ?? .publicDatabase
+    let zone = database(key)?.zones[Self.storedZone(zoneID)]
+    return (zone?.records.values).map { $0.sorted { $0.recordID < $1.recordID } } ?? []
+  }
+
+  /// The zones of a user's private database, sorted.
+  /// - Parameter owner: The user's record name.
+  /// - Returns: The zones.
+  public func zones(ownedBy owner: String) -> [RecordZone] {
+    (privateDatabases[owner]?.zones.values.map(\.zone) ?? []).sorted { $0.zoneID < $1.zoneID }
+  }
+
+  /// How many change tags the server has handed out.
+  public var changeTagsIssued: Int { tagCounter }
+
+  /// How many entries a zone's change feed holds (live and superseded), to show compaction and history size.
+  /// - Parameters:
+  ///   - zoneID: The zone.
+  ///   - owner: The owner's user record name.
+  /// - Returns: The count, or 0 when the zone does not exist.
+  public func changeLogLength(of zoneID: ZoneID, ownedBy owner: String) -> Int {
+    privateDatabases[owner]?.zones[Self.storedZone(zoneID)]?.log.entries.count ?? 0
+  }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Reconcile
+
+extension SimulatedServer {
+  mutating func performFetchZoneChanges(_ request: ZoneChangesRequest, as client: ClientIdentity) throws(ServerError)
+    -> ZoneChanges
+  {
+    guard request.scope != .public else {
+      throw .badDatabase(reason: "the public database has no change feeds; use a query")
+    }
+    let access = try self.access(request.scope, zone: request.zoneID, for: client, writing: false)
+    guard let zone = database(access.database)?.zones[access.storedZone] else { throw missingZoneError(access) }
+    guard zone.zone.capabilities.contains(.fetchChanges) else {
+      throw .invalidArguments(reason: "zone \(request.zoneID) does not keep a change feed (fetchChanges capability)")
+    }
+    var after = 0
+    if let token = request.since {
+      guard Self.storedZone(token.zoneID) == access.storedZone, token.incarnation == zone.incarnation,
+        zone.log.canAnswer(after: token.sequence)
+      else { throw .changeTokenExpired }
+      after = token.sequence
+    }
+    if let limit = request.resultsLimit, limit < 1 {
+      throw .invalidArguments(reason: "resultsLimit \(limit) must be at least 1")
+    }
+    let page = zone.log.changes(after: after, limit: request.resultsLimit ?? configuration.limits.changesPageSize)
+    var changed: [Record] = []
+    var deleted: [DeletedRecord] = []
+    for id in page.keys {
+      if let record = zone.records[id] {
+        changed.append(visible(record, access).keeping(request.desiredKeys))
+      } else if let type = zone.deletedTypes[id] {
+        deleted.append(DeletedRecord(recordID: access.renames ? id.movingZone(to: access.visibleZone) : id, recordType: type))
+      }
+    }
+    let token = ZoneChangeToken(zoneID: request.zoneID, incarnation: zone.incarnation, sequence: page.through)
+    return ZoneChanges(
+      changed: changed, deleted: deleted, token: token, moreComing: page.moreComing,
+      clientChangeToken: zone.clientChangeToken)
+  }
+
+  mutating func performFetchDatabaseChanges(_ request: DatabaseChangesRequest, as client: ClientIdentity)
+    throws(ServerError) -> DatabaseChanges
+  {
+    guard request.scope != .public else { throw .badDatabase(reason: "the public database has no database changes") }
+    guard let user = client.userRecordName else { throw .notAuthenticated }
+    if let limit = request.resultsLimit, limit < 1 {
+      throw .invalidArguments(reason: "resultsLimit \(limit) must be at least 1")
+    }
+    // The private database is one owner's; the shared database gathers every owner who shares a zone with the user.
+    let owners: [String]
+    if request.scope == .private {
+      owners = [user]
+    } else {
+      owners = privateDatabases.keys.sorted().filter { owner in
+        owner != user && privateDatabases[owner]?.participants.values.contains { $0[user] != nil } == true
+      }
+    }
+    var remaining = request.resultsLimit ?? configuration.limits.changesPageSize
+    var sequences = request.since?.sequences ?? [:]
+    var changes = DatabaseChanges(
+      changedZones: [], deletedZones: [], purgedZones: [], token: DatabaseChangeToken(sequences: [:]), moreComing: false)
+    for owner in owners {
+      let store = privateDatabases[owner] ?? DatabaseStore()
+      let after = sequences[owner] ?? 0
+      guard store.zoneLog.canAnswer(after: after) else { throw .changeTokenExpired }
+      let page = store.zoneLog.changes(after: after, limit: remaining)
+      for zoneID in page.keys {
+        let shown = request.scope == .shared ? zoneID.owned(by: owner) : zoneID
+        if request.scope == .shared, store.participants[zoneID]?[user] == nil, store.zones[zoneID] != nil { continue }
+        if store.zones[zoneID] != nil {
+          changes.changedZones.append(shown)
+        } else if store.removedZones[zoneID] == .purged {
+          changes.purgedZones.append(shown)
+        } else {
+          changes.deletedZones.append(shown)
+        }
+      }
+      remaining -= page.keys.count
+      sequences[owner] = page.through
+      if page.moreComing {
+        changes.moreComing = true
+        break
+      }
+    }
+    changes.token = DatabaseChangeToken(sequences: sequences)
+    return changes
+  }
+}
+
+extension ZoneID {
+  /// This zone named under `owner`, as the shared database shows another user's zone.
+  func owned(by owner: String) -> ZoneID { (try? ZoneID(zoneName: zoneName, ownerName: owner)) ?? self }
+}

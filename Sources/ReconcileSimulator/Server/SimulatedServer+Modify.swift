@@ -1,0 +1,322 @@
+import Foundation
+import Reconcile
+
+extension SimulatedServer {
+  /// What the server will do with one item, decided before anything is applied so an atomic zone can reject its
+  /// whole batch.
+  private enum Plan {
+    case save(Record, ZoneAccess, isNew: Bool)
+    case delete(RecordID, ZoneAccess)
+    case failed(ServerError, ZoneAccess?)
+
+    var access: ZoneAccess? {
+      switch self {
+      case .save(_, let access, _), .delete(_, let access): access
+      case .failed(_, let access): access
+      }
+    }
+
+    var isFailure: Bool {
+      if case .failed = self { return true }
+      return false
+    }
+  }
+
+  private struct ZoneKey: Hashable {
+    var database: DatabaseKey
+    var zone: ZoneID
+  }
+
+  mutating func performModifyRecords(_ request: ModifyRecordsRequest, as client: ClientIdentity) throws(ServerError)
+    -> ModifyRecordsReply
+  {
+    if client.userRecordName == nil, request.itemCount > 0 { throw .notAuthenticated }
+    let limits = configuration.limits
+    guard request.itemCount <= limits.maximumBatchItems else {
+      throw .limitExceeded(
+        reason: "the request has \(request.itemCount) items; the limit is \(limits.maximumBatchItems)")
+    }
+    let bytes = request.saving.reduce(0) { $0 + $1.dataSize }
+    guard bytes <= limits.maximumBatchBytes else {
+      throw .limitExceeded(reason: "the request has \(bytes) bytes of record data; the limit is \(limits.maximumBatchBytes)")
+    }
+    try checkDistinctItems(request)
+    if let user = client.userRecordName, quotaExceededUsers.contains(user), !request.saving.isEmpty {
+      throw .quotaExceeded
+    }
+
+    let inBatch = Set(request.saving.map(\.recordID))
+    var plans: [(id: RecordID, plan: Plan)] = []
+    plans.reserveCapacity(request.itemCount)
+    for record in request.saving {
+      plans.append((record.recordID, planSave(record, request: request, client: client, inBatch: inBatch)))
+    }
+    for id in request.deleting {
+      plans.append((id, planDelete(id, scope: request.scope, client: client)))
+    }
+    if request.isAtomic { rejectAtomicSiblings(&plans) }
+
+    var reply = ModifyRecordsReply()
+    for (id, plan) in plans {
+      switch plan {
+      case .failed(let error, _):
+        reply.failures[id] = error
+      case .save(let record, let access, let isNew):
+        reply.saved.append(applySave(record, access: access, isNew: isNew, client: client, token: request.clientChangeToken))
+      case .delete(let stored, let access):
+        reply.deleted += applyDelete(stored, access: access, client: client)
+      }
+    }
+    return reply
+  }
+
+  private func checkDistinctItems(_ request: ModifyRecordsRequest) throws(ServerError) {
+    var seen = Set<RecordID>()
+    for id in request.saving.map(\.recordID) + request.deleting {
+      guard seen.insert(id).inserted else {
+        throw .invalidArguments(reason: "record \(id) appears more than once in one request (saved twice, or saved and deleted)")
+      }
+    }
+  }
+
+  /// In an atomic request, one failure in a zone with the ``ZoneCapabilities/atomic`` capability fails every other item of
+  /// that zone with ``ServerError/batchRequestFailed``.
+  private func rejectAtomicSiblings(_ plans: inout [(id: RecordID, plan: Plan)]) {
+    var failedZones = Set<ZoneKey>()
+    for (_, plan) in plans where plan.isFailure {
+      if let access = plan.access, isAtomic(access) {
+        failedZones.insert(ZoneKey(database: access.database, zone: access.storedZone))
+      }
+    }
+    guard !failedZones.isEmpty else { return }
+    for index in plans.indices where !plans[index].plan.isFailure {
+      guard let access = plans[index].plan.access,
+        failedZones.contains(ZoneKey(database: access.database, zone: access.storedZone))
+      else { continue }
+      plans[index].plan = .failed(.batchRequestFailed, access)
+    }
+  }
+
+  private func isAtomic(_ access: ZoneAccess) -> Bool {
+    database(access.database)?.zones[access.storedZone]?.zone.capabilities.contains(.atomic) == true
+  }
+
+  // MARK: Saves
+
+  private func planSave(_ sent: Record, request: ModifyRecordsRequest, client: ClientIdentity, inBatch: Set<RecordID>)
+    -> Plan
+  {
+    let access: ZoneAccess
+    do {
+      access = try self.access(request.scope, zone: sent.recordID.zoneID, for: client, writing: true)
+    } catch {
+      return .failed(error, nil)
+    }
+    do {
+      return try decideSave(sent, access: access, policy: request.savePolicy, client: client, inBatch: inBatch)
+    } catch {
+      return .failed(error, access)
+    }
+  }
+
+  private func decideSave(
+    _ sent: Record,
+    access: ZoneAccess,
+    policy: SavePolicy,
+    client: ClientIdentity,
+    inBatch: Set<RecordID>
+  ) throws(ServerError) -> Plan {
+    guard let zone = database(access.database)?.zones[access.storedZone] else { throw missingZoneError(access) }
+    let record = access.renames ? sent.movingZone(from: access.visibleZone, to: access.storedZone) : sent
+    try checkValid(record, scope: access.scope)
+    let existing = zone.records[record.recordID]
+    if let parent = record.parent, let named = sent.parent, zone.records[parent.recordID] == nil,
+      !inBatch.contains(named.recordID)
+    {
+      throw .referenceViolation(named.recordID)
+    }
+    if access.scope == .public, let existing, existing.creatorUserRecordName != client.userRecordName {
+      throw .permissionFailure(reason: "only the creator of public record \(sent.recordID) may modify it")
+    }
+    if let existing, existing.recordType != record.recordType {
+      throw .invalidArguments(
+        reason: "record \(sent.recordID) is a \(existing.recordType) on the server; it cannot be saved as a \(record.recordType)")
+    }
+    if policy == .ifServerRecordUnchanged {
+      switch (record.recordChangeTag, existing) {
+      case (nil, nil): break
+      case (nil, let existing?):
+        throw .serverRecordChanged(client: sent, ancestor: nil, server: visible(existing, access))
+      case (_?, nil):
+        throw .unknownItem(sent.recordID)
+      case (let tag?, let existing?) where tag != existing.recordChangeTag:
+        let ancestor = zone.version(of: record.recordID, tag: tag).map { visible($0, access) }
+        throw .serverRecordChanged(client: sent, ancestor: ancestor, server: visible(existing, access))
+      default: break
+      }
+    }
+    try checkFieldTypes(record)
+    var merged = existing ?? Record(recordType: record.recordType, recordID: record.recordID)
+    let sentKeys: Set<String> =
+      existing == nil || policy == .allKeys ? record.changedKeys.union(record.allKeys) : record.changedKeys
+    for key in sentKeys {
+      if let value = record.encryptedValuesByKey[key] {
+        merged.encryptedValues[key] = value
+      } else if let value = record[key] {
+        merged[key] = value
+      } else {
+        merged[key] = nil
+        merged.encryptedValues[key] = nil
+      }
+    }
+    merged.parent = record.parent
+    return .save(merged, access, isNew: existing == nil)
+  }
+
+  private func checkValid(_ record: Record, scope: DatabaseScope) throws(ServerError) {
+    do {
+      try record.validate()
+    } catch {
+      if case .recordTooLarge(let size, let limit) = error {
+        throw .limitExceeded(reason: "record \(record.recordID) is too large: \(size) bytes, the limit is \(limit)")
+      }
+      throw .invalidArguments(reason: "record \(record.recordID): \(error)")
+    }
+    if scope == .public, let key = record.encryptedValuesByKey.keys.sorted().first {
+      throw .invalidArguments(reason: "field '\(key)' of record \(record.recordID) is encrypted; the public database has no encrypted fields")
+    }
+  }
+
+  /// The first save of a key fixes its type for the record type (development); production accepts only declared keys.
+  private func checkFieldTypes(_ record: Record) throws(ServerError) {
+    let all = record.values.merging(record.encryptedValuesByKey) { plain, _ in plain }
+    switch configuration.schemaMode {
+    case .development:
+      let known = fieldTypes[record.recordType] ?? [:]
+      for key in all.keys.sorted() {
+        guard let value = all[key], let expected = known[key] else { continue }
+        guard Self.fits(value.type, expected) else {
+          throw .invalidArguments(
+            reason: "type mismatch for field '\(key)' of record type '\(record.recordType)': the schema says \(expected), the record has \(value.type)")
+        }
+      }
+    case .production(let declared):
+      guard let known = declared[record.recordType] else {
+        throw .invalidArguments(reason: "Cannot create new type \(record.recordType) in production schema")
+      }
+      for key in all.keys.sorted() {
+        guard let value = all[key], let expected = known[key], Self.fits(value.type, expected) else {
+          throw .invalidArguments(
+            reason: "Cannot create or modify field '\(key)' in record '\(record.recordType)' in production schema")
+        }
+      }
+    }
+  }
+
+  /// Whether a value of type `found` may be stored in a field of type `expected`; an empty list fits any list.
+  static func fits(_ found: FieldType, _ expected: FieldType) -> Bool {
+    if found == expected { return true }
+    if case .list(nil) = found, case .list = expected { return true }
+    if case .list(nil) = expected, case .list = found { return true }
+    return false
+  }
+
+  private mutating func applySave(
+    _ record: Record,
+    access: ZoneAccess,
+    isNew: Bool,
+    client: ClientIdentity,
+    token: Data?
+  ) -> Record {
+    var saved = record
+    saved.recordChangeTag = makeTag()
+    if isNew {
+      saved.creationDate = now
+      saved.creatorUserRecordName = client.userRecordName
+    }
+    saved.modificationDate = now
+    saved.lastModifiedUserRecordName = client.userRecordName
+    saved.modifiedByDevice = client.deviceName
+    saved.clearChangedKeys()
+    registerFieldTypes(of: saved)
+    let depth = configuration.ancestorDepth
+    withDatabase(access.database) { database in
+      database.zones[access.storedZone]?.store(saved, ancestorDepth: depth)
+      if let token { database.zones[access.storedZone]?.clientChangeToken = token }
+      database.zoneLog.append(access.storedZone)
+    }
+    logEvent(.saved(saved), by: client, in: access.database)
+    return visible(saved, access)
+  }
+
+  private mutating func registerFieldTypes(of record: Record) {
+    guard case .development = configuration.schemaMode else { return }
+    for (key, value) in record.values.merging(record.encryptedValuesByKey, uniquingKeysWith: { a, _ in a }) {
+      if case .list(nil) = value.type { continue }
+      if fieldTypes[record.recordType]?[key] == nil { fieldTypes[record.recordType, default: [:]][key] = value.type }
+    }
+  }
+
+  // MARK: Deletes
+
+  private func planDelete(_ id: RecordID, scope: DatabaseScope, client: ClientIdentity) -> Plan {
+    let access: ZoneAccess
+    do {
+      access = try self.access(scope, zone: id.zoneID, for: client, writing: true)
+    } catch {
+      return .failed(error, nil)
+    }
+    guard let zone = database(access.database)?.zones[access.storedZone] else {
+      return .failed(missingZoneError(access), access)
+    }
+    let stored = access.renames ? id.movingZone(to: access.storedZone) : id
+    if access.scope == .public, let existing = zone.records[stored],
+      existing.creatorUserRecordName != client.userRecordName
+    {
+      return .failed(.permissionFailure(reason: "only the creator of public record \(id) may delete it"), access)
+    }
+    return .delete(stored, access)
+  }
+
+  /// Deletes `id` and, transitively, every record of its zone pointing to it with a `deleteSelf` reference.
+  /// - Returns: The IDs deleted, as the client names them; the requested ID even when it was already gone.
+  /// - Complexity: O(*n*) in the zone's records per deleted record with referrers.
+  private mutating func applyDelete(_ id: RecordID, access: ZoneAccess, client: ClientIdentity) -> [RecordID] {
+    var deleted: [RecordID] = []
+    var queue = [id]
+    while let next = queue.popLast() {
+      let removed = withDatabase(access.database) { database -> Record? in
+        guard let old = database.zones[access.storedZone]?.remove(next) else { return nil }
+        database.zoneLog.append(access.storedZone)
+        return old
+      }
+      if let removed {
+        logEvent(.deleted(next, recordType: removed.recordType), by: client, in: access.database)
+        queue += referrers(of: next, access: access)
+      }
+      if removed != nil || next == id { deleted.append(access.renames ? next.movingZone(to: access.visibleZone) : next) }
+    }
+    return deleted
+  }
+
+  private func referrers(of target: RecordID, access: ZoneAccess) -> [RecordID] {
+    guard let zone = database(access.database)?.zones[access.storedZone] else { return [] }
+    func points(_ value: FieldValue) -> Bool {
+      switch value {
+      case .reference(let reference): reference.action == .deleteSelf && reference.recordID == target
+      case .list(let items): items.contains(where: points)
+      default: false
+      }
+    }
+    return zone.records.values.filter { $0.values.values.contains(where: points) }.map(\.recordID).sorted()
+  }
+
+  func visible(_ record: Record, _ access: ZoneAccess) -> Record {
+    access.renames ? record.movingZone(from: access.storedZone, to: access.visibleZone) : record
+  }
+}
+
+extension RecordID {
+  /// This ID with the same name in `zone`.
+  func movingZone(to zone: ZoneID) -> RecordID { (try? RecordID(recordName: recordName, zoneID: zone)) ?? self }
+}

@@ -1,0 +1,19 @@
+import Reconcile
+
+/// One database: its zones, its feed of zone changes, and who a zone is shared with.
+struct DatabaseStore: Sendable {
+  /// How a zone left the database, as the database change feed reports it.
+  enum ZoneFate: Sendable, Hashable {
+    case deleted
+    case purged
+  }
+
+  var zones: [ZoneID: ZoneStore] = [:]
+  var zoneLog = ChangeLog<ZoneID>()
+  /// How each zone whose latest database change is its removal went away.
+  var removedZones: [ZoneID: ZoneFate] = [:]
+  /// Zones the user deleted in Settings: saves into them fail with `userDeletedZone` until a client re-creates them.
+  var userDeletedZones: Set<ZoneID> = []
+  /// Participants of each shared zone and whether they may write.
+  var participants: [ZoneID: [String: SharePermission]] = [:]
+}
