@@ -1,0 +1,29 @@
+public import Foundation
+public import Reconcile
+
+/// What a device keeps on disk: everything that survives a crash. Nothing else does.
+public struct DeviceStorage: Sendable, Hashable {
+  /// The device's records by ID.
+  public internal(set) var records: [RecordID: LocalRecord] = [:]
+  /// Changes not yet accepted by the server.
+  public internal(set) var pending = PendingQueue()
+  /// Records known to be deleted, so late changes do not bring them back.
+  public internal(set) var tombstones = Tombstones()
+  /// The zone-change token, committed only after the changes it covers were applied.
+  public internal(set) var zoneToken: ZoneChangeToken?
+  /// The database-change token.
+  public internal(set) var databaseToken: DatabaseChangeToken?
+  /// Whether the device has created (or seen) its zone on the server.
+  public internal(set) var zoneCreated = false
+  /// The device's hybrid logical clock, kept so its stamps never go backwards across launches.
+  public internal(set) var clock: HybridLogicalClock
+  /// When the device last finished fetching changes.
+  public internal(set) var lastSuccessfulFetch: Date?
+  /// When the server last accepted a save or delete from the device.
+  public internal(set) var lastSuccessfulSave: Date?
+  /// A counter for request IDs, persisted so an answer to a request sent before a crash is never taken for an answer to
+  /// one sent after.
+  var requestSerial = 0
+
+  init(clock: HybridLogicalClock) { self.clock = clock }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Reconcile
+
+extension SimulatedDevice {
+  /// Applies one page of fetched changes. Every record is checked against the app's schema first; a halt leaves the
+  /// page unapplied and the token uncommitted.
+  /// - Returns: Whether the page was applied (the token may be committed).
+  mutating func apply(_ changes: ZoneChanges, at now: Date) -> Bool {
+    if let schema = configuration.schema {
+      for record in changes.changed {
+        do {
+          _ = try schema.check(record)
+        } catch {
+          halt(.schema(error))
+          return false
+        }
+      }
+    }
+    for record in Self.parentsFirst(changes.changed) {
+      if let reason = applyFetched(record) {
+        halt(reason)
+        return false
+      }
+      if session.fullRefetch { session.seenInFullRefetch.insert(record.recordID) }
+    }
+    for deletion in changes.deleted { applyFetchedDeletion(deletion, at: now) }
+    return true
+  }
+
+  /// Orders records so that a parent in the same page comes before its children.
+  static func parentsFirst(_ records: [Record]) -> [Record] {
+    let ids = Set(records.map(\.recordID))
+    guard records.contains(where: { $0.parent.map { ids.contains($0.recordID) } ?? false }) else { return records }
+    var byID = Dictionary(records.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
+    var ordered: [Record] = []
+    func visit(_ id: RecordID, depth: Int) {
+      guard depth < records.count, let record = byID.removeValue(forKey: id) else { return }
+      if let parent = record.parent?.recordID { visit(parent, depth: depth + 1) }
+      ordered.append(record)
+    }
+    for record in records { visit(record.recordID, depth: 0) }
+    return ordered
+  }
+
+  private mutating func applyFetched(_ server: Record) -> HaltReason? {
+    let id = server.recordID
+    observeStamps(of: server)
+    if storage.pending[id] == .delete, storage.records[id] == nil {
+      let pending = storage.tombstones[id] ?? Tombstone(recordID: id, recordType: server.recordType, deletedAt: .distantPast)
+      if case .keep(let kept) = configuration.deletePolicy.resolvePendingDeletion(pending, against: server) {
+        storage.pending.remove(id)
+        storage.tombstones.remove(id)
+        storage.records[id] = LocalRecord(lastKnownServer: server, current: kept)
+      }
+      return nil
+    }
+    guard let local = storage.records[id] else {
+      storage.tombstones.remove(id)
+      storage.records[id] = LocalRecord(lastKnownServer: server, current: server)
+      return nil
+    }
+    if local.lastKnownServer?.recordChangeTag == server.recordChangeTag, server.recordChangeTag != nil { return nil }
+    guard local.hasUnsentChanges else {
+      var updated = local
+      updated.lastKnownServer = server
+      updated.current = server
+      storage.records[id] = updated
+      return nil
+    }
+    return resolveConflict(id, server: server)
+  }
+
+  private mutating func applyFetchedDeletion(_ deletion: DeletedRecord, at now: Date) {
+    let id = deletion.recordID
+    let tombstone = Tombstone(
+      recordID: id, recordType: deletion.recordType, deletedAt: deviceTime(at: now), deletedBy: nil)
+    if storage.pending[id] == .delete, storage.records[id] == nil {
+      storage.pending.remove(id)
+      storage.tombstones.insert(storage.tombstones[id] ?? tombstone)
+      return
+    }
+    guard let local = storage.records[id] else {
+      storage.tombstones.insert(tombstone)
+      return
+    }
+    if !local.hasUnsentChanges {
+      storage.records[id] = nil
+      storage.pending.remove(id)
+      storage.tombstones.insert(tombstone)
+      return
+    }
+    var edited = local.current
+    if local.lastKnownServer == nil { for key in edited.allKeys { edited.markChanged(key) } }
+    switch configuration.deletePolicy.resolveFetchedDeletion(tombstone, of: edited) {
+    case .deleted(let kept):
+      storage.records[id] = nil
+      storage.pending.remove(id)
+      storage.tombstones.insert(kept)
+    case .recreate(let record):
+      var recreated = LocalRecord(lastKnownServer: nil, current: record)
+      recreated.generation = local.generation + 1
+      storage.records[id] = recreated
+      storage.pending.enqueue(id, .save)
+    case .keep:
+      break
+    }
+  }
+
+  /// After a fetch from `nil` (a token expired), records the device knew from the server but did not see were deleted
+  /// while the history was forgotten.
+  mutating func finishFullRefetch(at now: Date) {
+    let seen = session.seenInFullRefetch
+    let gone = storage.records.filter { $0.value.lastKnownServer != nil && !seen.contains($0.key) }
+    for (id, local) in gone.sorted(by: { $0.key < $1.key }) {
+      applyFetchedDeletion(DeletedRecord(recordID: id, recordType: local.current.recordType), at: now)
+    }
+    session.fullRefetch = false
+    session.seenInFullRefetch = []
+  }
+
+  /// Merges the device's copy of `id` with a newer server version through the resolver (guarded by the schema), and
+  /// keeps the result queued when it differs from the server's.
+  /// - Returns: A halt reason when the merge is refused.
+  mutating func resolveConflict(_ id: RecordID, server: Record) -> HaltReason? {
+    guard var local = storage.records[id] else { return nil }
+    observeStamps(of: server)
+    let resolver: any ConflictResolver =
+      configuration.schema.map { configuration.resolver.guarded(by: $0) } ?? configuration.resolver
+    let merged: Record
+    do {
+      merged = try resolver.resolve(Conflict(client: local.current, ancestor: local.lastKnownServer, server: server))
+    } catch let halt as SchemaHalt {
+      return .schema(halt)
+    } catch {
+      return .unresolvableConflict(id, "\(error)")
+    }
+    local.lastKnownServer = server
+    local.current = merged
+    local.generation += 1
+    storage.records[id] = local
+    if merged.changedKeys.isEmpty {
+      storage.pending.remove(id)
+    } else {
+      storage.pending.enqueue(id, .save)
+    }
+    return nil
+  }
+
+  /// Moves the device's hybrid logical clock past the stamps of a record it received. A stamp too far ahead is not
+  /// observed (the clock keeps its drift cap); the record is still applied.
+  mutating func observeStamps(of record: Record) {
+    guard let key = configuration.bookkeeping.fieldStampsKey else { return }
+    try? HybridLogicalClockMerge(stampsKey: key).observe(record, with: &storage.clock, at: record.modificationDate ?? .distantPast)
+  }
+}

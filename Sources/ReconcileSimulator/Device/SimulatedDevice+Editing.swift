@@ -1,0 +1,100 @@
+public import Foundation
+public import Reconcile
+
+extension SimulatedDevice {
+  /// The app creates a record. It is queued to save; the resolver's bookkeeping fields and the schema's version field
+  /// are written.
+  /// - Parameters:
+  ///   - record: The new record, without a change tag.
+  ///   - now: True (virtual) time; the device's clock reads it with its offset.
+  /// - Throws: ``DeviceError/recordExists(_:)``, ``DeviceError/invalidRecord(_:)``, ``DeviceError/schema(_:)`` or
+  ///   ``DeviceError/bookkeeping(_:_:)``; nothing is stored then.
+  public mutating func create(_ record: Record, at now: Date) throws(DeviceError) {
+    guard storage.records[record.recordID] == nil else { throw .recordExists(record.recordID) }
+    var created = record
+    for key in created.allKeys { created.markChanged(key) }
+    try prepareEdit(&created, at: now)
+    storage.tombstones.remove(record.recordID)
+    storage.records[record.recordID] = LocalRecord(lastKnownServer: nil, current: created)
+    storage.pending.enqueue(record.recordID, .save)
+  }
+
+  /// The app edits a record: `changes` sets (or, with `nil`, removes) plain values. The record is queued to save.
+  /// - Parameters:
+  ///   - id: The record.
+  ///   - changes: New values by key; `nil` removes a key.
+  ///   - now: True (virtual) time.
+  /// - Throws: ``DeviceError/recordNotFound(_:)``, ``DeviceError/invalidRecord(_:)``, ``DeviceError/schema(_:)`` (a
+  ///   record from a newer app this one must not change) or ``DeviceError/bookkeeping(_:_:)``; nothing changes then.
+  public mutating func edit(_ id: RecordID, setting changes: [String: FieldValue?], at now: Date) throws(DeviceError) {
+    try edit(id, at: now) { record in
+      for (key, value) in changes { record[key] = value }
+    }
+  }
+
+  /// The app edits a record with a closure that may change anything but its identity. The record is queued to save.
+  /// - Parameters:
+  ///   - id: The record.
+  ///   - now: True (virtual) time.
+  ///   - change: Edits the record; keys it writes are marked changed.
+  /// - Throws: As ``edit(_:setting:at:)``.
+  public mutating func edit(_ id: RecordID, at now: Date, _ change: (inout Record) -> Void) throws(DeviceError) {
+    guard var local = storage.records[id] else { throw .recordNotFound(id) }
+    var record = local.current
+    change(&record)
+    record.recordID = id
+    record.recordType = local.current.recordType
+    try prepareEdit(&record, at: now)
+    local.current = record
+    local.generation += 1
+    storage.records[id] = local
+    storage.pending.enqueue(id, .save)
+  }
+
+  /// The app deletes a record: it leaves the store at once, a tombstone remembers it, and the deletion is queued. A
+  /// record the server never saw is simply dropped.
+  /// - Parameters:
+  ///   - id: The record.
+  ///   - now: True (virtual) time.
+  /// - Throws: ``DeviceError/recordNotFound(_:)``.
+  public mutating func delete(_ id: RecordID, at now: Date) throws(DeviceError) {
+    guard let local = storage.records.removeValue(forKey: id) else { throw .recordNotFound(id) }
+    storage.tombstones.insert(Tombstone(deleting: local.current, at: deviceTime(at: now), by: name))
+    if local.lastKnownServer == nil && local.current.recordChangeTag == nil {
+      storage.pending.remove(id)
+    } else {
+      storage.pending.enqueue(id, .delete)
+    }
+  }
+
+  /// Writes the bookkeeping fields and the schema version, and checks the result, for an edit about to be stored.
+  private mutating func prepareEdit(_ record: inout Record, at now: Date) throws(DeviceError) {
+    let time = deviceTime(at: now)
+    let bookkeeping = configuration.bookkeeping
+    if let key = bookkeeping.editCountKey {
+      var count: Int64 = 0
+      if case .int64(let n)? = record[key] { count = n }
+      record[key] = .int64(count &+ 1)
+    }
+    if let key = bookkeeping.modifiedAtKey { record[key] = .timestamp(time) }
+    if let schema = configuration.schema {
+      do {
+        if case .newerMinor = try schema.check(record) {} else { try schema.stampVersion(&record) }
+      } catch {
+        throw .schema(error)
+      }
+    }
+    if let key = bookkeeping.fieldStampsKey {
+      do {
+        try HybridLogicalClockMerge(stampsKey: key).stamp(&record, with: &storage.clock, at: time)
+      } catch {
+        throw .bookkeeping(record.recordID, "\(error)")
+      }
+    }
+    do {
+      try record.validate()
+    } catch {
+      throw .invalidRecord(error)
+    }
+  }
+}

@@ -1,0 +1,309 @@
+public import Foundation
+import Reconcile
+
+extension SimulatedDevice {
+  /// The request the device wants to send now, if any: nothing while halted, offline, waiting, or with a request in
+  /// flight. Starts a sync when one was requested.
+  /// - Parameter now: True (virtual) time.
+  /// - Returns: The request and its ID; hand the answer to ``receive(_:for:at:)`` with that ID.
+  public mutating func nextRequest(at now: Date) -> OutgoingRequest? {
+    guard session.haltReason == nil, isOnline, session.inFlight == nil else { return nil }
+    if let until = session.waitUntil {
+      guard now >= until else { return nil }
+      session.waitUntil = nil
+    }
+    while true {
+      if session.phase == .idle {
+        guard session.syncRequested else { return nil }
+        session.syncRequested = false
+        session.phase = storage.zoneCreated ? .fetchingDatabase : .creatingZone
+      }
+      if let request = makeRequest() {
+        storage.requestSerial += 1
+        var flight = InFlight(id: storage.requestSerial, request: request.request, sentAt: now)
+        flight.sentSaves = request.saves
+        flight.sentDeletes = request.deletes
+        session.inFlight = flight
+        return OutgoingRequest(id: flight.id, request: request.request)
+      }
+      // Nothing left to send: the sync is complete.
+      session.phase = .idle
+      session.lastCompletedOperation = "sync complete"
+      if !session.syncRequested { return nil }
+    }
+  }
+
+  /// When the device next wants attention without an answer arriving: the end of a wait, or the moment a request in
+  /// flight counts as lost. `nil` when only an answer or a new sync request can move it.
+  public var nextWakeTime: Date? {
+    if session.haltReason != nil || !isOnline { return nil }
+    if let flight = session.inFlight { return flight.sentAt.addingTimeInterval(configuration.retry.requestTimeout) }
+    if let until = session.waitUntil { return until }
+    return nil
+  }
+
+  /// Counts a request in flight for too long as lost (`networkFailure`), so the device retries it.
+  /// - Parameter now: True (virtual) time.
+  public mutating func checkTimeout(at now: Date) {
+    guard let flight = session.inFlight,
+      now.timeIntervalSince(flight.sentAt) >= configuration.retry.requestTimeout
+    else { return }
+    receive(.failure(.networkFailure(retryAfter: nil)), for: flight.id, at: now)
+  }
+
+  private struct Built {
+    var request: ServerRequest
+    var saves: [RecordID: (generation: Int, record: Record)] = [:]
+    var deletes: Set<RecordID> = []
+  }
+
+  private mutating func makeRequest() -> Built? {
+    let zone = configuration.zoneID
+    switch session.phase {
+    case .idle: return nil
+    case .creatingZone:
+      return Built(request: .modifyZones(ModifyZonesRequest(saving: [RecordZone(zoneID: zone)])))
+    case .fetchingDatabase:
+      return Built(request: .fetchDatabaseChanges(DatabaseChangesRequest(since: storage.databaseToken)))
+    case .fetchingZone:
+      return Built(
+        request: .fetchZoneChanges(
+          ZoneChangesRequest(zoneID: zone, since: storage.zoneToken, resultsLimit: configuration.fetchPageSize)))
+    case .sending:
+      return makeBatch()
+    }
+  }
+
+  /// The next batch: at most the batch limit and 2 MB, queue order, saves of current values and deletes by ID.
+  private func makeBatch() -> Built? {
+    var saving: [Record] = []
+    var deleting: [RecordID] = []
+    var built = Built(request: .modifyRecords(ModifyRecordsRequest()))
+    var bytes = 0
+    for (id, kind) in storage.pending.prefix(session.batchLimit) {
+      switch kind {
+      case .save:
+        guard let local = storage.records[id] else { continue }
+        let size = local.current.dataSize
+        if !saving.isEmpty, bytes + size > 2 * 1_048_576 { break }
+        bytes += size
+        saving.append(local.current)
+        built.saves[id] = (local.generation, local.current)
+      case .delete:
+        deleting.append(id)
+        built.deletes.insert(id)
+      }
+    }
+    guard !saving.isEmpty || !deleting.isEmpty else { return nil }
+    built.request = .modifyRecords(ModifyRecordsRequest(saving: saving, deleting: deleting))
+    return built
+  }
+
+  /// Hands the device the answer to request `id`. Answers to requests it no longer waits for (timed out, sent before a
+  /// crash, duplicates) are ignored.
+  /// - Parameters:
+  ///   - response: The server's answer.
+  ///   - id: The ID from ``OutgoingRequest/id``.
+  ///   - now: True (virtual) time.
+  public mutating func receive(_ response: Result<ServerReply, ServerError>, for id: Int, at now: Date) {
+    guard let flight = session.inFlight, flight.id == id, session.haltReason == nil else { return }
+    session.inFlight = nil
+    switch response {
+    case .failure(let error):
+      session.lastCompletedOperation = "\(flight.request): \(error.name)"
+      handleOperationError(error, at: now)
+    case .success(let reply):
+      session.lastCompletedOperation = "\(flight.request): ok"
+      session.retryCount = 0
+      session.throttle = configuration.retry.shrunk(session.throttle)
+      session.waitUntil = now.addingTimeInterval(session.throttle)
+      handleReply(reply, flight: flight, at: now)
+    }
+  }
+
+  private mutating func handleReply(_ reply: ServerReply, flight: InFlight, at now: Date) {
+    switch reply {
+    case .modifyZones:
+      storage.zoneCreated = true
+      session.phase = .fetchingDatabase
+    case .databaseChanges(let changes):
+      let zone = configuration.zoneID
+      if changes.purgedZones.contains(zone) {
+        halt(.userDeletedZone(zone))
+        return
+      }
+      if changes.deletedZones.contains(zone), storage.zoneToken != nil {
+        zoneWasDeleted()
+        storage.databaseToken = changes.token
+        return
+      }
+      storage.databaseToken = changes.token
+      if !changes.moreComing { session.phase = .fetchingZone }
+    case .zoneChanges(let changes):
+      guard apply(changes, at: now) else { return }
+      storage.zoneToken = changes.token
+      if !changes.moreComing {
+        if session.fullRefetch { finishFullRefetch(at: now) }
+        storage.lastSuccessfulFetch = now
+        session.phase = .sending
+      }
+    case .modifyRecords(let result):
+      handleSaveReply(result, flight: flight, at: now)
+    case .fetchRecords, .query:
+      break
+    }
+  }
+
+  private mutating func handleOperationError(_ error: ServerError, at now: Date) {
+    session.lastError = error.description
+    let retry = configuration.retry
+    switch error {
+    case _ where error.isTransient:
+      session.retryCount += 1
+      session.throttle = retry.grown(session.throttle)
+      guard session.retryCount <= retry.maximumRetries else {
+        // Give up on this sync; the next sync request starts again.
+        session.retryCount = 0
+        session.phase = .idle
+        session.waitUntil = now.addingTimeInterval(session.throttle)
+        return
+      }
+      let wait = error.retryAfter ?? retry.backoff(attempt: session.retryCount)
+      session.waitUntil = now.addingTimeInterval(max(wait, session.throttle))
+    case .limitExceeded:
+      session.batchLimit = max(1, session.batchLimit / 2)
+    case .changeTokenExpired:
+      if session.phase == .fetchingDatabase {
+        storage.databaseToken = nil
+      } else {
+        storage.zoneToken = nil
+        session.fullRefetch = true
+        session.seenInFullRefetch = []
+      }
+    case .zoneNotFound:
+      zoneWasDeleted()
+    case .userDeletedZone(let zone): halt(.userDeletedZone(zone))
+    case .notAuthenticated: halt(.notAuthenticated)
+    case .badDatabase(let reason): halt(.badDatabase(reason))
+    case .quotaExceeded: halt(.quotaExceeded)
+    default: halt(.rejected(error))
+    }
+  }
+
+  /// The zone is gone (deleted by another client): create it again and upload every local record as new.
+  mutating func zoneWasDeleted() {
+    storage.zoneCreated = false
+    storage.zoneToken = nil
+    for (id, local) in storage.records {
+      var fresh = Record(recordType: local.current.recordType, recordID: id)
+      for (key, value) in local.current.values { fresh[key] = value }
+      for (key, value) in local.current.encryptedValuesByKey { fresh.encryptedValues[key] = value }
+      fresh.parent = local.current.parent
+      var reset = LocalRecord(lastKnownServer: nil, current: fresh)
+      reset.generation = local.generation + 1
+      storage.records[id] = reset
+      storage.pending.enqueue(id, .save)
+    }
+    for (id, kind) in storage.pending.entries where kind == .delete { storage.pending.remove(id) }
+    session.phase = .creatingZone
+  }
+
+  // MARK: Save replies
+
+  private mutating func handleSaveReply(_ reply: ModifyRecordsReply, flight: InFlight, at now: Date) {
+    if !reply.saved.isEmpty || !reply.deleted.isEmpty { storage.lastSuccessfulSave = now }
+    for saved in reply.saved { acceptSaved(saved, flight: flight) }
+    for id in reply.deleted where flight.sentDeletes.contains(id) && storage.pending[id] == .delete {
+      storage.pending.remove(id)
+    }
+    var haltWith: HaltReason?
+    for id in reply.failures.keys.sorted() {
+      guard let error = reply.failures[id] else { continue }
+      if let reason = handleItemError(error, for: id, flight: flight, at: now), haltWith == nil { haltWith = reason }
+    }
+    if let haltWith { halt(haltWith) }
+  }
+
+  /// The server saved a record: it becomes the last known version; edits made while the save was in flight are kept
+  /// on top of it and stay queued.
+  private mutating func acceptSaved(_ saved: Record, flight: InFlight) {
+    let id = saved.recordID
+    guard var local = storage.records[id], let sent = flight.sentSaves[id] else { return }
+    observeStamps(of: saved)
+    if local.generation == sent.generation {
+      local.current = saved
+      local.lastKnownServer = saved
+      storage.records[id] = local
+      storage.pending.remove(id)
+      return
+    }
+    var rebased = saved
+    for key in local.current.changedKeys.union(local.current.allKeys)
+    where !Self.sameValue(key, local.current, sent.record) {
+      Self.copy(key, from: local.current, into: &rebased)
+    }
+    local.lastKnownServer = saved
+    local.current = rebased
+    storage.records[id] = local
+    if rebased.changedKeys.isEmpty { storage.pending.remove(id) }
+  }
+
+  /// Handles one failed item; returns a halt reason when the device must stop.
+  private mutating func handleItemError(_ error: ServerError, for id: RecordID, flight: InFlight, at now: Date)
+    -> HaltReason?
+  {
+    switch error {
+    case .serverRecordChanged(_, _, let server):
+      return resolveConflict(id, server: server)
+    case .unknownItem:
+      if flight.sentDeletes.contains(id) {
+        storage.pending.remove(id)
+        return nil
+      }
+      guard let local = storage.records[id] else { return nil }
+      switch configuration.deletePolicy.resolveUnknownItem(for: local.current, at: deviceTime(at: now)) {
+      case .deleted(let tombstone):
+        storage.records[id] = nil
+        storage.pending.remove(id)
+        storage.tombstones.insert(tombstone)
+      case .recreate(let record):
+        var recreated = LocalRecord(lastKnownServer: nil, current: record)
+        recreated.generation = local.generation + 1
+        storage.records[id] = recreated
+        storage.pending.enqueue(id, .save)
+      case .keep:
+        break
+      }
+      return nil
+    case .batchRequestFailed:
+      return nil
+    case .zoneNotFound:
+      zoneWasDeleted()
+      return nil
+    case .userDeletedZone(let zone):
+      return .userDeletedZone(zone)
+    case .quotaExceeded:
+      return .quotaExceeded
+    case _ where error.isTransient:
+      session.waitUntil = now.addingTimeInterval(error.retryAfter ?? configuration.retry.backoff(attempt: 1))
+      return nil
+    default:
+      return .rejected(error)
+    }
+  }
+
+  static func sameValue(_ key: String, _ a: Record, _ b: Record) -> Bool {
+    a[key] == b[key] && a.encryptedValuesByKey[key] == b.encryptedValuesByKey[key]
+  }
+
+  static func copy(_ key: String, from source: Record, into target: inout Record) {
+    if let value = source.encryptedValuesByKey[key] {
+      target.encryptedValues[key] = value
+    } else if let value = source[key] {
+      target[key] = value
+    } else {
+      target[key] = nil
+      target.encryptedValues[key] = nil
+    }
+  }
+}

@@ -1,0 +1,266 @@
+public import Foundation
+public import Reconcile
+
+/// The reference sync client: a device that keeps a local store, queues changes, and syncs one custom zone of its
+/// user's private database with a ``SimulatedServer`` the way seeds 000–004 recommend.
+///
+/// - Its local store keeps, per record, the last server version (the conflict ancestor) and the current values with
+///   unsent edits; a persistent pending queue holds one entry per record ID; tombstones remember deletions.
+/// - A sync fetches database changes, then zone changes page by page (applying parents before children, committing
+///   each token only after its changes are applied), then sends the queue in batches of at most 400, one operation in
+///   flight at a time.
+/// - Conflicts — a `serverRecordChanged` reply, or a fetched change to a record with unsent edits — go through the
+///   ``Configuration/resolver``, guarded by the device's schema; deletes against edits through the
+///   ``Configuration/deletePolicy``.
+/// - `limitExceeded` halves the batch; `batchRequestFailed` items are sent again; transient errors wait for the
+///   retry-after (else exponential backoff) up to a number of retries; a throttle between operations doubles on failure
+///   and shrinks by a third on success.
+/// - Not-authenticated, bad-database, quota, user-deleted-zone, schema halts and refusals it cannot fix **halt** the
+///   device with a readable ``HaltReason`` until ``restart()``.
+///
+/// The device is a state machine with no clock of its own: a driver asks it for ``nextRequest(at:)``, delivers the
+/// server's answer with ``receive(_:for:at:)``, and moves time. ``sync(with:)`` is such a driver, without faults; the
+/// ``Simulation`` is another, with a network that loses, delays and duplicates messages.
+public struct SimulatedDevice: Sendable {
+  /// How a device is set up.
+  public struct Configuration: Sendable {
+    /// The device's name, recorded by the server on every save it makes.
+    public var name: String
+    /// The signed-in user's record name; `nil` for no iCloud account.
+    public var userRecordName: String?
+    /// The custom zone the device syncs, in its user's private database.
+    public var zoneID: ZoneID
+    /// How conflicts are merged.
+    public var resolver: any ConflictResolver
+    /// Who wins between a delete and an edit.
+    public var deletePolicy: DeletePolicy
+    /// The app's schema: fetched records are checked against it and conflicts are guarded by it. `nil` for none.
+    public var schema: Schema?
+    /// The fields written on each edit for the resolver.
+    public var bookkeeping: EditBookkeeping
+    /// How far the device's clock is ahead of true (virtual) time, in seconds; negative for behind.
+    public var clockOffset: TimeInterval
+    /// Waits, retries and the throttle.
+    public var retry: RetryPolicy
+    /// The most items per request; CloudKit's 400 unless given. Halved on `limitExceeded`.
+    public var batchLimit: Int
+    /// The page size asked of change feeds; `nil` for the server's.
+    public var fetchPageSize: Int?
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - name: The device's name.
+    ///   - userRecordName: The signed-in user, or `nil`.
+    ///   - zoneID: The zone to sync.
+    ///   - resolver: How conflicts are merged; server last-writer-wins unless given.
+    ///   - deletePolicy: `.deleteWins` unless given.
+    ///   - schema: The app's schema, if any.
+    ///   - bookkeeping: Fields for the resolver; none unless given.
+    ///   - clockOffset: Clock skew in seconds; 0 unless given.
+    ///   - retry: The default ``RetryPolicy`` unless given.
+    ///   - batchLimit: 400 unless given.
+    ///   - fetchPageSize: `nil` unless given.
+    public init(
+      name: String,
+      userRecordName: String? = "_user",
+      zoneID: ZoneID,
+      resolver: any ConflictResolver = .serverLastWriterWins,
+      deletePolicy: DeletePolicy = .deleteWins,
+      schema: Schema? = nil,
+      bookkeeping: EditBookkeeping = .none,
+      clockOffset: TimeInterval = 0,
+      retry: RetryPolicy = RetryPolicy(),
+      batchLimit: Int = 400,
+      fetchPageSize: Int? = nil
+    ) {
+      self.name = name
+      self.userRecordName = userRecordName
+      self.zoneID = zoneID
+      self.resolver = resolver
+      self.deletePolicy = deletePolicy
+      self.schema = schema
+      self.bookkeeping = bookkeeping
+      self.clockOffset = clockOffset
+      self.retry = retry
+      self.batchLimit = batchLimit
+      self.fetchPageSize = fetchPageSize
+    }
+  }
+
+  /// A request the device wants sent, tagged so its answer can be matched.
+  public struct OutgoingRequest: Sendable, Hashable {
+    /// The device's ID for the request; hand it back with the answer.
+    public var id: Int
+    /// The request.
+    public var request: ServerRequest
+  }
+
+  /// Where a sync stands.
+  enum Phase: String, Sendable {
+    case idle, creatingZone, fetchingDatabase, fetchingZone, sending
+  }
+
+  /// What one in-flight request carried, to interpret its answer.
+  struct InFlight: Sendable {
+    var id: Int
+    var request: ServerRequest
+    var sentAt: Date
+    /// For saves: each record's generation and values when sent.
+    var sentSaves: [RecordID: (generation: Int, record: Record)] = [:]
+    var sentDeletes: Set<RecordID> = []
+  }
+
+  /// What a crash loses.
+  struct Session: Sendable {
+    var phase = Phase.idle
+    var syncRequested = false
+    var inFlight: InFlight?
+    var waitUntil: Date?
+    var retryCount = 0
+    var throttle: TimeInterval
+    var batchLimit: Int
+    var fullRefetch = false
+    var seenInFullRefetch: Set<RecordID> = []
+    var lastError: String?
+    var lastCompletedOperation: String?
+    var haltReason: HaltReason?
+  }
+
+  /// How the device is set up.
+  public internal(set) var configuration: Configuration
+  /// What the device keeps on disk.
+  public internal(set) var storage: DeviceStorage
+  /// Whether the device has a network.
+  public internal(set) var isOnline = true
+  var session: Session
+
+  /// Creates a device with an empty store.
+  /// - Parameter configuration: How it is set up.
+  /// - Throws: ``DeviceError/invalidDeviceName(_:)`` for a name that is empty or longer than 255 UTF-8 bytes.
+  public init(configuration: Configuration) throws(DeviceError) {
+    self.configuration = configuration
+    do {
+      storage = DeviceStorage(clock: try HybridLogicalClock(nodeID: configuration.name))
+    } catch {
+      throw .invalidDeviceName(configuration.name)
+    }
+    session = Session(throttle: configuration.retry.minimumInterval, batchLimit: max(1, configuration.batchLimit))
+  }
+
+  /// The device's name.
+  public var name: String { configuration.name }
+
+  /// Who the device is, as the server sees it.
+  public var identity: ClientIdentity {
+    ClientIdentity(userRecordName: configuration.userRecordName, deviceName: configuration.name)
+  }
+
+  /// The device's own clock reading at true time `now`: skewed by ``Configuration/clockOffset``.
+  /// - Parameter now: True (virtual) time.
+  /// - Returns: What the device believes the time is.
+  public func deviceTime(at now: Date) -> Date { now.addingTimeInterval(configuration.clockOffset) }
+
+  // MARK: Looking
+
+  /// The record with `id` as the app sees it, or `nil`.
+  /// - Parameter id: A record ID.
+  public func record(_ id: RecordID) -> Record? { storage.records[id]?.current }
+
+  /// Every record the app sees, sorted by ID.
+  public var records: [Record] { storage.records.values.map(\.current).sorted { $0.recordID < $1.recordID } }
+
+  /// Why the device halted, or `nil`.
+  public var haltReason: HaltReason? { session.haltReason }
+
+  /// One word for what the device is doing.
+  public var status: DeviceStatus {
+    if session.haltReason != nil { return .halted }
+    if !isOnline { return .offline }
+    if session.inFlight != nil { return .syncing }
+    if session.phase != .idle || session.syncRequested {
+      return session.waitUntil != nil ? .waiting : .syncing
+    }
+    return .idle
+  }
+
+  /// Whether the device has nothing left to do: no sync requested or running, nothing queued.
+  public var isIdle: Bool {
+    session.phase == .idle && !session.syncRequested && session.inFlight == nil && storage.pending.isEmpty
+  }
+
+  /// What the device can tell about its sync.
+  public var diagnostics: DeviceDiagnostics {
+    DeviceDiagnostics(
+      status: status,
+      queuedCount: storage.pending.count,
+      recordCount: storage.records.count,
+      recordsWithChangeTags: storage.records.values.filter { $0.current.recordChangeTag != nil }.count,
+      lastSuccessfulFetch: storage.lastSuccessfulFetch,
+      lastSuccessfulSave: storage.lastSuccessfulSave,
+      inFlightOperation: session.inFlight.map { $0.request.description },
+      lastCompletedOperation: session.lastCompletedOperation,
+      throttle: session.throttle,
+      retryCount: session.retryCount,
+      lastError: session.lastError,
+      haltReason: session.haltReason)
+  }
+
+  // MARK: Life cycle
+
+  /// Asks the device to sync: fetch, then send what is queued. A sync already running picks the request up when it
+  /// finishes.
+  public mutating func requestSync() { session.syncRequested = true }
+
+  /// Takes the device off the network. A request in flight is abandoned; nothing is sent until ``goOnline()``.
+  public mutating func goOffline() {
+    isOnline = false
+    session.inFlight = nil
+    if session.phase != .idle { session.syncRequested = true }
+    session.phase = .idle
+  }
+
+  /// Puts the device back on the network.
+  public mutating func goOnline() { isOnline = true }
+
+  /// The app crashes and relaunches: everything but ``storage`` is lost — the operation in flight, retry counts, the
+  /// throttle, the halt — and a sync is requested, as an app does at launch.
+  public mutating func crash() {
+    session = Session(throttle: configuration.retry.minimumInterval, batchLimit: max(1, configuration.batchLimit))
+    session.syncRequested = true
+  }
+
+  /// Clears a halt and requests a sync, as an app does when the user acts on the halt reason.
+  public mutating func restart() {
+    session.haltReason = nil
+    session.phase = .idle
+    session.inFlight = nil
+    session.waitUntil = nil
+    session.retryCount = 0
+    session.syncRequested = true
+  }
+
+  /// Moves the device's clock by `seconds` (a user or network time change).
+  /// - Parameter seconds: Positive to jump ahead, negative to fall behind.
+  public mutating func jumpClock(by seconds: TimeInterval) { configuration.clockOffset += seconds }
+
+  /// Installs a new app version's schema (an app update).
+  /// - Parameter schema: The new schema.
+  public mutating func upgrade(to schema: Schema?) { configuration.schema = schema }
+
+  /// Replaces the resolver and delete policy.
+  /// - Parameters:
+  ///   - resolver: How conflicts are merged.
+  ///   - deletePolicy: Who wins between a delete and an edit.
+  public mutating func use(_ resolver: any ConflictResolver, deletePolicy: DeletePolicy) {
+    configuration.resolver = resolver
+    configuration.deletePolicy = deletePolicy
+  }
+
+  mutating func halt(_ reason: HaltReason) {
+    session.haltReason = reason
+    session.phase = .idle
+    session.inFlight = nil
+    session.waitUntil = nil
+    session.lastError = reason.description
+  }
+}
