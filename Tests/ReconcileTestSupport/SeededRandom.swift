@@ -23,6 +23,14 @@ public enum TestSeeds {
     return Array(range)
   }
 
+  /// `RECONCILE_SEED` as a one-seed range when set, otherwise `range`: for the simulator's property runner.
+  public static func range(_ range: Range<UInt64>) -> Range<UInt64> {
+    if let text = ProcessEnvironment.value("RECONCILE_SEED"), let seed = UInt64(text), seed < UInt64.max {
+      return seed..<(seed + 1)
+    }
+    return range
+  }
+
   /// The line a failing randomized test prints so it can be replayed.
   public static func replay(_ seed: UInt64, test: String) -> String {
     "seed \(seed); replay with: RECONCILE_SEED=\(seed) swift test --filter \(test)"

@@ -38,7 +38,7 @@ extension SimulatedDevice {
   public var nextWakeTime: Date? {
     if session.haltReason != nil || !isOnline { return nil }
     if let flight = session.inFlight { return flight.sentAt.addingTimeInterval(configuration.retry.requestTimeout) }
-    if let until = session.waitUntil { return until }
+    if let until = session.waitUntil, session.phase != .idle || session.syncRequested { return until }
     return nil
   }
 
@@ -111,7 +111,7 @@ extension SimulatedDevice {
     switch response {
     case .failure(let error):
       session.lastCompletedOperation = "\(flight.request): \(error.name)"
-      handleOperationError(error, at: now)
+      handleOperationError(error, flight: flight, at: now)
     case .success(let reply):
       session.lastCompletedOperation = "\(flight.request): ok"
       session.retryCount = 0
@@ -154,11 +154,16 @@ extension SimulatedDevice {
     }
   }
 
-  private mutating func handleOperationError(_ error: ServerError, at now: Date) {
+  private mutating func handleOperationError(_ error: ServerError, flight: InFlight, at now: Date) {
     session.lastError = error.description
     let retry = configuration.retry
     switch error {
-    case _ where error.isTransient:
+    case _ where error.isTransient || error == .serverResponseLost:
+      // A save that may or may not have landed: fetch before sending again, so a record this device created is not
+      // created a second time after another device deleted it.
+      if case .modifyRecords = flight.request, session.phase == .sending, storage.zoneCreated {
+        session.phase = .fetchingZone
+      }
       session.retryCount += 1
       session.throttle = retry.grown(session.throttle)
       guard session.retryCount <= retry.maximumRetries else {
@@ -194,7 +199,7 @@ extension SimulatedDevice {
   mutating func zoneWasDeleted() {
     storage.zoneCreated = false
     storage.zoneToken = nil
-    for (id, local) in storage.records {
+    for (id, local) in storage.records.sorted(by: { $0.key < $1.key }) {
       var fresh = Record(recordType: local.current.recordType, recordID: id)
       for (key, value) in local.current.values { fresh[key] = value }
       for (key, value) in local.current.encryptedValuesByKey { fresh.encryptedValues[key] = value }

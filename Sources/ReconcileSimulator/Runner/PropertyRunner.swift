@@ -1,0 +1,117 @@
+/// Runs many seeded simulations and shrinks every failure to a minimal, replayable counterexample.
+///
+/// ```swift
+/// let runner = PropertyRunner(configuration: SimulationConfiguration(resolver: .fieldMerge, faults: .flaky),
+///                             seeds: 0..<500)
+/// let report = runner.run()
+/// #expect(report.failures.isEmpty, "\(report)")   // prints the seed, the minimal trace and a replay script
+/// ```
+///
+/// Give a ``Shard`` to run one slice of the seeds, so a CI matrix or a batch scheduler can spread millions of seeds over
+/// machines; ``PropertyReport/merged(_:)`` adds the slices' reports back up.
+public struct PropertyRunner: Sendable {
+  /// The run every seed gets.
+  public var configuration: SimulationConfiguration
+  /// The seeds.
+  public var seeds: Range<UInt64>
+  /// The slice of the seeds to run; all when `nil`.
+  public var shard: Shard?
+  /// The most simulation runs spent shrinking one failure.
+  public var maximumShrinkRuns: Int
+  /// Stop after this many failures (each is shrunk); all seeds run when `nil`.
+  public var maximumFailures: Int?
+
+  /// Creates a runner.
+  /// - Parameters:
+  ///   - configuration: The run every seed gets.
+  ///   - seeds: The seeds.
+  ///   - shard: A slice, or `nil` for all.
+  ///   - maximumShrinkRuns: 2,000 unless given.
+  ///   - maximumFailures: 1 unless given: the first failure is shrunk and reported.
+  public init(
+    configuration: SimulationConfiguration,
+    seeds: Range<UInt64>,
+    shard: Shard? = nil,
+    maximumShrinkRuns: Int = 2_000,
+    maximumFailures: Int? = 1
+  ) {
+    self.configuration = configuration
+    self.seeds = seeds
+    self.shard = shard
+    self.maximumShrinkRuns = maximumShrinkRuns
+    self.maximumFailures = maximumFailures
+  }
+
+  /// Runs the seeds of the shard.
+  /// - Returns: How many ran and passed, totals, and each failure shrunk.
+  public func run() -> PropertyReport {
+    var report = PropertyReport(configuration: configuration)
+    for seed in seeds where shard?.contains(seed) ?? true {
+      var simulation = Simulation(seed: seed, configuration: configuration)
+      let result = simulation.run()
+      report.add(result.statistics)
+      guard !result.passed else { continue }
+      if let counterexample = Shrinker.shrink(result, maximumRuns: maximumShrinkRuns) {
+        report.failures.append(counterexample)
+      }
+      if let maximumFailures, report.failures.count >= maximumFailures { break }
+    }
+    return report
+  }
+}
+
+/// What a ``PropertyRunner`` found.
+public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
+  /// The run every seed got.
+  public var configuration: SimulationConfiguration
+  /// Seeds run.
+  public var seedsRun = 0
+  /// Steps performed over all seeds (quiescence not counted).
+  public var stepsRun = 0
+  /// Requests sent over all seeds.
+  public var requests = 0
+  /// Conflicts the server reported over all seeds.
+  public var conflicts = 0
+  /// Failures, each shrunk.
+  public var failures: [Counterexample] = []
+
+  /// Creates an empty report.
+  /// - Parameter configuration: The run every seed gets.
+  public init(configuration: SimulationConfiguration) { self.configuration = configuration }
+
+  mutating func add(_ statistics: SimulationStatistics) {
+    seedsRun += 1
+    stepsRun += statistics.steps
+    requests += statistics.requests
+    conflicts += statistics.conflicts
+  }
+
+  /// Whether every seed passed.
+  public var passed: Bool { failures.isEmpty }
+
+  /// Adds up the reports of several shards of one configuration.
+  /// - Parameter reports: The shards' reports.
+  /// - Returns: One report with every count and failure.
+  public static func merged(_ reports: [PropertyReport]) -> PropertyReport? {
+    guard var total = reports.first else { return nil }
+    for report in reports.dropFirst() {
+      total.seedsRun += report.seedsRun
+      total.stepsRun += report.stepsRun
+      total.requests += report.requests
+      total.conflicts += report.conflicts
+      total.failures += report.failures
+    }
+    return total
+  }
+
+  /// A summary line, then each failure's full report.
+  public var description: String {
+    let c = configuration
+    var text =
+      "\(seedsRun) seeds × \(c.steps) steps, \(c.deviceCount) devices, resolver \(c.resolver), \(c.deletePolicy), "
+      + "faults \(c.faults): \(failures.isEmpty ? "all passed" : "\(failures.count) failed"); "
+      + "\(requests) requests, \(conflicts) conflicts"
+    for failure in failures { text += "\n\n" + failure.description }
+    return text
+  }
+}

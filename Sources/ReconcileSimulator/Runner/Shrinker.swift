@@ -1,0 +1,56 @@
+/// Shrinks a failing run: drops devices, then chunks of steps (halving the chunk size down to single steps), then
+/// clock skew, for as long as the run still breaks the same invariant.
+enum Shrinker {
+  static func shrink(_ failing: SimulationResult, maximumRuns: Int) -> Counterexample? {
+    guard let target = failing.violations.first?.invariant else { return nil }
+    var runs = 0
+    func breaks(_ setup: SimulationSetup, _ steps: [SimulationStep]) -> SimulationResult? {
+      runs += 1
+      var simulation = Simulation(setup: setup, steps: steps, invariants: [target])
+      let result = simulation.run()
+      return result.passed ? nil : result
+    }
+    var setup = failing.setup
+    var steps = failing.steps
+    var best = failing
+    var changed = true
+    while changed, runs < maximumRuns {
+      changed = false
+      for device in setup.devices.reversed() where setup.devices.count > 1 && runs < maximumRuns {
+        var smaller = setup
+        smaller.devices.removeAll { $0.name == device.name }
+        let kept = steps.filter { $0.device != device.name }
+        if let result = breaks(smaller, kept) {
+          (setup, steps, best, changed) = (smaller, kept, result, true)
+        }
+      }
+      var chunk = max(1, steps.count / 2)
+      while chunk >= 1, runs < maximumRuns {
+        var start = 0
+        while start < steps.count, runs < maximumRuns {
+          var candidate = steps
+          candidate.removeSubrange(start..<min(steps.count, start + chunk))
+          if let result = breaks(setup, candidate) {
+            (steps, best, changed) = (candidate, result, true)
+          } else {
+            start += chunk
+          }
+        }
+        if chunk == 1 { break }
+        chunk /= 2
+      }
+      for index in setup.devices.indices where setup.devices[index].clockOffset != 0 && runs < maximumRuns {
+        var calmer = setup
+        calmer.devices[index].clockOffset = 0
+        if let result = breaks(calmer, steps) { (setup, best, changed) = (calmer, result, true) }
+      }
+    }
+    guard let violation = best.violations.first(where: { $0.invariant == target }) ?? best.violations.first else {
+      return nil
+    }
+    var result = best
+    result.seed = failing.seed
+    return Counterexample(
+      seed: failing.seed, violation: violation, originalStepCount: failing.steps.count, result: result, shrinkRuns: runs)
+  }
+}

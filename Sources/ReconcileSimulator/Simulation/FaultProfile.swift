@@ -1,0 +1,59 @@
+/// How often the scheduler injects each kind of fault between device actions.
+public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
+  /// The preset's name, or `custom`.
+  public var name: String
+  /// The chance that a step is a fault rather than a device action.
+  public var faultRate: Double
+  /// Network faults: a lost request, a lost response (applied but unacknowledged), a duplicate, a delay.
+  public var network: Bool
+  /// Transient server errors with retry-after (networkFailure, zoneBusy, serviceUnavailable, requestRateLimited).
+  public var transientErrors: Bool
+  /// Crashes, offline spells and clock jumps on devices.
+  public var deviceFaults: Bool
+  /// Container-wide throttling, token expiry and zone deletion.
+  public var serverFaults: Bool
+
+  /// Creates a profile.
+  /// - Parameters:
+  ///   - name: Its name.
+  ///   - faultRate: The share of steps that are faults, 0 to 1.
+  ///   - network: Network faults on or off.
+  ///   - transientErrors: Transient errors on or off.
+  ///   - deviceFaults: Device faults on or off.
+  ///   - serverFaults: Server faults on or off.
+  public init(
+    name: String = "custom",
+    faultRate: Double,
+    network: Bool,
+    transientErrors: Bool,
+    deviceFaults: Bool,
+    serverFaults: Bool
+  ) {
+    self.name = name
+    self.faultRate = min(1, max(0, faultRate))
+    self.network = network
+    self.transientErrors = transientErrors
+    self.deviceFaults = deviceFaults
+    self.serverFaults = serverFaults
+  }
+
+  /// No faults: devices act and sync on a perfect network.
+  public static let none = FaultProfile(
+    name: "none", faultRate: 0, network: false, transientErrors: false, deviceFaults: false, serverFaults: false)
+  /// About one step in seven is a network fault, a transient error, a crash, an offline spell or a clock jump.
+  public static let flaky = FaultProfile(
+    name: "flaky", faultRate: 0.15, network: true, transientErrors: true, deviceFaults: true, serverFaults: false)
+  /// A third of the steps are faults, including throttling, token expiry and zone deletion.
+  public static let hostile = FaultProfile(
+    name: "hostile", faultRate: 0.35, network: true, transientErrors: true, deviceFaults: true, serverFaults: true)
+
+  /// The presets by name.
+  public static let presets: [FaultProfile] = [.none, .flaky, .hostile]
+
+  /// The preset with this name, or `nil`.
+  /// - Parameter name: `none`, `flaky` or `hostile`.
+  public static func named(_ name: String) -> FaultProfile? { presets.first { $0.name == name } }
+
+  /// The name.
+  public var description: String { name }
+}

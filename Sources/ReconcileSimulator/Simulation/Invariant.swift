@@ -1,0 +1,45 @@
+/// A property every simulated run must keep, checked after the run is driven to quiescence.
+public enum Invariant: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+  /// Every device holds exactly the server's records — values and change tags — with nothing queued.
+  case convergence
+  /// Under ``Reconcile/DeletePolicy/deleteWins``, no record a device deleted is saved again (except by a device
+  /// re-uploading after its whole zone was deleted).
+  case noResurrection
+  /// ``Reconcile/FieldMerge``: every field change no other write raced reaches the server.
+  case oneSidedChangesKept
+  /// ``Reconcile/EditCountWins``: each record ends with the highest edit count any device wrote.
+  case highestEditCountKept
+  /// ``Reconcile/HybridLogicalClockMerge``: each field ends with the latest stamp any device wrote.
+  case latestStampKept
+  /// A halted device sends no write.
+  case haltedDeviceWritesNothing
+  /// No save removes a key the saving device's schema does not know.
+  case unknownKeysKept
+  /// After faults stop, the devices reach quiescence within the bound.
+  case liveness
+  /// Change tags are never reused, and each device's zone token only moves forward.
+  case serverInvariants
+
+  /// The playground name.
+  public var description: String { rawValue }
+}
+
+/// One broken invariant, with what broke it.
+public struct InvariantViolation: Sendable, Hashable, CustomStringConvertible {
+  /// The invariant.
+  public var invariant: Invariant
+  /// What happened, naming devices, records, keys and values.
+  public var message: String
+
+  /// Creates a violation.
+  /// - Parameters:
+  ///   - invariant: The invariant.
+  ///   - message: What happened.
+  public init(_ invariant: Invariant, _ message: String) {
+    self.invariant = invariant
+    self.message = message
+  }
+
+  /// `invariant: message`.
+  public var description: String { "\(invariant): \(message)" }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Reconcile
+
+/// Messages on their way between devices and the server, delivered in time order (ties in sending order).
+struct Network: Sendable {
+  enum Payload: Sendable {
+    case request(id: Int, ServerRequest, loseResponse: Bool)
+    case response(id: Int, Result<ServerReply, ServerError>)
+  }
+
+  struct Message: Sendable {
+    var deliverAt: Date
+    var order: Int
+    var device: Int
+    var payload: Payload
+  }
+
+  private(set) var messages: [Message] = []
+  private var counter = 0
+
+  var isEmpty: Bool { messages.isEmpty }
+  var nextDelivery: Date? { messages.first?.deliverAt }
+
+  mutating func send(_ payload: Payload, device: Int, at time: Date) {
+    counter += 1
+    let message = Message(deliverAt: time, order: counter, device: device, payload: payload)
+    var low = 0
+    var high = messages.count
+    while low < high {
+      let mid = (low + high) / 2
+      let other = messages[mid]
+      if other.deliverAt < time || (other.deliverAt == time && other.order < counter) {
+        low = mid + 1
+      } else {
+        high = mid
+      }
+    }
+    messages.insert(message, at: low)
+  }
+
+  /// Takes the next message due at or before `time`.
+  mutating func popDue(at time: Date) -> Message? {
+    guard let first = messages.first, first.deliverAt <= time else { return nil }
+    return messages.removeFirst()
+  }
+}

@@ -1,0 +1,58 @@
+public import Reconcile
+
+/// The built-in resolvers by their playground names, each with the bookkeeping fields it needs and the no-lost-write
+/// contract it promises.
+public enum ResolverChoice: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+  /// ``Reconcile/ServerLastWriterWins``: no lost-write contract.
+  case serverLastWriterWins = "server-lww"
+  /// ``Reconcile/LocalClockLastWriterWins`` on the `editedAt` field: no lost-write contract.
+  case localClock = "local-clock"
+  /// ``Reconcile/EditCountWins`` on the `editCount` field: keeps the highest count.
+  case editCount = "edit-count"
+  /// ``Reconcile/FieldMerge`` with the server winning same-field conflicts: keeps every one-sided field change.
+  case fieldMerge = "field-merge"
+  /// ``Reconcile/HybridLogicalClockMerge`` on the `fieldStamps` field: keeps the latest stamp of every field.
+  case hybridLogicalClock = "hlc"
+
+  /// The field `local-clock` writes.
+  public static let modifiedAtKey = "editedAt"
+  /// The field `edit-count` writes.
+  public static let editCountKey = "editCount"
+  /// The field `hlc` writes.
+  public static let fieldStampsKey = "fieldStamps"
+
+  /// The playground name.
+  public var description: String { rawValue }
+
+  /// The resolver.
+  public var resolver: any ConflictResolver {
+    switch self {
+    case .serverLastWriterWins: .serverLastWriterWins
+    case .localClock: .localClock(key: Self.modifiedAtKey)
+    case .editCount: .editCount(key: Self.editCountKey)
+    case .fieldMerge: .fieldMerge()
+    case .hybridLogicalClock: .hybridLogicalClock(stampsKey: Self.fieldStampsKey)
+    }
+  }
+
+  /// The fields a device writes on each edit for this resolver.
+  public var bookkeeping: EditBookkeeping {
+    switch self {
+    case .serverLastWriterWins, .fieldMerge: .none
+    case .localClock: EditBookkeeping(modifiedAtKey: Self.modifiedAtKey)
+    case .editCount: EditBookkeeping(editCountKey: Self.editCountKey)
+    case .hybridLogicalClock: EditBookkeeping(fieldStampsKey: Self.fieldStampsKey)
+    }
+  }
+
+  /// The lost-write invariant this resolver promises, or `nil` for the last-writer-wins resolvers, which document that
+  /// they lose concurrent edits.
+  public var lostWriteContract: Invariant? {
+    switch self {
+    case .serverLastWriterWins, .localClock: nil
+    case .editCount: .highestEditCountKept
+    case .fieldMerge: .oneSidedChangesKept
+    case .hybridLogicalClock: .latestStampKept
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Reconcile
+
+extension Simulation {
+  /// Lets devices send, delivers messages and wakes devices until `target`, then sets the clock to `target`.
+  mutating func pump(until target: Date) {
+    var guardCount = 0
+    while guardCount < 1_000_000 {
+      guardCount += 1
+      sendReadyRequests()
+      let wake = devices.compactMap(\.nextWakeTime).min()
+      let nextTime = [network.nextDelivery, wake].compactMap { $0 }.min()
+      guard let nextTime, nextTime <= target else { break }
+      if nextTime > now { server.advanceClock(to: nextTime) }
+      while let message = network.popDue(at: now) { deliver(message) }
+      for index in devices.indices { devices[index].checkTimeout(at: now) }
+    }
+    server.advanceClock(to: target)
+    observeServer()
+  }
+
+  private mutating func sendReadyRequests() {
+    for index in devices.indices {
+      guard let outgoing = devices[index].nextRequest(at: now) else { continue }
+      statistics.requests += 1
+      let name = devices[index].name
+      if devices[index].status == .halted, outgoing.request.isWrite {
+        liveViolations.append(InvariantViolation(.haltedDeviceWritesNothing, "halted \(name) sent \(outgoing.request)"))
+      }
+      var deliverAt = now.addingTimeInterval(Self.latency)
+      var loseResponse = false
+      var copies = 1
+      if var faults = armed[name], !faults.isEmpty {
+        let fault = faults.removeFirst()
+        armed[name] = faults.isEmpty ? nil : faults
+        switch fault {
+        case .loseRequest:
+          statistics.lostMessages += 1
+          trace.append("    network lost \(name)'s \(outgoing.request)")
+          continue
+        case .loseResponse: loseResponse = true
+        case .duplicate: copies = 2
+        case .delay(_, let seconds): deliverAt = deliverAt.addingTimeInterval(TimeInterval(seconds))
+        default: break
+        }
+      }
+      for _ in 0..<copies {
+        network.send(.request(id: outgoing.id, outgoing.request, loseResponse: loseResponse), device: index, at: deliverAt)
+      }
+    }
+  }
+
+  private mutating func deliver(_ message: Network.Message) {
+    let index = message.device
+    switch message.payload {
+    case .request(let id, let request, let loseResponse):
+      let answer = server.handle(request, from: devices[index].identity)
+      count(answer)
+      observeServer()
+      if loseResponse {
+        statistics.lostMessages += 1
+        trace.append("    network lost the answer to \(devices[index].name)'s \(request)")
+        return
+      }
+      network.send(.response(id: id, answer), device: index, at: now.addingTimeInterval(Self.latency))
+    case .response(let id, let answer):
+      let before = devices[index].storage.zoneToken
+      let wasHalted = devices[index].haltReason != nil
+      devices[index].receive(answer, for: id, at: now)
+      checkTokenOrder(before: before, after: devices[index].storage.zoneToken, device: devices[index].name)
+      if !wasHalted, let reason = devices[index].haltReason {
+        statistics.halts += 1
+        trace.append("    \(devices[index].name) halted: \(reason.code)")
+      }
+    }
+  }
+
+  private mutating func count(_ answer: Result<ServerReply, ServerError>) {
+    switch answer {
+    case .failure(let error): if error.isTransient { statistics.transientErrors += 1 }
+    case .success(.modifyRecords(let reply)):
+      for error in reply.failures.values {
+        if case .serverRecordChanged = error { statistics.conflicts += 1 }
+      }
+    default: break
+    }
+  }
+
+  private mutating func checkTokenOrder(before: ZoneChangeToken?, after: ZoneChangeToken?, device: String) {
+    guard let before, let after, before.zoneID == after.zoneID, before.incarnation == after.incarnation,
+      after.sequence < before.sequence
+    else { return }
+    liveViolations.append(
+      InvariantViolation(.serverInvariants, "\(device)'s zone token went backwards: \(before) → \(after)"))
+  }
+
+  /// Feeds new server events to the observer and the trace.
+  mutating func observeServer() {
+    let events = server.events
+    guard observer.consumed < events.count else { return }
+    for event in events[observer.consumed...] {
+      trace.append("    \(event)")
+      statistics.serverChanges += 1
+      observer.observe(event, setup: setup, upgraded: upgraded)
+    }
+    observer.consumed = events.count
+  }
+}

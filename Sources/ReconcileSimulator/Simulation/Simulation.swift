@@ -1,0 +1,179 @@
+public import Foundation
+public import Reconcile
+
+/// A deterministic simulated world: one ``SimulatedServer``, several ``SimulatedDevice``s of one user, and a network
+/// between them that can lose, duplicate and delay messages — all on virtual time.
+///
+/// A seeded run generates its steps as it goes (``init(seed:configuration:)``); a replay runs given steps
+/// (``init(setup:steps:)``). Either way the same input gives a byte-identical ``SimulationResult/trace``.
+///
+/// ```swift
+/// var simulation = Simulation(seed: 42, configuration: SimulationConfiguration(resolver: .fieldMerge, faults: .flaky))
+/// let result = simulation.run()
+/// if !result.passed { print(result.script) }   // a replayable counterexample
+/// ```
+///
+/// After the steps, ``run()`` drives the world to quiescence — faults off, every device online and restarted, syncing
+/// until nothing changes — and checks the invariants (``Invariant``).
+public struct Simulation: Sendable {
+  /// Virtual time that passes after each step.
+  public static let stepInterval: TimeInterval = 1
+  /// One-way network latency.
+  public static let latency: TimeInterval = 0.05
+  /// The user every device of a run signs in as.
+  public static let user = "_user"
+  /// The zone every device of a run syncs.
+  public static let zoneID: ZoneID = (try? ZoneID(zoneName: "Notes")) ?? .default
+
+  /// The world.
+  public let setup: SimulationSetup
+  /// The seed of a seeded run.
+  public let seed: UInt64?
+  /// The invariants checked.
+  public let invariants: Set<Invariant>
+  /// The server.
+  public internal(set) var server: SimulatedServer
+  /// The devices, in setup order.
+  public internal(set) var devices: [SimulatedDevice]
+  /// The steps performed so far.
+  public internal(set) var steps: [SimulationStep] = []
+  /// The trace so far.
+  public internal(set) var trace: [String] = []
+  /// Counts so far.
+  public internal(set) var statistics = SimulationStatistics()
+
+  var network = Network()
+  var armed: [String: [SimulationFault]] = [:]
+  var upgraded: Set<String> = []
+  var observer = Observer()
+  var scheduler: Scheduler?
+  var plannedSteps: [SimulationStep] = []
+  var liveViolations: [InvariantViolation] = []
+  let start: Date
+
+  /// A seeded random run.
+  /// - Parameters:
+  ///   - seed: The seed; the same seed and configuration replay the same run.
+  ///   - configuration: Devices, steps, resolver, faults and invariants.
+  public init(seed: UInt64, configuration: SimulationConfiguration) {
+    var random = SimulationRandom(seed: seed)
+    let setup = Scheduler.setup(for: configuration, random: &random)
+    self.init(setup: setup, steps: [], invariants: configuration.invariants, seed: seed)
+    scheduler = Scheduler(seed: random.next(), configuration: configuration)
+    plannedStepCount = configuration.steps
+  }
+
+  /// A replay of given steps.
+  /// - Parameters:
+  ///   - setup: The world.
+  ///   - steps: The steps to perform.
+  ///   - invariants: The invariants to check; the ones the resolver promises unless given.
+  public init(setup: SimulationSetup, steps: [SimulationStep], invariants: Set<Invariant>? = nil) {
+    self.init(
+      setup: setup, steps: steps,
+      invariants: invariants ?? Self.invariants(for: setup.resolver, deletePolicy: setup.deletePolicy), seed: nil)
+  }
+
+  private init(setup: SimulationSetup, steps: [SimulationStep], invariants: Set<Invariant>, seed: UInt64?) {
+    self.setup = setup
+    self.seed = seed
+    self.invariants = invariants
+    server = SimulatedServer(configuration: .init(recordsEvents: true))
+    start = server.now
+    plannedSteps = steps
+    plannedStepCount = steps.count
+    devices = setup.devices.compactMap { device in
+      try? SimulatedDevice(configuration: Self.deviceConfiguration(device, setup: setup))
+    }
+    upgraded = Set(setup.devices.filter(\.upgraded).map(\.name))
+    for device in setup.devices where device.upgraded {
+      if let index = index(of: device.name) { devices[index].upgrade(to: AppSchemas.upgraded(setup.schemas)) }
+    }
+  }
+
+  var plannedStepCount = 0
+
+  /// The invariants a run checks by default: convergence, liveness, server invariants, halted devices, unknown keys,
+  /// no resurrection under `.deleteWins`, and the resolver's lost-write contract.
+  /// - Parameters:
+  ///   - resolver: The resolver.
+  ///   - deletePolicy: The delete policy.
+  /// - Returns: The invariants.
+  public static func invariants(for resolver: ResolverChoice, deletePolicy: DeletePolicy) -> Set<Invariant> {
+    var set: Set<Invariant> = [.convergence, .liveness, .serverInvariants, .haltedDeviceWritesNothing, .unknownKeysKept]
+    if deletePolicy == .deleteWins { set.insert(.noResurrection) }
+    if let contract = resolver.lostWriteContract { set.insert(contract) }
+    return set
+  }
+
+  static func deviceConfiguration(_ device: DeviceSetup, setup: SimulationSetup) -> SimulatedDevice.Configuration {
+    SimulatedDevice.Configuration(
+      name: device.name, userRecordName: user, zoneID: zoneID, resolver: setup.resolver.resolver,
+      deletePolicy: setup.deletePolicy, schema: AppSchemas.base(setup.schemas),
+      bookkeeping: setup.resolver.bookkeeping, clockOffset: TimeInterval(device.clockOffset))
+  }
+
+  // MARK: Looking
+
+  /// The current virtual time.
+  public var now: Date { server.now }
+
+  /// The device with this name.
+  /// - Parameter name: A device name.
+  public func device(named name: String) -> SimulatedDevice? { index(of: name).map { devices[$0] } }
+
+  func index(of name: String) -> Int? { devices.firstIndex { $0.name == name } }
+
+  func isUpgraded(_ name: String) -> Bool { upgraded.contains(name) }
+
+  // MARK: Running
+
+  /// Performs every step, drives the world to quiescence, and checks the invariants.
+  /// - Returns: The steps, trace, violations and statistics.
+  public mutating func run() -> SimulationResult {
+    var index = 0
+    while index < plannedStepCount {
+      let step: SimulationStep
+      if var scheduler {
+        step = scheduler.next(index: index, world: self)
+        self.scheduler = scheduler
+      } else {
+        step = plannedSteps[index]
+      }
+      perform(step)
+      index += 1
+    }
+    let quiet = quiesce()
+    return finish(quiescent: quiet)
+  }
+
+  /// The result so far; `quiescent` is what quiescence returned, or `nil` when the run was not driven to quiescence
+  /// (only the invariants checked while running apply then).
+  func finish(quiescent: Bool?) -> SimulationResult {
+    var statistics = self.statistics
+    statistics.virtualSeconds = now.timeIntervalSince(start)
+    let violations =
+      quiescent.map { checkInvariants(quiescent: $0) }
+      ?? (liveViolations + observer.violations).filter { invariants.contains($0.invariant) }
+    return SimulationResult(
+      seed: seed, setup: setup, steps: steps, invariants: invariants, trace: trace, violations: violations,
+      statistics: statistics)
+  }
+}
+
+extension Simulation {
+  /// Runs a replay script (see ``SimulationScript``): the world it sets up, its steps, then quiescence and the invariants
+  /// when it says `quiesce`.
+  /// - Parameter script: The script text.
+  /// - Returns: The run's result.
+  /// - Throws: ``SimulationScript/ParseError`` naming the first bad line.
+  public static func replay(_ script: String) throws(SimulationScript.ParseError) -> SimulationResult {
+    let parsed = try SimulationScript.parse(script)
+    var simulation = Simulation(setup: parsed.setup, steps: parsed.steps, invariants: parsed.invariants)
+    guard parsed.quiesces else {
+      for step in parsed.steps { simulation.perform(step) }
+      return simulation.finish(quiescent: nil)
+    }
+    return simulation.run()
+  }
+}

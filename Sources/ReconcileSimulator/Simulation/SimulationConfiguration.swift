@@ -1,0 +1,107 @@
+public import Reconcile
+
+/// Which app versions the devices of a run have, and which one an `upgrade` step installs.
+public enum SchemaScenario: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+  /// Devices have no schema: nothing is checked.
+  case none
+  /// Devices start on app 1.0; `upgrade` installs 1.1, which adds the `color` field. Older devices accept newer-minor
+  /// records and keep the keys they do not know.
+  case minorUpgrade = "minor"
+  /// Devices start on app 1.0; `upgrade` installs 2.0, which adds `color`. Older devices halt on 2.0 records until
+  /// they upgrade too.
+  case majorUpgrade = "major"
+
+  /// The scenario's script name.
+  public var description: String { rawValue }
+}
+
+/// One device of a run, as a script's `device add` line sets it up.
+public struct DeviceSetup: Sendable, Hashable {
+  /// The device's name.
+  public var name: String
+  /// Its clock skew in seconds.
+  public var clockOffset: Int
+  /// Whether it starts on the upgraded app version.
+  public var upgraded: Bool
+
+  /// Creates a device setup.
+  /// - Parameters:
+  ///   - name: The name.
+  ///   - clockOffset: Clock skew in seconds; 0 unless given.
+  ///   - upgraded: `false` unless given.
+  public init(name: String, clockOffset: Int = 0, upgraded: Bool = false) {
+    self.name = name
+    self.clockOffset = clockOffset
+    self.upgraded = upgraded
+  }
+}
+
+/// Everything a run needs besides its steps: the world a replay script's header describes.
+public struct SimulationSetup: Sendable, Hashable {
+  /// The resolver every device uses.
+  public var resolver: ResolverChoice
+  /// The delete policy every device uses.
+  public var deletePolicy: DeletePolicy
+  /// The app versions in play.
+  public var schemas: SchemaScenario
+  /// The devices.
+  public var devices: [DeviceSetup]
+
+  /// Creates a setup.
+  /// - Parameters:
+  ///   - resolver: The resolver.
+  ///   - deletePolicy: The delete policy.
+  ///   - schemas: The schema scenario.
+  ///   - devices: The devices.
+  public init(resolver: ResolverChoice, deletePolicy: DeletePolicy, schemas: SchemaScenario, devices: [DeviceSetup]) {
+    self.resolver = resolver
+    self.deletePolicy = deletePolicy
+    self.schemas = schemas
+    self.devices = devices
+  }
+}
+
+/// What a seeded random run looks like.
+public struct SimulationConfiguration: Sendable, Hashable {
+  /// How many devices, 1 to 26.
+  public var deviceCount: Int
+  /// How many steps the scheduler generates.
+  public var steps: Int
+  /// The resolver every device uses.
+  public var resolver: ResolverChoice
+  /// The delete policy every device uses.
+  public var deletePolicy: DeletePolicy
+  /// How often faults happen.
+  public var faults: FaultProfile
+  /// The app versions in play.
+  public var schemas: SchemaScenario
+  /// The invariants checked; the ones the resolver promises unless given.
+  public var invariants: Set<Invariant>
+
+  /// Creates a configuration.
+  /// - Parameters:
+  ///   - deviceCount: 3 unless given.
+  ///   - steps: 200 unless given.
+  ///   - resolver: `field-merge` unless given.
+  ///   - deletePolicy: `.deleteWins` unless given.
+  ///   - faults: `.none` unless given.
+  ///   - schemas: `.none` unless given.
+  ///   - invariants: The invariants to check; ``Simulation/invariants(for:deletePolicy:)`` unless given.
+  public init(
+    deviceCount: Int = 3,
+    steps: Int = 200,
+    resolver: ResolverChoice = .fieldMerge,
+    deletePolicy: DeletePolicy = .deleteWins,
+    faults: FaultProfile = .none,
+    schemas: SchemaScenario = .none,
+    invariants: Set<Invariant>? = nil
+  ) {
+    self.deviceCount = min(26, max(1, deviceCount))
+    self.steps = max(0, steps)
+    self.resolver = resolver
+    self.deletePolicy = deletePolicy
+    self.faults = faults
+    self.schemas = schemas
+    self.invariants = invariants ?? Simulation.invariants(for: resolver, deletePolicy: deletePolicy)
+  }
+}

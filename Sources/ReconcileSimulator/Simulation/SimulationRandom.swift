@@ -1,0 +1,31 @@
+/// The simulator's seeded random number generator (SplitMix64): the same seed gives the same numbers on every
+/// platform and in every process, so a run replays exactly.
+public struct SimulationRandom: RandomNumberGenerator, Sendable, Hashable {
+  private var state: UInt64
+
+  /// Creates a generator.
+  /// - Parameter seed: The seed.
+  public init(seed: UInt64) { state = seed }
+
+  /// The next 64 random bits.
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// A number in `0..<upperBound`, or 0 when the bound is not positive.
+  mutating func below(_ upperBound: Int) -> Int {
+    upperBound > 0 ? Int(next() % UInt64(upperBound)) : 0
+  }
+
+  /// `true` with probability `p`.
+  mutating func chance(_ p: Double) -> Bool {
+    Double(next() >> 11) / Double(1 << 53) < p
+  }
+
+  /// One element of a non-empty array, or `nil`.
+  mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[below(items.count)] }
+}

@@ -1,0 +1,60 @@
+public import Foundation
+
+/// Counts from one simulated run.
+public struct SimulationStatistics: Sendable, Hashable, CustomStringConvertible {
+  /// Steps performed.
+  public var steps = 0
+  /// Steps that could not apply (an edit of a record the device does not hold, say) and were skipped.
+  public var skippedSteps = 0
+  /// Requests devices sent.
+  public var requests = 0
+  /// Requests or responses the network lost.
+  public var lostMessages = 0
+  /// Conflicts the server reported (`serverRecordChanged` items).
+  public var conflicts = 0
+  /// Requests answered with a transient error.
+  public var transientErrors = 0
+  /// Times a device halted.
+  public var halts = 0
+  /// Records saved and deleted by the server.
+  public var serverChanges = 0
+  /// Virtual seconds the run took, quiescence included.
+  public var virtualSeconds: TimeInterval = 0
+  /// Quiescence rounds needed after the steps.
+  public var quiescenceRounds = 0
+
+  /// One line of counts.
+  public var description: String {
+    "steps \(steps) (skipped \(skippedSteps)), requests \(requests), lost \(lostMessages), conflicts \(conflicts), "
+      + "transient errors \(transientErrors), halts \(halts), server changes \(serverChanges), "
+      + "virtual time \(Int(virtualSeconds))s, quiescence rounds \(quiescenceRounds)"
+  }
+}
+
+/// What a simulated run did and which invariants it broke.
+public struct SimulationResult: Sendable, Hashable {
+  /// The seed, for a seeded run.
+  public var seed: UInt64?
+  /// The world the run had.
+  public var setup: SimulationSetup
+  /// The steps performed, in order.
+  public var steps: [SimulationStep]
+  /// The invariants checked.
+  public var invariants: Set<Invariant>
+  /// A line per step and per server change, byte-identical for the same seed and configuration.
+  public var trace: [String]
+  /// Broken invariants; empty when the run kept every invariant checked.
+  public var violations: [InvariantViolation]
+  /// Counts.
+  public var statistics: SimulationStatistics
+
+  /// Whether the run kept every invariant checked.
+  public var passed: Bool { violations.isEmpty }
+
+  /// The run as a replay script (see ``SimulationScript``).
+  public var script: String {
+    SimulationScript.render(
+      setup: setup, steps: steps, invariants: invariants,
+      comments: [seed.map { "seed \($0)" }].compactMap { $0 } + violations.map { "broke \($0)" })
+  }
+}

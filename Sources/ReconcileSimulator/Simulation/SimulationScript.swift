@@ -1,0 +1,396 @@
+public import Foundation
+public import Reconcile
+
+/// The replay script format: plain text, one command per line, `#` comments — the playground's script language
+/// (`reconcile-playground replay FILE` runs it; the extension is `.rcp`).
+///
+/// ```
+/// # seed 42
+/// # broke oneSidedChangesKept: d2 set body of r1 to "d2.7" …
+/// resolver server-lww
+/// delete-policy deleteWins
+/// schemas none
+/// device add d1 --clock-offset 0s
+/// device add d2 --clock-offset -37s
+/// d1 create Note/r1 rank=0 title="d1.0"
+/// d1 sync
+/// d2 sync
+/// d2 edit Note/r1 body="d2.7"
+/// d1 edit Note/r1 title="d1.8"
+/// d1 sync
+/// d2 sync
+/// quiesce
+/// expect invariants
+/// ```
+///
+/// Header lines set up the world: `resolver NAME` (`server-lww`, `local-clock`, `edit-count`, `field-merge`, `hlc`),
+/// `delete-policy deleteWins|editWins`, `schemas none|minor|major`, one `device add NAME [--clock-offset Ns]
+/// [--upgraded]` per device, and optionally `invariants NAME …` (the ``Invariant``s to check; the resolver's defaults
+/// otherwise). Each step line is one ``SimulationStep``; one second of virtual time passes after each
+/// (`advance Ns` waits N seconds instead):
+///
+/// | Line | Step |
+/// |---|---|
+/// | `NAME create Note/REC key=value …` | ``SimulationStep/create(device:record:values:)`` |
+/// | `NAME edit Note/REC key=value … -key` | ``SimulationStep/edit(device:record:values:)`` (`-key` removes it) |
+/// | `NAME delete Note/REC` | ``SimulationStep/delete(device:record:)`` |
+/// | `NAME sync` · `NAME crash` · `NAME offline` · `NAME online` · `NAME upgrade` | the device step |
+/// | `NAME clock +90s` | ``SimulationStep/clockJump(device:seconds:)`` |
+/// | `advance 30s` | ``SimulationStep/advance(seconds:)`` |
+/// | `fault lose-request NAME` · `fault lose-response NAME` · `fault duplicate NAME` | a network fault |
+/// | `fault delay NAME 20s` · `fault transient NAME zoneBusy 5s` | a late request, a transient error |
+/// | `fault throttle 30s` · `fault expire-tokens` · `fault delete-zone` | a server fault |
+///
+/// `quiesce` drives the world to quiescence; `expect invariants` fails the script if an invariant is broken. Values
+/// are double-quoted strings (`\"` and `\\` escaped), integers, or decimals.
+public enum SimulationScript {
+  /// A script line that could not be read, naming the line, the token and the problem.
+  public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The line number, from 1.
+    public var line: Int
+    /// The offending token (or the whole line).
+    public var token: String
+    /// What is wrong.
+    public var problem: String
+
+    /// `line N: problem (token)`.
+    public var description: String { "line \(line): \(problem): \(token)" }
+  }
+
+  /// A parsed script: the world, the steps, and whether it ends by quiescing and expecting the invariants.
+  public struct Parsed: Sendable, Hashable {
+    /// The world.
+    public var setup: SimulationSetup
+    /// The steps.
+    public var steps: [SimulationStep]
+    /// Whether the script says `quiesce`.
+    public var quiesces: Bool
+    /// Whether the script says `expect invariants`.
+    public var expectsInvariants: Bool
+    /// The invariants an `invariants` line names; `nil` for the resolver's defaults.
+    public var invariants: Set<Invariant>?
+  }
+
+  // MARK: Writing
+
+  /// A whole script for a setup and steps, ending with `quiesce` and `expect invariants`.
+  /// - Parameters:
+  ///   - setup: The world.
+  ///   - steps: The steps.
+  ///   - invariants: The invariants `expect invariants` checks; the resolver's defaults when `nil`.
+  ///   - comments: Lines to put first, as `#` comments.
+  /// - Returns: The script text.
+  public static func render(
+    setup: SimulationSetup,
+    steps: [SimulationStep],
+    invariants: Set<Invariant>? = nil,
+    comments: [String] = []
+  ) -> String {
+    var lines = comments.map { "# " + $0.replacingOccurrences(of: "\n", with: " ") }
+    lines.append("resolver \(setup.resolver.rawValue)")
+    lines.append("delete-policy \(setup.deletePolicy)")
+    lines.append("schemas \(setup.schemas.rawValue)")
+    for device in setup.devices {
+      lines.append("device add \(device.name) --clock-offset \(device.clockOffset)s" + (device.upgraded ? " --upgraded" : ""))
+    }
+    if let invariants {
+      lines.append("invariants " + invariants.map(\.rawValue).sorted().joined(separator: " "))
+    }
+    lines += steps.map(line(for:))
+    lines.append("quiesce")
+    lines.append("expect invariants")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// One step as a line.
+  /// - Parameter step: The step.
+  /// - Returns: The line.
+  public static func line(for step: SimulationStep) -> String {
+    switch step {
+    case .create(let device, let record, let values):
+      return "\(device) create Note/\(record)" + values.keys.sorted().map { " \($0)=\(literal(values[$0]))" }.joined()
+    case .edit(let device, let record, let values):
+      return "\(device) edit Note/\(record)"
+        + values.keys.sorted().map { key in
+          if case .some(.some(let value)) = values[key] { return " \(key)=\(literal(value))" }
+          return " -\(key)"
+        }.joined()
+    case .delete(let device, let record): return "\(device) delete Note/\(record)"
+    case .sync(let device): return "\(device) sync"
+    case .crash(let device): return "\(device) crash"
+    case .offline(let device): return "\(device) offline"
+    case .online(let device): return "\(device) online"
+    case .upgrade(let device): return "\(device) upgrade"
+    case .clockJump(let device, let seconds): return "\(device) clock \(seconds >= 0 ? "+" : "")\(seconds)s"
+    case .advance(let seconds): return "advance \(seconds)s"
+    case .fault(let fault):
+      switch fault {
+      case .loseRequest(let device): return "fault lose-request \(device)"
+      case .loseResponse(let device): return "fault lose-response \(device)"
+      case .duplicate(let device): return "fault duplicate \(device)"
+      case .delay(let device, let seconds): return "fault delay \(device) \(seconds)s"
+      case .transient(let device, let error, let wait): return "fault transient \(device) \(error) \(wait)s"
+      case .throttle(let seconds): return "fault throttle \(seconds)s"
+      case .expireTokens: return "fault expire-tokens"
+      case .deleteZone: return "fault delete-zone"
+      }
+    }
+  }
+
+  private static func literal(_ value: FieldValue?) -> String {
+    switch value {
+    case .string(let text)?:
+      return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    case .int64(let number)?: return String(number)
+    case .double(let number)?: return number == number.rounded() && abs(number) < 1e15 ? "\(number)" : "\(number)"
+    case let other?: return "\"\(other)\""
+    case nil: return "nil"
+    }
+  }
+
+  // MARK: Reading
+
+  /// Reads a script.
+  /// - Parameter text: The script.
+  /// - Returns: The world, the steps, and the closing commands.
+  /// - Throws: ``ParseError`` naming the first bad line and token.
+  public static func parse(_ text: String) throws(ParseError) -> Parsed {
+    var resolver = ResolverChoice.fieldMerge
+    var deletePolicy = DeletePolicy.deleteWins
+    var schemas = SchemaScenario.none
+    var devices: [DeviceSetup] = []
+    var steps: [SimulationStep] = []
+    var quiesces = false
+    var expects = false
+    var invariants: Set<Invariant>?
+    for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let number = offset + 1
+      let tokens = try tokenize(String(raw), line: number)
+      guard let head = tokens.first else { continue }
+      func fail(_ problem: String, _ token: String? = nil) -> ParseError {
+        ParseError(line: number, token: token ?? raw.trimmingCharacters(in: .whitespaces), problem: problem)
+      }
+      switch head {
+      case "resolver":
+        guard tokens.count == 2, let choice = ResolverChoice(rawValue: tokens[1]) else {
+          throw fail("unknown resolver; use one of \(ResolverChoice.allCases.map(\.rawValue).joined(separator: ", "))", tokens.dropFirst().first)
+        }
+        resolver = choice
+      case "delete-policy":
+        guard tokens.count == 2, let policy = DeletePolicy.allCases.first(where: { "\($0)" == tokens[1] }) else {
+          throw fail("unknown delete policy; use deleteWins or editWins", tokens.dropFirst().first)
+        }
+        deletePolicy = policy
+      case "schemas":
+        guard tokens.count == 2, let scenario = SchemaScenario(rawValue: tokens[1]) else {
+          throw fail("unknown schemas; use none, minor or major", tokens.dropFirst().first)
+        }
+        schemas = scenario
+      case "device":
+        guard tokens.count >= 3, tokens[1] == "add" else { throw fail("expected `device add NAME`") }
+        var device = DeviceSetup(name: tokens[2])
+        var rest = tokens.dropFirst(3)
+        while let option = rest.popFirst() {
+          switch option {
+          case "--clock-offset":
+            guard let value = rest.popFirst(), let seconds = duration(value) else { throw fail("expected a duration like 30s or -2m", option) }
+            device.clockOffset = seconds
+          case "--upgraded": device.upgraded = true
+          default: throw fail("unknown option", option)
+          }
+        }
+        guard !devices.contains(where: { $0.name == device.name }) else { throw fail("device added twice", device.name) }
+        devices.append(device)
+      case "invariants":
+        var named = Set<Invariant>()
+        for token in tokens.dropFirst() {
+          guard let invariant = Invariant(rawValue: token) else {
+            throw fail("unknown invariant; use \(Invariant.allCases.map(\.rawValue).joined(separator: ", "))", token)
+          }
+          named.insert(invariant)
+        }
+        invariants = named
+      case "quiesce": quiesces = true
+      case "expect":
+        guard tokens.count == 2, tokens[1] == "invariants" else { throw fail("expected `expect invariants`") }
+        expects = true
+      case "advance":
+        guard tokens.count == 2, let seconds = duration(tokens[1]), seconds >= 0 else {
+          throw fail("expected a duration like 30s", tokens.dropFirst().first)
+        }
+        steps.append(.advance(seconds: seconds))
+      case "fault":
+        steps.append(.fault(try fault(Array(tokens.dropFirst()), fail: fail)))
+      default:
+        guard devices.contains(where: { $0.name == head }) else {
+          throw fail("unknown command or device (add devices with `device add NAME` first)", head)
+        }
+        steps.append(try deviceStep(head, Array(tokens.dropFirst()), fail: fail))
+      }
+    }
+    return Parsed(
+      setup: SimulationSetup(resolver: resolver, deletePolicy: deletePolicy, schemas: schemas, devices: devices),
+      steps: steps, quiesces: quiesces, expectsInvariants: expects, invariants: invariants)
+  }
+
+  private static func deviceStep(_ device: String, _ tokens: [String], fail: (String, String?) -> ParseError)
+    throws(ParseError) -> SimulationStep
+  {
+    guard let verb = tokens.first else { throw fail("expected a command after the device name", device) }
+    func record() throws(ParseError) -> String {
+      guard tokens.count >= 2, tokens[1].hasPrefix("Note/"), tokens[1].count > 5 else {
+        throw fail("expected a record as Note/NAME", tokens.dropFirst().first)
+      }
+      return String(tokens[1].dropFirst(5))
+    }
+    switch verb {
+    case "create":
+      let name = try record()
+      var values: [String: FieldValue] = [:]
+      for token in tokens.dropFirst(2) {
+        let (key, value) = try assignment(token, fail: fail)
+        guard let value else { throw fail("a new record cannot remove a key", token) }
+        values[key] = value
+      }
+      return .create(device: device, record: name, values: values)
+    case "edit":
+      let name = try record()
+      var values: [String: FieldValue?] = [:]
+      for token in tokens.dropFirst(2) {
+        let (key, value) = try assignment(token, fail: fail)
+        values[key] = .some(value)
+      }
+      guard !values.isEmpty else { throw fail("expected key=value or -key after the record", tokens[1]) }
+      return .edit(device: device, record: name, values: values)
+    case "delete": return .delete(device: device, record: try record())
+    case "sync": return .sync(device: device)
+    case "crash": return .crash(device: device)
+    case "offline": return .offline(device: device)
+    case "online": return .online(device: device)
+    case "upgrade": return .upgrade(device: device)
+    case "clock":
+      guard tokens.count == 2, let seconds = duration(tokens[1]) else {
+        throw fail("expected a jump like +90s or -2m", tokens.dropFirst().first)
+      }
+      return .clockJump(device: device, seconds: seconds)
+    default:
+      throw fail("unknown device command; use create, edit, delete, sync, crash, offline, online, upgrade or clock", verb)
+    }
+  }
+
+  private static func fault(_ tokens: [String], fail: (String, String?) -> ParseError) throws(ParseError) -> SimulationFault {
+    switch (tokens.first, tokens.count) {
+    case ("lose-request", 2): return .loseRequest(device: tokens[1])
+    case ("lose-response", 2): return .loseResponse(device: tokens[1])
+    case ("duplicate", 2): return .duplicate(device: tokens[1])
+    case ("delay", 3):
+      guard let seconds = duration(tokens[2]), seconds >= 0 else { throw fail("expected a duration like 20s", tokens[2]) }
+      return .delay(device: tokens[1], seconds: seconds)
+    case ("transient", 4):
+      guard SimulationFault.transientErrorNames.contains(tokens[2]) else {
+        throw fail("unknown transient error; use \(SimulationFault.transientErrorNames.joined(separator: ", "))", tokens[2])
+      }
+      guard let seconds = duration(tokens[3]), seconds >= 0 else { throw fail("expected a duration like 5s", tokens[3]) }
+      return .transient(device: tokens[1], error: tokens[2], retryAfter: seconds)
+    case ("throttle", 2):
+      guard let seconds = duration(tokens[1]), seconds >= 0 else { throw fail("expected a duration like 30s", tokens[1]) }
+      return .throttle(seconds: seconds)
+    case ("expire-tokens", 1): return .expireTokens
+    case ("delete-zone", 1): return .deleteZone
+    default:
+      throw fail(
+        "unknown fault; use lose-request, lose-response, duplicate, delay, transient, throttle, expire-tokens or delete-zone",
+        tokens.first)
+    }
+  }
+
+  /// `key=value` or `-key`.
+  private static func assignment(_ token: String, fail: (String, String?) -> ParseError) throws(ParseError)
+    -> (String, FieldValue?)
+  {
+    if token.hasPrefix("-"), token.count > 1 { return (String(token.dropFirst()), nil) }
+    guard let equals = token.firstIndex(of: "="), equals != token.startIndex else {
+      throw fail("expected key=value or -key", token)
+    }
+    let key = String(token[..<equals])
+    let text = String(token[token.index(after: equals)...])
+    guard let value = value(text) else { throw fail("cannot read the value", text) }
+    return (key, value)
+  }
+
+  private static func value(_ text: String) -> FieldValue? {
+    if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 {
+      var result = ""
+      var escaped = false
+      for character in text.dropFirst().dropLast() {
+        if escaped {
+          result.append(character)
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else {
+          result.append(character)
+        }
+      }
+      return escaped ? nil : .string(result)
+    }
+    if let number = Int64(text) { return .int64(number) }
+    if text.contains("."), let number = Double(text), number.isFinite { return .double(number) }
+    guard !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else { return nil }
+    return .string(text)
+  }
+
+  /// Seconds from `30s`, `-2m`, `+1h` or a bare number of seconds.
+  static func duration(_ text: String) -> Int? {
+    var body = Substring(text)
+    var sign = 1
+    if body.hasPrefix("+") { body = body.dropFirst() } else if body.hasPrefix("-") {
+      sign = -1
+      body = body.dropFirst()
+    }
+    var unit = 1
+    if let last = body.last, !last.isNumber {
+      switch last {
+      case "s": unit = 1
+      case "m": unit = 60
+      case "h": unit = 3_600
+      default: return nil
+      }
+      body = body.dropLast()
+    }
+    guard let amount = Int(body), amount <= 10_000_000 else { return nil }
+    return sign * amount * unit
+  }
+
+  /// Splits a line into tokens at spaces outside double quotes; drops a `#` comment.
+  private static func tokenize(_ line: String, line number: Int) throws(ParseError) -> [String] {
+    var tokens: [String] = []
+    var current = ""
+    var quoted = false
+    var escaped = false
+    for character in line {
+      if quoted {
+        current.append(character)
+        if escaped {
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          quoted = false
+        }
+        continue
+      }
+      if character == "#" { break }
+      if character == " " || character == "\t" || character == "\r" {
+        if !current.isEmpty { tokens.append(current) }
+        current = ""
+        continue
+      }
+      if character == "\"" { quoted = true }
+      current.append(character)
+    }
+    guard !quoted else { throw ParseError(line: number, token: current, problem: "unterminated string") }
+    if !current.isEmpty { tokens.append(current) }
+    return tokens
+  }
+}

@@ -1,0 +1,100 @@
+public import Foundation
+public import Reconcile
+
+/// One thing that happens in a simulated run: a device action or a fault. After each step the simulation moves
+/// virtual time by one second (``Simulation/stepInterval``), delivering whatever the network carries.
+///
+/// Every step has a one-line text form — the playground's script syntax — so a run can be written out and replayed;
+/// see ``SimulationScript``.
+public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
+  /// The app on `device` creates record `record` (type `Note`) with these values.
+  case create(device: String, record: String, values: [String: FieldValue])
+  /// The app on `device` edits `record`: set each value, or remove the key for `nil`.
+  case edit(device: String, record: String, values: [String: FieldValue?])
+  /// The app on `device` deletes `record`.
+  case delete(device: String, record: String)
+  /// `device` starts a sync.
+  case sync(device: String)
+  /// `device` crashes and relaunches, keeping only what it persisted.
+  case crash(device: String)
+  /// `device` loses its network.
+  case offline(device: String)
+  /// `device` gets its network back.
+  case online(device: String)
+  /// `device`'s clock jumps by `seconds`.
+  case clockJump(device: String, seconds: Int)
+  /// `device` updates its app to the simulation's newer schema.
+  case upgrade(device: String)
+  /// Virtual time moves `seconds` forward.
+  case advance(seconds: Int)
+  /// The network or server misbehaves.
+  case fault(SimulationFault)
+
+  /// The device the step is about, if any.
+  public var device: String? {
+    switch self {
+    case .create(let device, _, _), .edit(let device, _, _), .delete(let device, _), .sync(let device),
+      .crash(let device), .offline(let device), .online(let device), .clockJump(let device, _), .upgrade(let device):
+      device
+    case .advance: nil
+    case .fault(let fault): fault.device
+    }
+  }
+
+  /// Whether the step is a fault or a device mishap rather than an app action.
+  public var isFault: Bool {
+    switch self {
+    case .fault, .crash, .offline, .online, .clockJump: true
+    default: false
+    }
+  }
+
+  /// The step as a script line.
+  public var description: String { SimulationScript.line(for: self) }
+}
+
+/// A fault the simulation injects.
+public enum SimulationFault: Sendable, Hashable {
+  /// The device's next request never reaches the server.
+  case loseRequest(device: String)
+  /// The server handles the device's next request, but the answer is lost.
+  case loseResponse(device: String)
+  /// The device's next request reaches the server twice.
+  case duplicate(device: String)
+  /// The device's next request arrives `seconds` late.
+  case delay(device: String, seconds: Int)
+  /// The server answers the device's next request with a transient error (`zoneBusy`, `networkFailure`,
+  /// `serviceUnavailable` or `requestRateLimited`) asking for `retryAfter` seconds.
+  case transient(device: String, error: String, retryAfter: Int)
+  /// The server throttles every request for `seconds`.
+  case throttle(seconds: Int)
+  /// Every change token of the zone expires.
+  case expireTokens
+  /// The zone and its records are deleted (as by another client).
+  case deleteZone
+
+  /// The device the fault targets, if any.
+  public var device: String? {
+    switch self {
+    case .loseRequest(let device), .loseResponse(let device), .duplicate(let device), .delay(let device, _),
+      .transient(let device, _, _):
+      device
+    case .throttle, .expireTokens, .deleteZone: nil
+    }
+  }
+
+  /// The transient errors a `transient` fault can name.
+  public static let transientErrorNames = ["zoneBusy", "networkFailure", "serviceUnavailable", "requestRateLimited"]
+
+  /// The server error for a `transient` fault's name, or `nil` for an unknown name.
+  static func transientError(named name: String, retryAfter: Int) -> ServerError? {
+    let wait = TimeInterval(retryAfter)
+    switch name {
+    case "zoneBusy": return .zoneBusy(retryAfter: wait)
+    case "networkFailure": return .networkFailure(retryAfter: wait)
+    case "serviceUnavailable": return .serviceUnavailable(retryAfter: wait)
+    case "requestRateLimited": return .requestRateLimited(retryAfter: wait)
+    default: return nil
+    }
+  }
+}
