@@ -21,6 +21,10 @@ public struct DeviceStorage: Sendable, Hashable {
   public internal(set) var lastSuccessfulFetch: Date?
   /// When the server last accepted a save or delete from the device.
   public internal(set) var lastSuccessfulSave: Date?
+  /// The records seen so far by a fetch from the beginning of the zone's history (after a token expired, or on first
+  /// sync); `nil` when no such fetch is under way. Persisted, so a crash in the middle of it still ends with records
+  /// the server no longer has being removed.
+  var fullFetchSeen: Set<RecordID>?
   /// A counter for request IDs, persisted so an answer to a request sent before a crash is never taken for an answer to
   /// one sent after.
   var requestSerial = 0

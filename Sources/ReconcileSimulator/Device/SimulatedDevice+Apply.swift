@@ -21,7 +21,7 @@ extension SimulatedDevice {
         halt(reason)
         return false
       }
-      if session.fullRefetch { session.seenInFullRefetch.insert(record.recordID) }
+      storage.fullFetchSeen?.insert(record.recordID)
     }
     for deletion in changes.deleted { applyFetchedDeletion(deletion, at: now) }
     return true
@@ -106,16 +106,15 @@ extension SimulatedDevice {
     }
   }
 
-  /// After a fetch from `nil` (a token expired), records the device knew from the server but did not see were deleted
-  /// while the history was forgotten.
-  mutating func finishFullRefetch(at now: Date) {
-    let seen = session.seenInFullRefetch
+  /// After a fetch from the beginning (a token expired, or the zone was re-created elsewhere), records the device knew
+  /// from the server but did not see are gone: deleted while the history was forgotten, or with the old zone.
+  mutating func finishFullFetch(at now: Date) {
+    let seen = storage.fullFetchSeen ?? []
     let gone = storage.records.filter { $0.value.lastKnownServer != nil && !seen.contains($0.key) }
     for (id, local) in gone.sorted(by: { $0.key < $1.key }) {
       applyFetchedDeletion(DeletedRecord(recordID: id, recordType: local.current.recordType), at: now)
     }
-    session.fullRefetch = false
-    session.seenInFullRefetch = []
+    storage.fullFetchSeen = nil
   }
 
   /// Merges the device's copy of `id` with a newer server version through the resolver (guarded by the schema), and

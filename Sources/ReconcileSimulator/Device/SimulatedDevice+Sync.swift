@@ -66,6 +66,7 @@ extension SimulatedDevice {
     case .fetchingDatabase:
       return Built(request: .fetchDatabaseChanges(DatabaseChangesRequest(since: storage.databaseToken)))
     case .fetchingZone:
+      if storage.zoneToken == nil, storage.fullFetchSeen == nil { storage.fullFetchSeen = [] }
       return Built(
         request: .fetchZoneChanges(
           ZoneChangesRequest(zoneID: zone, since: storage.zoneToken, resultsLimit: configuration.fetchPageSize)))
@@ -143,7 +144,7 @@ extension SimulatedDevice {
       guard apply(changes, at: now) else { return }
       storage.zoneToken = changes.token
       if !changes.moreComing {
-        if session.fullRefetch { finishFullRefetch(at: now) }
+        if storage.fullFetchSeen != nil { finishFullFetch(at: now) }
         storage.lastSuccessfulFetch = now
         session.phase = .sending
       }
@@ -182,8 +183,7 @@ extension SimulatedDevice {
         storage.databaseToken = nil
       } else {
         storage.zoneToken = nil
-        session.fullRefetch = true
-        session.seenInFullRefetch = []
+        storage.fullFetchSeen = nil
       }
     case .zoneNotFound:
       zoneWasDeleted()

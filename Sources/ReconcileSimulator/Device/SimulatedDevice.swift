@@ -119,8 +119,6 @@ public struct SimulatedDevice: Sendable {
     var retryCount = 0
     var throttle: TimeInterval
     var batchLimit: Int
-    var fullRefetch = false
-    var seenInFullRefetch: Set<RecordID> = []
     var lastError: String?
     var lastCompletedOperation: String?
     var haltReason: HaltReason?

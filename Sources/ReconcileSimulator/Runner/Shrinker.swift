@@ -1,5 +1,6 @@
 /// Shrinks a failing run: drops devices, then chunks of steps (halving the chunk size down to single steps), then
-/// clock skew, for as long as the run still breaks the same invariant.
+/// turns steps that only let time pass into waits and merges neighbouring waits, then clock skew — for as long as the
+/// run still breaks the same invariant.
 enum Shrinker {
   static func shrink(_ failing: SimulationResult, maximumRuns: Int) -> Counterexample? {
     guard let target = failing.violations.first?.invariant else { return nil }
@@ -39,6 +40,22 @@ enum Shrinker {
         if chunk == 1 { break }
         chunk /= 2
       }
+      // A step whose effect is only the second it takes becomes a wait; neighbouring waits merge into one.
+      var index = 0
+      while index < steps.count, runs < maximumRuns {
+        if case .advance = steps[index] {
+          index += 1
+          continue
+        }
+        var candidate = steps
+        candidate[index] = .advance(seconds: Int(Simulation.stepInterval))
+        if let result = breaks(setup, candidate) { (steps, best, changed) = (candidate, result, true) }
+        index += 1
+      }
+      let merged = Self.mergingWaits(steps)
+      if merged.count < steps.count, runs < maximumRuns, let result = breaks(setup, merged) {
+        (steps, best, changed) = (merged, result, true)
+      }
       for index in setup.devices.indices where setup.devices[index].clockOffset != 0 && runs < maximumRuns {
         var calmer = setup
         calmer.devices[index].clockOffset = 0
@@ -52,5 +69,18 @@ enum Shrinker {
     result.seed = failing.seed
     return Counterexample(
       seed: failing.seed, violation: violation, originalStepCount: failing.steps.count, result: result, shrinkRuns: runs)
+  }
+
+  /// Neighbouring waits as one wait of their total length.
+  static func mergingWaits(_ steps: [SimulationStep]) -> [SimulationStep] {
+    var merged: [SimulationStep] = []
+    for step in steps {
+      if case .advance(let seconds) = step, case .advance(let previous)? = merged.last {
+        merged[merged.count - 1] = .advance(seconds: previous + seconds)
+      } else {
+        merged.append(step)
+      }
+    }
+    return merged
   }
 }

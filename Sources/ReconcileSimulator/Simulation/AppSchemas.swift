@@ -1,7 +1,9 @@
 import Reconcile
 
 /// The app schemas of a simulated run: version 1.0 knows `title`, `body`, `rank` and the resolvers' bookkeeping
-/// fields; the upgrade (1.1 or 2.0) adds `color`.
+/// fields; the upgrade (1.1 or 2.0) adds the optional `color`, with a migration step from 1.0 that changes nothing
+/// else (without a step, the upgraded app could not take part in a conflict on a 1.0 record — the simulator found
+/// that).
 enum AppSchemas {
   static let baseKeys: Set<String> = [
     "title", "body", "rank", ResolverChoice.editCountKey, ResolverChoice.modifiedAtKey, ResolverChoice.fieldStampsKey,
@@ -34,8 +36,10 @@ enum AppSchemas {
       RecordSchema.Field(ResolverChoice.fieldStampsKey, .bytes),
     ]
     if color { fields.append(RecordSchema.Field("color", .string, since: version)) }
+    let first = SchemaVersion(major: 1, minor: 0, patch: 0)
+    let steps = version > first ? [SchemaMigration(recordType: "Note", from: first, to: version) { _ in }] : []
     return Schema(
       [RecordSchema(recordType: "Note", version: version, fields: fields)], unknownKeys: .preserve,
-      futureVersions: .allowNewerMinor)
+      futureVersions: .allowNewerMinor, migrations: steps)
   }
 }

@@ -129,9 +129,7 @@ struct Observer: Sendable {
       if history.contains(where: { $0.position > write.base }) { continue }
       if deletions[write.recordID]?.contains(where: { $0 > write.base }) == true { continue }
       if zoneResets.contains(where: { $0 > write.base }) { continue }
-      if localDeletes[write.recordID]?.contains(where: { $0.device == write.device && $0.order > write.order }) == true {
-        continue
-      }
+      if withdrawn(write) { continue }
       found.append(
         InvariantViolation(
           .oneSidedChangesKept,
@@ -141,10 +139,16 @@ struct Observer: Sendable {
     return found
   }
 
-  /// Records never deleted whose final edit count is below the highest any device wrote.
+  /// Whether the device that made `write` deleted the record afterwards (its own deletion withdraws the write).
+  private func withdrawn(_ write: Write) -> Bool {
+    localDeletes[write.recordID]?.contains { $0.device == write.device && $0.order > write.order } == true
+  }
+
+  /// Records never deleted whose final edit count is below the highest any device wrote (and did not withdraw by
+  /// deleting the record itself).
   func lowerEditCounts(final: [Record]) -> [InvariantViolation] {
     var highest: [RecordID: Int64] = [:]
-    for write in writes {
+    for write in writes where !withdrawn(write) {
       if let count = write.editCount { highest[write.recordID] = max(highest[write.recordID] ?? 0, count) }
     }
     return final.compactMap { record in
@@ -161,7 +165,7 @@ struct Observer: Sendable {
   /// Fields whose final stamp is older than the latest any device wrote.
   func olderStamps(final: [Record]) -> [InvariantViolation] {
     var latest: [RecordID: [String: HybridTimestamp]] = [:]
-    for write in writes {
+    for write in writes where !withdrawn(write) {
       guard let stamp = write.stamp else { continue }
       if latest[write.recordID]?[write.key].map({ $0 < stamp }) ?? true { latest[write.recordID, default: [:]][write.key] = stamp }
     }
