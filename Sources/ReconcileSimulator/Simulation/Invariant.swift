@@ -2,8 +2,9 @@
 public enum Invariant: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
   /// Every device holds exactly the server's records — values and change tags — with nothing queued.
   case convergence
-  /// Under ``Reconcile/DeletePolicy/deleteWins``, no record a device deleted is saved again (except by a device
-  /// re-uploading after its whole zone was deleted).
+  /// Under `DeletePolicy.deleteWins`, no record a device deleted is saved again — except by devices re-uploading their
+  /// copies after the whole zone was deleted, when the zone went after the record, or when the server has since
+  /// forgotten the deletion (expired tokens): nothing then tells the re-uploading device the record was deleted.
   case noResurrection
   /// ``Reconcile/FieldMerge``: every field change no other write raced reaches the server.
   case oneSidedChangesKept

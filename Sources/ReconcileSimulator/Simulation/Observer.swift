@@ -29,6 +29,8 @@ struct Observer: Sendable {
   var lastVersion: [RecordID: Record] = [:]
   var deletions: [RecordID: [Int]] = [:]
   var zoneResets: [Int] = []
+  /// History positions at which the server forgot its change history (token expiry).
+  var compactions: [Int] = []
   var violations: [InvariantViolation] = []
   private var writeCounter = 0
 
@@ -44,8 +46,11 @@ struct Observer: Sendable {
         tagPosition[tag] = position
       }
       let previous = lastVersion[id]
+      // Excused: a zone deleted after the record was (every device then re-uploads its copies), or a device
+      // re-uploading after a zone deletion when the server has since forgotten the deletion (compacted history).
       if previous == nil, setup.deletePolicy == .deleteWins, let deleted = deletions[id]?.last,
-        !zoneResets.contains(where: { $0 > deleted })
+        !zoneResets.contains(where: { $0 > deleted }),
+        !(zoneResets.contains { $0 < position } && compactions.contains { $0 >= deleted && $0 < position })
       {
         violations.append(
           InvariantViolation(

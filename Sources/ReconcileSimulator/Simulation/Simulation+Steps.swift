@@ -90,6 +90,7 @@ extension Simulation {
       server.throttle(for: TimeInterval(seconds))
     case .expireTokens:
       server.expireChangeTokens(in: Self.zoneID, ownedBy: Self.user)
+      observer.compactions.append(server.events.count)
     case .deleteZone:
       server.deleteZone(Self.zoneID, ownedBy: Self.user)
       observeServer()
