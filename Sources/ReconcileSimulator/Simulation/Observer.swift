@@ -116,6 +116,40 @@ struct Observer: Sendable {
 
   // MARK: Judging
 
+  /// One-sided changes lost either way: a write that never reached the server although nothing excuses it (below), or a
+  /// change the server held that a save then replaced with an *older* value of the key (a stale copy written back),
+  /// with no deletion of the record or its zone in between.
+  func lostOneSidedChanges() -> [InvariantViolation] {
+    lostOneSidedWrites() + staleOverwrites()
+  }
+
+  /// Changes replaced by a value the key had held before.
+  func staleOverwrites() -> [InvariantViolation] {
+    var found: [InvariantViolation] = []
+    for (id, keys) in keyHistory.sorted(by: { $0.key < $1.key }) {
+      for (key, history) in keys.sorted(by: { $0.key < $1.key }) {
+        var firstSeen: [FieldValue: Int] = [:]
+        for (index, entry) in history.enumerated() {
+          guard let value = entry.value else { continue }
+          if let earlier = firstSeen[value], index > 0, let displaced = history[index - 1].value, displaced != value {
+            let from = history[index - 1].position
+            let resetBetween =
+              zoneResets.contains { $0 > from && $0 <= entry.position }
+              || deletions[id]?.contains { $0 > from && $0 <= entry.position } == true
+            if !resetBetween {
+              found.append(
+                InvariantViolation(
+                  .oneSidedChangesKept,
+                  "\(key) of \(id.recordName) changed to \(displaced) (#\(from)), then a save wrote back its older value \(value) (first held at #\(earlier)) at #\(entry.position)"))
+            }
+          }
+          if firstSeen[value] == nil { firstSeen[value] = entry.position }
+        }
+      }
+    }
+    return found
+  }
+
   /// Writes that never reached the server although nothing excuses them: no later write of the same key by the same
   /// device, no change of the key on the server after the version the device based it on (a concurrent write, or the
   /// device's own earlier write whose acknowledgement was lost), no deletion of the record or its zone after that

@@ -158,7 +158,7 @@ extension Simulation {
           found.append(InvariantViolation(.convergence, Self.difference(device: device, server: final)))
         }
       }
-      found += observer.lostOneSidedWrites()
+      found += observer.lostOneSidedChanges()
       found += observer.lowerEditCounts(final: final)
       found += observer.olderStamps(final: final)
     }

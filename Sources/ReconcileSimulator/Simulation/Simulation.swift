@@ -99,7 +99,7 @@ public struct Simulation: Sendable {
   ///   - resolver: The resolver.
   ///   - deletePolicy: The delete policy.
   /// - Returns: The invariants.
-  public static func invariants(for resolver: ResolverChoice, deletePolicy: DeletePolicy) -> Set<Invariant> {
+  public static func invariants(for resolver: ResolverUnderTest, deletePolicy: DeletePolicy) -> Set<Invariant> {
     var set: Set<Invariant> = [.convergence, .liveness, .serverInvariants, .haltedDeviceWritesNothing, .unknownKeysKept]
     if deletePolicy == .deleteWins { set.insert(.noResurrection) }
     if let contract = resolver.lostWriteContract { set.insert(contract) }
@@ -164,11 +164,15 @@ public struct Simulation: Sendable {
 extension Simulation {
   /// Runs a replay script (see ``SimulationScript``): the world it sets up, its steps, then quiescence and the invariants
   /// when it says `quiesce`.
-  /// - Parameter script: The script text.
+  /// - Parameters:
+  ///   - script: The script text.
+  ///   - resolvers: Your own resolvers, for scripts that name them; the built-ins are always known.
   /// - Returns: The run's result.
   /// - Throws: ``SimulationScript/ParseError`` naming the first bad line.
-  public static func replay(_ script: String) throws(SimulationScript.ParseError) -> SimulationResult {
-    let parsed = try SimulationScript.parse(script)
+  public static func replay(_ script: String, resolvers: [ResolverUnderTest] = []) throws(SimulationScript.ParseError)
+    -> SimulationResult
+  {
+    let parsed = try SimulationScript.parse(script, resolvers: resolvers)
     var simulation = Simulation(setup: parsed.setup, steps: parsed.steps, invariants: parsed.invariants)
     guard parsed.quiesces else {
       for step in parsed.steps { simulation.perform(step) }

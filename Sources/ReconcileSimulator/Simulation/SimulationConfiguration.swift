@@ -39,7 +39,7 @@ public struct DeviceSetup: Sendable, Hashable {
 /// Everything a run needs besides its steps: the world a replay script's header describes.
 public struct SimulationSetup: Sendable, Hashable {
   /// The resolver every device uses.
-  public var resolver: ResolverChoice
+  public var resolver: ResolverUnderTest
   /// The delete policy every device uses.
   public var deletePolicy: DeletePolicy
   /// The app versions in play.
@@ -53,7 +53,7 @@ public struct SimulationSetup: Sendable, Hashable {
   ///   - deletePolicy: The delete policy.
   ///   - schemas: The schema scenario.
   ///   - devices: The devices.
-  public init(resolver: ResolverChoice, deletePolicy: DeletePolicy, schemas: SchemaScenario, devices: [DeviceSetup]) {
+  public init(resolver: ResolverUnderTest, deletePolicy: DeletePolicy, schemas: SchemaScenario, devices: [DeviceSetup]) {
     self.resolver = resolver
     self.deletePolicy = deletePolicy
     self.schemas = schemas
@@ -68,7 +68,7 @@ public struct SimulationConfiguration: Sendable, Hashable {
   /// How many steps the scheduler generates.
   public var steps: Int
   /// The resolver every device uses.
-  public var resolver: ResolverChoice
+  public var resolver: ResolverUnderTest
   /// The delete policy every device uses.
   public var deletePolicy: DeletePolicy
   /// How often faults happen.
@@ -79,6 +79,33 @@ public struct SimulationConfiguration: Sendable, Hashable {
   public var invariants: Set<Invariant>
 
   /// Creates a configuration.
+  /// - Parameters:
+  ///   - deviceCount: 3 unless given.
+  ///   - steps: 200 unless given.
+  ///   - resolver: Your resolver; see ``ResolverUnderTest``.
+  ///   - deletePolicy: `.deleteWins` unless given.
+  ///   - faults: `.none` unless given.
+  ///   - schemas: `.none` unless given.
+  ///   - invariants: The invariants to check; ``Simulation/invariants(for:deletePolicy:)`` unless given.
+  public init(
+    deviceCount: Int = 3,
+    steps: Int = 200,
+    resolver: ResolverUnderTest,
+    deletePolicy: DeletePolicy = .deleteWins,
+    faults: FaultProfile = .none,
+    schemas: SchemaScenario = .none,
+    invariants: Set<Invariant>? = nil
+  ) {
+    self.deviceCount = min(26, max(1, deviceCount))
+    self.steps = max(0, steps)
+    self.resolver = resolver
+    self.deletePolicy = deletePolicy
+    self.faults = faults
+    self.schemas = schemas
+    self.invariants = invariants ?? Simulation.invariants(for: resolver, deletePolicy: deletePolicy)
+  }
+
+  /// Creates a configuration with a built-in resolver.
   /// - Parameters:
   ///   - deviceCount: 3 unless given.
   ///   - steps: 200 unless given.
@@ -96,12 +123,8 @@ public struct SimulationConfiguration: Sendable, Hashable {
     schemas: SchemaScenario = .none,
     invariants: Set<Invariant>? = nil
   ) {
-    self.deviceCount = min(26, max(1, deviceCount))
-    self.steps = max(0, steps)
-    self.resolver = resolver
-    self.deletePolicy = deletePolicy
-    self.faults = faults
-    self.schemas = schemas
-    self.invariants = invariants ?? Simulation.invariants(for: resolver, deletePolicy: deletePolicy)
+    self.init(
+      deviceCount: deviceCount, steps: steps, resolver: ResolverUnderTest(resolver), deletePolicy: deletePolicy,
+      faults: faults, schemas: schemas, invariants: invariants)
   }
 }

@@ -87,7 +87,7 @@ public enum SimulationScript {
     comments: [String] = []
   ) -> String {
     var lines = comments.map { "# " + $0.replacingOccurrences(of: "\n", with: " ") }
-    lines.append("resolver \(setup.resolver.rawValue)")
+    lines.append("resolver \(setup.resolver.name)")
     lines.append("delete-policy \(setup.deletePolicy)")
     lines.append("schemas \(setup.schemas.rawValue)")
     for device in setup.devices {
@@ -151,11 +151,14 @@ public enum SimulationScript {
   // MARK: Reading
 
   /// Reads a script.
-  /// - Parameter text: The script.
+  /// - Parameters:
+  ///   - text: The script.
+  ///   - resolvers: Your own resolvers, for `resolver NAME` lines that name them; the built-ins are always known.
   /// - Returns: The world, the steps, and the closing commands.
   /// - Throws: ``ParseError`` naming the first bad line and token.
-  public static func parse(_ text: String) throws(ParseError) -> Parsed {
-    var resolver = ResolverChoice.fieldMerge
+  public static func parse(_ text: String, resolvers: [ResolverUnderTest] = []) throws(ParseError) -> Parsed {
+    let known = resolvers + ResolverChoice.allCases.map(ResolverUnderTest.init)
+    var resolver = ResolverUnderTest(.fieldMerge)
     var deletePolicy = DeletePolicy.deleteWins
     var schemas = SchemaScenario.none
     var devices: [DeviceSetup] = []
@@ -172,8 +175,8 @@ public enum SimulationScript {
       }
       switch head {
       case "resolver":
-        guard tokens.count == 2, let choice = ResolverChoice(rawValue: tokens[1]) else {
-          throw fail("unknown resolver; use one of \(ResolverChoice.allCases.map(\.rawValue).joined(separator: ", "))", tokens.dropFirst().first)
+        guard tokens.count == 2, let choice = known.first(where: { $0.name == tokens[1] }) else {
+          throw fail("unknown resolver; use one of \(known.map(\.name).joined(separator: ", "))", tokens.dropFirst().first)
         }
         resolver = choice
       case "delete-policy":

@@ -1,0 +1,61 @@
+public import Reconcile
+
+/// Your own resolver, plugged into the simulation in place of a built-in one.
+///
+/// ```swift
+/// let mine = ResolverUnderTest(name: "notes-merge", resolver: NotesResolver(),
+///                              bookkeeping: EditBookkeeping(editCountKey: "editCount"),
+///                              lostWriteContract: .oneSidedChangesKept)
+/// let report = PropertyRunner(configuration: SimulationConfiguration(resolver: mine, faults: .flaky),
+///                             seeds: 0..<500).run()
+/// ```
+///
+/// Two resolvers under test are equal when their names are: the name stands for the resolver in replay scripts
+/// (`resolver NAME`), and ``Simulation/replay(_:resolvers:)`` maps it back.
+public struct ResolverUnderTest: Sendable, Hashable, CustomStringConvertible {
+  /// The name scripts use; it must not be a built-in's name.
+  public var name: String
+  /// The resolver.
+  public var resolver: any ConflictResolver
+  /// The fields each edit writes for it.
+  public var bookkeeping: EditBookkeeping
+  /// The lost-write invariant it promises, if any: ``Invariant/oneSidedChangesKept``,
+  /// ``Invariant/highestEditCountKept`` (with an edit-count field) or ``Invariant/latestStampKept`` (with a stamps
+  /// field).
+  public var lostWriteContract: Invariant?
+
+  /// Describes a resolver under test.
+  /// - Parameters:
+  ///   - name: Its script name.
+  ///   - resolver: The resolver.
+  ///   - bookkeeping: The fields each edit writes for it; none unless given.
+  ///   - lostWriteContract: The lost-write invariant it promises; none unless given.
+  public init(
+    name: String,
+    resolver: any ConflictResolver,
+    bookkeeping: EditBookkeeping = .none,
+    lostWriteContract: Invariant? = nil
+  ) {
+    self.name = name
+    self.resolver = resolver
+    self.bookkeeping = bookkeeping
+    self.lostWriteContract = lostWriteContract
+  }
+
+  /// A built-in resolver described the same way.
+  /// - Parameter choice: The built-in.
+  public init(_ choice: ResolverChoice) {
+    self.init(
+      name: choice.rawValue, resolver: choice.resolver, bookkeeping: choice.bookkeeping,
+      lostWriteContract: choice.lostWriteContract)
+  }
+
+  /// Equal when the names are.
+  public static func == (lhs: ResolverUnderTest, rhs: ResolverUnderTest) -> Bool { lhs.name == rhs.name }
+
+  /// Hashes the name.
+  public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+  /// The name.
+  public var description: String { name }
+}
