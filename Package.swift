@@ -33,7 +33,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "reconcile-benchmarks",
-      dependencies: ["Reconcile"],
+      dependencies: ["Reconcile", "ReconcileSimulator"],
       path: "Benchmarks/ReconcileBenchmarks",
       swiftSettings: strictSettings
     ),

@@ -1,5 +1,6 @@
 import Foundation
 import Reconcile
+import ReconcileSimulator
 
 // reconcile-benchmarks: run with `swift run -c release reconcile-benchmarks [--check] [--quick]`.
 // --check exits 1 when a target is missed; --quick runs fewer iterations (for smoke runs).
@@ -61,6 +62,38 @@ do {
   print("target: 100 fields ≤ 12× the 10-field cost: \(format(growth))× \(growthOK ? "PASS" : "FAIL")")
   if !rateOK { failures.append("FieldMerge rate") }
   if !growthOK { failures.append("FieldMerge growth") }
+
+  print("\nSimulator throughput: the CI configuration (200 steps, 3 devices, deleteWins), whole runs with quiescence")
+  let seedCount = arguments.contains("--quick") ? 5 : 200
+  let runs = SimulatorBenchmark.throughput(seeds: seedCount)
+  var runRows = [["resolver, faults", "seeds", "steps/s", "seeds/s"]]
+  for r in runs {
+    runRows.append([r.label, String(r.seeds), format(r.stepsPerSecond, digits: 0), format(r.seedsPerSecond, digits: 1)])
+  }
+  print(table(runRows))
+  let ciRate = runs.first { $0.label == "field-merge, flaky" }?.stepsPerSecond ?? 0
+  let rateTargetOK = ciRate >= 100_000
+  print(
+    "target: ≥ 100,000 simulated steps/s (field-merge, flaky): \(format(ciRate, digits: 0)) \(rateTargetOK ? "PASS" : "FAIL")"
+  )
+  if !rateTargetOK { failures.append("simulator steps/s") }
+
+  print("\nZone changes: the same 100 recent changes, fetched after a short and a long history")
+  let long = arguments.contains("--quick") ? 100_000 : 1_000_000
+  let short = try SimulatorBenchmark.feedCost(history: 1_000, repetitions: 2_000)
+  let longCost = try SimulatorBenchmark.feedCost(history: long, repetitions: 2_000)
+  print(
+    table([
+      ["history", "changes returned", "µs/fetch"],
+      [String(short.history), String(short.changes), format(short.nanoseconds / 1_000, digits: 1)],
+      [String(longCost.history), String(longCost.changes), format(longCost.nanoseconds / 1_000, digits: 1)],
+    ]))
+  let feedRatio = longCost.nanoseconds / short.nanoseconds
+  let feedOK = feedRatio <= 1.5
+  print(
+    "target: \(long)-change history ≤ 1.5× the 1,000-change cost: \(format(feedRatio, digits: 2))× \(feedOK ? "PASS" : "FAIL")"
+  )
+  if !feedOK { failures.append("change feed history ratio") }
 } catch {
   print("benchmark failed: \(error)")
   exit(2)

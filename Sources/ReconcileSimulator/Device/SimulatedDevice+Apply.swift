@@ -46,7 +46,8 @@ extension SimulatedDevice {
     let id = server.recordID
     observeStamps(of: server)
     if storage.pending[id] == .delete, storage.records[id] == nil {
-      let pending = storage.tombstones[id] ?? Tombstone(recordID: id, recordType: server.recordType, deletedAt: .distantPast)
+      let pending =
+        storage.tombstones[id] ?? Tombstone(recordID: id, recordType: server.recordType, deletedAt: .distantPast)
       if case .keep(let kept) = configuration.deletePolicy.resolvePendingDeletion(pending, against: server) {
         storage.pending.remove(id)
         storage.tombstones.remove(id)
@@ -149,6 +150,7 @@ extension SimulatedDevice {
   /// observed (the clock keeps its drift cap); the record is still applied.
   mutating func observeStamps(of record: Record) {
     guard let key = configuration.bookkeeping.fieldStampsKey else { return }
-    try? HybridLogicalClockMerge(stampsKey: key).observe(record, with: &storage.clock, at: record.modificationDate ?? .distantPast)
+    try? HybridLogicalClockMerge(stampsKey: key).observe(
+      record, with: &storage.clock, at: record.modificationDate ?? .distantPast)
   }
 }

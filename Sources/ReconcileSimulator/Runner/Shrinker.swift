@@ -68,7 +68,8 @@ enum Shrinker {
     var result = best
     result.seed = failing.seed
     return Counterexample(
-      seed: failing.seed, violation: violation, originalStepCount: failing.steps.count, result: result, shrinkRuns: runs)
+      seed: failing.seed, violation: violation, originalStepCount: failing.steps.count, result: result, shrinkRuns: runs
+    )
   }
 
   /// Neighbouring waits as one wait of their total length.

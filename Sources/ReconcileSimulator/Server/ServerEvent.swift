@@ -31,7 +31,8 @@ public struct ServerEvent: Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     let who = client?.deviceName ?? "server"
     switch kind {
-    case .saved(let record): return "#\(sequence) \(who): saved \(record.recordID.recordName) → \(record.recordChangeTag ?? "")"
+    case .saved(let record):
+      return "#\(sequence) \(who): saved \(record.recordID.recordName) → \(record.recordChangeTag ?? "")"
     case .deleted(let id, _): return "#\(sequence) \(who): deleted \(id.recordName)"
     case .zoneCreated(let zone): return "#\(sequence) \(who): created zone \(zone.zoneName)"
     case .zoneDeleted(let zone, let purged):

@@ -30,7 +30,8 @@ extension SimulatedServer {
       if let record = zone.records[id] {
         changed.append(visible(record, access).keeping(request.desiredKeys))
       } else if let type = zone.deletedTypes[id] {
-        deleted.append(DeletedRecord(recordID: access.renames ? id.movingZone(to: access.visibleZone) : id, recordType: type))
+        deleted.append(
+          DeletedRecord(recordID: access.renames ? id.movingZone(to: access.visibleZone) : id, recordType: type))
       }
     }
     let token = ZoneChangeToken(zoneID: request.zoneID, incarnation: zone.incarnation, sequence: page.through)
@@ -59,7 +60,8 @@ extension SimulatedServer {
     var remaining = request.resultsLimit ?? configuration.limits.changesPageSize
     var sequences = request.since?.sequences ?? [:]
     var changes = DatabaseChanges(
-      changedZones: [], deletedZones: [], purgedZones: [], token: DatabaseChangeToken(sequences: [:]), moreComing: false)
+      changedZones: [], deletedZones: [], purgedZones: [], token: DatabaseChangeToken(sequences: [:]), moreComing: false
+    )
     for owner in owners {
       let store = privateDatabases[owner] ?? DatabaseStore()
       let after = sequences[owner] ?? 0

@@ -38,7 +38,8 @@ extension SimulatedServer {
     }
     let bytes = request.saving.reduce(0) { $0 + $1.dataSize }
     guard bytes <= limits.maximumBatchBytes else {
-      throw .limitExceeded(reason: "the request has \(bytes) bytes of record data; the limit is \(limits.maximumBatchBytes)")
+      throw .limitExceeded(
+        reason: "the request has \(bytes) bytes of record data; the limit is \(limits.maximumBatchBytes)")
     }
     try checkDistinctItems(request)
     if let user = client.userRecordName, quotaExceededUsers.contains(user), !request.saving.isEmpty {
@@ -62,7 +63,8 @@ extension SimulatedServer {
       case .failed(let error, _):
         reply.failures[id] = error
       case .save(let record, let access, let isNew):
-        reply.saved.append(applySave(record, access: access, isNew: isNew, client: client, token: request.clientChangeToken))
+        reply.saved.append(
+          applySave(record, access: access, isNew: isNew, client: client, token: request.clientChangeToken))
       case .delete(let stored, let access):
         reply.deleted += applyDelete(stored, access: access, client: client)
       }
@@ -74,7 +76,8 @@ extension SimulatedServer {
     var seen = Set<RecordID>()
     for id in request.saving.map(\.recordID) + request.deleting {
       guard seen.insert(id).inserted else {
-        throw .invalidArguments(reason: "record \(id) appears more than once in one request (saved twice, or saved and deleted)")
+        throw .invalidArguments(
+          reason: "record \(id) appears more than once in one request (saved twice, or saved and deleted)")
       }
     }
   }
@@ -140,7 +143,9 @@ extension SimulatedServer {
     }
     if let existing, existing.recordType != record.recordType {
       throw .invalidArguments(
-        reason: "record \(sent.recordID) is a \(existing.recordType) on the server; it cannot be saved as a \(record.recordType)")
+        reason:
+          "record \(sent.recordID) is a \(existing.recordType) on the server; it cannot be saved as a \(record.recordType)"
+      )
     }
     if policy == .ifServerRecordUnchanged {
       switch (record.recordChangeTag, existing) {
@@ -183,7 +188,8 @@ extension SimulatedServer {
       throw .invalidArguments(reason: "record \(record.recordID): \(error)")
     }
     if scope == .public, let key = record.encryptedValuesByKey.keys.sorted().first {
-      throw .invalidArguments(reason: "field '\(key)' of record \(record.recordID) is encrypted; the public database has no encrypted fields")
+      throw .invalidArguments(
+        reason: "field '\(key)' of record \(record.recordID) is encrypted; the public database has no encrypted fields")
     }
   }
 
@@ -197,7 +203,9 @@ extension SimulatedServer {
         guard let value = all[key], let expected = known[key] else { continue }
         guard Self.fits(value.type, expected) else {
           throw .invalidArguments(
-            reason: "type mismatch for field '\(key)' of record type '\(record.recordType)': the schema says \(expected), the record has \(value.type)")
+            reason:
+              "type mismatch for field '\(key)' of record type '\(record.recordType)': the schema says \(expected), the record has \(value.type)"
+          )
         }
       }
     case .production(let declared):
@@ -294,7 +302,9 @@ extension SimulatedServer {
         logEvent(.deleted(next, recordType: removed.recordType), by: client, in: access.database)
         queue += referrers(of: next, access: access)
       }
-      if removed != nil || next == id { deleted.append(access.renames ? next.movingZone(to: access.visibleZone) : next) }
+      if removed != nil || next == id {
+        deleted.append(access.renames ? next.movingZone(to: access.visibleZone) : next)
+      }
     }
     return deleted
   }

@@ -7,7 +7,8 @@ extension SimulatedServer {
   {
     guard let user = client.userRecordName else { throw .notAuthenticated }
     guard request.scope == .private else {
-      throw .badDatabase(reason: "zones can be created and deleted only in the private database, not the \(request.scope) one")
+      throw .badDatabase(
+        reason: "zones can be created and deleted only in the private database, not the \(request.scope) one")
     }
     for zone in request.saving + request.deleting.map({ RecordZone(zoneID: $0) }) {
       guard zone.zoneID.ownerName == ZoneID.defaultOwnerName || zone.zoneID.ownerName == user else {
@@ -34,7 +35,8 @@ extension SimulatedServer {
     incarnationCounter += 1
     let incarnation = incarnationCounter
     withDatabase(.privateDatabase(owner: owner)) { database in
-      database.zones[stored] = ZoneStore(zone: RecordZone(zoneID: stored, capabilities: zone.capabilities), incarnation: incarnation)
+      database.zones[stored] = ZoneStore(
+        zone: RecordZone(zoneID: stored, capabilities: zone.capabilities), incarnation: incarnation)
       database.userDeletedZones.remove(stored)
       database.removedZones[stored] = nil
       database.zoneLog.append(stored)

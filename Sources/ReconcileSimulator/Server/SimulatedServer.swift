@@ -73,7 +73,8 @@ public struct SimulatedServer: Sendable {
   ///   - request: The request.
   ///   - client: Who sends it.
   /// - Returns: The reply, or the error for the whole request. Per-item errors are inside the reply.
-  public mutating func handle(_ request: ServerRequest, from client: ClientIdentity) -> Result<ServerReply, ServerError> {
+  public mutating func handle(_ request: ServerRequest, from client: ClientIdentity) -> Result<ServerReply, ServerError>
+  {
     if let refusal = admit(request, from: client) { return .failure(refusal) }
     let result: Result<ServerReply, ServerError>
     do {

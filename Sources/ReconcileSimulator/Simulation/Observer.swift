@@ -55,7 +55,8 @@ struct Observer: Sendable {
         violations.append(
           InvariantViolation(
             .noResurrection,
-            "\(id.recordName) was deleted (#\(deleted)) and saved again by \(event.client?.deviceName ?? "?") (#\(position))"))
+            "\(id.recordName) was deleted (#\(deleted)) and saved again by \(event.client?.deviceName ?? "?") (#\(position))"
+          ))
       }
       var history = keyHistory[id] ?? [:]
       for key in Set(record.allKeys).union(previous?.allKeys ?? []) {
@@ -68,7 +69,8 @@ struct Observer: Sendable {
           !known.contains(key)
         {
           violations.append(
-            InvariantViolation(.unknownKeysKept, "\(writer) removed \(key) of \(id.recordName), a key its app does not know"))
+            InvariantViolation(
+              .unknownKeysKept, "\(writer) removed \(key) of \(id.recordName), a key its app does not know"))
         }
       }
       keyHistory[id] = history
@@ -99,7 +101,8 @@ struct Observer: Sendable {
     let base = local.lastKnownServer?.recordChangeTag.flatMap { tagPosition[$0] } ?? 0
     var count: Int64?
     if case .int64(let n)? = local.current[ResolverChoice.editCountKey] { count = n }
-    let stamps = (try? HybridLogicalClockMerge(stampsKey: ResolverChoice.fieldStampsKey).stamps(in: local.current)) ?? [:]
+    let stamps =
+      (try? HybridLogicalClockMerge(stampsKey: ResolverChoice.fieldStampsKey).stamps(in: local.current)) ?? [:]
     for key in values.keys.sorted() {
       writeCounter += 1
       writes.append(
@@ -140,7 +143,8 @@ struct Observer: Sendable {
               found.append(
                 InvariantViolation(
                   .oneSidedChangesKept,
-                  "\(key) of \(id.recordName) changed to \(displaced) (#\(from)), then a save wrote back its older value \(value) (first held at #\(earlier)) at #\(entry.position)"))
+                  "\(key) of \(id.recordName) changed to \(displaced) (#\(from)), then a save wrote back its older value \(value) (first held at #\(earlier)) at #\(entry.position)"
+                ))
             }
           }
           if firstSeen[value] == nil { firstSeen[value] = entry.position }
@@ -191,11 +195,14 @@ struct Observer: Sendable {
       if let count = write.editCount { highest[write.recordID] = max(highest[write.recordID] ?? 0, count) }
     }
     return final.compactMap { record in
-      guard deletions[record.recordID] == nil, zoneResets.isEmpty, let top = highest[record.recordID] else { return nil }
+      guard deletions[record.recordID] == nil, zoneResets.isEmpty, let top = highest[record.recordID] else {
+        return nil
+      }
       guard case .int64(let count)? = record[ResolverChoice.editCountKey], count >= top else {
         return InvariantViolation(
           .highestEditCountKept,
-          "\(record.recordID.recordName) ended with edit count \(record[ResolverChoice.editCountKey]?.description ?? "none"), but a device wrote \(top)")
+          "\(record.recordID.recordName) ended with edit count \(record[ResolverChoice.editCountKey]?.description ?? "none"), but a device wrote \(top)"
+        )
       }
       return nil
     }
@@ -206,7 +213,9 @@ struct Observer: Sendable {
     var latest: [RecordID: [String: HybridTimestamp]] = [:]
     for write in writes where !withdrawn(write) {
       guard let stamp = write.stamp else { continue }
-      if latest[write.recordID]?[write.key].map({ $0 < stamp }) ?? true { latest[write.recordID, default: [:]][write.key] = stamp }
+      if latest[write.recordID]?[write.key].map({ $0 < stamp }) ?? true {
+        latest[write.recordID, default: [:]][write.key] = stamp
+      }
     }
     let merge = HybridLogicalClockMerge(stampsKey: ResolverChoice.fieldStampsKey)
     var found: [InvariantViolation] = []
@@ -217,7 +226,8 @@ struct Observer: Sendable {
           found.append(
             InvariantViolation(
               .latestStampKept,
-              "\(key) of \(record.recordID.recordName) ended stamped \(stamps[key]?.description ?? "none"), but a device stamped \(stamp)"))
+              "\(key) of \(record.recordID.recordName) ended stamped \(stamps[key]?.description ?? "none"), but a device stamped \(stamp)"
+            ))
           continue
         }
       }

@@ -29,9 +29,9 @@ struct Scheduler: Sendable {
     let profile = configuration.faults
     if profile.faultRate > 0, random.chance(profile.faultRate), let fault = nextFault(world: world) { return fault }
     let names = world.setup.devices.map(\.name)
-    guard let device = random.pick(names), let state = world.device(named: device) else { return .advance(seconds: 1) }
+    guard let device = random.pick(names), let slot = world.index(of: device) else { return .advance(seconds: 1) }
     let roll = random.below(100)
-    let held = state.storage.records.keys.sorted().map(\.recordName)
+    let held = (12..<60).contains(roll) ? world.devices[slot].storage.records.keys.map(\.recordName).sorted() : []
     switch roll {
     case ..<12: return create(device: device, index: index)
     case ..<55:
@@ -96,7 +96,8 @@ struct Scheduler: Sendable {
       switch random.below(3) {
       case 0: return .crash(device: device)
       case 1:
-        return world.device(named: device)?.isOnline == false ? .online(device: device) : .offline(device: device)
+        let online = world.index(of: device).map { world.devices[$0].isOnline } ?? true
+        return online ? .offline(device: device) : .online(device: device)
       default:
         let jump = 5 + random.below(116)
         return .clockJump(device: device, seconds: random.below(2) == 0 ? jump : -jump)

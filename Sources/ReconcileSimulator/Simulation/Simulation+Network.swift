@@ -8,7 +8,10 @@ extension Simulation {
     while guardCount < 1_000_000 {
       guardCount += 1
       sendReadyRequests()
-      let wake = devices.compactMap(\.nextWakeTime).min()
+      var wake: Date?
+      for index in devices.indices {
+        if let time = devices[index].nextWakeTime, wake.map({ time < $0 }) ?? true { wake = time }
+      }
       let nextTime = [network.nextDelivery, wake].compactMap { $0 }.min()
       guard let nextTime, nextTime <= target else { break }
       if nextTime > now { server.advanceClock(to: nextTime) }
@@ -30,13 +33,13 @@ extension Simulation {
       var deliverAt = now.addingTimeInterval(Self.latency)
       var loseResponse = false
       var copies = 1
-      if var faults = armed[name], !faults.isEmpty {
+      if !armed.isEmpty, var faults = armed[name], !faults.isEmpty {
         let fault = faults.removeFirst()
         armed[name] = faults.isEmpty ? nil : faults
         switch fault {
         case .loseRequest:
           statistics.lostMessages += 1
-          trace.append("    network lost \(name)'s \(outgoing.request)")
+          traceEntries.append(.note("network lost \(name)'s \(outgoing.request)"))
           continue
         case .loseResponse: loseResponse = true
         case .duplicate: copies = 2
@@ -45,7 +48,8 @@ extension Simulation {
         }
       }
       for _ in 0..<copies {
-        network.send(.request(id: outgoing.id, outgoing.request, loseResponse: loseResponse), device: index, at: deliverAt)
+        network.send(
+          .request(id: outgoing.id, outgoing.request, loseResponse: loseResponse), device: index, at: deliverAt)
       }
     }
   }
@@ -59,7 +63,7 @@ extension Simulation {
       observeServer()
       if loseResponse {
         statistics.lostMessages += 1
-        trace.append("    network lost the answer to \(devices[index].name)'s \(request)")
+        traceEntries.append(.note("network lost the answer to \(devices[index].name)'s \(request)"))
         return
       }
       network.send(.response(id: id, answer), device: index, at: now.addingTimeInterval(Self.latency))
@@ -70,7 +74,7 @@ extension Simulation {
       checkTokenOrder(before: before, after: devices[index].storage.zoneToken, device: devices[index].name)
       if !wasHalted, let reason = devices[index].haltReason {
         statistics.halts += 1
-        trace.append("    \(devices[index].name) halted: \(reason.code)")
+        traceEntries.append(.note("\(devices[index].name) halted: \(reason.code)"))
       }
     }
   }
@@ -99,7 +103,7 @@ extension Simulation {
     let events = server.events
     guard observer.consumed < events.count else { return }
     for event in events[observer.consumed...] {
-      trace.append("    \(event)")
+      traceEntries.append(.event(event))
       statistics.serverChanges += 1
       observer.observe(event, setup: setup, upgraded: upgraded)
     }

@@ -7,10 +7,10 @@ extension Simulation {
   public mutating func perform(_ step: SimulationStep) {
     steps.append(step)
     statistics.steps += 1
-    trace.append("\(steps.count) \(step)")
+    traceEntries.append(.step(steps.count, step))
     if let problem = apply(step) {
       statistics.skippedSteps += 1
-      trace.append("    skipped: \(problem)")
+      traceEntries.append(.note("skipped: \(problem)"))
     }
     if case .advance(let seconds) = step {
       pump(until: now.addingTimeInterval(TimeInterval(max(0, seconds))))
@@ -104,7 +104,7 @@ extension Simulation {
   /// - Parameter maximumRounds: The liveness bound; 30 rounds unless given, each up to an hour of virtual time.
   /// - Returns: Whether the world became quiescent within the bound.
   public mutating func quiesce(maximumRounds: Int = 30) -> Bool {
-    trace.append("quiesce")
+    traceEntries.append(.quiesce)
     server.clearFaults()
     armed.removeAll()
     for index in devices.indices { devices[index].goOnline() }
@@ -122,7 +122,7 @@ extension Simulation {
         return true
       }
     }
-    trace.append("    not quiescent after \(maximumRounds) rounds")
+    traceEntries.append(.note("not quiescent after \(maximumRounds) rounds"))
     return false
   }
 
@@ -134,7 +134,7 @@ extension Simulation {
       if case .schema = reason, setup.schemas != .none, !upgraded.contains(devices[index].name) {
         upgraded.insert(devices[index].name)
         devices[index].upgrade(to: AppSchemas.upgraded(setup.schemas))
-        trace.append("    \(devices[index].name) upgraded after a schema halt")
+        traceEntries.append(.note("\(devices[index].name) upgraded after a schema halt"))
       }
       devices[index].restart()
     }
@@ -152,7 +152,8 @@ extension Simulation {
     if quiescent {
       for device in devices {
         if !device.storage.pending.isEmpty {
-          found.append(InvariantViolation(.convergence, "\(device.name) still has \(device.storage.pending.count) queued"))
+          found.append(
+            InvariantViolation(.convergence, "\(device.name) still has \(device.storage.pending.count) queued"))
         }
         if device.records != final {
           found.append(InvariantViolation(.convergence, Self.difference(device: device, server: final)))

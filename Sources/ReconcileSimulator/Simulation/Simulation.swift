@@ -37,8 +37,9 @@ public struct Simulation: Sendable {
   public internal(set) var devices: [SimulatedDevice]
   /// The steps performed so far.
   public internal(set) var steps: [SimulationStep] = []
-  /// The trace so far.
-  public internal(set) var trace: [String] = []
+  /// The trace so far, one line per step and per server change.
+  public var trace: [String] { traceEntries.map(\.line) }
+  var traceEntries: [TraceEntry] = []
   /// Counts so far.
   public internal(set) var statistics = SimulationStatistics()
 
@@ -100,7 +101,9 @@ public struct Simulation: Sendable {
   ///   - deletePolicy: The delete policy.
   /// - Returns: The invariants.
   public static func invariants(for resolver: ResolverUnderTest, deletePolicy: DeletePolicy) -> Set<Invariant> {
-    var set: Set<Invariant> = [.convergence, .liveness, .serverInvariants, .haltedDeviceWritesNothing, .unknownKeysKept]
+    var set: Set<Invariant> = [
+      .convergence, .liveness, .serverInvariants, .haltedDeviceWritesNothing, .unknownKeysKept,
+    ]
     if deletePolicy == .deleteWins { set.insert(.noResurrection) }
     if let contract = resolver.lostWriteContract { set.insert(contract) }
     return set
@@ -156,7 +159,8 @@ public struct Simulation: Sendable {
       quiescent.map { checkInvariants(quiescent: $0) }
       ?? (liveViolations + observer.violations).filter { invariants.contains($0.invariant) }
     return SimulationResult(
-      seed: seed, setup: setup, steps: steps, invariants: invariants, trace: trace, violations: violations,
+      seed: seed, setup: setup, steps: steps, invariants: invariants, traceEntries: traceEntries,
+      violations: violations,
       statistics: statistics)
   }
 }

@@ -53,7 +53,8 @@ public struct SimulationSetup: Sendable, Hashable {
   ///   - deletePolicy: The delete policy.
   ///   - schemas: The schema scenario.
   ///   - devices: The devices.
-  public init(resolver: ResolverUnderTest, deletePolicy: DeletePolicy, schemas: SchemaScenario, devices: [DeviceSetup]) {
+  public init(resolver: ResolverUnderTest, deletePolicy: DeletePolicy, schemas: SchemaScenario, devices: [DeviceSetup])
+  {
     self.resolver = resolver
     self.deletePolicy = deletePolicy
     self.schemas = schemas

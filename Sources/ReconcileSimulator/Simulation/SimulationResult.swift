@@ -42,7 +42,8 @@ public struct SimulationResult: Sendable, Hashable {
   /// The invariants checked.
   public var invariants: Set<Invariant>
   /// A line per step and per server change, byte-identical for the same seed and configuration.
-  public var trace: [String]
+  public var trace: [String] { traceEntries.map(\.line) }
+  var traceEntries: [TraceEntry]
   /// Broken invariants; empty when the run kept every invariant checked.
   public var violations: [InvariantViolation]
   /// Counts.
@@ -56,5 +57,22 @@ public struct SimulationResult: Sendable, Hashable {
     SimulationScript.render(
       setup: setup, steps: steps, invariants: invariants,
       comments: [seed.map { "seed \($0)" }].compactMap { $0 } + violations.map { "broke \($0)" })
+  }
+}
+
+/// One trace line, kept as data and written out only when the trace is read.
+enum TraceEntry: Sendable, Hashable {
+  case step(Int, SimulationStep)
+  case event(ServerEvent)
+  case note(String)
+  case quiesce
+
+  var line: String {
+    switch self {
+    case .step(let number, let step): "\(number) \(step)"
+    case .event(let event): "    \(event)"
+    case .note(let text): "    " + text
+    case .quiesce: "quiesce"
+    }
   }
 }

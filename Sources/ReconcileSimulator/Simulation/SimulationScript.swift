@@ -91,7 +91,8 @@ public enum SimulationScript {
     lines.append("delete-policy \(setup.deletePolicy)")
     lines.append("schemas \(setup.schemas.rawValue)")
     for device in setup.devices {
-      lines.append("device add \(device.name) --clock-offset \(device.clockOffset)s" + (device.upgraded ? " --upgraded" : ""))
+      lines.append(
+        "device add \(device.name) --clock-offset \(device.clockOffset)s" + (device.upgraded ? " --upgraded" : ""))
     }
     if let invariants {
       lines.append("invariants " + invariants.map(\.rawValue).sorted().joined(separator: " "))
@@ -140,7 +141,8 @@ public enum SimulationScript {
   private static func literal(_ value: FieldValue?) -> String {
     switch value {
     case .string(let text)?:
-      return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+      return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        + "\""
     case .int64(let number)?: return String(number)
     case .double(let number)?: return number == number.rounded() && abs(number) < 1e15 ? "\(number)" : "\(number)"
     case let other?: return "\"\(other)\""
@@ -176,7 +178,8 @@ public enum SimulationScript {
       switch head {
       case "resolver":
         guard tokens.count == 2, let choice = known.first(where: { $0.name == tokens[1] }) else {
-          throw fail("unknown resolver; use one of \(known.map(\.name).joined(separator: ", "))", tokens.dropFirst().first)
+          throw fail(
+            "unknown resolver; use one of \(known.map(\.name).joined(separator: ", "))", tokens.dropFirst().first)
         }
         resolver = choice
       case "delete-policy":
@@ -196,13 +199,17 @@ public enum SimulationScript {
         while let option = rest.popFirst() {
           switch option {
           case "--clock-offset":
-            guard let value = rest.popFirst(), let seconds = duration(value) else { throw fail("expected a duration like 30s or -2m", option) }
+            guard let value = rest.popFirst(), let seconds = duration(value) else {
+              throw fail("expected a duration like 30s or -2m", option)
+            }
             device.clockOffset = seconds
           case "--upgraded": device.upgraded = true
           default: throw fail("unknown option", option)
           }
         }
-        guard !devices.contains(where: { $0.name == device.name }) else { throw fail("device added twice", device.name) }
+        guard !devices.contains(where: { $0.name == device.name }) else {
+          throw fail("device added twice", device.name)
+        }
         devices.append(device)
       case "invariants":
         var named = Set<Invariant>()
@@ -277,26 +284,36 @@ public enum SimulationScript {
       }
       return .clockJump(device: device, seconds: seconds)
     default:
-      throw fail("unknown device command; use create, edit, delete, sync, crash, offline, online, upgrade or clock", verb)
+      throw fail(
+        "unknown device command; use create, edit, delete, sync, crash, offline, online, upgrade or clock", verb)
     }
   }
 
-  private static func fault(_ tokens: [String], fail: (String, String?) -> ParseError) throws(ParseError) -> SimulationFault {
+  private static func fault(_ tokens: [String], fail: (String, String?) -> ParseError) throws(ParseError)
+    -> SimulationFault
+  {
     switch (tokens.first, tokens.count) {
     case ("lose-request", 2): return .loseRequest(device: tokens[1])
     case ("lose-response", 2): return .loseResponse(device: tokens[1])
     case ("duplicate", 2): return .duplicate(device: tokens[1])
     case ("delay", 3):
-      guard let seconds = duration(tokens[2]), seconds >= 0 else { throw fail("expected a duration like 20s", tokens[2]) }
+      guard let seconds = duration(tokens[2]), seconds >= 0 else {
+        throw fail("expected a duration like 20s", tokens[2])
+      }
       return .delay(device: tokens[1], seconds: seconds)
     case ("transient", 4):
       guard SimulationFault.transientErrorNames.contains(tokens[2]) else {
-        throw fail("unknown transient error; use \(SimulationFault.transientErrorNames.joined(separator: ", "))", tokens[2])
+        throw fail(
+          "unknown transient error; use \(SimulationFault.transientErrorNames.joined(separator: ", "))", tokens[2])
       }
-      guard let seconds = duration(tokens[3]), seconds >= 0 else { throw fail("expected a duration like 5s", tokens[3]) }
+      guard let seconds = duration(tokens[3]), seconds >= 0 else {
+        throw fail("expected a duration like 5s", tokens[3])
+      }
       return .transient(device: tokens[1], error: tokens[2], retryAfter: seconds)
     case ("throttle", 2):
-      guard let seconds = duration(tokens[1]), seconds >= 0 else { throw fail("expected a duration like 30s", tokens[1]) }
+      guard let seconds = duration(tokens[1]), seconds >= 0 else {
+        throw fail("expected a duration like 30s", tokens[1])
+      }
       return .throttle(seconds: seconds)
     case ("expire-tokens", 1): return .expireTokens
     case ("delete-zone", 1): return .deleteZone
@@ -347,7 +364,9 @@ public enum SimulationScript {
   static func duration(_ text: String) -> Int? {
     var body = Substring(text)
     var sign = 1
-    if body.hasPrefix("+") { body = body.dropFirst() } else if body.hasPrefix("-") {
+    if body.hasPrefix("+") {
+      body = body.dropFirst()
+    } else if body.hasPrefix("-") {
       sign = -1
       body = body.dropFirst()
     }

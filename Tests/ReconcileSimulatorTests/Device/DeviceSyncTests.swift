@@ -15,7 +15,9 @@ struct DeviceSyncTests {
     schema: Schema? = nil
   ) throws -> SimulatedDevice {
     try SimulatedDevice(
-      configuration: .init(name: name, userRecordName: user, zoneID: notes, resolver: resolver, deletePolicy: deletePolicy, schema: schema))
+      configuration: .init(
+        name: name, userRecordName: user, zoneID: notes, resolver: resolver, deletePolicy: deletePolicy, schema: schema)
+    )
   }
 
   private func note(_ name: String, _ values: [String: FieldValue]) throws -> Record {
@@ -103,7 +105,11 @@ struct DeviceSyncTests {
   @Test("an app 1.0 device halts on a record from app 2.0 and writes nothing")
   func schemaHalt() throws {
     func schema(_ version: String, extra: [RecordSchema.Field] = []) throws -> Schema {
-      try Schema([RecordSchema(recordType: "Note", version: try SchemaVersion(version), fields: [RecordSchema.Field("title", .string)] + extra)])
+      try Schema([
+        RecordSchema(
+          recordType: "Note", version: try SchemaVersion(version),
+          fields: [RecordSchema.Field("title", .string)] + extra)
+      ])
     }
     var server = SimulatedServer()
     var new = try device("new", schema: try schema("2.0.0", extra: [RecordSchema.Field("color", .string)]))
@@ -132,7 +138,8 @@ struct DeviceSyncTests {
     let requests = phone.sync(with: &server)
     #expect(server.records(in: notes, ownedBy: "_alice").count == 1_000)
     #expect(phone.diagnostics.queuedCount == 0)
-    #expect(requests >= 1_000 / 100 + 2, "400 → 200 → 100 per batch after two limitExceeded replies; \(requests) requests")
+    #expect(
+      requests >= 1_000 / 100 + 2, "400 → 200 → 100 per batch after two limitExceeded replies; \(requests) requests")
   }
 
   @Test("transient errors are retried after their retry-after; the throttle grows and shrinks")

@@ -126,20 +126,27 @@ struct ChangeFeedTests {
     var fixture = try ServerFixture()
     for index in 0..<10 {
       _ = try fixture.create(
-        try fixture.note("n\(index)", ["rank": .int64(Int64(index)), "title": .string(index.isMultiple(of: 2) ? "even\(index)" : "odd\(index)")]))
+        try fixture.note(
+          "n\(index)",
+          ["rank": .int64(Int64(index)), "title": .string(index.isMultiple(of: 2) ? "even\(index)" : "odd\(index)")]))
     }
-    func run(_ predicate: QueryPredicate, sort: [QuerySort] = [QuerySort("rank")], limit: Int? = nil, cursor: QueryCursor? = nil)
+    func run(
+      _ predicate: QueryPredicate, sort: [QuerySort] = [QuerySort("rank")], limit: Int? = nil,
+      cursor: QueryCursor? = nil
+    )
       throws -> QueryReply
     {
       try fixture.server.query(
-        QueryRequest(zoneID: fixture.notes, query: Query(recordType: "Note", predicate: predicate, sortedBy: sort),
+        QueryRequest(
+          zoneID: fixture.notes, query: Query(recordType: "Note", predicate: predicate, sortedBy: sort),
           resultsLimit: limit, cursor: cursor), as: fixture.aliceMac)
     }
     func ranks(_ reply: QueryReply) -> [FieldValue?] { reply.records.map { $0["rank"] } }
     #expect(ranks(try run(.equals("rank", 3))) == [3])
     #expect(ranks(try run(.lessThan("rank", 3))) == [0, 1, 2])
     #expect(ranks(try run(.greaterThanOrEqual("rank", 8.5))) == [9])
-    #expect(ranks(try run(.beginsWith("title", "odd"), sort: [QuerySort("rank", ascending: false)])) == [9, 7, 5, 3, 1])
+    #expect(
+      ranks(try run(.beginsWith("title", "odd"), sort: [QuerySort("rank", ascending: false)])) == [9, 7, 5, 3, 1])
     #expect(ranks(try run(.isIn("rank", [1, 4, 42]))) == [1, 4])
     #expect(ranks(try run(.and([.greaterThan("rank", 2), .not(.beginsWith("title", "even"))]))) == [3, 5, 7, 9])
     let first = try run(.all, limit: 4)

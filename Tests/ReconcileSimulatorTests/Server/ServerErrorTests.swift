@@ -131,7 +131,8 @@ struct ServerErrorTests {
     _ = try fixture.create(try fixture.note("n1", ["title": "shared"]))
     let shared = try ZoneID(zoneName: "Notes", ownerName: "_alice")
     fixture.server.share(fixture.notes, ownedBy: "_alice", with: "_bob", permission: .readOnly)
-    let changes = try fixture.server.fetchZoneChanges(ZoneChangesRequest(scope: .shared, zoneID: shared), as: fixture.bob)
+    let changes = try fixture.server.fetchZoneChanges(
+      ZoneChangesRequest(scope: .shared, zoneID: shared), as: fixture.bob)
     let seen = try #require(changes.changed.first)
     #expect(seen.recordID.zoneID == shared)
     #expect(seen["title"] == "shared")
@@ -169,7 +170,8 @@ struct ServerErrorTests {
       }
     }
     do {
-      _ = try fixture.server.fetchZoneChanges(ZoneChangesRequest(scope: .public, zoneID: .default), as: fixture.alicePhone)
+      _ = try fixture.server.fetchZoneChanges(
+        ZoneChangesRequest(scope: .public, zoneID: .default), as: fixture.alicePhone)
       Issue.record("expected badDatabase")
     } catch {
       #expect(error.code == 24)
@@ -246,16 +248,19 @@ struct ServerErrorTests {
     let table: [(ServerError, Int, String)] = [
       (.internalError("x"), 1, "internalError"), (.partialFailure([:]), 2, "partialFailure"),
       (.networkUnavailable, 3, "networkUnavailable"), (.networkFailure(retryAfter: nil), 4, "networkFailure"),
-      (.serviceUnavailable(retryAfter: 1), 6, "serviceUnavailable"), (.requestRateLimited(retryAfter: 1), 7, "requestRateLimited"),
+      (.serviceUnavailable(retryAfter: 1), 6, "serviceUnavailable"),
+      (.requestRateLimited(retryAfter: 1), 7, "requestRateLimited"),
       (.notAuthenticated, 9, "notAuthenticated"), (.permissionFailure(reason: ""), 10, "permissionFailure"),
       (.unknownItem(id), 11, "unknownItem"), (.invalidArguments(reason: ""), 12, "invalidArguments"),
-      (.serverRejectedRequest(reason: ""), 15, "serverRejectedRequest"), (.incompatibleVersion, 18, "incompatibleVersion"),
+      (.serverRejectedRequest(reason: ""), 15, "serverRejectedRequest"),
+      (.incompatibleVersion, 18, "incompatibleVersion"),
       (.constraintViolation(reason: ""), 19, "constraintViolation"), (.changeTokenExpired, 21, "changeTokenExpired"),
       (.batchRequestFailed, 22, "batchRequestFailed"), (.zoneBusy(retryAfter: 1), 23, "zoneBusy"),
       (.badDatabase(reason: ""), 24, "badDatabase"), (.quotaExceeded, 25, "quotaExceeded"),
       (.zoneNotFound(.default), 26, "zoneNotFound"), (.limitExceeded(reason: ""), 27, "limitExceeded"),
       (.userDeletedZone(.default), 28, "userDeletedZone"), (.referenceViolation(id), 31, "referenceViolation"),
-      (.serverResponseLost, 34, "serverResponseLost"), (.accountTemporarilyUnavailable(retryAfter: 1), 36, "accountTemporarilyUnavailable"),
+      (.serverResponseLost, 34, "serverResponseLost"),
+      (.accountTemporarilyUnavailable(retryAfter: 1), 36, "accountTemporarilyUnavailable"),
     ]
     for (error, code, name) in table {
       #expect(error.code == code)

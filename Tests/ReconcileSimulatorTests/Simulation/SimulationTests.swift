@@ -8,20 +8,24 @@ import Testing
 struct SimulationTests {
   @Test("the same seed gives a byte-identical trace; another seed does not", arguments: TestSeeds.seeds(0...4))
   func sameSeedSameTrace(seed: UInt64) {
-    let configuration = SimulationConfiguration(deviceCount: 4, steps: 150, resolver: .hybridLogicalClock, faults: .hostile)
+    let configuration = SimulationConfiguration(
+      deviceCount: 4, steps: 150, resolver: .hybridLogicalClock, faults: .hostile)
     var first = Simulation(seed: seed, configuration: configuration)
     var second = Simulation(seed: seed, configuration: configuration)
     var other = Simulation(seed: seed + 1_000, configuration: configuration)
     let a = first.run()
     let b = second.run()
-    #expect(a.trace.joined(separator: "\n") == b.trace.joined(separator: "\n"), "\(TestSeeds.replay(seed, test: "sameSeedSameTrace"))")
+    #expect(
+      a.trace.joined(separator: "\n") == b.trace.joined(separator: "\n"),
+      "\(TestSeeds.replay(seed, test: "sameSeedSameTrace"))")
     #expect(a.trace != other.run().trace)
     #expect(a.statistics == b.statistics)
   }
 
   @Test("a run's script replays it exactly: same steps, same trace", arguments: TestSeeds.seeds(10...14))
   func scriptReplaysRun(seed: UInt64) throws {
-    let configuration = SimulationConfiguration(steps: 120, resolver: .editCount, faults: .hostile, schemas: .minorUpgrade)
+    let configuration = SimulationConfiguration(
+      steps: 120, resolver: .editCount, faults: .hostile, schemas: .minorUpgrade)
     var simulation = Simulation(seed: seed, configuration: configuration)
     let result = simulation.run()
     let parsed = try SimulationScript.parse(result.script)
@@ -37,7 +41,8 @@ struct SimulationTests {
       .create(device: "a", record: "r1", values: ["title": "say \"hi\" \\ bye", "rank": 3, "score": 1.5]),
       .edit(device: "a", record: "r1", values: ["title": "x", "body": FieldValue?.none]),
       .delete(device: "a", record: "r1"), .sync(device: "a"), .crash(device: "a"), .offline(device: "a"),
-      .online(device: "a"), .upgrade(device: "a"), .clockJump(device: "a", seconds: -90), .clockJump(device: "a", seconds: 5),
+      .online(device: "a"), .upgrade(device: "a"), .clockJump(device: "a", seconds: -90),
+      .clockJump(device: "a", seconds: 5),
       .advance(seconds: 30), .fault(.loseRequest(device: "a")), .fault(.loseResponse(device: "a")),
       .fault(.duplicate(device: "a")), .fault(.delay(device: "a", seconds: 20)),
       .fault(.transient(device: "a", error: "zoneBusy", retryAfter: 5)), .fault(.throttle(seconds: 30)),
@@ -57,7 +62,8 @@ struct SimulationTests {
   @Test(
     "a bad script line is reported with its line number and the offending token",
     arguments: [
-      ("resolver nope", 1, "nope"), ("device add a\na jump", 2, "jump"), ("device add a\na edit Note/r1 title", 2, "title"),
+      ("resolver nope", 1, "nope"), ("device add a\na jump", 2, "jump"),
+      ("device add a\na edit Note/r1 title", 2, "title"),
       ("fault delay a soon", 1, "soon"), ("b sync", 1, "b"), ("device add a\na create Note/r1 t=\"open", 2, "t=\"open"),
       ("invariants convergence nonsense", 1, "nonsense"), ("advance -3s", 1, "-3s"),
     ])
@@ -93,7 +99,8 @@ struct SimulationTests {
     // A resolver that keeps the client's version of every key is "client wins": it promises nothing, so checking it
     // against the one-sided-changes contract must find a loss, which replays through its name.
     let clientWins = ResolverUnderTest(
-      name: "client-wins", resolver: CustomResolver { conflict in conflict.client }, lostWriteContract: .oneSidedChangesKept)
+      name: "client-wins", resolver: CustomResolver { conflict in conflict.client },
+      lostWriteContract: .oneSidedChangesKept)
     let report = PropertyRunner(
       configuration: SimulationConfiguration(steps: 200, resolver: clientWins, faults: .flaky), seeds: 0..<40
     ).run()

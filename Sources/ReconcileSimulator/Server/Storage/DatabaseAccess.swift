@@ -32,7 +32,8 @@ extension SimulatedServer {
   /// Public: anyone reads, only signed-in users write, only the default zone exists. Private: a signed-in user's own
   /// zones; another owner's name is a ``ServerError/permissionFailure(reason:)``. Shared: zones another user shared
   /// with this one; writing needs ``SharePermission/readWrite``.
-  func access(_ scope: DatabaseScope, zone zoneID: ZoneID, for client: ClientIdentity, writing: Bool) throws(ServerError)
+  func access(_ scope: DatabaseScope, zone zoneID: ZoneID, for client: ClientIdentity, writing: Bool)
+    throws(ServerError)
     -> ZoneAccess
   {
     switch scope {
@@ -106,7 +107,8 @@ extension Record {
     }
     func move(_ value: FieldValue) -> FieldValue {
       switch value {
-      case .reference(let reference): .reference(Reference(recordID: move(reference.recordID), action: reference.action))
+      case .reference(let reference):
+        .reference(Reference(recordID: move(reference.recordID), action: reference.action))
       case .list(let items): .list(items.map(move))
       default: value
       }
