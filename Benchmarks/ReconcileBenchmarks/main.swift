@@ -2,10 +2,21 @@ import Foundation
 import Reconcile
 import ReconcileSimulator
 
-// reconcile-benchmarks: run with `swift run -c release reconcile-benchmarks [--check] [--quick]`.
-// --check exits 1 when a target is missed; --quick runs fewer iterations (for smoke runs).
-let arguments = Set(CommandLine.arguments.dropFirst())
+// reconcile-benchmarks: run with `swift run -c release reconcile-benchmarks [--check] [--quick] [--only SECTION]`.
+// --check exits 1 when a target is missed; --quick runs fewer iterations (for smoke runs); --only runs one section
+// (archives, merge, simulator, feed), e.g. under a profiler.
+let argumentList = Array(CommandLine.arguments.dropFirst())
+let arguments = Set(argumentList)
 let iterations = arguments.contains("--quick") ? 2_000 : 200_000
+let sections = ["archives", "merge", "simulator", "feed"]
+let only = argumentList.firstIndex(of: "--only").flatMap {
+  argumentList.indices.contains($0 + 1) ? argumentList[$0 + 1] : nil
+}
+if let only, !sections.contains(only) {
+  print("unknown section \(only); sections: \(sections.joined(separator: ", "))")
+  exit(2)
+}
+func runs(_ section: String) -> Bool { only == nil || only == section }
 
 #if DEBUG
   print("warning: this is a debug build; figures are meaningful only with -c release\n")
@@ -13,87 +24,98 @@ let iterations = arguments.contains("--quick") ? 2_000 : 200_000
 
 var failures: [String] = []
 do {
-  let results = try SystemFieldsBenchmark.run(iterations: iterations)
-  let base = results[0]
-  print("System-fields round trip (encode + decode), a record shaped like the QSCompany fixture")
-  var rows = [["format", "ns/round trip", "bytes", "time vs Reconcile", "size vs Reconcile"]]
-  for r in results {
-    rows.append([
-      r.name, format(r.nsPerRoundTrip, digits: 0), String(r.bytes),
-      format(r.nsPerRoundTrip / base.nsPerRoundTrip) + "×",
-      format(Double(r.bytes) / Double(base.bytes)) + "×",
-    ])
+  if runs("archives") {
+    let results = try SystemFieldsBenchmark.run(iterations: iterations)
+    let base = results[0]
+    print("System-fields round trip (encode + decode), a record shaped like the QSCompany fixture")
+    var rows = [["format", "ns/round trip", "bytes", "time vs Reconcile", "size vs Reconcile"]]
+    for r in results {
+      rows.append([
+        r.name, format(r.nsPerRoundTrip, digits: 0), String(r.bytes),
+        format(r.nsPerRoundTrip / base.nsPerRoundTrip) + "×",
+        format(Double(r.bytes) / Double(base.bytes)) + "×",
+      ])
+    }
+    print(table(rows))
+    let keyed = results[1]
+    let speedup = keyed.nsPerRoundTrip / base.nsPerRoundTrip
+    let sizeRatio = Double(base.bytes) / Double(keyed.bytes)
+    let speedOK = speedup >= 20
+    let sizeOK = sizeRatio <= 0.25
+    print("target: Reconcile ≥ 20× faster than the keyed archive: \(format(speedup))× \(speedOK ? "PASS" : "FAIL")")
+    print(
+      "target: Reconcile ≤ 1/4 the keyed archive's size: \(format(sizeRatio, digits: 3)) \(sizeOK ? "PASS" : "FAIL")")
+    if !speedOK { failures.append("system-fields speed") }
+    if !sizeOK { failures.append("system-fields size") }
   }
-  print(table(rows))
-  let keyed = results[1]
-  let speedup = keyed.nsPerRoundTrip / base.nsPerRoundTrip
-  let sizeRatio = Double(base.bytes) / Double(keyed.bytes)
-  let speedOK = speedup >= 20
-  let sizeOK = sizeRatio <= 0.25
-  print("target: Reconcile ≥ 20× faster than the keyed archive: \(format(speedup))× \(speedOK ? "PASS" : "FAIL")")
-  print("target: Reconcile ≤ 1/4 the keyed archive's size: \(format(sizeRatio, digits: 3)) \(sizeOK ? "PASS" : "FAIL")")
-  if !speedOK { failures.append("system-fields speed") }
-  if !sizeOK { failures.append("system-fields size") }
 
-  print("\nConflict resolution: a fifth of the fields changed on each side, one field on both")
-  let merges = try MergeBenchmark.run(iterations: iterations)
-  var mergeRows = [["resolver", "fields", "ns/resolution", "resolutions/s", "vs naive"]]
-  for r in merges {
-    let naive =
-      merges.first { $0.name.hasPrefix("naive") && $0.fields == r.fields }?.nsPerResolution ?? r.nsPerResolution
-    mergeRows.append([
-      r.name, String(r.fields), format(r.nsPerResolution, digits: 0), format(1e9 / r.nsPerResolution, digits: 0),
-      format(r.nsPerResolution / naive, digits: 2) + "×",
-    ])
+  if runs("merge") {
+    print("\nConflict resolution: a fifth of the fields changed on each side, one field on both")
+    let merges = try MergeBenchmark.run(iterations: iterations)
+    var mergeRows = [["resolver", "fields", "ns/resolution", "resolutions/s", "vs naive"]]
+    for r in merges {
+      let naive =
+        merges.first { $0.name.hasPrefix("naive") && $0.fields == r.fields }?.nsPerResolution ?? r.nsPerResolution
+      mergeRows.append([
+        r.name, String(r.fields), format(r.nsPerResolution, digits: 0), format(1e9 / r.nsPerResolution, digits: 0),
+        format(r.nsPerResolution / naive, digits: 2) + "×",
+      ])
+    }
+    print(table(mergeRows))
+    func fieldMerge(_ fields: Int) -> Double {
+      merges.first { $0.name == "FieldMerge" && $0.fields == fields }?.nsPerResolution ?? .infinity
+    }
+    let perSecond = 1e9 / fieldMerge(10)
+    let growth = fieldMerge(100) / fieldMerge(10)
+    let rateOK = perSecond >= 1_000_000
+    let growthOK = growth <= 12
+    let floor = merges.first { $0.name.hasPrefix("floor") && $0.fields == 10 }?.nsPerResolution ?? 0
+    print("floor: copying a 10-field record and writing one key costs \(format(floor, digits: 0)) ns on this machine")
+    print(
+      "target: ≥ 1,000,000 ten-field FieldMerge resolutions/s: \(format(perSecond, digits: 0)) \(rateOK ? "PASS" : "FAIL")"
+    )
+    print("target: 100 fields ≤ 12× the 10-field cost: \(format(growth))× \(growthOK ? "PASS" : "FAIL")")
+    if !rateOK { failures.append("FieldMerge rate") }
+    if !growthOK { failures.append("FieldMerge growth") }
   }
-  print(table(mergeRows))
-  func fieldMerge(_ fields: Int) -> Double {
-    merges.first { $0.name == "FieldMerge" && $0.fields == fields }?.nsPerResolution ?? .infinity
-  }
-  let perSecond = 1e9 / fieldMerge(10)
-  let growth = fieldMerge(100) / fieldMerge(10)
-  let rateOK = perSecond >= 1_000_000
-  let growthOK = growth <= 12
-  let floor = merges.first { $0.name.hasPrefix("floor") && $0.fields == 10 }?.nsPerResolution ?? 0
-  print("floor: copying a 10-field record and writing one key costs \(format(floor, digits: 0)) ns on this machine")
-  print(
-    "target: ≥ 1,000,000 ten-field FieldMerge resolutions/s: \(format(perSecond, digits: 0)) \(rateOK ? "PASS" : "FAIL")"
-  )
-  print("target: 100 fields ≤ 12× the 10-field cost: \(format(growth))× \(growthOK ? "PASS" : "FAIL")")
-  if !rateOK { failures.append("FieldMerge rate") }
-  if !growthOK { failures.append("FieldMerge growth") }
 
-  print("\nSimulator throughput: the CI configuration (200 steps, 3 devices, deleteWins), whole runs with quiescence")
-  let seedCount = arguments.contains("--quick") ? 5 : 200
-  let runs = SimulatorBenchmark.throughput(seeds: seedCount)
-  var runRows = [["resolver, faults", "seeds", "steps/s", "seeds/s"]]
-  for r in runs {
-    runRows.append([r.label, String(r.seeds), format(r.stepsPerSecond, digits: 0), format(r.seedsPerSecond, digits: 1)])
+  if runs("simulator") {
+    print("\nSimulator throughput: the CI configuration (200 steps, 3 devices, deleteWins), whole runs with quiescence")
+    let seedCount = arguments.contains("--quick") ? 5 : 200
+    let runs = SimulatorBenchmark.throughput(seeds: seedCount)
+    var runRows = [["resolver, faults", "seeds", "steps/s", "seeds/s"]]
+    for r in runs {
+      runRows.append([
+        r.label, String(r.seeds), format(r.stepsPerSecond, digits: 0), format(r.seedsPerSecond, digits: 1),
+      ])
+    }
+    print(table(runRows))
+    let ciRate = runs.first { $0.label == "field-merge, flaky" }?.stepsPerSecond ?? 0
+    let rateTargetOK = ciRate >= 100_000
+    print(
+      "target: ≥ 100,000 simulated steps/s (field-merge, flaky): \(format(ciRate, digits: 0)) \(rateTargetOK ? "PASS" : "FAIL")"
+    )
+    if !rateTargetOK { failures.append("simulator steps/s") }
   }
-  print(table(runRows))
-  let ciRate = runs.first { $0.label == "field-merge, flaky" }?.stepsPerSecond ?? 0
-  let rateTargetOK = ciRate >= 100_000
-  print(
-    "target: ≥ 100,000 simulated steps/s (field-merge, flaky): \(format(ciRate, digits: 0)) \(rateTargetOK ? "PASS" : "FAIL")"
-  )
-  if !rateTargetOK { failures.append("simulator steps/s") }
 
-  print("\nZone changes: the same 100 recent changes, fetched after a short and a long history")
-  let long = arguments.contains("--quick") ? 100_000 : 1_000_000
-  let short = try SimulatorBenchmark.feedCost(history: 1_000, repetitions: 2_000)
-  let longCost = try SimulatorBenchmark.feedCost(history: long, repetitions: 2_000)
-  print(
-    table([
-      ["history", "changes returned", "µs/fetch"],
-      [String(short.history), String(short.changes), format(short.nanoseconds / 1_000, digits: 1)],
-      [String(longCost.history), String(longCost.changes), format(longCost.nanoseconds / 1_000, digits: 1)],
-    ]))
-  let feedRatio = longCost.nanoseconds / short.nanoseconds
-  let feedOK = feedRatio <= 1.5
-  print(
-    "target: \(long)-change history ≤ 1.5× the 1,000-change cost: \(format(feedRatio, digits: 2))× \(feedOK ? "PASS" : "FAIL")"
-  )
-  if !feedOK { failures.append("change feed history ratio") }
+  if runs("feed") {
+    print("\nZone changes: the same 100 recent changes, fetched after a short and a long history")
+    let long = arguments.contains("--quick") ? 100_000 : 1_000_000
+    let short = try SimulatorBenchmark.feedCost(history: 1_000, repetitions: 2_000)
+    let longCost = try SimulatorBenchmark.feedCost(history: long, repetitions: 2_000)
+    print(
+      table([
+        ["history", "changes returned", "µs/fetch"],
+        [String(short.history), String(short.changes), format(short.nanoseconds / 1_000, digits: 1)],
+        [String(longCost.history), String(longCost.changes), format(longCost.nanoseconds / 1_000, digits: 1)],
+      ]))
+    let feedRatio = longCost.nanoseconds / short.nanoseconds
+    let feedOK = feedRatio <= 1.5
+    print(
+      "target: \(long)-change history ≤ 1.5× the 1,000-change cost: \(format(feedRatio, digits: 2))× \(feedOK ? "PASS" : "FAIL")"
+    )
+    if !feedOK { failures.append("change feed history ratio") }
+  }
 } catch {
   print("benchmark failed: \(error)")
   exit(2)

@@ -39,6 +39,14 @@ public struct RecordID: Sendable, Hashable, Comparable, CustomStringConvertible 
     self.zoneID = zoneID
   }
 
+  /// Hashes the record name and the zone name only: equal IDs still hash equally, and the owner name — nearly always
+  /// the same within one store — is left out because record IDs are the hottest dictionary keys in a sync engine.
+  /// - Parameter hasher: The hasher.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(recordName)
+    hasher.combine(zoneID.zoneName)
+  }
+
   /// `recordName` in `zoneName:ownerName`, for logs.
   public var description: String { "\(recordName) in \(zoneID)" }
 

@@ -7,7 +7,7 @@ extension SimulatedDevice {
   /// - Parameter now: True (virtual) time.
   /// - Returns: The request and its ID; hand the answer to ``receive(_:for:at:)`` with that ID.
   public mutating func nextRequest(at now: Date) -> OutgoingRequest? {
-    guard session.haltReason == nil, isOnline, session.inFlight == nil else { return nil }
+    guard !isHalted, isOnline, session.inFlight == nil else { return nil }
     if let until = session.waitUntil {
       guard now >= until else { return nil }
       session.waitUntil = nil
@@ -36,7 +36,7 @@ extension SimulatedDevice {
   /// When the device next wants attention without an answer arriving: the end of a wait, or the moment a request in
   /// flight counts as lost. `nil` when only an answer or a new sync request can move it.
   public var nextWakeTime: Date? {
-    if session.haltReason != nil || !isOnline { return nil }
+    if isHalted || !isOnline { return nil }
     if let flight = session.inFlight { return flight.sentAt.addingTimeInterval(configuration.retry.requestTimeout) }
     if let until = session.waitUntil, session.phase != .idle || session.syncRequested { return until }
     return nil
@@ -107,7 +107,7 @@ extension SimulatedDevice {
   ///   - id: The ID from ``OutgoingRequest/id``.
   ///   - now: True (virtual) time.
   public mutating func receive(_ response: Result<ServerReply, ServerError>, for id: Int, at now: Date) {
-    guard let flight = session.inFlight, flight.id == id, session.haltReason == nil else { return }
+    guard let flight = session.inFlight, flight.id == id, !isHalted else { return }
     session.inFlight = nil
     switch response {
     case .failure(let error):

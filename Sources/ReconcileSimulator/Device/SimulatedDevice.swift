@@ -124,25 +124,72 @@ public struct SimulatedDevice: Sendable {
     var haltReason: HaltReason?
   }
 
+  /// Everything the device holds, behind one reference: a device is a large value that drivers read often (through
+  /// array subscripts, which copy), so copying one costs a retain, and the state is copied only when a shared copy is
+  /// written to.
+  final class State: @unchecked Sendable {
+    // @unchecked: a State is mutated only through `SimulatedDevice.mutableState`, after a uniqueness check, so no two
+    // values ever share a State that changes.
+    var configuration: Configuration
+    var storage: DeviceStorage
+    var isOnline = true
+    var session: Session
+
+    init(configuration: Configuration, storage: DeviceStorage, isOnline: Bool, session: Session) {
+      self.configuration = configuration
+      self.storage = storage
+      self.isOnline = isOnline
+      self.session = session
+    }
+
+    func copy() -> State {
+      State(configuration: configuration, storage: storage, isOnline: isOnline, session: session)
+    }
+  }
+
+  private var state: State
+
+  /// The state, copied first if another value shares it.
+  private var mutableState: State {
+    mutating get {
+      if !isKnownUniquelyReferenced(&state) { state = state.copy() }
+      return state
+    }
+  }
+
   /// How the device is set up.
-  public internal(set) var configuration: Configuration
+  public internal(set) var configuration: Configuration {
+    _read { yield state.configuration }
+    _modify { yield &mutableState.configuration }
+  }
   /// What the device keeps on disk.
-  public internal(set) var storage: DeviceStorage
+  public internal(set) var storage: DeviceStorage {
+    _read { yield state.storage }
+    _modify { yield &mutableState.storage }
+  }
   /// Whether the device has a network.
-  public internal(set) var isOnline = true
-  var session: Session
+  public internal(set) var isOnline: Bool {
+    _read { yield state.isOnline }
+    _modify { yield &mutableState.isOnline }
+  }
+  var session: Session {
+    _read { yield state.session }
+    _modify { yield &mutableState.session }
+  }
 
   /// Creates a device with an empty store.
   /// - Parameter configuration: How it is set up.
   /// - Throws: ``DeviceError/invalidDeviceName(_:)`` for a name that is empty or longer than 255 UTF-8 bytes.
   public init(configuration: Configuration) throws(DeviceError) {
-    self.configuration = configuration
+    let storage: DeviceStorage
     do {
       storage = DeviceStorage(clock: try HybridLogicalClock(nodeID: configuration.name))
     } catch {
       throw .invalidDeviceName(configuration.name)
     }
-    session = Session(throttle: configuration.retry.minimumInterval, batchLimit: max(1, configuration.batchLimit))
+    state = State(
+      configuration: configuration, storage: storage, isOnline: true,
+      session: Session(throttle: configuration.retry.minimumInterval, batchLimit: max(1, configuration.batchLimit)))
   }
 
   /// The device's name.
@@ -170,9 +217,15 @@ public struct SimulatedDevice: Sendable {
   /// Why the device halted, or `nil`.
   public var haltReason: HaltReason? { session.haltReason }
 
+  /// Whether the device has halted; cheaper than comparing ``haltReason`` with `nil`, which copies the reason.
+  public var isHalted: Bool {
+    if case .none = session.haltReason { return false }
+    return true
+  }
+
   /// One word for what the device is doing.
   public var status: DeviceStatus {
-    if session.haltReason != nil { return .halted }
+    if isHalted { return .halted }
     if !isOnline { return .offline }
     if session.inFlight != nil { return .syncing }
     if session.phase != .idle || session.syncRequested {

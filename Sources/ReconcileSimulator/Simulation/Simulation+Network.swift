@@ -69,7 +69,7 @@ extension Simulation {
       network.send(.response(id: id, answer), device: index, at: now.addingTimeInterval(Self.latency))
     case .response(let id, let answer):
       let before = devices[index].storage.zoneToken
-      let wasHalted = devices[index].haltReason != nil
+      let wasHalted = devices[index].isHalted
       devices[index].receive(answer, for: id, at: now)
       checkTokenOrder(before: before, after: devices[index].storage.zoneToken, device: devices[index].name)
       if !wasHalted, let reason = devices[index].haltReason {

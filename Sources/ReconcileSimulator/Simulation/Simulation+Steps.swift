@@ -118,7 +118,7 @@ extension Simulation {
         pump(until: now.addingTimeInterval(10))
         waited += 10
       }
-      if server.events.count == before, allIdle(), network.isEmpty, devices.allSatisfy({ $0.haltReason == nil }) {
+      if server.events.count == before, allIdle(), network.isEmpty, devices.allSatisfy({ !$0.isHalted }) {
         return true
       }
     }
@@ -126,7 +126,7 @@ extension Simulation {
     return false
   }
 
-  private func allIdle() -> Bool { devices.allSatisfy { $0.isIdle || $0.haltReason != nil } }
+  private func allIdle() -> Bool { devices.allSatisfy { $0.isIdle || $0.isHalted } }
 
   private mutating func restartHaltedDevices() {
     for index in devices.indices {

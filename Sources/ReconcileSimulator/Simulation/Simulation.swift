@@ -125,7 +125,8 @@ public struct Simulation: Sendable {
   /// - Parameter name: A device name.
   public func device(named name: String) -> SimulatedDevice? { index(of: name).map { devices[$0] } }
 
-  func index(of name: String) -> Int? { devices.firstIndex { $0.name == name } }
+  /// Walks indices rather than elements: iterating `devices` would copy each (large) device value.
+  func index(of name: String) -> Int? { devices.indices.first { devices[$0].name == name } }
 
   func isUpgraded(_ name: String) -> Bool { upgraded.contains(name) }
 
