@@ -1,6 +1,6 @@
 /// Fields the device writes on every local edit so its resolver has what it needs: an edit counter for
-/// ``Reconcile/EditCountWins``, a device timestamp for ``Reconcile/LocalClockLastWriterWins``, per-field stamps for
-/// ``Reconcile/HybridLogicalClockMerge``.
+/// `EditCountWins`, a device timestamp for `LocalClockLastWriterWins`, per-field stamps for
+/// `HybridLogicalClockMerge`.
 public struct EditBookkeeping: Sendable, Hashable {
   /// An `INT64` field incremented by each edit.
   public var editCountKey: String?

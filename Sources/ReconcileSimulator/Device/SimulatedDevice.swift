@@ -19,7 +19,7 @@ public import Reconcile
 ///   device with a readable ``HaltReason`` until ``restart()``.
 ///
 /// The device is a state machine with no clock of its own: a driver asks it for ``nextRequest(at:)``, delivers the
-/// server's answer with ``receive(_:for:at:)``, and moves time. ``sync(with:)`` is such a driver, without faults; the
+/// server's answer with ``receive(_:for:at:)``, and moves time. ``sync(with:maximumRequests:)`` is such a driver, without faults; the
 /// ``Simulation`` is another, with a network that loses, delays and duplicates messages.
 public struct SimulatedDevice: Sendable {
   /// How a device is set up.

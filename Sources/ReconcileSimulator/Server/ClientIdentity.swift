@@ -2,7 +2,7 @@
 public struct ClientIdentity: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The user's record name, such as `_alice`; `nil` when the device has no iCloud account.
   public var userRecordName: String?
-  /// The device's name, written into ``Reconcile/Record/modifiedByDevice`` by every save it makes.
+  /// The device's name, written into `Record/modifiedByDevice` by every save it makes.
   public var deviceName: String
 
   /// Creates an identity.

@@ -6,7 +6,7 @@ public struct ModifyRecordsRequest: Sendable, Hashable {
   /// The database.
   public var scope: DatabaseScope
   /// Records to save, in order. Under ``SavePolicy/ifServerRecordUnchanged`` and ``SavePolicy/changedKeys`` only each
-  /// record's ``Reconcile/Record/changedKeys`` are sent (every key for a record without a change tag).
+  /// record's `Record/changedKeys` are sent (every key for a record without a change tag).
   public var saving: [Record]
   /// Records to delete, by ID. A delete carries no change tag: it removes whatever the server holds.
   public var deleting: [RecordID]

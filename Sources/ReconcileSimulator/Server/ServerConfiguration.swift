@@ -5,7 +5,7 @@ extension SimulatedServer {
   public struct Limits: Sendable, Hashable {
     /// The most saves plus deletes in one request; 400 as CloudKit's guideline.
     public var maximumBatchItems: Int
-    /// The most record data in one request, counted as ``Reconcile/Record/dataSize``; 2 MB.
+    /// The most record data in one request, counted as `Record/dataSize`; 2 MB.
     public var maximumBatchBytes: Int
     /// The most changes in one page of a change feed when the client sets no `resultsLimit`.
     public var changesPageSize: Int

@@ -6,11 +6,11 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable, Codable, Custom
   /// copies after the whole zone was deleted, when the zone went after the record, or when the server has since
   /// forgotten the deletion (expired tokens): nothing then tells the re-uploading device the record was deleted.
   case noResurrection
-  /// ``Reconcile/FieldMerge``: every field change no other write raced reaches the server.
+  /// `FieldMerge`: every field change no other write raced reaches the server.
   case oneSidedChangesKept
-  /// ``Reconcile/EditCountWins``: each record ends with the highest edit count any device wrote.
+  /// `EditCountWins`: each record ends with the highest edit count any device wrote.
   case highestEditCountKept
-  /// ``Reconcile/HybridLogicalClockMerge``: each field ends with the latest stamp any device wrote.
+  /// `HybridLogicalClockMerge`: each field ends with the latest stamp any device wrote.
   case latestStampKept
   /// A halted device sends no write.
   case haltedDeviceWritesNothing

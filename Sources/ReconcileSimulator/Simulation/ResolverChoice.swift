@@ -3,15 +3,15 @@ public import Reconcile
 /// The built-in resolvers by their playground names, each with the bookkeeping fields it needs and the no-lost-write
 /// contract it promises.
 public enum ResolverChoice: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-  /// ``Reconcile/ServerLastWriterWins``: no lost-write contract.
+  /// `ServerLastWriterWins`: no lost-write contract.
   case serverLastWriterWins = "server-lww"
-  /// ``Reconcile/LocalClockLastWriterWins`` on the `editedAt` field: no lost-write contract.
+  /// `LocalClockLastWriterWins` on the `editedAt` field: no lost-write contract.
   case localClock = "local-clock"
-  /// ``Reconcile/EditCountWins`` on the `editCount` field: keeps the highest count.
+  /// `EditCountWins` on the `editCount` field: keeps the highest count.
   case editCount = "edit-count"
-  /// ``Reconcile/FieldMerge`` with the server winning same-field conflicts: keeps every one-sided field change.
+  /// `FieldMerge` with the server winning same-field conflicts: keeps every one-sided field change.
   case fieldMerge = "field-merge"
-  /// ``Reconcile/HybridLogicalClockMerge`` on the `fieldStamps` field: keeps the latest stamp of every field.
+  /// `HybridLogicalClockMerge` on the `fieldStamps` field: keeps the latest stamp of every field.
   case hybridLogicalClock = "hlc"
 
   /// The field `local-clock` writes.

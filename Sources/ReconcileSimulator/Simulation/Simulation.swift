@@ -5,7 +5,7 @@ public import Reconcile
 /// between them that can lose, duplicate and delay messages — all on virtual time.
 ///
 /// A seeded run generates its steps as it goes (``init(seed:configuration:)``); a replay runs given steps
-/// (``init(setup:steps:)``). Either way the same input gives a byte-identical ``SimulationResult/trace``.
+/// (``init(setup:steps:invariants:)``). Either way the same input gives a byte-identical ``SimulationResult/trace``.
 ///
 /// ```swift
 /// var simulation = Simulation(seed: 42, configuration: SimulationConfiguration(resolver: .fieldMerge, faults: .flaky))
