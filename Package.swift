@@ -57,7 +57,9 @@ let package = Package(
     ),
     .testTarget(
       name: "PlaygroundTests",
-      dependencies: ["ReconcilePlayground", "Reconcile"],
+      // The executable too: golden tests run the built binary.
+      dependencies: ["ReconcilePlayground", "Reconcile", "reconcile-playground"],
+      exclude: ["Golden"],
       swiftSettings: strictSettings
     ),
   ],

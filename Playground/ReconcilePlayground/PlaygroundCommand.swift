@@ -4,7 +4,9 @@ public import Foundation
 public enum PlaygroundCommand {
   /// The subcommands this release offers, with a one-line description each.
   static let subcommands: [(name: String, summary: String)] = [
-    ("demo", "replay the seed scenarios (arrives with the simulator; says so for now)"),
+    ("demo", "replay the seed scenarios (arrives in the next release; says so for now)"),
+    ("simulate", "one seeded random run of the simulator: invariants, diagnostics, statistics"),
+    ("replay", "run a replay script the property runner wrote (FILE.rcp)"),
     ("inspect", "print the record in a system-fields archive (Reconcile's or Apple's) or a JSON record"),
     ("help", "list the subcommands"),
   ]
@@ -29,12 +31,16 @@ public enum PlaygroundCommand {
         """
         Reconcile playground
         The demo replays the seed scenarios (queued edits, concurrent edits, clock skew, delete versus edit,
-        schema halts, batching, throttling) on the simulated server under every resolver. The simulated server
-        and the resolvers arrive in the next releases; until then this release provides the record model,
-        system-field archives (Reconcile's and Apple's) and the CloudKit Web Services wire format.
+        schema halts, batching, throttling) on the simulated server under every resolver; it arrives in the
+        next release. Until then, `simulate` runs the simulator on a seed and `replay FILE` runs a script the
+        property runner wrote.
 
         """)
       return 0
+    case "simulate":
+      return SimulateCommand.run(arguments: Array(arguments.dropFirst()), output: output)
+    case "replay":
+      return ReplayCommand.run(arguments: Array(arguments.dropFirst()), output: output, readFile: readFile)
     case "inspect":
       return InspectCommand.run(arguments: Array(arguments.dropFirst()), output: output, readFile: readFile)
     case "help", "--help", "-h":

@@ -134,7 +134,13 @@ public struct Simulation: Sendable {
 
   /// Performs every step, drives the world to quiescence, and checks the invariants.
   /// - Returns: The steps, trace, violations and statistics.
-  public mutating func run() -> SimulationResult {
+  public mutating func run() -> SimulationResult { run(quiescing: true) }
+
+  /// Performs every step and, when `quiescing`, drives the world to quiescence and checks the invariants; otherwise
+  /// stops after the last step and reports only what broke while running.
+  /// - Parameter quiescing: Whether to drive the world to quiescence after the steps.
+  /// - Returns: The steps, trace, violations and statistics.
+  public mutating func run(quiescing: Bool) -> SimulationResult {
     var index = 0
     while index < plannedStepCount {
       let step: SimulationStep
@@ -147,6 +153,7 @@ public struct Simulation: Sendable {
       perform(step)
       index += 1
     }
+    guard quiescing else { return finish(quiescent: nil) }
     let quiet = quiesce()
     return finish(quiescent: quiet)
   }
@@ -178,11 +185,13 @@ extension Simulation {
     -> SimulationResult
   {
     let parsed = try SimulationScript.parse(script, resolvers: resolvers)
-    var simulation = Simulation(setup: parsed.setup, steps: parsed.steps, invariants: parsed.invariants)
-    guard parsed.quiesces else {
-      for step in parsed.steps { simulation.perform(step) }
-      return simulation.finish(quiescent: nil)
-    }
-    return simulation.run()
+    var simulation = Simulation(script: parsed)
+    return simulation.run(quiescing: parsed.quiesces)
+  }
+
+  /// The world a parsed replay script sets up, with its steps planned: ``run(quiescing:)`` performs them.
+  /// - Parameter script: A parsed script.
+  public init(script: SimulationScript.Parsed) {
+    self.init(setup: script.setup, steps: script.steps, invariants: script.invariants)
   }
 }

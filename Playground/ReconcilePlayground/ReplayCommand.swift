@@ -1,0 +1,42 @@
+import Foundation
+import Reconcile
+import ReconcileSimulator
+
+/// `replay FILE [--json]`: runs a replay script the property runner wrote (see `SimulationScript`) and prints its
+/// trace, invariants and diagnostics. Exits 1 when the script says `expect invariants` and one is broken.
+enum ReplayCommand {
+  static let usage = "usage: reconcile-playground replay FILE [--json]\n"
+
+  static func run(arguments: [String], output: some TextOutput, readFile: (String) throws -> Data) -> Int32 {
+    let options: CommandLineOptions
+    do {
+      options = try CommandLineOptions(arguments, valued: [], switches: ["--json"])
+    } catch {
+      output.write("error: \(error)\n" + usage)
+      return 64
+    }
+    guard options.positional.count == 1, let path = options.positional.first else {
+      output.write("error: replay takes one file\n" + usage)
+      return 64
+    }
+    let text: String
+    do {
+      text = String(decoding: try readFile(path), as: UTF8.self)
+    } catch {
+      output.write("error: cannot read \(path): \(error.localizedDescription)\n")
+      return 1
+    }
+    let parsed: SimulationScript.Parsed
+    do {
+      parsed = try SimulationScript.parse(text)
+    } catch {
+      output.write("error: \(path): \(error)\n")
+      return 1
+    }
+    var simulation = Simulation(script: parsed)
+    let result = simulation.run(quiescing: parsed.quiesces)
+    let report = SimulationReport(simulation: simulation, result: result, includeTrace: true)
+    output.write(options.flags.contains("--json") ? JSONText.render(report) : report.text)
+    return parsed.expectsInvariants && !result.passed ? 1 : 0
+  }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Reconcile
+import ReconcileSimulator
+
+/// `simulate --seed N --devices N --steps N --resolver NAME --faults none|flaky|hostile [--delete-policy P]
+/// [--schemas S] [--trace] [--json]`: one seeded run of the simulator, its invariants, diagnostics and counts. The same
+/// arguments print the same output.
+enum SimulateCommand {
+  static let usage =
+    "usage: reconcile-playground simulate [--seed N] [--devices 1-26] [--steps N] [--resolver NAME] "
+    + "[--faults none|flaky|hostile] [--delete-policy deleteWins|editWins] [--schemas none|minor|major] [--trace] "
+    + "[--json]\n"
+
+  static func run(arguments: [String], output: some TextOutput) -> Int32 {
+    let configuration: SimulationConfiguration
+    let seed: UInt64
+    let options: CommandLineOptions
+    do {
+      options = try CommandLineOptions(
+        arguments,
+        valued: ["--seed", "--devices", "--steps", "--resolver", "--faults", "--delete-policy", "--schemas"],
+        switches: ["--json", "--trace"])
+      if let word = options.positional.first { throw CommandLineOptions.Problem(description: "unexpected \(word)") }
+      let seedText = options.values["--seed"] ?? "1"
+      guard let parsed = UInt64(seedText) else {
+        throw CommandLineOptions.Problem(description: "--seed \(seedText): expected a non-negative integer")
+      }
+      seed = parsed
+      configuration = SimulationConfiguration(
+        deviceCount: try options.integer("--devices", default: 3, in: 1...26),
+        steps: try options.integer("--steps", default: 200, in: 0...1_000_000),
+        resolver: try PlaygroundNames.resolver(options.values["--resolver"] ?? "field-merge"),
+        deletePolicy: try PlaygroundNames.deletePolicy(options.values["--delete-policy"] ?? "deleteWins"),
+        faults: try PlaygroundNames.faults(options.values["--faults"] ?? "flaky"),
+        schemas: try PlaygroundNames.schemas(options.values["--schemas"] ?? "none"))
+    } catch {
+      output.write("error: \(error)\n" + usage)
+      return 64
+    }
+    var simulation = Simulation(seed: seed, configuration: configuration)
+    let result = simulation.run()
+    let report = SimulationReport(
+      simulation: simulation, result: result, includeTrace: options.flags.contains("--trace"))
+    output.write(options.flags.contains("--json") ? JSONText.render(report) : report.text)
+    if !result.passed && !options.flags.contains("--json") {
+      output.write("\nreplay it: save this script as failure.rcp and run `reconcile-playground replay failure.rcp`\n")
+      output.write(result.script)
+    }
+    return result.passed ? 0 : 1
+  }
+}
+
+/// The playground's names for resolvers, policies, fault profiles and schema scenarios, with errors that list the
+/// choices and suggest the nearest.
+enum PlaygroundNames {
+  static func resolver(_ name: String) throws(CommandLineOptions.Problem) -> ResolverChoice {
+    try pick(name, ResolverChoice.allCases.map { ($0.rawValue, $0) }, what: "resolver")
+  }
+
+  static func deletePolicy(_ name: String) throws(CommandLineOptions.Problem) -> DeletePolicy {
+    try pick(name, DeletePolicy.allCases.map { ("\($0)", $0) }, what: "delete policy")
+  }
+
+  static func faults(_ name: String) throws(CommandLineOptions.Problem) -> FaultProfile {
+    try pick(name, FaultProfile.presets.map { ($0.name, $0) }, what: "fault profile")
+  }
+
+  static func schemas(_ name: String) throws(CommandLineOptions.Problem) -> SchemaScenario {
+    try pick(name, SchemaScenario.allCases.map { ($0.rawValue, $0) }, what: "schema scenario")
+  }
+
+  private static func pick<Value>(_ name: String, _ choices: [(String, Value)], what: String)
+    throws(CommandLineOptions.Problem) -> Value
+  {
+    if let match = choices.first(where: { $0.0 == name }) { return match.1 }
+    var message = "unknown \(what) '\(name)'; use one of \(choices.map(\.0).joined(separator: ", "))"
+    if let guess = Suggestion.closest(to: name, in: choices.map(\.0)) { message += " (did you mean '\(guess)'?)" }
+    throw CommandLineOptions.Problem(description: message)
+  }
+}

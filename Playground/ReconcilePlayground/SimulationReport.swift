@@ -1,0 +1,96 @@
+import Foundation
+import Reconcile
+import ReconcileSimulator
+
+/// What `simulate` and `replay` print about a finished run: the world, each invariant checked, every device's
+/// diagnostics and the run's counts — as aligned tables or as JSON.
+struct SimulationReport: Encodable {
+  struct InvariantRow: Encodable {
+    var invariant: String
+    var held: Bool
+    var violations: [String]
+  }
+
+  struct DeviceRow: Encodable {
+    var name: String
+    var status: String
+    var records: Int
+    var recordsWithChangeTags: Int
+    var queued: Int
+    var throttleSeconds: Double
+    var retryCount: Int
+    var lastError: String?
+    var haltReason: String?
+  }
+
+  var seed: UInt64?
+  var resolver: String
+  var deletePolicy: String
+  var schemas: String
+  var devices: [DeviceRow]
+  var steps: Int
+  var passed: Bool
+  var invariants: [InvariantRow]
+  var statistics: [String: Double]
+  var trace: [String]?
+
+  /// Builds the report of `result`, with the devices as `simulation` left them.
+  init(simulation: Simulation, result: SimulationResult, includeTrace: Bool) {
+    seed = result.seed
+    resolver = result.setup.resolver.name
+    deletePolicy = "\(result.setup.deletePolicy)"
+    schemas = result.setup.schemas.rawValue
+    steps = result.steps.count
+    passed = result.passed
+    invariants = result.invariants.sorted { $0.rawValue < $1.rawValue }.map { invariant in
+      let broken = result.violations.filter { $0.invariant == invariant }.map(\.message)
+      return InvariantRow(invariant: invariant.rawValue, held: broken.isEmpty, violations: broken)
+    }
+    devices = simulation.devices.map { device in
+      let d = device.diagnostics
+      return DeviceRow(
+        name: device.name, status: d.status.rawValue, records: d.recordCount,
+        recordsWithChangeTags: d.recordsWithChangeTags, queued: d.queuedCount, throttleSeconds: d.throttle,
+        retryCount: d.retryCount, lastError: d.lastError, haltReason: d.haltReason?.description)
+    }
+    let s = result.statistics
+    statistics = [
+      "steps": Double(s.steps), "skippedSteps": Double(s.skippedSteps), "requests": Double(s.requests),
+      "lostMessages": Double(s.lostMessages), "conflicts": Double(s.conflicts),
+      "transientErrors": Double(s.transientErrors), "halts": Double(s.halts), "serverChanges": Double(s.serverChanges),
+      "virtualSeconds": s.virtualSeconds, "quiescenceRounds": Double(s.quiescenceRounds),
+    ]
+    trace = includeTrace ? result.trace : nil
+  }
+
+  /// The report as text: a heading, the invariants, the devices, the counts, and the trace when asked for.
+  var text: String {
+    var text = ""
+    if let seed { text += "seed \(seed), " }
+    text += "\(devices.count) devices, \(steps) steps, resolver \(resolver), \(deletePolicy), schemas \(schemas)\n\n"
+    text += TextTable.render(
+      [["invariant", "result"]]
+        + invariants.map { [$0.invariant, $0.held ? "held" : "BROKEN: " + $0.violations.joined(separator: "; ")] })
+    text += "\n"
+    text += TextTable.render(
+      [["device", "status", "records", "with tags", "queued", "retries", "last error"]]
+        + devices.map {
+          [
+            $0.name, $0.haltReason.map { "halted: \($0)" } ?? $0.status, String($0.records),
+            String($0.recordsWithChangeTags), String($0.queued), String($0.retryCount), $0.lastError ?? "–",
+          ]
+        })
+    text += "\n"
+    let order = [
+      "steps", "skippedSteps", "requests", "lostMessages", "conflicts", "transientErrors", "halts", "serverChanges",
+      "quiescenceRounds", "virtualSeconds",
+    ]
+    text += TextTable.render(
+      [["statistic", "value"]] + order.map { [$0, String(Int(statistics[$0] ?? 0))] })
+    if let trace {
+      text += "\ntrace\n" + trace.map { "  " + $0 + "\n" }.joined()
+    }
+    text += "\n" + (passed ? "all invariants held\n" : "invariants broken\n")
+    return text
+  }
+}

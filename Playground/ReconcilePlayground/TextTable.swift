@@ -1,0 +1,44 @@
+import Foundation
+
+/// Aligned plain-text tables: the playground's one way of printing rows.
+enum TextTable {
+  /// Columns padded to their widest cell, two spaces apart; the first row is the header when `header` is true.
+  /// - Parameters:
+  ///   - rows: The cells, row by row; short rows are padded with empty cells.
+  ///   - header: Whether to underline the first row.
+  /// - Returns: The table, each line ending in a newline; trailing spaces trimmed.
+  static func render(_ rows: [[String]], header: Bool = true) -> String {
+    guard let columns = rows.map(\.count).max(), columns > 0 else { return "" }
+    var widths = Array(repeating: 0, count: columns)
+    for row in rows {
+      for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+    }
+    func line(_ row: [String]) -> String {
+      var text = ""
+      for index in 0..<columns {
+        let cell = index < row.count ? row[index] : ""
+        text += index == columns - 1 ? cell : cell.padding(toLength: widths[index] + 2, withPad: " ", startingAt: 0)
+      }
+      while text.hasSuffix(" ") { text.removeLast() }
+      return text + "\n"
+    }
+    var text = ""
+    for (index, row) in rows.enumerated() {
+      text += line(row)
+      if header && index == 0 { text += line(widths.map { String(repeating: "-", count: $0) }) }
+    }
+    return text
+  }
+}
+
+/// JSON the playground prints: sorted keys and indentation, so the same data prints the same bytes.
+enum JSONText {
+  /// Encodes `value` as pretty, key-sorted JSON followed by a newline.
+  static func render(_ value: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    guard let data = try? encoder.encode(value) else { return "{}\n" }
+    return String(decoding: data, as: UTF8.self) + "\n"
+  }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// Runs the built `reconcile-playground` binary and compares its output and exit status with the files in `Golden/`.
+/// To update a golden file after an intended change, run the command it names and save the output.
+@Suite("Playground golden output (the built executable)")
+struct GoldenTests {
+  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// The binary beside the test bundle, else the package's debug build.
+  static func executable() throws -> URL {
+    let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("reconcile-playground")
+    let candidates = [
+      besideTests, besideTests.deletingLastPathComponent().appendingPathComponent("reconcile-playground"),
+      repository.appendingPathComponent(".build/debug/reconcile-playground"),
+    ]
+    return try #require(
+      candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
+      "reconcile-playground not built; looked in \(candidates.map(\.path))")
+  }
+
+  static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = try executable()
+    process.arguments = arguments
+    process.currentDirectoryURL = repository
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = "1"
+    process.environment = environment
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  struct Case: Sendable, CustomTestStringConvertible {
+    var arguments: [String]
+    var golden: String
+    var status: Int32
+    var testDescription: String { "reconcile-playground " + arguments.joined(separator: " ") }
+  }
+
+  @Test(
+    "the executable prints the golden output and exits as recorded",
+    arguments: [
+      Case(
+        arguments: ["replay", "Playground/Scripts/server-lww-loses-one-sided-edit.rcp"],
+        golden: "replay-server-lww-loses-one-sided-edit.txt", status: 1),
+      Case(
+        arguments: ["simulate", "--seed", "7", "--steps", "60", "--resolver", "edit-count", "--faults", "hostile"],
+        golden: "simulate-seed-7-edit-count-hostile.txt", status: 0),
+    ])
+  func golden(_ testCase: Case) throws {
+    let (status, output) = try Self.run(testCase.arguments)
+    let expected = try String(
+      contentsOf: Self.repository.appendingPathComponent("Tests/PlaygroundTests/Golden/\(testCase.golden)"),
+      encoding: .utf8)
+    #expect(status == testCase.status)
+    #expect(output == expected, "golden file \(testCase.golden) differs; actual output:\n\(output)")
+  }
+}
