@@ -5,22 +5,12 @@ import Testing
 
 @Suite("Playground simulate and replay")
 struct SimulateAndReplayTests {
-  static let failingScript = """
-    # seed 0, shrunk from 200 to 5 steps
-    resolver server-lww
-    delete-policy deleteWins
-    schemas none
-    device add d1 --clock-offset 0s
-    device add d2 --clock-offset 0s
-    invariants oneSidedChangesKept
-    d2 sync
-    d2 create Note/r16 rank=130 title="d2.130"
-    d1 sync
-    d2 edit Note/r16 rank=153
-    d1 edit Note/r16 title="d1.159"
-    quiesce
-    expect invariants
-    """
+  /// The committed script the property runner shrank: server last-writer-wins loses a one-sided edit.
+  static let failingScript: String =
+    (try? String(
+      contentsOf: GoldenTests.repository.appendingPathComponent(
+        "Playground/Scripts/server-lww-loses-one-sided-edit.rcp"),
+      encoding: .utf8)) ?? ""
 
   static func run(_ arguments: [String], files: [String: String] = [:]) -> (status: Int32, text: String) {
     let out = BufferedOutput()
@@ -74,6 +64,7 @@ struct SimulateAndReplayTests {
 
   @Test("replay runs a property runner's script, prints the broken invariant and the trace, and exits 1")
   func replayFailingScript() {
+    #expect(Self.failingScript.contains("resolver server-lww"))
     let result = Self.run(["replay", "failure.rcp"], files: ["failure.rcp": Self.failingScript])
     #expect(result.status == 1)
     #expect(result.text.contains("oneSidedChangesKept  BROKEN: d2 set rank of r16 to 153"))
@@ -93,7 +84,7 @@ struct SimulateAndReplayTests {
     let bad = Self.failingScript.replacingOccurrences(of: "d1 sync", with: "d1 snyc")
     let result = Self.run(["replay", "bad.rcp"], files: ["bad.rcp": bad])
     #expect(result.status == 1)
-    #expect(result.text.contains("error: bad.rcp: line 10:"), "\(result.text)")
+    #expect(result.text.contains("error: bad.rcp: line 11:"), "\(result.text)")
     #expect(result.text.contains("snyc"))
     let missing = Self.run(["replay", "nowhere.rcp"])
     #expect(missing.status == 1)
