@@ -92,11 +92,18 @@ extension SimulatedDevice {
     }
     var edited = local.current
     if local.lastKnownServer == nil { for key in edited.allKeys { edited.markChanged(key) } }
-    switch configuration.deletePolicy.resolveFetchedDeletion(tombstone, of: edited) {
-    case .deleted(let kept):
+    settle(configuration.deletePolicy.resolveFetchedDeletion(tombstone, of: edited), for: local)
+  }
+
+  /// Carries out what the delete policy decided for a record the server deleted while this device edited it: drop it
+  /// and keep the tombstone, or queue it to be saved again as a new record. `.keep` leaves the store as it is.
+  mutating func settle(_ resolution: DeleteResolution, for local: LocalRecord) {
+    let id = local.current.recordID
+    switch resolution {
+    case .deleted(let tombstone):
       storage.records[id] = nil
       storage.pending.remove(id)
-      storage.tombstones.insert(kept)
+      storage.tombstones.insert(tombstone)
     case .recreate(let record):
       var recreated = LocalRecord(lastKnownServer: nil, current: record)
       recreated.generation = local.generation + 1

@@ -266,19 +266,7 @@ extension SimulatedDevice {
         return nil
       }
       guard let local = storage.records[id] else { return nil }
-      switch configuration.deletePolicy.resolveUnknownItem(for: local.current, at: deviceTime(at: now)) {
-      case .deleted(let tombstone):
-        storage.records[id] = nil
-        storage.pending.remove(id)
-        storage.tombstones.insert(tombstone)
-      case .recreate(let record):
-        var recreated = LocalRecord(lastKnownServer: nil, current: record)
-        recreated.generation = local.generation + 1
-        storage.records[id] = recreated
-        storage.pending.enqueue(id, .save)
-      case .keep:
-        break
-      }
+      settle(configuration.deletePolicy.resolveUnknownItem(for: local.current, at: deviceTime(at: now)), for: local)
       return nil
     case .batchRequestFailed:
       return nil
