@@ -51,17 +51,15 @@ enum InspectCommand {
       return 1
     }
     if json {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      guard let text = try? encoder.encode(record) else {
+      guard let text = try? JSONText.render(record) else {
         output.write("error: the record does not pass validate(), so it cannot be written as JSON\n")
         return 1
       }
-      output.write(String(decoding: text, as: UTF8.self) + "\n")
+      output.write(text)
       return 0
     }
     output.write("\(path): \(format), \(data.count) bytes\n")
-    output.write(table(rows(record)))
+    output.write(TextTable.render(rows(record).map { [$0.0, $0.1] }, header: false))
     return 0
   }
 
@@ -85,10 +83,5 @@ enum InspectCommand {
 
   private static func iso(_ date: Date) -> String {
     date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-  }
-
-  private static func table(_ rows: [(String, String)]) -> String {
-    let width = rows.map(\.0.count).max() ?? 0
-    return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 + "\n" }.joined()
   }
 }

@@ -36,7 +36,7 @@ enum ReplayCommand {
     var simulation = Simulation(script: parsed)
     let result = simulation.run(quiescing: parsed.quiesces)
     let report = SimulationReport(simulation: simulation, result: result, includeTrace: true)
-    output.write(options.flags.contains("--json") ? JSONText.render(report) : report.text)
+    guard report.write(to: output, json: options.flags.contains("--json")) else { return 1 }
     return parsed.expectsInvariants && !result.passed ? 1 : 0
   }
 }

@@ -41,7 +41,7 @@ enum SimulateCommand {
     let result = simulation.run()
     let report = SimulationReport(
       simulation: simulation, result: result, includeTrace: options.flags.contains("--trace"))
-    output.write(options.flags.contains("--json") ? JSONText.render(report) : report.text)
+    guard report.write(to: output, json: options.flags.contains("--json")) else { return 1 }
     if !result.passed && !options.flags.contains("--json") {
       output.write("\nreplay it: save this script as failure.rcp and run `reconcile-playground replay failure.rcp`\n")
       output.write(result.script)

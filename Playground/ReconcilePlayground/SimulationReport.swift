@@ -63,6 +63,22 @@ struct SimulationReport: Encodable {
     trace = includeTrace ? result.trace : nil
   }
 
+  /// Writes the report as JSON or as text.
+  /// - Returns: `false` when the JSON could not be written (the error is written instead).
+  func write(to output: some TextOutput, json: Bool) -> Bool {
+    guard json else {
+      output.write(text)
+      return true
+    }
+    do {
+      output.write(try JSONText.render(self))
+      return true
+    } catch {
+      output.write("error: the report could not be written as JSON: \(error)\n")
+      return false
+    }
+  }
+
   /// The report as text: a heading, the invariants, the devices, the counts, and the trace when asked for.
   var text: String {
     var text = ""

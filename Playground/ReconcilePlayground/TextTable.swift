@@ -34,11 +34,11 @@ enum TextTable {
 /// JSON the playground prints: sorted keys and indentation, so the same data prints the same bytes.
 enum JSONText {
   /// Encodes `value` as pretty, key-sorted JSON followed by a newline.
-  static func render(_ value: some Encodable) -> String {
+  /// - Throws: The encoder's error, for a value that cannot be written (a record that fails `validate()`, say).
+  static func render(_ value: some Encodable) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
-    guard let data = try? encoder.encode(value) else { return "{}\n" }
-    return String(decoding: data, as: UTF8.self) + "\n"
+    return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
   }
 }
