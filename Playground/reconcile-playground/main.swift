@@ -1,5 +1,6 @@
 import Foundation
 import ReconcilePlayground
 
-let status = PlaygroundCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), output: StandardOutput())
+let status = PlaygroundCommand.run(
+  arguments: Array(CommandLine.arguments.dropFirst()), output: StandardOutput(), environment: .process)
 exit(status)

@@ -298,12 +298,16 @@ public struct SimulatedDevice: Sendable {
   /// - Parameter schema: The new schema.
   public mutating func upgrade(to schema: Schema?) { configuration.schema = schema }
 
-  /// Replaces the resolver and delete policy.
+  /// Replaces the resolver, the fields written for it, and the delete policy (the app ships another merge).
   /// - Parameters:
   ///   - resolver: How conflicts are merged.
+  ///   - bookkeeping: The fields each edit writes for `resolver`.
   ///   - deletePolicy: Who wins between a delete and an edit.
-  public mutating func use(_ resolver: any ConflictResolver, deletePolicy: DeletePolicy) {
+  public mutating func use(
+    _ resolver: any ConflictResolver, bookkeeping: EditBookkeeping, deletePolicy: DeletePolicy
+  ) {
     configuration.resolver = resolver
+    configuration.bookkeeping = bookkeeping
     configuration.deletePolicy = deletePolicy
   }
 

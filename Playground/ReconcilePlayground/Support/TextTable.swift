@@ -31,6 +31,26 @@ enum TextTable {
   }
 }
 
+extension TextTable {
+  /// `text` broken at spaces into lines of at most `width` characters (a longer word gets a line of its own), each
+  /// line after the first indented by `indent` spaces.
+  static func wrap(_ text: String, width: Int = 100, indent: Int = 0) -> String {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      let limit = lines.isEmpty ? width : width - indent
+      if !line.isEmpty && line.count + 1 + word.count > limit {
+        lines.append(line)
+        line = ""
+      }
+      line += (line.isEmpty ? "" : " ") + word
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines.enumerated().map { ($0.offset == 0 ? "" : String(repeating: " ", count: indent)) + $0.element }
+      .joined(separator: "\n") + "\n"
+  }
+}
+
 /// JSON the playground prints: sorted keys and indentation, so the same data prints the same bytes.
 enum JSONText {
   /// Encodes `value` as pretty, key-sorted JSON followed by a newline.

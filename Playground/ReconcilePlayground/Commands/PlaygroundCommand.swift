@@ -1,10 +1,12 @@
-public import Foundation
+import Foundation
 
 /// The `reconcile-playground` command line, as a library so tests can run it with injected output.
 public enum PlaygroundCommand {
   /// The subcommands this release offers, with a one-line description each.
   static let subcommands: [(name: String, summary: String)] = [
-    ("demo", "replay the seed scenarios (arrives in the next release; says so for now)"),
+    ("demo", "the seed scenarios under every resolver: who won, what was lost, and why"),
+    ("repl", "type commands one at a time (the default on a terminal; `help` lists them)"),
+    ("run", "run a script of commands (FILE.rcp); stops at the first failed expect"),
     ("simulate", "one seeded random run of the simulator: invariants, diagnostics, statistics"),
     ("replay", "run a replay script the property runner wrote (FILE.rcp)"),
     ("inspect", "print the record in a system-fields archive (Reconcile's or Apple's) or a JSON record"),
@@ -15,28 +17,24 @@ public enum PlaygroundCommand {
   /// - Parameters:
   ///   - arguments: The command-line arguments without the program name.
   ///   - output: Where to write.
-  ///   - readFile: Reads a file by path; the real file system unless a test injects another.
+  ///   - environment: Files, input, terminal and colour; a quiet, non-interactive one unless given.
   /// - Returns: The process exit status: 0 on success, 1 when a command fails, 64 for a usage error.
   public static func run(
-    arguments: [String], output: some TextOutput,
-    readFile: (String) throws -> Data = { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+    arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment = PlaygroundEnvironment()
   ) -> Int32 {
+    let readFile = environment.readFile
     guard let command = arguments.first else {
+      if environment.isInteractive { return ReplCommand.run(arguments: [], output: output, environment: environment) }
       output.write(usage)
       return 0
     }
     switch command {
     case "demo":
-      output.write(
-        """
-        Reconcile playground
-        The demo replays the seed scenarios (queued edits, concurrent edits, clock skew, delete versus edit,
-        schema halts, batching, throttling) on the simulated server under every resolver; it arrives in the
-        next release. Until then, `simulate` runs the simulator on a seed and `replay FILE` runs a script the
-        property runner wrote.
-
-        """)
-      return 0
+      return DemoCommand.run(arguments: Array(arguments.dropFirst()), output: output, environment: environment)
+    case "repl":
+      return ReplCommand.run(arguments: Array(arguments.dropFirst()), output: output, environment: environment)
+    case "run":
+      return RunCommand.run(arguments: Array(arguments.dropFirst()), output: output, environment: environment)
     case "simulate":
       return SimulateCommand.run(arguments: Array(arguments.dropFirst()), output: output)
     case "replay":

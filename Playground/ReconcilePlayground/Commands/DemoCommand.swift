@@ -1,0 +1,78 @@
+import Foundation
+import Reconcile
+import ReconcileSimulator
+
+/// `demo [--json] [--scenario N] [--script N]`: runs the seed scenarios on the simulated server under every built-in
+/// resolver and prints, per scenario, a table of who won, what each device holds, what was lost and whether the
+/// devices converged, with a line saying why.
+enum DemoCommand {
+  static let usage = "usage: reconcile-playground demo [--scenario 1-\(DemoScenario.all.count)] [--script N] [--json]\n"
+
+  /// One scenario's results, for `--json`.
+  struct Table: Encodable {
+    var title: String
+    var explanation: String
+    var script: String
+    var rows: [DemoScenario.Row]
+  }
+
+  static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
+    let scenarios: [DemoScenario]
+    let options: CommandLineOptions
+    let count = DemoScenario.all.count
+    do {
+      options = try CommandLineOptions(arguments, valued: ["--scenario", "--script"], switches: ["--json"])
+      if let word = options.positional.first { throw CommandLineOptions.Problem(description: "unexpected \(word)") }
+      if options.values["--script"] != nil {
+        let number = try options.integer("--script", default: 1, in: 1...count)
+        output.write(DemoScenario.all[number - 1].script)
+        return 0
+      }
+      let number = try options.integer("--scenario", default: 0, in: 0...count)
+      scenarios = number == 0 ? DemoScenario.all : [DemoScenario.all[number - 1]]
+    } catch {
+      output.write("error: \(error)\n" + usage)
+      return 64
+    }
+    let style = Style(enabled: environment.usesColour)
+    var tables: [Table] = []
+    for scenario in scenarios {
+      var rows: [DemoScenario.Row] = []
+      for resolver in ResolverChoice.allCases {
+        for policy in scenario.policies {
+          do {
+            rows.append(try scenario.run(resolver, policy))
+          } catch {
+            output.write(style.red("error: \(error.message)") + "\n")
+            return 1
+          }
+        }
+      }
+      tables.append(Table(title: scenario.title, explanation: scenario.explanation, script: scenario.file, rows: rows))
+    }
+    if options.flags.contains("--json") {
+      do {
+        output.write(try JSONText.render(tables))
+        return 0
+      } catch {
+        output.write("error: could not write JSON: \(error)\n")
+        return 1
+      }
+    }
+    output.write(
+      style.bold("Reconcile demo") + ": the seed scenarios on the simulated server, once per resolver.\n"
+        + "Scripts: Playground/Scenarios/ (run one with `reconcile-playground run FILE`).\n")
+    for (scenario, table) in zip(scenarios, tables) {
+      output.write("\n" + style.bold(table.title) + "\n")
+      let headers =
+        ["resolver"] + (scenario.policies.count > 1 ? ["delete policy"] : []) + scenario.columns.map(\.header)
+      let rows = table.rows.map { row in
+        [row.resolver] + (scenario.policies.count > 1 ? [row.deletePolicy] : [])
+          + scenario.columns.map { row.cells[$0.header] ?? "" }
+      }
+      output.write(TextTable.render([headers] + rows))
+      output.write(TextTable.wrap("why: " + table.explanation, indent: 5))
+    }
+    return 0
+  }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// `repl`: reads commands line by line, carries each out and prints what it printed; errors are printed and the
+/// session goes on. `quit`, `exit` or the end of input leaves. On a terminal it prints a prompt; with piped input
+/// it exits 1 if any line failed, so `reconcile-playground repl < script` can be checked.
+enum ReplCommand {
+  static let prompt = "reconcile> "
+
+  /// Every command, and how to leave.
+  static var help: String {
+    TextTable.render(
+      ScriptParser.commands.map { [$0.syntax, $0.summary] } + [["quit", "leave the playground"]], header: false)
+  }
+
+  static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
+    if let word = arguments.first {
+      output.write("error: repl takes no arguments, found '\(word)'\nusage: reconcile-playground repl\n")
+      return 64
+    }
+    let style = Style(enabled: environment.usesColour)
+    var session = PlaygroundSession()
+    var failures = 0
+    if environment.isInteractive {
+      output.write(style.bold("Reconcile playground") + " — `help` lists the commands, `quit` leaves.\n")
+    }
+    while true {
+      if environment.isInteractive { output.write(prompt) }
+      guard let line = environment.readLine() else { break }
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed == "quit" || trimmed == "exit" { break }
+      if trimmed == "help" {
+        output.write(help)
+        continue
+      }
+      do {
+        let result = try session.execute(line: line)
+        if !result.isEmpty { output.write(style.result(result) + "\n") }
+      } catch {
+        failures += 1
+        let message = error.message.hasPrefix("expectation") ? error.message : "error: \(error.message)"
+        output.write(style.red(message) + "\n")
+      }
+    }
+    return environment.isInteractive || failures == 0 ? 0 : 1
+  }
+}

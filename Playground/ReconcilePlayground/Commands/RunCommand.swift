@@ -1,0 +1,105 @@
+import Foundation
+import ReconcileSimulator
+
+/// `run FILE [--resolver NAME] [--delete-policy P] [--quiet]`: carries out a script, printing each command and what
+/// it printed; stops with status 1 at the first error or failed `expect`, naming the file and line.
+enum RunCommand {
+  static let usage =
+    "usage: reconcile-playground run FILE.rcp [--resolver NAME] [--delete-policy deleteWins|editWins] [--quiet]\n"
+
+  static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
+    let options: CommandLineOptions
+    let path: String
+    var session: PlaygroundSession
+    do {
+      options = try CommandLineOptions(arguments, valued: ["--resolver", "--delete-policy"], switches: ["--quiet"])
+      guard options.positional.count == 1, let file = options.positional.first else {
+        throw CommandLineOptions.Problem(
+          description: options.positional.isEmpty ? "run needs a FILE" : "run takes one FILE")
+      }
+      path = file
+      session = PlaygroundSession(
+        resolver: ResolverSetting(choice: try PlaygroundNames.resolver(options.values["--resolver"] ?? "field-merge")),
+        deletePolicy: try PlaygroundNames.deletePolicy(options.values["--delete-policy"] ?? "deleteWins"))
+    } catch {
+      output.write("error: \(error)\n" + usage)
+      return 64
+    }
+    let style = Style(enabled: environment.usesColour)
+    let text: String
+    do {
+      text = try ScriptFile.read(path, with: environment)
+    } catch {
+      output.write(style.red("error: \(error)") + "\n")
+      return 1
+    }
+    let quiet = options.flags.contains("--quiet")
+    let lines = ScriptFile.lines(text)
+    // Parse every line first: a typo on line 40 is reported before lines 1–39 change anything.
+    var commands: [(line: Int, text: String, command: ScriptCommand?)] = []
+    for (number, line) in lines {
+      do {
+        commands.append((number, line, try ScriptParser.parse(line)))
+      } catch {
+        output.write(style.red("\(path):\(number): error: \(error.message)") + "\n")
+        return 1
+      }
+    }
+    for (number, line, command) in commands {
+      guard let command else {
+        if !quiet && !line.allSatisfy(\.isWhitespace) { output.write(style.dim(line) + "\n") }
+        continue
+      }
+      if !quiet { output.write(style.bold("> " + line.trimmingCharacters(in: .whitespaces)) + "\n") }
+      do {
+        let result = try session.execute(command)
+        if !quiet || isData(command), !result.isEmpty { output.write(style.result(result) + "\n") }
+      } catch {
+        output.write(
+          style.red("\(path):\(number): \(error.message.hasPrefix("expectation") ? "" : "error: ")\(error.message)")
+            + "\n")
+        return 1
+      }
+    }
+    return 0
+  }
+
+  /// Whether the command prints data (`show`, `help`), which `--quiet` still prints.
+  private static func isData(_ command: ScriptCommand) -> Bool {
+    switch command {
+    case .show, .help: true
+    default: false
+    }
+  }
+}
+
+/// Reading script files.
+enum ScriptFile {
+  /// The most bytes a script may have; a script is typed by a person, so anything larger is a mistake.
+  static let maximumSize = 10_000_000
+
+  /// The file's text.
+  /// - Throws: A message naming the path when it cannot be read, is too large, or is not UTF-8.
+  static func read(_ path: String, with environment: PlaygroundEnvironment) throws(ScriptError) -> String {
+    let data: Data
+    do {
+      data = try environment.readFile(path)
+    } catch {
+      throw ScriptError("cannot read \(path): \(error.localizedDescription)")
+    }
+    guard data.count <= maximumSize else {
+      throw ScriptError("\(path) is \(data.count) bytes; a script may have at most \(maximumSize)")
+    }
+    guard let text = String(data: data, encoding: .utf8) else { throw ScriptError("\(path) is not UTF-8 text") }
+    return text
+  }
+
+  /// The lines with their 1-based numbers; `\r\n` endings are accepted.
+  static func lines(_ text: String) -> [(number: Int, text: String)] {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+      $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+    }
+    if lines.last == "" { lines.removeLast() }
+    return lines.enumerated().map { ($0.offset + 1, $0.element) }
+  }
+}

@@ -1,0 +1,293 @@
+import Foundation
+public import Reconcile
+public import ReconcileSimulator
+
+/// A world to play in: one simulated server, the devices a script adds, the resolver and policies they use, and the
+/// faults waiting to happen. Every command of the playground's language is carried out here, for the REPL, `run` and
+/// `demo` alike.
+///
+/// All devices sync one zone, `Notes`, of their user's private database; time is virtual and moves only through
+/// `advance` and the waits a sync goes through.
+public struct PlaygroundSession: Sendable {
+  /// The server.
+  public internal(set) var server: SimulatedServer
+  /// The devices, in the order they were added.
+  public internal(set) var devices: [SimulatedDevice] = []
+  /// The resolver new and existing devices use.
+  public internal(set) var resolver: ResolverSetting
+  /// Who wins between a delete and an edit.
+  public internal(set) var deletePolicy: DeletePolicy
+  /// Every `schema` declaration so far.
+  var declarations: [SchemaDeclaration] = []
+  /// Network faults waiting for each device.
+  var networkFaults: [String: NetworkFaults] = [:]
+  /// What each device's syncs have cost.
+  var counters: [String: SyncCounters] = [:]
+  /// Every request and answer, oldest first.
+  public internal(set) var log: [LogEntry] = []
+  /// What each device changed since the devices last agreed, to tell what was lost.
+  var intents: [String: [RecordID: Intent]] = [:]
+  /// Whether the devices agreed since the last change: the next change then starts afresh.
+  var intentsAreSettled = false
+  /// When the session started, in virtual time; the log counts from here.
+  let start: Date
+
+  /// Network faults a device will meet.
+  struct NetworkFaults: Sendable, Hashable {
+    var disconnectAfterSave = false
+    var loseResponses = 0
+  }
+
+  /// A device's changes to one record since the devices last agreed.
+  enum Intent: Sendable, Hashable {
+    case fields([String: FieldValue?])
+    case delete
+  }
+
+  /// Creates an empty world.
+  /// - Parameters:
+  ///   - resolver: The resolver devices use; `field-merge` unless given.
+  ///   - deletePolicy: `.deleteWins` unless given.
+  public init(
+    resolver: ResolverSetting = ResolverSetting(choice: .fieldMerge),
+    deletePolicy: DeletePolicy = .deleteWins
+  ) {
+    server = SimulatedServer(configuration: SimulatedServer.Configuration(recordsEvents: false))
+    start = server.now
+    self.resolver = resolver
+    self.deletePolicy = deletePolicy
+  }
+
+  /// Carries out one command.
+  /// - Parameter command: A parsed command.
+  /// - Returns: What to print: a confirmation, a table, or JSON for `show … --json`.
+  /// - Throws: ``ScriptError`` when the command cannot be carried out (an unknown device, a record that does not
+  ///   exist) or an `expect` does not hold; the world is unchanged by a command that throws, except that a failed
+  ///   `expect` has nothing to undo.
+  public mutating func execute(_ command: ScriptCommand) throws(ScriptError) -> String {
+    switch command {
+    case .addDevice(let setup): return try addDevice(setup)
+    case .create(let name, let paths, let fields): return try create(name, paths, fields)
+    case .edit(let name, let paths, let fields): return try edit(name, paths, fields)
+    case .delete(let name, let paths): return try delete(name, paths)
+    case .sync(let name): return try sync(name)
+    case .syncAll: return syncAll()
+    case .setOnline(let name, let online):
+      try withDevice(name) { device in online ? device.goOnline() : device.goOffline() }
+      return "\(name) is \(online ? "online" : "offline")"
+    case .crash(let name):
+      try withDevice(name) { $0.crash() }
+      return "\(name) crashed and relaunched; what it had on disk survives, the request in flight does not"
+    case .restart(let name):
+      try withDevice(name) { $0.restart() }
+      return "\(name) restarted syncing"
+    case .upgrade(let name, let version):
+      let schema = try AppSchemaBuilder.schema(version, from: declarations)
+      try withDevice(name) { $0.upgrade(to: schema) }
+      return "\(name) now runs app \(version)"
+    case .setClock(let name, let offset):
+      try withDevice(name) { $0.jumpClock(by: offset - $0.configuration.clockOffset) }
+      return "\(name)'s clock is \(Self.offsetText(offset)) true time"
+    case .resolver(let setting):
+      resolver = setting
+      for index in devices.indices {
+        devices[index].use(setting.resolver, bookkeeping: setting.bookkeeping, deletePolicy: deletePolicy)
+      }
+      return "resolver \(setting.summary)"
+    case .deletePolicy(let policy):
+      deletePolicy = policy
+      for index in devices.indices {
+        devices[index].use(resolver.resolver, bookkeeping: resolver.bookkeeping, deletePolicy: policy)
+      }
+      return "delete policy \(policy)"
+    case .schema(let declaration):
+      declarations.removeAll {
+        $0.version == declaration.version && $0.recordSchema.recordType == declaration.recordSchema.recordType
+      }
+      declarations.append(declaration)
+      let keys = declaration.recordSchema.fields.keys.sorted().joined(separator: ", ")
+      return "app \(declaration.version) knows \(declaration.recordSchema.recordType): \(keys)"
+    case .fault(let fault): return try inject(fault)
+    case .limit(let limit, let value):
+      switch limit {
+      case .batchItems: server.configuration.limits.maximumBatchItems = value
+      case .batchBytes: server.configuration.limits.maximumBatchBytes = value
+      case .pageSize: server.configuration.limits.changesPageSize = value
+      }
+      return "server \(limit.rawValue) = \(value)"
+    case .advance(let seconds):
+      server.advanceClock(by: seconds)
+      return "time is now +\(DurationSyntax.render(elapsed))"
+    case .show(let target, let json):
+      var text = try show(target, json: json)
+      while text.hasSuffix("\n") { text.removeLast() }
+      return text
+    case .expect(let expectation): return try check(expectation)
+    case .help: return Self.helpText
+    }
+  }
+
+  /// Parses and carries out one line.
+  /// - Parameter line: A line of a script or REPL input.
+  /// - Returns: What to print; empty for a blank or comment line.
+  /// - Throws: ``ScriptError`` from parsing or carrying out.
+  public mutating func execute(line: String) throws(ScriptError) -> String {
+    guard let command = try ScriptParser.parse(line) else { return "" }
+    return try execute(command)
+  }
+
+  /// Every command with its description, aligned.
+  public static var helpText: String {
+    TextTable.render(ScriptParser.commands.map { [$0.syntax, $0.summary] }, header: false)
+  }
+
+  /// Virtual seconds since the session started.
+  var elapsed: TimeInterval { server.now.timeIntervalSince(start) }
+
+  // MARK: Devices
+
+  /// The index of the device called `name`.
+  /// - Throws: ``ScriptError`` naming the device, with the nearest known name.
+  func index(of name: String) throws(ScriptError) -> Int {
+    if let index = devices.firstIndex(where: { $0.name == name }) { return index }
+    if devices.isEmpty { throw ScriptError("no device '\(name)'; add one with `device add \(name)`") }
+    throw .unknown("device", name, choices: devices.map(\.name))
+  }
+
+  private mutating func withDevice(_ name: String, _ change: (inout SimulatedDevice) -> Void) throws(ScriptError) {
+    let index = try index(of: name)
+    change(&devices[index])
+  }
+
+  private mutating func addDevice(_ setup: DeviceSetup) throws(ScriptError) -> String {
+    guard !devices.contains(where: { $0.name == setup.name }) else {
+      throw ScriptError("there is already a device called '\(setup.name)'")
+    }
+    let schema = try setup.schema.map { (version) throws(ScriptError) in
+      try AppSchemaBuilder.schema(version, from: declarations)
+    }
+    let configuration = SimulatedDevice.Configuration(
+      name: setup.name, userRecordName: setup.user, zoneID: Simulation.zoneID, resolver: resolver.resolver,
+      deletePolicy: deletePolicy, schema: schema, bookkeeping: resolver.bookkeeping, clockOffset: setup.clockOffset)
+    do {
+      devices.append(try SimulatedDevice(configuration: configuration))
+    } catch {
+      throw ScriptError("device '\(setup.name)': \(error)")
+    }
+    var text = "added \(setup.name)"
+    var details: [String] = []
+    if setup.clockOffset != 0 { details.append("clock \(Self.offsetText(setup.clockOffset))") }
+    if let version = setup.schema { details.append("app \(version)") }
+    if setup.user != "_user" { details.append("user \(setup.user)") }
+    if !details.isEmpty { text += " (" + details.joined(separator: ", ") + ")" }
+    return text
+  }
+
+  static func offsetText(_ offset: TimeInterval) -> String {
+    if offset == 0 { return "on" }
+    return DurationSyntax.render(abs(offset)) + (offset < 0 ? " behind" : " ahead of")
+  }
+
+  // MARK: Records
+
+  static func recordID(_ path: RecordPath) throws(ScriptError) -> RecordID {
+    do {
+      return try RecordID(recordName: path.recordName, zoneID: Simulation.zoneID)
+    } catch {
+      throw ScriptError("\(path): \(error)")
+    }
+  }
+
+  private mutating func create(_ name: String, _ paths: [RecordPath], _ fields: [FieldAssignment])
+    throws(ScriptError) -> String
+  {
+    let index = try index(of: name)
+    var device = devices[index]
+    for path in paths {
+      var record = Record(recordType: path.recordType, recordID: try Self.recordID(path))
+      for field in fields { Self.assign(field, to: &record) }
+      do {
+        try device.create(record, at: server.now)
+      } catch {
+        throw ScriptError("\(name) create \(path): \(error)")
+      }
+      noteIntent(name, record.recordID, fields)
+    }
+    devices[index] = device
+    let what = paths.count == 1 ? "\(paths[0])" : "\(paths.count) records (\(paths[0]) … \(paths[paths.count - 1]))"
+    return "\(name) created \(what); \(device.storage.pending.count) queued"
+  }
+
+  private mutating func edit(_ name: String, _ paths: [RecordPath], _ fields: [FieldAssignment])
+    throws(ScriptError) -> String
+  {
+    let index = try index(of: name)
+    var device = devices[index]
+    for path in paths {
+      let id = try Self.recordID(path)
+      try Self.checkType(path, on: device)
+      do {
+        try device.edit(id, at: server.now) { record in
+          for field in fields { Self.assign(field, to: &record) }
+        }
+      } catch {
+        throw ScriptError("\(name) edit \(path): \(error)")
+      }
+      noteIntent(name, id, fields)
+    }
+    devices[index] = device
+    let changes = fields.map { RecordText.assignment($0) }.joined(separator: " ")
+    let what = paths.count == 1 ? "\(paths[0])" : "\(paths.count) records"
+    return "\(name) edited \(what): \(changes)"
+  }
+
+  private mutating func delete(_ name: String, _ paths: [RecordPath]) throws(ScriptError) -> String {
+    let index = try index(of: name)
+    var device = devices[index]
+    for path in paths {
+      let id = try Self.recordID(path)
+      try Self.checkType(path, on: device)
+      do {
+        try device.delete(id, at: server.now)
+      } catch {
+        throw ScriptError("\(name) delete \(path): \(error)")
+      }
+      startIntent()
+      intents[name, default: [:]][id] = .delete
+    }
+    devices[index] = device
+    return "\(name) deleted \(paths.count == 1 ? "\(paths[0])" : "\(paths.count) records")"
+  }
+
+  /// The record's type must be the one the script names: records are identified by name alone.
+  private static func checkType(_ path: RecordPath, on device: SimulatedDevice) throws(ScriptError) {
+    guard let id = try? recordID(path), let record = device.record(id) else { return }
+    guard record.recordType == path.recordType else {
+      throw ScriptError(
+        "\(path): \(device.name) holds \(record.recordType)/\(path.recordName), not a \(path.recordType)")
+    }
+  }
+
+  private static func assign(_ field: FieldAssignment, to record: inout Record) {
+    if field.encrypted {
+      record.encryptedValues[field.key] = field.value
+    } else {
+      record[field.key] = field.value
+    }
+  }
+
+  private mutating func startIntent() {
+    if intentsAreSettled {
+      intents.removeAll()
+      intentsAreSettled = false
+    }
+  }
+
+  private mutating func noteIntent(_ name: String, _ id: RecordID, _ fields: [FieldAssignment]) {
+    startIntent()
+    var changes: [String: FieldValue?] = [:]
+    if case .fields(let earlier) = intents[name]?[id] { changes = earlier }
+    for field in fields { changes[field.key] = .some(field.value) }
+    intents[name, default: [:]][id] = .fields(changes)
+  }
+}
