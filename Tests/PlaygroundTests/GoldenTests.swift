@@ -50,6 +50,14 @@ struct GoldenTests {
       Case(
         arguments: ["replay", "Playground/Scripts/server-lww-loses-one-sided-edit.rcp"],
         golden: "replay-server-lww-loses-one-sided-edit.txt", status: 1),
+      Case(arguments: ["demo"], golden: "demo.txt", status: 0),
+      Case(arguments: ["run", "Playground/Scripts/tour.rcp"], golden: "run-tour.txt", status: 0),
+      Case(
+        arguments: ["run", "Playground/Scenarios/01-queued-edits.rcp", "--resolver", "server-lww"],
+        golden: "run-01-queued-edits-server-lww.txt", status: 0),
+      Case(
+        arguments: ["run", "Tests/PlaygroundTests/Golden/failing-expect.rcp"], golden: "run-failing-expect.txt",
+        status: 1),
       Case(
         arguments: ["simulate", "--seed", "7", "--steps", "60", "--resolver", "edit-count", "--faults", "hostile"],
         golden: "simulate-seed-7-edit-count-hostile.txt", status: 0),

@@ -5,12 +5,6 @@ import Testing
 
 @Suite("Playground command line")
 struct PlaygroundCommandTests {
-  @Test("demo runs and exits 0")
-  func demo() {
-    let out = BufferedOutput()
-    #expect(PlaygroundCommand.run(arguments: ["demo"], output: out) == 0)
-    #expect(out.text.contains("Reconcile playground"))
-  }
 
   @Test("a misspelt subcommand gets a suggestion and exit status 64")
   func suggestion() {
@@ -44,37 +38,48 @@ struct InspectTests {
     let files: [String: Data] = [
       "a.rcsf": record.encodeSystemFields(), "b.json": try JSONEncoder().encode(record),
     ]
-    let reader: (String) throws -> Data = { path in
+    let reader: @Sendable (String) throws -> Data = { path in
       guard let data = files[path] else { throw CocoaError(.fileNoSuchFile) }
       return data
     }
     let archive = BufferedOutput()
-    #expect(PlaygroundCommand.run(arguments: ["inspect", "a.rcsf"], output: archive, readFile: reader) == 0)
+    #expect(
+      PlaygroundCommand.run(
+        arguments: ["inspect", "a.rcsf"], output: archive, environment: PlaygroundEnvironment(readFile: reader)) == 0)
     #expect(archive.text.contains("Reconcile system-fields archive"))
     #expect(archive.text.contains("t9"))
 
     let json = BufferedOutput()
-    #expect(PlaygroundCommand.run(arguments: ["inspect", "b.json"], output: json, readFile: reader) == 0)
+    #expect(
+      PlaygroundCommand.run(
+        arguments: ["inspect", "b.json"], output: json, environment: PlaygroundEnvironment(readFile: reader)) == 0)
     #expect(json.text.contains("\"hello\""))
     #expect(json.text.contains("<encrypted>"))
     #expect(!json.text.contains("1234"))
 
     let wire = BufferedOutput()
-    #expect(PlaygroundCommand.run(arguments: ["inspect", "a.rcsf", "--json"], output: wire, readFile: reader) == 0)
+    #expect(
+      PlaygroundCommand.run(
+        arguments: ["inspect", "a.rcsf", "--json"], output: wire, environment: PlaygroundEnvironment(readFile: reader))
+        == 0)
     #expect(wire.text.contains("\"recordChangeTag\" : \"t9\""))
   }
 
   @Test("inspect names the problem with unreadable or unknown input")
   func inspectErrors() {
-    let reader: (String) throws -> Data = { path in
+    let reader: @Sendable (String) throws -> Data = { path in
       if path == "garbage" { return Data("not a record".utf8) }
       throw CocoaError(.fileNoSuchFile)
     }
     let missing = BufferedOutput()
-    #expect(PlaygroundCommand.run(arguments: ["inspect", "nope"], output: missing, readFile: reader) == 1)
+    #expect(
+      PlaygroundCommand.run(
+        arguments: ["inspect", "nope"], output: missing, environment: PlaygroundEnvironment(readFile: reader)) == 1)
     #expect(missing.text.contains("cannot read nope"))
     let garbage = BufferedOutput()
-    #expect(PlaygroundCommand.run(arguments: ["inspect", "garbage"], output: garbage, readFile: reader) == 1)
+    #expect(
+      PlaygroundCommand.run(
+        arguments: ["inspect", "garbage"], output: garbage, environment: PlaygroundEnvironment(readFile: reader)) == 1)
     #expect(garbage.text.contains("Reconcile archive: not a Reconcile system-fields archive"))
     let usage = BufferedOutput()
     #expect(PlaygroundCommand.run(arguments: ["inspect"], output: usage) == 64)

@@ -14,10 +14,11 @@ struct SimulateAndReplayTests {
 
   static func run(_ arguments: [String], files: [String: String] = [:]) -> (status: Int32, text: String) {
     let out = BufferedOutput()
-    let status = PlaygroundCommand.run(arguments: arguments, output: out) { path in
+    let environment = PlaygroundEnvironment(readFile: { path in
       guard let text = files[path] else { throw CocoaError(.fileNoSuchFile) }
       return Data(text.utf8)
-    }
+    })
+    let status = PlaygroundCommand.run(arguments: arguments, output: out, environment: environment)
     return (status, out.text)
   }
 

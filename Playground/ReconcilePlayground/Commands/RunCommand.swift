@@ -47,7 +47,8 @@ enum RunCommand {
     }
     for (number, line, command) in commands {
       guard let command else {
-        if !quiet && !line.allSatisfy(\.isWhitespace) { output.write(style.dim(line) + "\n") }
+        // Comments and blank lines are echoed: they narrate the transcript.
+        if !quiet { output.write(style.dim(line) + "\n") }
         continue
       }
       if !quiet { output.write(style.bold("> " + line.trimmingCharacters(in: .whitespaces)) + "\n") }

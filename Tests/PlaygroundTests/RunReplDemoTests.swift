@@ -1,0 +1,157 @@
+import Foundation
+import ReconcilePlayground
+import ReconcileSimulator
+import Testing
+
+/// Collects lines for a fake standard input; a class so the `@Sendable` reader can consume them.
+final class ScriptedInput: @unchecked Sendable {
+  // @unchecked: used from one test at a time, behind a lock all the same.
+  private var lines: [String]
+  private let lock = NSLock()
+
+  init(_ lines: [String]) { self.lines = lines }
+
+  func next() -> String? {
+    lock.withLock { lines.isEmpty ? nil : lines.removeFirst() }
+  }
+}
+
+@Suite("Playground run, repl and demo")
+struct RunReplDemoTests {
+  static func environment(
+    files: [String: String] = [:], input: [String] = [], interactive: Bool = false, colour: Bool = false
+  )
+    -> PlaygroundEnvironment
+  {
+    let scripted = ScriptedInput(input)
+    return PlaygroundEnvironment(
+      readFile: { path in
+        guard let text = files[path] else { throw CocoaError(.fileNoSuchFile) }
+        return Data(text.utf8)
+      }, readLine: { scripted.next() }, isInteractive: interactive, usesColour: colour)
+  }
+
+  static func run(_ arguments: [String], _ environment: PlaygroundEnvironment) -> (status: Int32, text: String) {
+    let out = BufferedOutput()
+    let status = PlaygroundCommand.run(arguments: arguments, output: out, environment: environment)
+    return (status, out.text)
+  }
+
+  static let script = """
+    device add phone
+    phone create Note/1 title=a
+    phone sync
+    expect server Note/1 title = a
+    show server
+    """
+
+  @Test("run prints each command and its result, and exits 0 when every expect holds")
+  func runPasses() {
+    let result = Self.run(["run", "ok.rcp"], Self.environment(files: ["ok.rcp": Self.script]))
+    #expect(result.status == 0, "\(result.text)")
+    #expect(result.text.contains("> phone sync\nphone synced: 4 requests"))
+    #expect(result.text.contains("ok: server Note/1 title = \"a\""))
+    let quiet = Self.run(["run", "ok.rcp", "--quiet"], Self.environment(files: ["ok.rcp": Self.script]))
+    #expect(quiet.status == 0)
+    #expect(quiet.text.hasPrefix("server: 1 record"), "--quiet prints only data: \(quiet.text)")
+  }
+
+  @Test("run stops at the first failed expect or error with exit 1, naming the file and line")
+  func runFails() {
+    let failing = Self.script.replacingOccurrences(of: "title = a", with: "title = z")
+    let expectation = Self.run(["run", "f.rcp"], Self.environment(files: ["f.rcp": failing]))
+    #expect(expectation.status == 1)
+    #expect(
+      expectation.text.contains("f.rcp:4: expectation failed: expected server Note/1 title = \"z\", but it is \"a\""))
+    #expect(!expectation.text.contains("show server"), "nothing after the failure runs")
+
+    let unknown = Self.script.replacingOccurrences(of: "phone sync", with: "phoen sync")
+    let error = Self.run(["run", "e.rcp"], Self.environment(files: ["e.rcp": unknown]))
+    #expect(error.status == 1)
+    #expect(error.text.contains("e.rcp:3: error: unknown device 'phoen'; did you mean 'phone'?"), "\(error.text)")
+
+    let typo = Self.script.replacingOccurrences(of: "show server", with: "shwo server")
+    let parse = Self.run(["run", "p.rcp"], Self.environment(files: ["p.rcp": typo]))
+    #expect(parse.status == 1)
+    #expect(parse.text == "p.rcp:5: error: unknown command 'shwo'; did you mean 'show'?\n", "parsed before running")
+
+    #expect(Self.run(["run", "missing.rcp"], Self.environment()).text.contains("cannot read missing.rcp"))
+    #expect(Self.run(["run"], Self.environment()).status == 64)
+    #expect(Self.run(["run", "ok.rcp", "--resolver", "lww"], Self.environment()).status == 64)
+  }
+
+  @Test("the repl carries on after an error, exits 1 on piped input that failed, and quits on quit")
+  func repl() {
+    let piped = Self.run(
+      ["repl"], Self.environment(input: ["device add phone", "phone snyc", "phone sync", "quit", "help"]))
+    #expect(piped.status == 1)
+    #expect(piped.text.contains("error: unknown device command 'snyc'; did you mean 'sync'?"))
+    #expect(piped.text.contains("phone synced"))
+    #expect(!piped.text.contains("list the commands"), "nothing is read after quit")
+    #expect(!piped.text.contains("reconcile>"), "no prompt without a terminal")
+
+    let interactive = Self.run([], Self.environment(input: ["help", "device add phone"], interactive: true))
+    #expect(interactive.status == 0, "the repl is the default on a terminal")
+    #expect(interactive.text.contains("reconcile> "))
+    #expect(interactive.text.contains("sync every device, round after round"))
+    #expect(interactive.text.contains("leave the playground"))
+
+    #expect(Self.run([], Self.environment()).text.hasPrefix("usage:"), "without a terminal, no arguments print usage")
+  }
+
+  @Test("colour only when the environment asks for it")
+  func colour() {
+    let environment = { (colour: Bool) in
+      Self.environment(files: ["ok.rcp": Self.script], colour: colour)
+    }
+    #expect(Self.run(["run", "ok.rcp"], environment(true)).text.contains("\u{1B}["))
+    #expect(!Self.run(["run", "ok.rcp"], environment(false)).text.contains("\u{1B}"))
+    #expect(!Self.run(["demo", "--scenario", "7"], environment(false)).text.contains("\u{1B}"))
+  }
+
+  @Test("demo --script prints each seed scenario exactly as committed in Playground/Scenarios")
+  func scenarioFilesMatch() throws {
+    let folder = GoldenTests.repository.appendingPathComponent("Playground/Scenarios")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".rcp") }
+      .sorted()
+    #expect(files.count == 7)
+    for (index, file) in files.enumerated() {
+      let committed = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+      let printed = Self.run(["demo", "--script", "\(index + 1)"], Self.environment())
+      #expect(
+        printed.text == committed,
+        "\(file) differs from the demo's copy; update one from the other (reconcile-playground demo --script \(index + 1))"
+      )
+    }
+  }
+
+  @Test(
+    "every seed scenario script passes its expectations under every resolver",
+    arguments: ResolverChoice.allCases)
+  func scenarioScriptsPass(_ resolver: ResolverChoice) throws {
+    let folder = GoldenTests.repository.appendingPathComponent("Playground/Scenarios")
+    for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where file.hasSuffix(".rcp") {
+      let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+      for policy in ["deleteWins", "editWins"] {
+        let result = Self.run(
+          ["run", file, "--quiet", "--resolver", resolver.rawValue, "--delete-policy", policy],
+          Self.environment(files: [file: text]))
+        #expect(result.status == 0, "\(file) under \(resolver), \(policy): \(result.text)")
+      }
+    }
+  }
+
+  @Test("demo --json prints every scenario's rows; a bad option is a usage error")
+  func demoJSON() throws {
+    let result = Self.run(["demo", "--json"], Self.environment())
+    #expect(result.status == 0)
+    let tables = try #require(try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [[String: Any]])
+    #expect(tables.count == 7)
+    let first = try #require(tables.first?["rows"] as? [[String: Any]])
+    #expect(first.count == ResolverChoice.allCases.count)
+    let delete = try #require(tables[3]["rows"] as? [[String: Any]])
+    #expect(delete.count == 2 * ResolverChoice.allCases.count, "scenario 4 runs under both delete policies")
+    #expect(Self.run(["demo", "--scenario", "8"], Self.environment()).status == 64)
+    #expect(Self.run(["demo", "--sceanrio", "1"], Self.environment()).text.contains("did you mean --scenario?"))
+  }
+}

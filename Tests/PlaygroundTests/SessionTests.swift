@@ -1,0 +1,128 @@
+import Foundation
+import Reconcile
+import ReconcilePlayground
+import ReconcileSimulator
+import Testing
+
+@Suite("Playground session: commands carried out")
+struct SessionTests {
+  /// Runs `lines` in a fresh session and returns what the last one printed.
+  @discardableResult
+  static func run(_ lines: [String], resolver: ResolverChoice = .fieldMerge) throws -> String {
+    var session = PlaygroundSession(resolver: ResolverSetting(choice: resolver))
+    var last = ""
+    for line in lines { last = try session.execute(line: line) }
+    return last
+  }
+
+  static func failure(_ lines: [String]) -> String {
+    do {
+      try run(lines)
+      return "no error"
+    } catch {
+      return (error as? ScriptError)?.message ?? "\(error)"
+    }
+  }
+
+  static let twoDevices = ["device add phone", "device add mac", "phone create Note/1 title=draft", "sync all"]
+
+  @Test("two devices converge after sync all, and expectations about them hold")
+  func converge() throws {
+    let text = try Self.run(
+      Self.twoDevices + [
+        "mac edit Note/1 title=b tags=[x, y]", "sync all", "expect converged", "expect server Note/1 title = b",
+        "expect phone Note/1 tags = [x, y]", "expect phone records = 1", "expect mac queued = 0",
+        "expect phone status = idle", "show server",
+      ])
+    #expect(text.contains(#"Note/1  t2   tags=["x", "y"] title="b""#), "\(text)")
+  }
+
+  @Test("a failed expectation says what was expected and what was found")
+  func failedExpectations() {
+    #expect(
+      Self.failure(Self.twoDevices + ["expect server Note/1 title = b"])
+        == #"expectation failed: expected server Note/1 title = "b", but it is "draft""#)
+    #expect(
+      Self.failure(Self.twoDevices + ["phone edit Note/1 title=x", "expect converged"])
+        == "expectation failed: expected converged, but phone has 1 change(s) queued")
+    #expect(Self.failure(Self.twoDevices + ["expect halted mac"]).contains("expected mac halted, but it is idle"))
+    #expect(Self.failure(Self.twoDevices + ["expect phone requests < 2"]).contains("but it is 6"))
+  }
+
+  @Test("unknown devices and records are errors with suggestions; the world is unchanged")
+  func unknownNames() {
+    #expect(Self.failure(["device add phone", "phnoe sync"]) == "unknown device 'phnoe'; did you mean 'phone'?")
+    #expect(Self.failure(["phone sync"]).contains("no device 'phone'; add one with `device add phone`"))
+    #expect(Self.failure(["device add phone", "phone edit Note/9 title=a"]).contains("phone edit Note/9"))
+    #expect(Self.failure(["device add phone", "device add phone"]).contains("already a device called 'phone'"))
+    #expect(
+      Self.failure(["device add phone", "phone create Note/1 title=a", "phone edit Folder/1 title=b"])
+        .contains("phone holds Note/1, not a Folder"))
+    #expect(Self.failure(["device add phone --schema 3.0"]).contains("no schema declared for app version 3.0.0"))
+  }
+
+  @Test("an app-1.0 device halts on a record from app 2.0 and uploads nothing")
+  func schemaHalt() throws {
+    let text = try Self.run([
+      "schema 1.0 Note title:string", "schema 2.0 Note title:string color:string", "device add old --schema 1.0",
+      "device add new --schema 2.0", "new create Note/1 title=a color=red", "new sync", "old sync",
+      "expect halted old", "expect server Note/1 color = red", "show diagnostics",
+    ])
+    #expect(text.contains("HALTED: "), "\(text)")
+    #expect(text.contains("2.0.0"))
+  }
+
+  @Test("faults: a lost answer, a disconnect after a save, injected errors, expired tokens and throttling")
+  func faults() throws {
+    try Self.run(
+      Self.twoDevices + [
+        "fault phone lose-response", "phone edit Note/1 title=a", "phone sync", "expect server Note/1 title = a",
+        "expect phone queued = 0", "mac sync", "fault mac disconnect-after-save", "mac edit Note/1 title=b", "mac sync",
+        "expect mac status = offline", "expect server Note/1 title = b", "mac online", "sync all", "expect converged",
+        "fault error zoneBusy 2 --device phone --retry-after 5s", "phone edit Note/1 title=c", "phone sync",
+        "expect phone errors:zoneBusy = 2", "expect phone waited >= 10", "fault expire-tokens", "sync all",
+        "expect converged", "fault throttle 1m", "mac edit Note/1 title=d", "mac sync",
+        "expect mac errors:serviceUnavailable >= 1", "expect server Note/1 title = d", "fault clear",
+      ])
+  }
+
+  @Test("delete policy and resolver can change between commands and apply to every device")
+  func policies() throws {
+    try Self.run(
+      Self.twoDevices + [
+        "delete-policy editWins", "phone delete Note/1", "mac edit Note/1 title=kept", "phone sync", "mac sync",
+        "sync all", "expect server Note/1 title = kept", "resolver server-lww", "phone edit Note/1 title=p",
+        "mac edit Note/1 body=m", "phone sync", "mac sync", "sync all", "expect converged",
+        "expect server Note/1 body = nil",
+      ])
+  }
+
+  @Test("encrypted values are redacted in every listing, JSON included")
+  func redaction() throws {
+    var session = PlaygroundSession()
+    for line in ["device add phone", "phone create Note/1 title=t encrypted:pin=s3cr3t", "phone sync"] {
+      _ = try session.execute(line: line)
+    }
+    for line in [
+      "show server", "show server --json", "show phone", "show phone --json", "show diff", "show log",
+      "show diagnostics", "expect server Note/1 pin = s3cr3t", "phone edit Note/1 encrypted:pin=other",
+    ] {
+      let text = try session.execute(line: line)
+      #expect(!text.contains("s3cr3t") && !text.contains("other"), "\(line) printed a secret: \(text)")
+    }
+  }
+
+  @Test("show diff lists only the fields that differ, and --json prints the same data")
+  func diff() throws {
+    var session = PlaygroundSession()
+    for line in Self.twoDevices + ["mac edit Note/1 title=b"] { _ = try session.execute(line: line) }
+    let text = try session.execute(line: "show diff")
+    #expect(text.contains(#"Note/1  title  "draft"  "draft"  "b""#), "\(text)")
+    let json = try session.execute(line: "show diff --json")
+    let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+    let rows = try #require(decoded?["differences"] as? [[String: Any]])
+    #expect(rows.count == 1)
+    _ = try session.execute(line: "sync all")
+    #expect(try session.execute(line: "show diff").hasPrefix("no differences"))
+  }
+}
