@@ -71,3 +71,30 @@ struct GoldenTests {
     #expect(output == expected, "golden file \(testCase.golden) differs; actual output:\n\(output)")
   }
 }
+
+@Suite("Playground output quoted in the docs")
+struct QuotedOutputTests {
+  /// The first ```text block after `heading` in the file at `path`.
+  static func firstTextBlock(in path: String, after heading: String) throws -> String {
+    let text = try String(contentsOf: GoldenTests.repository.appendingPathComponent(path), encoding: .utf8)
+    let section = try #require(text.range(of: heading), "\(path) has no \(heading)")
+    let start = try #require(text.range(of: "```text\n", range: section.upperBound..<text.endIndex))
+    let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
+    return String(text[start.upperBound..<end.lowerBound])
+  }
+
+  @Test(
+    "the README and the playground guide quote the demo exactly as it prints",
+    arguments: [
+      ("README.md", "## The playground"), ("Docs/ReconcileSimulator.docc/Articles/ThePlayground.md", "### The demo"),
+    ])
+  func demoQuotes(_ path: String, _ heading: String) throws {
+    let quoted = try Self.firstTextBlock(in: path, after: heading)
+    let golden = try String(
+      contentsOf: GoldenTests.repository.appendingPathComponent("Tests/PlaygroundTests/Golden/demo.txt"),
+      encoding: .utf8)
+    for block in quoted.components(separatedBy: "\n\n") {
+      #expect(golden.contains(block), "\(path) quotes demo output that the demo does not print:\n\(block)")
+    }
+  }
+}

@@ -76,6 +76,9 @@ struct RunReplDemoTests {
     #expect(parse.text == "p.rcp:5: error: unknown command 'shwo'; did you mean 'show'?\n", "parsed before running")
 
     #expect(Self.run(["run", "missing.rcp"], Self.environment()).text.contains("cannot read missing.rcp"))
+    let replayScript = "schemas none\ndevice add d1\nquiesce\nexpect invariants\n"
+    let replay = Self.run(["run", "r.rcp"], Self.environment(files: ["r.rcp": replayScript]))
+    #expect(replay.text.contains("`reconcile-playground replay r.rcp` runs it"), "\(replay.text)")
     #expect(Self.run(["run"], Self.environment()).status == 64)
     #expect(Self.run(["run", "ok.rcp", "--resolver", "lww"], Self.environment()).status == 64)
   }

@@ -41,7 +41,11 @@ enum RunCommand {
       do {
         commands.append((number, line, try ScriptParser.parse(line)))
       } catch {
-        output.write(style.red("\(path):\(number): error: \(error.message)") + "\n")
+        var message = "\(path):\(number): error: \(error.message)"
+        if lines.contains(where: { $0.text == "quiesce" || $0.text == "expect invariants" }) {
+          message += "\n(this looks like a property runner's script: `reconcile-playground replay \(path)` runs it)"
+        }
+        output.write(style.red(message) + "\n")
         return 1
       }
     }
