@@ -125,4 +125,48 @@ struct SessionTests {
     _ = try session.execute(line: "sync all")
     #expect(try session.execute(line: "show diff").hasPrefix("no differences"))
   }
+
+  @Test("commands built in code with bad values are errors, not traps")
+  func hostileCommands() throws {
+    var session = PlaygroundSession()
+    _ = try session.execute(line: "device add phone")
+    let commands: [ScriptCommand] = [
+      .create(device: "phone", records: [], fields: []), .limit(.pageSize, -5), .limit(.batchItems, 0),
+      .advance(-1), .advance(.nan), .fault(.loseResponses(device: "phone", count: -3)),
+      .addDevice(DeviceSetup(name: "", clockOffset: 0, schema: nil, user: "_user")),
+      .addDevice(DeviceSetup(name: "tablet", clockOffset: 0, schema: nil, user: "")),
+    ]
+    for command in commands {
+      #expect(throws: ScriptError.self, "\(command)") { _ = try session.execute(command) }
+    }
+  }
+
+  /// Words the random lines are made of: the language's own, and pieces of values and noise.
+  static let vocabulary = [
+    "device", "add", "phone", "mac", "create", "edit", "delete", "sync", "all", "show", "server", "diff", "log",
+    "expect", "converged", "halted", "fault", "error", "zoneBusy", "throttle", "advance", "limit", "batch-items",
+    "page-size", "resolver", "hlc", "field-merge", "schema", "1.0", "Note/1", "Note/{1..3}", "Note/", "title=a",
+    "tags=[a,", "b]", "n=", "=", "\"", "\"x y\"", "#", "--json", "--clock-offset", "-5m", "30s", "0x0", "@Note/2",
+    "@!", "[[", "]]", "nil", "!=", ">=", "records", "errors:x", "offline", "online", "crash", "restart", "upgrade",
+    "clock", "encrypted:pin=1", "é", "\u{0}", "9999999999999999999999", "1e999", "status", "=", "idle",
+  ]
+
+  @Test(
+    "random lines either parse or fail with a message, and parsed ones run or fail, never trap (seeds 0..<8)",
+    arguments: 0..<8)
+  func randomLinesNeverTrap(seed: UInt64) {
+    var random = SimulationRandom(seed: seed)
+    var session = PlaygroundSession()
+    _ = try? session.execute(line: "device add phone")
+    for _ in 0..<400 {
+      let count = Int.random(in: 1...7, using: &random)
+      let line = (0..<count).map { _ in Self.vocabulary.randomElement(using: &random) ?? "" }.joined(separator: " ")
+      do {
+        guard let command = try ScriptParser.parse(line) else { continue }
+        _ = try session.execute(command)
+      } catch {
+        #expect(!error.message.isEmpty, "seed \(seed): empty message for \(line); replay with this seed")
+      }
+    }
+  }
 }

@@ -54,6 +54,15 @@ public struct RecordPath: Sendable, Hashable, Comparable, CustomStringConvertibl
   /// The record name; the playground's records live in one zone, so the name alone is the record's identity.
   public var recordName: String
 
+  /// Names a record.
+  /// - Parameters:
+  ///   - recordType: The record type.
+  ///   - recordName: The record name.
+  public init(recordType: String, recordName: String) {
+    self.recordType = recordType
+    self.recordName = recordName
+  }
+
   /// `TYPE/NAME`.
   public var description: String { "\(recordType)/\(recordName)" }
 
@@ -71,6 +80,17 @@ public struct FieldAssignment: Sendable, Hashable {
   public var value: FieldValue?
   /// Whether the value is stored in the record's encrypted values.
   public var encrypted: Bool
+
+  /// Creates an assignment.
+  /// - Parameters:
+  ///   - key: The field's key.
+  ///   - value: The value, or `nil` to remove the field.
+  ///   - encrypted: Whether it is an encrypted value; `false` unless given.
+  public init(key: String, value: FieldValue?, encrypted: Bool = false) {
+    self.key = key
+    self.value = value
+    self.encrypted = encrypted
+  }
 }
 
 /// `device add` with its options.
@@ -83,6 +103,19 @@ public struct DeviceSetup: Sendable, Hashable {
   public var schema: SchemaVersion?
   /// The signed-in user, `_user` unless given.
   public var user: String
+
+  /// Describes a device.
+  /// - Parameters:
+  ///   - name: Its name.
+  ///   - clockOffset: Its clock skew in seconds; 0 unless given.
+  ///   - schema: The app version it runs; none unless given.
+  ///   - user: The signed-in user; `_user` unless given.
+  public init(name: String, clockOffset: TimeInterval = 0, schema: SchemaVersion? = nil, user: String = "_user") {
+    self.name = name
+    self.clockOffset = clockOffset
+    self.schema = schema
+    self.user = user
+  }
 }
 
 /// `resolver NAME [options]`.
@@ -128,6 +161,22 @@ public struct SchemaDeclaration: Sendable, Hashable {
   public var unknownKeys: Schema.UnknownKeyPolicy
   /// What the app does with records from newer versions.
   public var futureVersions: Schema.FutureVersionPolicy
+
+  /// Creates a declaration.
+  /// - Parameters:
+  ///   - version: The app version.
+  ///   - recordSchema: The record type and its fields; its version should be `version`.
+  ///   - unknownKeys: `.halt` unless given.
+  ///   - futureVersions: `.halt` unless given.
+  public init(
+    version: SchemaVersion, recordSchema: RecordSchema, unknownKeys: Schema.UnknownKeyPolicy = .halt,
+    futureVersions: Schema.FutureVersionPolicy = .halt
+  ) {
+    self.version = version
+    self.recordSchema = recordSchema
+    self.unknownKeys = unknownKeys
+    self.futureVersions = futureVersions
+  }
 }
 
 /// `fault …`: what goes wrong next.

@@ -106,7 +106,9 @@ public enum ScriptParser {
       switch option {
       case "--clock-offset": setup.clockOffset = try DurationSyntax.parse(try words.required("an offset such as -5m"))
       case "--schema": setup.schema = try version(try words.required("an app version such as 1.0"))
-      case "--user": setup.user = try words.required("a user record name")
+      case "--user":
+        setup.user = try words.required("a user record name")
+        try checkName(setup.user, what: "user")
       default: throw .unknown("option", option, choices: ["--clock-offset", "--schema", "--user"])
       }
     }
@@ -117,9 +119,14 @@ public enum ScriptParser {
     guard !keywords.contains(name), name != "server", name != "all" else {
       throw ScriptError("'\(name)' is a command word; name the device something else")
     }
-    guard !name.hasPrefix("-"), name.utf8.count <= 64,
+    try checkName(name, what: "device name")
+  }
+
+  /// A device or user name: 1 to 64 bytes of letters, digits, `-`, `_` and `.`, not starting with `-`.
+  static func checkName(_ name: String, what: String) throws(ScriptError) {
+    guard !name.isEmpty, !name.hasPrefix("-"), name.utf8.count <= 64,
       name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
-    else { throw ScriptError("device name '\(name)': use letters, digits, '-', '_' or '.', at most 64 bytes") }
+    else { throw ScriptError("\(what) '\(name)': use letters, digits, '-', '_' or '.', at most 64 bytes") }
   }
 
   private static func deviceCommand(device: String, _ words: inout Words) throws(ScriptError) -> ScriptCommand {

@@ -176,6 +176,7 @@ extension PlaygroundSession {
       return "\(name)'s next save will reach the server, then \(name) loses its network before the answer"
     case .loseResponses(let name, let count):
       _ = try index(of: name)
+      guard count >= 1 else { throw ScriptError("fault \(name) lose-response \(count): at least 1") }
       networkFaults[name, default: NetworkFaults()].loseResponses += count
       return "the answers to \(name)'s next \(count) request\(count == 1 ? "" : "s") will be lost"
     case .throttle(let seconds):

@@ -109,6 +109,7 @@ public struct PlaygroundSession: Sendable {
       return "app \(declaration.version) knows \(declaration.recordSchema.recordType): \(keys)"
     case .fault(let fault): return try inject(fault)
     case .limit(let limit, let value):
+      guard value >= 1 else { throw ScriptError("limit \(limit.rawValue) \(value): a limit is at least 1") }
       switch limit {
       case .batchItems: server.configuration.limits.maximumBatchItems = value
       case .batchBytes: server.configuration.limits.maximumBatchBytes = value
@@ -116,6 +117,7 @@ public struct PlaygroundSession: Sendable {
       }
       return "server \(limit.rawValue) = \(value)"
     case .advance(let seconds):
+      guard seconds >= 0, seconds.isFinite else { throw ScriptError("advance: time only moves forward") }
       server.advanceClock(by: seconds)
       return "time is now +\(DurationSyntax.render(elapsed))"
     case .show(let target, let json):
@@ -160,6 +162,8 @@ public struct PlaygroundSession: Sendable {
   }
 
   private mutating func addDevice(_ setup: DeviceSetup) throws(ScriptError) -> String {
+    try ScriptParser.checkName(setup.name, what: "device name")
+    try ScriptParser.checkName(setup.user, what: "user")
     guard !devices.contains(where: { $0.name == setup.name }) else {
       throw ScriptError("there is already a device called '\(setup.name)'")
     }
@@ -201,6 +205,7 @@ public struct PlaygroundSession: Sendable {
   private mutating func create(_ name: String, _ paths: [RecordPath], _ fields: [FieldAssignment])
     throws(ScriptError) -> String
   {
+    guard let first = paths.first, let last = paths.last else { throw ScriptError("\(name) create: name a record") }
     let index = try index(of: name)
     var device = devices[index]
     for path in paths {
@@ -214,7 +219,7 @@ public struct PlaygroundSession: Sendable {
       noteIntent(name, record.recordID, fields)
     }
     devices[index] = device
-    let what = paths.count == 1 ? "\(paths[0])" : "\(paths.count) records (\(paths[0]) … \(paths[paths.count - 1]))"
+    let what = paths.count == 1 ? "\(first)" : "\(paths.count) records (\(first) … \(last))"
     return "\(name) created \(what); \(device.storage.pending.count) queued"
   }
 
@@ -237,7 +242,7 @@ public struct PlaygroundSession: Sendable {
     }
     devices[index] = device
     let changes = fields.map { RecordText.assignment($0) }.joined(separator: " ")
-    let what = paths.count == 1 ? "\(paths[0])" : "\(paths.count) records"
+    let what = paths.count == 1 ? paths.map(\.description).joined() : "\(paths.count) records"
     return "\(name) edited \(what): \(changes)"
   }
 
@@ -256,7 +261,7 @@ public struct PlaygroundSession: Sendable {
       intents[name, default: [:]][id] = .delete
     }
     devices[index] = device
-    return "\(name) deleted \(paths.count == 1 ? "\(paths[0])" : "\(paths.count) records")"
+    return "\(name) deleted \(paths.count == 1 ? paths.map(\.description).joined() : "\(paths.count) records")"
   }
 
   /// The record's type must be the one the script names: records are identified by name alone.
