@@ -226,42 +226,46 @@ public struct PlaygroundSession: Sendable {
   private mutating func edit(_ name: String, _ paths: [RecordPath], _ fields: [FieldAssignment])
     throws(ScriptError) -> String
   {
-    let index = try index(of: name)
-    var device = devices[index]
-    for path in paths {
-      let id = try Self.recordID(path)
-      try Self.checkType(path, on: device)
-      do {
-        try device.edit(id, at: server.now) { record in
-          for field in fields { Self.assign(field, to: &record) }
-        }
-      } catch {
-        throw ScriptError("\(name) edit \(path): \(error)")
+    try change(name, paths, "edit") { device, id, now in
+      try device.edit(id, at: now) { record in
+        for field in fields { Self.assign(field, to: &record) }
       }
-      noteIntent(name, id, fields)
     }
-    devices[index] = device
+    for path in paths { noteIntent(name, try Self.recordID(path), fields) }
     let changes = fields.map { RecordText.assignment($0) }.joined(separator: " ")
-    let what = paths.count == 1 ? paths.map(\.description).joined() : "\(paths.count) records"
-    return "\(name) edited \(what): \(changes)"
+    return "\(name) edited \(Self.describe(paths)): \(changes)"
   }
 
   private mutating func delete(_ name: String, _ paths: [RecordPath]) throws(ScriptError) -> String {
+    try change(name, paths, "delete") { device, id, now in try device.delete(id, at: now) }
+    startIntent()
+    for path in paths { intents[name, default: [:]][try Self.recordID(path)] = .delete }
+    return "\(name) deleted \(Self.describe(paths))"
+  }
+
+  /// Applies `body` to each named record on device `name`, all or nothing: the device is replaced only when every
+  /// record was changed.
+  private mutating func change(
+    _ name: String, _ paths: [RecordPath], _ verb: String,
+    _ body: (inout SimulatedDevice, RecordID, Date) throws -> Void
+  ) throws(ScriptError) {
     let index = try index(of: name)
     var device = devices[index]
     for path in paths {
       let id = try Self.recordID(path)
       try Self.checkType(path, on: device)
       do {
-        try device.delete(id, at: server.now)
+        try body(&device, id, server.now)
       } catch {
-        throw ScriptError("\(name) delete \(path): \(error)")
+        throw ScriptError("\(name) \(verb) \(path): \(error)")
       }
-      startIntent()
-      intents[name, default: [:]][id] = .delete
     }
     devices[index] = device
-    return "\(name) deleted \(paths.count == 1 ? paths.map(\.description).joined() : "\(paths.count) records")"
+  }
+
+  /// `Note/1`, or `3 records`.
+  private static func describe(_ paths: [RecordPath]) -> String {
+    paths.count == 1 ? paths.map(\.description).joined() : "\(paths.count) records"
   }
 
   /// The record's type must be the one the script names: records are identified by name alone.
