@@ -126,6 +126,16 @@ struct SessionTests {
     #expect(try session.execute(line: "show diff").hasPrefix("no differences"))
   }
 
+  @Test("devices of different users each hold their own user's zone, and converge")
+  func separateUsers() throws {
+    let text = try Self.run([
+      "device add a --user alice", "device add b --user bob", "a create Note/1 title=alice",
+      "b create Note/2 title=bob", "sync all", "expect converged", "expect a records = 1", "expect b Note/1 absent",
+      "show server",
+    ])
+    #expect(text.contains("server: 2 records"), "\(text)")
+  }
+
   @Test("commands built in code with bad values are errors, not traps")
   func hostileCommands() throws {
     var session = PlaygroundSession()

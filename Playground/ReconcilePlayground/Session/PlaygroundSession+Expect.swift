@@ -50,13 +50,16 @@ extension PlaygroundSession {
   /// Why the world has not converged, or `nil` when it has: no device halted or with changes queued, and every
   /// device holding exactly the server's records and values.
   func convergenceProblem() -> String? {
-    let server = serverRecords
     for device in devices {
       if device.isHalted { return "\(device.name) is halted" }
       if !device.storage.pending.isEmpty {
         return "\(device.name) has \(device.storage.pending.count) change(s) queued"
       }
-      let own = server.filter { $0.recordID.zoneID.ownerName == device.configuration.userRecordName || true }
+      // A device holds its own user's zone only.
+      let own =
+        device.configuration.userRecordName.map {
+          server.records(in: Simulation.zoneID, ownedBy: $0).sorted { $0.recordID < $1.recordID }
+        } ?? []
       let local = device.records
       guard local.count == own.count else {
         return "\(device.name) holds \(local.count) record(s), the server \(own.count)"
