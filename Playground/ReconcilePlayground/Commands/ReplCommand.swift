@@ -37,8 +37,7 @@ enum ReplCommand {
         if !result.isEmpty { output.write(style.result(result) + "\n") }
       } catch {
         failures += 1
-        let message = error.message.hasPrefix("expectation") ? error.message : "error: \(error.message)"
-        output.write(style.red(message) + "\n")
+        output.write(style.red(error.report) + "\n")
       }
     }
     return environment.isInteractive || failures == 0 ? 0 : 1

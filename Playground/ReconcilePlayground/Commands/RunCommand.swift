@@ -61,7 +61,7 @@ enum RunCommand {
         if !quiet || isData(command), !result.isEmpty { output.write(style.result(result) + "\n") }
       } catch {
         output.write(
-          style.red("\(path):\(number): \(error.message.hasPrefix("expectation") ? "" : "error: ")\(error.message)")
+          style.red("\(path):\(number): \(error.report)")
             + "\n")
         return 1
       }

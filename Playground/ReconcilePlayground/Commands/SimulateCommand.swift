@@ -57,8 +57,13 @@ enum PlaygroundNames {
     try pick(name, ResolverChoice.allCases.map { ($0.rawValue, $0) }, what: "resolver")
   }
 
+  /// The script language's reading, so options and scripts accept the same names.
   static func deletePolicy(_ name: String) throws(CommandLineOptions.Problem) -> DeletePolicy {
-    try pick(name, DeletePolicy.allCases.map { ("\($0)", $0) }, what: "delete policy")
+    do {
+      return try ScriptParser.deletePolicy(name)
+    } catch {
+      throw CommandLineOptions.Problem(description: error.message)
+    }
   }
 
   static func faults(_ name: String) throws(CommandLineOptions.Problem) -> FaultProfile {

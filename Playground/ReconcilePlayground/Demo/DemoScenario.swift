@@ -70,7 +70,7 @@ struct DemoScenario: Sendable {
       do {
         _ = try session.execute(line: line)
       } catch {
-        throw ScriptError("\(file):\(number): \(error.message) (resolver \(resolver), \(policy))", line: number)
+        throw ScriptError("\(file):\(number): \(error.message) (resolver \(resolver), \(policy))")
       }
     }
     var cells: [String: String] = [:]

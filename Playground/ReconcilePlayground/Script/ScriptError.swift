@@ -1,22 +1,23 @@
-/// What is wrong with a script or REPL line, or with carrying it out: the message names the offending token, and the
-/// line number (1-based, 0 when unknown) says where it was.
+/// What is wrong with a script or REPL line, or with carrying it out: the message names the offending token. Where
+/// the line came from is the caller's to say (`run` prefixes `FILE:LINE:`).
 public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The 1-based line the problem is on; 0 for a line typed at the REPL or not known.
-  public var line: Int
   /// What is wrong, naming the token and, for a misspelling, the nearest correct word.
   public var message: String
 
   /// Creates an error.
-  /// - Parameters:
-  ///   - message: What is wrong.
-  ///   - line: The 1-based line, 0 unless given.
-  public init(_ message: String, line: Int = 0) {
+  /// - Parameter message: What is wrong.
+  public init(_ message: String) {
     self.message = message
-    self.line = line
   }
 
   /// The message.
   public var description: String { message }
+
+  /// The message as printed: a failed `expect` says so itself; anything else is prefixed `error: `.
+  var report: String { isFailedExpectation ? message : "error: \(message)" }
+
+  /// Whether this is a failed `expect` rather than a command that could not be carried out.
+  var isFailedExpectation: Bool { message.hasPrefix("expectation failed") }
 
   /// An "unknown WORD" error that lists the nearest of `choices` when one is close.
   static func unknown(_ what: String, _ word: String, choices: [String]) -> ScriptError {

@@ -58,9 +58,9 @@ extension PlaygroundSession {
       }
       if !wrote { break }
     }
-    let converged = convergenceProblem() == nil
-    clearIntentsIfConverged()
-    let state = converged ? "converged" : "not converged: \(convergenceProblem() ?? "")"
+    let problem = convergenceProblem()
+    if problem == nil { intentsAreSettled = true }
+    let state = problem.map { "not converged: \($0)" } ?? "converged"
     return "sync all: \(rounds) round\(rounds == 1 ? "" : "s"), \(requests) requests; \(state)"
   }
 
