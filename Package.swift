@@ -37,6 +37,13 @@ let package = Package(
       path: "Benchmarks/ReconcileBenchmarks",
       swiftSettings: strictSettings
     ),
+    // The fuzz targets' checks, shared by the libFuzzer entry (Scripts/fuzz.sh) and the corpus replay tests.
+    .target(
+      name: "ReconcileFuzzing",
+      dependencies: ["Reconcile", "ReconcilePlayground"],
+      path: "Fuzz/Harness",
+      swiftSettings: strictSettings
+    ),
     // Test support is a plain target, never a product: the seeded random-record generator lives here.
     .target(
       name: "ReconcileTestSupport",
@@ -53,6 +60,11 @@ let package = Package(
     .testTarget(
       name: "ReconcileSimulatorTests",
       dependencies: ["ReconcileSimulator", "ReconcileTestSupport"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "FuzzCorpusTests",
+      dependencies: ["ReconcileFuzzing", "Reconcile", "ReconcileTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(

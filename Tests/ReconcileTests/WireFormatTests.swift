@@ -81,6 +81,20 @@ struct WireFormatTests {
     #expect(r["f"] == expected)
   }
 
+  @Test("a fraction of a millisecond is rounded away, so a decoded record round trips (found by fuzzing)")
+  func fractionalMilliseconds() throws {
+    let r = try decode(
+      #"""
+      {"recordName":"n","recordType":"T","modified":{"timestamp":1700000000000.6},
+       "fields":{"t":{"value":16708.3845729,"type":"TIMESTAMP"},
+        "l":{"value":{"latitude":1,"longitude":2,"timestamp":0.4},"type":"LOCATION"}}}
+      """#)
+    #expect(r["t"] == .timestamp(Date(timeIntervalSince1970: 16.708)))
+    #expect(r["l"]?.locationValue?.timestamp == Date(timeIntervalSince1970: 0))
+    #expect(r.modificationDate == Date(timeIntervalSince1970: 1_700_000_000.001))
+    #expect(try roundTrip(r) == r)
+  }
+
   @Test("every type and list type round trips; encrypted values travel as ENCRYPTED_BYTES")
   func everyTypeRoundTrips() throws {
     var r = Record(recordType: "Everything", recordID: try RecordID(recordName: "e"))

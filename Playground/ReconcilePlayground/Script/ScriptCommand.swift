@@ -4,7 +4,7 @@ public import ReconcileSimulator
 
 /// One command of the playground's language, as the REPL and scripts share it. ``ScriptParser`` makes them;
 /// ``PlaygroundSession`` carries them out.
-public enum ScriptCommand: Sendable {
+public enum ScriptCommand: Sendable, Hashable {
   /// `device add NAME [--clock-offset 5m] [--schema 1.0] [--user NAME]`
   case addDevice(DeviceSetup)
   /// `NAME create TYPE/NAME key=value…`; `TYPE/{1..100}` makes many.

@@ -5,9 +5,10 @@ import Foundation
 /// - Keys: `recordName`, `recordType`, `recordChangeTag`, `fields`, `created`, `modified`, `deleted`, `zoneID`,
 ///   `parent`, `share`. `pluginFields` and `zoneType` are accepted and ignored; `created.deviceID` is ignored (a record
 ///   keeps only the last modifying device).
-/// - Each field is `{"value": …, "type": "…"}`: `STRING`, `INT64`, `DOUBLE`, `TIMESTAMP` (milliseconds since 1970),
-///   `BYTES` (base64), `REFERENCE` (`{recordName, action, zoneID}`), `ASSET`/`ASSETID` (metadata), `LOCATION`, each
-///   as `<TYPE>_LIST` with an array, and `ENCRYPTED_BYTES` (base64) for ``Record/encryptedValues``.
+/// - Each field is `{"value": …, "type": "…"}`: `STRING`, `INT64`, `DOUBLE`, `TIMESTAMP` (whole milliseconds since
+///   1970; a fraction is rounded away, here and in locations, `created` and `modified`), `BYTES` (base64), `REFERENCE`
+///   (`{recordName, action, zoneID}`), `ASSET`/`ASSETID` (metadata), `LOCATION`, each as `<TYPE>_LIST` with an array,
+///   and `ENCRYPTED_BYTES` (base64) for ``Record/encryptedValues``.
 /// - When decoding, `type` may be omitted (requests do): a string is `STRING`; an integer or a Boolean `INT64`; any
 ///   other number `DOUBLE`; an object with `recordName` a `REFERENCE`, with `latitude` a `LOCATION`, with
 ///   `fileChecksum`, `receipt`, `downloadURL`, `size`, `referenceChecksum` or `wrappingKey` an `ASSET`; an array a list

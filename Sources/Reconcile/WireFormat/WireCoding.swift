@@ -108,12 +108,13 @@ enum WireCoding {
     return Int64(ms)
   }
 
-  /// A date from milliseconds since 1970, rejecting what no real timestamp can be.
+  /// A date from milliseconds since 1970, rejecting what no real timestamp can be. A fraction of a millisecond is
+  /// rounded away: the wire format carries whole milliseconds, so a decoded record encodes back to the same value.
   static func date(milliseconds value: JSONValue, codingPath: [any CodingKey]) throws -> Date {
     guard let ms = value.doubleValue, ms.isFinite, abs(ms) <= maximumMilliseconds else {
       throw corrupted(codingPath, "timestamp must be milliseconds since 1970 within ±8.64e15, found \(value.typeName)")
     }
-    return Date(timeIntervalSince1970: ms / 1000)
+    return Date(timeIntervalSince1970: ms.rounded() / 1000)
   }
 }
 

@@ -1,5 +1,5 @@
-public import Foundation
-public import Reconcile
+import Foundation
+import Reconcile
 
 /// The replay script format: plain text, one command per line, `#` comments — the playground's script language
 /// (`reconcile-playground replay FILE` runs it; the extension is `.rcp`).

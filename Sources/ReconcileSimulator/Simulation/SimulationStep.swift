@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Reconcile
 
 /// One thing that happens in a simulated run: a device action or a fault. After each step the simulation moves

@@ -1,0 +1,23 @@
+import Foundation
+import Reconcile
+
+/// Fuzzes `Record(cloudKitSystemFieldsArchive:)`: the binary and XML property-list readers and the keyed-archive
+/// walk above them. Whatever decodes is written back with `cloudKitSystemFieldsArchive()` and must read back equal.
+enum CloudKitArchiveCheck {
+  static func check(_ data: Data) throws(FuzzFinding) {
+    let record: Record
+    do {
+      record = try Record(cloudKitSystemFieldsArchive: data)
+    } catch {
+      try FuzzFinding.requireMessage(error.description, from: "Record(cloudKitSystemFieldsArchive:)")
+      return
+    }
+    let again: Record
+    do {
+      again = try Record(cloudKitSystemFieldsArchive: try record.cloudKitSystemFieldsArchive())
+    } catch {
+      throw FuzzFinding("a decoded record's own keyed archive does not decode: \(error)")
+    }
+    if again != record { throw FuzzFinding("keyed archive changed on a round trip: \(record) became \(again)") }
+  }
+}
