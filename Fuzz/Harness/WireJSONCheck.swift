@@ -1,23 +1,32 @@
 import Foundation
 import Reconcile
 
-/// Fuzzes `Record: Decodable` over CloudKit Web Services JSON. Errors must be `DecodingError`s; a record that decodes
-/// and validates is encoded again and must decode equal.
+/// Fuzzes the Web Services JSON readers: `Record(wireJSON:)`, which checks the bytes strictly before decoding, and
+/// `WireJSON.check` against Foundation's parser. Properties:
+/// - whatever `WireJSON.check` accepts, `JSONSerialization` parses too (the strict check is never looser);
+/// - `Record(wireJSON:)` and `JSONDecoder().decode(Record.self, …)` agree on every document the check accepts;
+/// - a record that decodes and validates is encoded again and decodes equal.
 enum WireJSONCheck {
   static func check(_ data: Data) throws(FuzzFinding) {
-    let record: Record
+    let strict: Record?
     do {
-      record = try JSONDecoder().decode(Record.self, from: data)
-    } catch let error as DecodingError {
-      try FuzzFinding.requireMessage(String(describing: error), from: "Record.init(from:)")
-      return
+      strict = try Record(wireJSON: data)
     } catch {
-      throw FuzzFinding("Record.init(from:) threw \(type(of: error)), not DecodingError: \(error)")
+      try FuzzFinding.requireMessage(error.description, from: "Record(wireJSON:)")
+      guard (try? WireJSON.check(data)) != nil else { return }
+      strict = nil
     }
-    guard (try? record.validate()) != nil else { return }
+    if (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) == nil {
+      throw FuzzFinding("WireJSON.check accepted a document Foundation cannot parse")
+    }
+    let plain = try? JSONDecoder().decode(Record.self, from: data)
+    if plain != strict {
+      throw FuzzFinding("Record(wireJSON:) gave \(String(describing: strict)), JSONDecoder \(String(describing: plain))")
+    }
+    guard let record = strict, (try? record.validate()) != nil else { return }
     let again: Record
     do {
-      again = try JSONDecoder().decode(Record.self, from: try JSONEncoder().encode(record))
+      again = try Record(wireJSON: try JSONEncoder().encode(record))
     } catch {
       throw FuzzFinding("a decoded, valid record does not survive encoding: \(error)")
     }

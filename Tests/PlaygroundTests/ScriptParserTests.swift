@@ -137,4 +137,22 @@ struct ScriptParserTests {
     for example in examples { #expect(try ScriptParser.parse(example) != nil, "\(example)") }
     #expect(ScriptParser.commands.count >= 20)
   }
+
+  @Test("megabyte lines parse, or fail with a short message, without a quadratic suggestion search")
+  func megabyteLines() throws {
+    // 1 MB keeps the debug test quick; the benchmark's `hostile` group times 10 MB lines in release.
+    let huge = String(repeating: "x", count: 1_048_576)
+    guard case .create(_, _, let fields)? = try ScriptParser.parse("phone create Note/1 title=\"\(huge)\"") else {
+      Issue.record("a 10 MB value did not parse as create")
+      return
+    }
+    #expect(fields.first?.value?.stringValue?.utf8.count == huge.utf8.count)
+    for line in [huge, "phone " + huge, "phone create Note/1 " + huge, "expect " + huge] {
+      #expect {
+        try ScriptParser.parse(line)
+      } throws: { error in
+        (error as? ScriptError).map { $0.message.count <= ScriptError.longestMessage } ?? false
+      }
+    }
+  }
 }

@@ -4,10 +4,16 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What is wrong, naming the token and, for a misspelling, the nearest correct word.
   public var message: String
 
+  /// The longest message kept whole; a longer one (quoting a huge token) keeps its start and says how long it was.
+  public static let longestMessage = 400
+
   /// Creates an error.
-  /// - Parameter message: What is wrong.
+  /// - Parameter message: What is wrong. Past ``longestMessage`` characters it is cut short.
   public init(_ message: String) {
-    self.message = message
+    let length = message.count
+    self.message =
+      length <= Self.longestMessage
+      ? message : "\(message.prefix(Self.longestMessage - 40))… (\(length) characters in all)"
   }
 
   /// The message.

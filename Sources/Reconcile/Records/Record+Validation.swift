@@ -1,6 +1,14 @@
+public import Foundation
+
 extension Record {
   /// The largest record CloudKit accepts, 1 MB (1,048,576 bytes), counted as ``dataSize`` documents.
   public static let maximumDataSize = 1_048_576
+
+  /// The dates a record can hold: within 8.64e15 milliseconds (100,000,000 days) of 1970, the range of JavaScript
+  /// dates and so of the Web Services' `TIMESTAMP`. Validation, the archive readers and the JSON reader all hold dates
+  /// to it, so a date that decoded can always be encoded again.
+  public static let representableDates: ClosedRange<Date> =
+    Date(timeIntervalSince1970: -8.64e12)...Date(timeIntervalSince1970: 8.64e12)
 
   /// The most fields one record may hold; CloudKit allows 256 fields per record type.
   public static let maximumFieldCount = 256
@@ -24,7 +32,7 @@ extension Record {
   ///
   /// Checked, in this order: the record type; each key (an ASCII letter, then letters, digits or `_`, at most 255
   /// characters, not a record property name such as `recordID`); each value (lists homogeneous and flat, numbers finite,
-  /// references in the record's zone, encrypted values of an encryptable type); the parent reference's zone; at most
+  /// dates within ``representableDates``, references in the record's zone, encrypted values of an encryptable type); the parent reference's zone; at most
   /// ``maximumFieldCount`` fields; at most ``maximumDataSize`` bytes of data. Keys are checked in sorted order, so the
   /// same record always reports the same error.
   ///
@@ -75,6 +83,9 @@ extension FieldValue {
       if !v.isFinite { throw .nonFiniteNumber(key: key) }
     case .location(let l):
       if !l.allNumbers.allSatisfy(\.isFinite) { throw .nonFiniteNumber(key: key) }
+      if let t = l.timestamp, !Record.representableDates.contains(t) { throw .dateOutOfRange(key: key) }
+    case .timestamp(let d):
+      if !Record.representableDates.contains(d) { throw .dateOutOfRange(key: key) }
     case .reference(let r):
       if r.recordID.zoneID != zone { throw .referenceCrossesZone(key: key, target: r.recordID, recordZone: zone) }
     case .list(let elements):
@@ -86,7 +97,7 @@ extension FieldValue {
         }
         try element.validate(key: key, zone: zone)
       }
-    case .string, .int64, .timestamp, .bytes, .asset:
+    case .string, .int64, .bytes, .asset:
       return
     }
   }

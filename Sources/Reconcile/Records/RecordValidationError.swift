@@ -41,6 +41,8 @@ public enum RecordValidationError: Error, Sendable, Hashable, CustomStringConver
   case nestedList(key: String, index: Int)
   /// A `DOUBLE` (or a location coordinate) is NaN or infinite; the wire format cannot carry it.
   case nonFiniteNumber(key: String)
+  /// A `TIMESTAMP` (or a location's timestamp) lies outside ``Record/representableDates``.
+  case dateOutOfRange(key: String)
   /// An encrypted value has a type that cannot be encrypted (assets and references).
   case unencryptableType(key: String, type: FieldType)
   /// A reference points into another zone; references stay within their record's zone.
@@ -63,6 +65,8 @@ public enum RecordValidationError: Error, Sendable, Hashable, CustomStringConver
       return "field '\(key)': list element \(index) is itself a list; lists of lists are not allowed"
     case .nonFiniteNumber(let key):
       return "field '\(key)': NaN and infinity cannot be stored"
+    case .dateOutOfRange(let key):
+      return "field '\(key)': the date is more than 100,000,000 days from 1970, beyond what CloudKit can store"
     case .unencryptableType(let key, let type):
       return "encrypted field '\(key)': \(type) values cannot be encrypted"
     case .referenceCrossesZone(let key, let target, let zone):

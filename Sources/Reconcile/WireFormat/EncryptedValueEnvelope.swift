@@ -151,7 +151,8 @@ enum EncryptedValueEnvelope {
 
   private static func date(_ r: inout ByteReader) throws -> Date {
     let seconds = Double(bitPattern: try r.readUInt64())
-    guard seconds.isFinite else { throw Invalid() }
-    return Date(timeIntervalSinceReferenceDate: seconds)
+    let date = Date(timeIntervalSinceReferenceDate: seconds)
+    guard seconds.isFinite, Record.representableDates.contains(date) else { throw Invalid() }
+    return date
   }
 }

@@ -75,19 +75,25 @@ struct KeyedArchiveReader {
     }
   }
 
+  /// A plist date or an archived `NSDate`, held to ``Record/representableDates``.
   func date(_ value: PropertyList?, field: String) throws(CloudKitArchiveError) -> Date? {
+    let date: Date
     switch try resolve(value, field: field) {
     case nil: return nil
-    case .date(let d)?: return d
+    case .date(let d)?: date = d
     case .dictionary(let dict)?:
       // An archived NSDate: seconds since 2001-01-01 under NS.time.
       switch try resolve(dict["NS.time"], field: field + ".NS.time") {
-      case .real(let t)? where t.isFinite: return Date(timeIntervalSinceReferenceDate: t)
-      case .integer(let t)?: return Date(timeIntervalSinceReferenceDate: Double(t))
+      case .real(let t)? where t.isFinite: date = Date(timeIntervalSinceReferenceDate: t)
+      case .integer(let t)?: date = Date(timeIntervalSinceReferenceDate: Double(t))
       default: throw .wrongType(field: field, expected: "NSDate", found: "object without a finite NS.time")
       }
     case let other?: throw .wrongType(field: field, expected: "date", found: other.typeName)
     }
+    guard Record.representableDates.contains(date) else {
+      throw .wrongType(field: field, expected: "a date within 100,000,000 days of 1970", found: "\(date)")
+    }
+    return date
   }
 
   func integer(_ value: PropertyList?, field: String) throws(CloudKitArchiveError) -> Int64? {

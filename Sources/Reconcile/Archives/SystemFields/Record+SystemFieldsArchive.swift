@@ -167,8 +167,9 @@ extension Record {
     let offset = r.offset
     guard let bits = try? r.readUInt64() else { throw .truncated(field: field, offset: offset) }
     let seconds = Double(bitPattern: bits)
-    guard seconds.isFinite else { throw .invalidDate(field: field) }
-    return Date(timeIntervalSinceReferenceDate: seconds)
+    let date = Date(timeIntervalSinceReferenceDate: seconds)
+    guard seconds.isFinite, Record.representableDates.contains(date) else { throw .invalidDate(field: field) }
+    return date
   }
 
   private static func recordID(_ r: inout ByteReader, field: String, zone: ZoneID?) throws(SystemFieldsArchiveError)

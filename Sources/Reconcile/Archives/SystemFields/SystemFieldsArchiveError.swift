@@ -16,7 +16,7 @@ public enum SystemFieldsArchiveError: Error, Sendable, Hashable, CustomStringCon
   case malformed(field: String, offset: Int, reason: String)
   /// `field` decoded but breaks a record rule.
   case invalidValue(field: String, RecordValidationError)
-  /// A date field is NaN or infinite.
+  /// A date field is NaN, infinite or outside ``Record/representableDates``.
   case invalidDate(field: String)
   /// A reference's action byte is not one this format defines.
   case unknownReferenceAction(field: String, UInt8)
@@ -37,7 +37,7 @@ public enum SystemFieldsArchiveError: Error, Sendable, Hashable, CustomStringCon
     case .truncated(let field, let offset): return "system-fields archive ends inside \(field) at byte \(offset)"
     case .malformed(let field, let offset, let reason): return "\(field) at byte \(offset) is malformed: \(reason)"
     case .invalidValue(let field, let error): return "\(field) is invalid: \(error)"
-    case .invalidDate(let field): return "\(field) is not a finite date"
+    case .invalidDate(let field): return "\(field) is not a date within 100,000,000 days of 1970"
     case .unknownReferenceAction(let field, let byte): return "\(field) has unknown reference action \(byte)"
     case .trailingBytes(let n): return "system-fields archive has \(n) unexpected bytes before its checksum"
     }

@@ -1,0 +1,82 @@
+public import Foundation
+
+/// Strict checks for Web Services JSON, run before Foundation's `JSONDecoder` sees the bytes.
+///
+/// `JSONDecoder` keeps the first of two equal keys without a word, calls every problem "not valid JSON", and its
+/// error says neither where nor why. ``check(_:maximumDepth:)`` walks the bytes once, without recursion, and names the
+/// first problem with its byte offset: invalid UTF-8, a syntax error, a repeated key, nesting deeper than a record
+/// needs, `NaN` or `Infinity`, a number too large for a `Double`, a malformed escape or a lone surrogate. Use it on a
+/// whole response before decoding it; ``Record/init(wireJSON:)`` does both for one record.
+public enum WireJSON {
+  /// The default nesting limit: a record needs about six levels (record, fields, field, list, location), a response
+  /// envelope two more.
+  public static let maximumDepth = 32
+
+  /// Checks that `data` is strict JSON as described above.
+  /// - Parameters:
+  ///   - data: The document.
+  ///   - maximumDepth: How deep arrays and objects may nest.
+  /// - Throws: ``WireJSONError`` naming the first problem and its byte offset.
+  /// - Complexity: O(*n*) time in the size of the data; memory O(*d* + *k*) for nesting depth *d* and the keys *k*
+  ///   of the objects being read.
+  public static func check(_ data: Data, maximumDepth: Int = WireJSON.maximumDepth) throws(WireJSONError) {
+    let result: Result<Void, WireJSONError> = data.withUnsafeBytes { buffer in
+      var scanner = JSONScanner(buffer, maximumDepth: maximumDepth)
+      do throws(WireJSONError) {
+        try scanner.scanDocument()
+        return .success(())
+      } catch {
+        return .failure(error)
+      }
+    }
+    try result.get()
+  }
+}
+
+extension Record {
+  /// Decodes one Web Services record dictionary after checking the bytes with ``WireJSON/check(_:maximumDepth:)``.
+  ///
+  /// Prefer this to `JSONDecoder().decode(Record.self, from:)` for bytes you did not write: every problem, from a
+  /// repeated key to a field of the wrong type, is one typed error naming where it is.
+  /// - Parameter data: A record dictionary, as `Record: Codable` documents it.
+  /// - Throws: ``WireJSONError``; a well-formed document that is not a valid record gives
+  ///   ``WireJSONError/invalidRecord(path:reason:)`` with the field path.
+  /// - Complexity: O(*n*) in the size of the data.
+  public init(wireJSON data: Data) throws(WireJSONError) {
+    try WireJSON.check(data)
+    do {
+      self = try JSONDecoder().decode(Record.self, from: data)
+    } catch let error as DecodingError {
+      throw WireJSONError(error)
+    } catch {
+      throw .invalidRecord(path: "", reason: "\(error)")
+    }
+  }
+}
+
+extension WireJSONError {
+  /// The decoding error as an ``invalidRecord(path:reason:)`` with a dotted path (`fields.title.value`).
+  init(_ error: DecodingError) {
+    let context: DecodingError.Context
+    let reason: String
+    switch error {
+    case .typeMismatch(let type, let c):
+      context = c
+      reason = "expected \(type): \(c.debugDescription)"
+    case .valueNotFound(let type, let c):
+      context = c
+      reason = "missing \(type) value: \(c.debugDescription)"
+    case .keyNotFound(let key, let c):
+      context = c
+      reason = "missing key \"\(key.stringValue)\""
+    case .dataCorrupted(let c):
+      context = c
+      reason = c.debugDescription
+    @unknown default:
+      self = .invalidRecord(path: "", reason: "\(error)")
+      return
+    }
+    let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    self = .invalidRecord(path: path, reason: reason)
+  }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Reconcile
+import Testing
+
+@Suite("Strict Web Services JSON: hostile documents get a typed error naming the problem")
+struct StrictWireJSONTests {
+  static func record(fields: String) -> String {
+    #"{"recordName":"n","recordType":"T","fields":{"# + fields + "}}"
+  }
+
+  func error(_ json: String) -> WireJSONError? { error(Data(json.utf8)) }
+
+  func error(_ data: Data) -> WireJSONError? {
+    do {
+      _ = try Record(wireJSON: data)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test("well-formed records decode as JSONDecoder decodes them")
+  func acceptsValidRecords() throws {
+    for json in [
+      WireFormatTests.responseRecord,
+      Self.record(fields: #""t":{"value":"\u00e9\ud83d\ude00 \"q\" \\ \/ \b\f\n\r\t","type":"STRING"}"#),
+      Self.record(fields: #""n":{"value":-0.5e-3},"m":{"value":[]},"o":{"value":1E2}"#),
+    ] {
+      let strict = try Record(wireJSON: Data(json.utf8))
+      #expect(strict == (try JSONDecoder().decode(Record.self, from: Data(json.utf8))))
+    }
+  }
+
+  @Test(
+    "a repeated key is refused wherever it is, even spelt with escapes",
+    arguments: [
+      (#"{"recordName":"a","recordName":"b","recordType":"T"}"#, "recordName", 18),
+      (record(fields: #""x":{"value":1},"x":{"value":2}"#), "x", 61),
+      (record(fields: #""x":{"value":1,"value":2}"#), "value", 60),
+      (record(fields: #""x":{"value":1},"\u0078":{"value":2}"#), "x", 61),
+    ])
+  func duplicateKeys(json: String, key: String, offset: Int) {
+    #expect(error(json) == .duplicateKey(key, offset: offset))
+  }
+
+  @Test(
+    "NaN and infinities are named; numbers beyond a Double are out of range",
+    arguments: [
+      (#"{"value":NaN}"#, WireJSONError.nonFiniteNumber("NaN", offset: 9)),
+      (#"{"value":Infinity}"#, .nonFiniteNumber("Infinity", offset: 9)),
+      (#"{"value":-Infinity}"#, .nonFiniteNumber("-Infinity", offset: 9)),
+      (#"{"value":1e400}"#, .numberOutOfRange("1e400", offset: 9)),
+      (#"{"value":-1e309}"#, .numberOutOfRange("-1e309", offset: 9)),
+      ("{\"value\":1" + String(repeating: "0", count: 400) + "}", .numberOutOfRange("1" + String(repeating: "0", count: 400), offset: 9)),
+    ])
+  func nonFinite(json: String, expected: WireJSONError) {
+    #expect(error(json) == expected)
+  }
+
+  @Test(
+    "invalid UTF-8 is found at its byte: bad lead, overlong, surrogate, past U+10FFFF, truncated",
+    arguments: [[0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82]] as [[UInt8]])
+  func invalidUTF8(bytes: [UInt8]) {
+    let data = Data(#"{"recordName":""#.utf8) + Data(bytes) + Data(#"","recordType":"T"}"#.utf8)
+    #expect(error(data) == .invalidUTF8(offset: 15))
+  }
+
+  @Test("lone surrogates and malformed escapes are refused", arguments: [#"\ud800"#, #"\udc00x"#, #"\ud800\u0041"#, #"\x"#, #"\u12"#])
+  func badEscapes(escape: String) {
+    #expect(error(#"{"recordName":"# + "\"" + escape + "\"}") == .invalidEscape(offset: 15))
+  }
+
+  @Test("100,000 levels of nesting stop at the limit without recursion")
+  func deepNesting() {
+    let depth = 100_000
+    let json = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+    #expect(error(json) == .nestedTooDeep(offset: WireJSON.maximumDepth, limit: WireJSON.maximumDepth))
+    let objects = String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
+    #expect(error(objects) == .nestedTooDeep(offset: 5 * WireJSON.maximumDepth, limit: WireJSON.maximumDepth))
+    #expect(throws: WireJSONError.self) { try WireJSON.check(Data("[[[1]]]".utf8), maximumDepth: 2) }
+  }
+
+  @Test(
+    "syntax errors say what was expected and where",
+    arguments: [
+      ("", WireJSONError.syntax(offset: 0, expected: "a value")),
+      ("{", .syntax(offset: 1, expected: "a string key")),
+      (#"{"a" 1}"#, .syntax(offset: 5, expected: "':'")),
+      (#"{"a":1,}"#, .syntax(offset: 7, expected: "a string key")),
+      ("[1 2]", .syntax(offset: 3, expected: "',' or ']'")),
+      ("[01]", .syntax(offset: 2, expected: "',' or ']'")),
+      ("[1.]", .syntax(offset: 3, expected: "a digit after '.'")),
+      ("[tru]", .syntax(offset: 1, expected: "true")),
+      (#"{} {}"#, .syntax(offset: 3, expected: "the end of the document")),
+      ("\"a\u{01}\"", .syntax(offset: 2, expected: "a control character to be escaped")),
+    ])
+  func syntax(json: String, expected: WireJSONError) {
+    #expect(throws: expected) { try WireJSON.check(Data(json.utf8)) }
+  }
+
+  @Test(
+    "well-formed JSON that is not a record names the field path",
+    arguments: [
+      (record(fields: #""l":{"value":[[1]],"type":"INT64_LIST"}"#), "fields.l.value"),
+      (record(fields: #""l":{"value":[1,"a"]}"#), "fields.l.value"),
+      (record(fields: #""t":{"value":1e300,"type":"TIMESTAMP"}"#), "fields.t.value"),
+      (#"{"recordName":"n"}"#, ""),
+    ])
+  func invalidRecords(json: String, path: String) {
+    guard case .invalidRecord(let found, let reason)? = error(json) else {
+      Issue.record("expected invalidRecord for \(json)")
+      return
+    }
+    #expect(found == path)
+    #expect(!reason.isEmpty)
+  }
+
+  @Test("every error reads as a sentence with its offset")
+  func descriptions() {
+    #expect(WireJSONError.duplicateKey("x", offset: 61).description == #"JSON object repeats the key "x" at byte 61"#)
+    #expect(
+      WireJSONError.invalidRecord(path: "fields.l", reason: "mixed").description
+        == "record JSON is invalid at fields.l: mixed")
+  }
+}
