@@ -68,7 +68,7 @@ fuzz() {
   before=$(find "$crashes" -type f | wc -l)
   echo "fuzz: $target for ${seconds}s (log: $log)" >&2
   local status=0
-  RECONCILE_FUZZ_TARGET=$target "$binary" "${flags[@]}" "$@" "$corpus" "Fuzz/Corpus/$target" >"$log" 2>&1 || status=$?
+  SWIFT_BACKTRACE=enable=no RECONCILE_FUZZ_TARGET=$target "$binary" "${flags[@]}" "$@" "$corpus" "Fuzz/Corpus/$target" >"$log" 2>&1 || status=$?
   local runs coverage found
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
@@ -99,7 +99,7 @@ case "${1:-}" in
       --replay)
         shift 2
         build
-        RECONCILE_FUZZ_TARGET=$target "$binary" "$@"
+        SWIFT_BACKTRACE=enable=no RECONCILE_FUZZ_TARGET=$target "$binary" "$@"
         ;;
       --merge)
         build

@@ -21,7 +21,8 @@ enum WireJSONCheck {
     }
     let plain = try? JSONDecoder().decode(Record.self, from: data)
     if plain != strict {
-      throw FuzzFinding("Record(wireJSON:) gave \(String(describing: strict)), JSONDecoder \(String(describing: plain))")
+      throw FuzzFinding(
+        "Record(wireJSON:) gave \(String(describing: strict)), JSONDecoder \(String(describing: plain))")
     }
     guard let record = strict, (try? record.validate()) != nil else { return }
     let again: Record

@@ -75,6 +75,17 @@ struct CloudKitArchiveTests {
     }
   }
 
+  @Test("a name spelt \"$null\" survives: only object 0 is nil, as NSKeyedUnarchiver reads it (found by fuzzing)")
+  func dollarNullIsAString() throws {
+    let zone = try ZoneID(zoneName: "Zone", ownerName: "$null")
+    var record = Record(recordType: "Note", recordID: try RecordID(recordName: "$null", zoneID: zone))
+    record.modifiedByDevice = "$null"
+    let decoded = try Record(cloudKitSystemFieldsArchive: try record.cloudKitSystemFieldsArchive())
+    #expect(decoded.recordID.zoneID.ownerName == "$null")
+    #expect(decoded.recordID.recordName == "$null")
+    #expect(decoded == record)
+  }
+
   @Test("the written archive has Apple's $top keys and class names")
   func writtenShape() throws {
     let record = try Record(cloudKitSystemFieldsArchive: try Fixtures.data("synckit-system-fields-QSCompany.bplist"))

@@ -243,12 +243,20 @@ struct JSONScanner {
     var secondRange: ClosedRange<UInt8> = 0x80...0xBF
     switch lead {
     case 0xC2...0xDF: length = 2
-    case 0xE0: length = 3; secondRange = 0xA0...0xBF
+    case 0xE0:
+      length = 3
+      secondRange = 0xA0...0xBF
     case 0xE1...0xEC, 0xEE...0xEF: length = 3
-    case 0xED: length = 3; secondRange = 0x80...0x9F
-    case 0xF0: length = 4; secondRange = 0x90...0xBF
+    case 0xED:
+      length = 3
+      secondRange = 0x80...0x9F
+    case 0xF0:
+      length = 4
+      secondRange = 0x90...0xBF
     case 0xF1...0xF3: length = 4
-    case 0xF4: length = 4; secondRange = 0x80...0x8F
+    case 0xF4:
+      length = 4
+      secondRange = 0x80...0x8F
     default: throw .invalidUTF8(offset: offset)
     }
     guard bytes.count - offset >= length, secondRange.contains(bytes[offset + 1]) else {

@@ -31,7 +31,8 @@ public enum WireJSONError: Error, Sendable, Hashable, CustomStringConvertible {
     case .numberOutOfRange(let text, let offset):
       return "JSON number \(text.prefix(40)) at byte \(offset) is out of range for a double"
     case .invalidEscape(let offset): return "JSON string has a malformed escape at byte \(offset)"
-    case .invalidRecord(let path, let reason): return "record JSON is invalid at \(path.isEmpty ? "top level" : path): \(reason)"
+    case .invalidRecord(let path, let reason):
+      return "record JSON is invalid at \(path.isEmpty ? "top level" : path): \(reason)"
     }
   }
 }

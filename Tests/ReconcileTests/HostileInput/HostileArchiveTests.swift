@@ -76,7 +76,8 @@ struct HostileArchiveTests {
   @Test("a 10 MB record name is refused by the naming rule, not stored")
   func tenMegabyteName() {
     let name = String(repeating: "n", count: 10 * 1_048_576)
-    let data = Self.systemFields(body: Self.string("Note") + Self.string(name) + Self.string("Zone") + Self.string("_o"))
+    let data = Self.systemFields(
+      body: Self.string("Note") + Self.string(name) + Self.string("Zone") + Self.string("_o"))
     guard case .invalidValue(let field, .invalidName(.recordName, _, .tooLong(let count)))? = systemFieldsError(data)
     else {
       Issue.record("expected the record name to be refused as too long")
@@ -116,7 +117,9 @@ struct HostileArchiveTests {
     return Data(bytes)
   }
 
-  static func be64(_ v: UInt64) -> [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
+  static func be64(_ v: UInt64) -> [UInt8] {
+    (0..<8).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) }
+  }
 
   func plistReason(_ data: Data) -> String? {
     do {

@@ -51,7 +51,10 @@ struct StrictWireJSONTests {
       (#"{"value":-Infinity}"#, .nonFiniteNumber("-Infinity", offset: 9)),
       (#"{"value":1e400}"#, .numberOutOfRange("1e400", offset: 9)),
       (#"{"value":-1e309}"#, .numberOutOfRange("-1e309", offset: 9)),
-      ("{\"value\":1" + String(repeating: "0", count: 400) + "}", .numberOutOfRange("1" + String(repeating: "0", count: 400), offset: 9)),
+      (
+        "{\"value\":1" + String(repeating: "0", count: 400) + "}",
+        .numberOutOfRange("1" + String(repeating: "0", count: 400), offset: 9)
+      ),
     ])
   func nonFinite(json: String, expected: WireJSONError) {
     #expect(error(json) == expected)
@@ -65,7 +68,9 @@ struct StrictWireJSONTests {
     #expect(error(data) == .invalidUTF8(offset: 15))
   }
 
-  @Test("lone surrogates and malformed escapes are refused", arguments: [#"\ud800"#, #"\udc00x"#, #"\ud800\u0041"#, #"\x"#, #"\u12"#])
+  @Test(
+    "lone surrogates and malformed escapes are refused",
+    arguments: [#"\ud800"#, #"\udc00x"#, #"\ud800\u0041"#, #"\x"#, #"\u12"#])
   func badEscapes(escape: String) {
     #expect(error(#"{"recordName":"# + "\"" + escape + "\"}") == .invalidEscape(offset: 15))
   }

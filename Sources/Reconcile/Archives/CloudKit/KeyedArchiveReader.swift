@@ -38,7 +38,8 @@ struct KeyedArchiveReader {
     guard case .uid(let uid) = value else { return value }
     guard uid < UInt64(objects.count) else { throw .invalidObjectReference(field: field, uid: uid) }
     let object = objects[Int(uid)]
-    return object == .string("$null") ? nil : object
+    // Only UID 0 is nil, as NSKeyedUnarchiver reads it; a string "$null" anywhere else is a string.
+    return uid == 0 && object == .string("$null") ? nil : object
   }
 
   /// The class name of an archived object (`$class` → `$classname`).
