@@ -33,7 +33,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "reconcile-benchmarks",
-      dependencies: ["Reconcile", "ReconcileSimulator"],
+      dependencies: ["Reconcile", "ReconcileSimulator", "ReconcilePlayground"],
       path: "Benchmarks/ReconcileBenchmarks",
       swiftSettings: strictSettings
     ),

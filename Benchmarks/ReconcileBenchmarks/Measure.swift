@@ -29,3 +29,15 @@ func table(_ rows: [[String]]) -> String {
 }
 
 func format(_ value: Double, digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+
+/// The process's peak resident set so far, in bytes (`getrusage`; kilobytes on Linux, bytes on Darwin).
+func peakResidentBytes() -> Int {
+  var usage = rusage()
+  #if canImport(Darwin)
+    getrusage(RUSAGE_SELF, &usage)
+    return Int(usage.ru_maxrss)
+  #else
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Int(usage.ru_maxrss) * 1024
+  #endif
+}

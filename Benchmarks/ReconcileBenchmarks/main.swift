@@ -4,11 +4,11 @@ import ReconcileSimulator
 
 // reconcile-benchmarks: run with `swift run -c release reconcile-benchmarks [--check] [--quick] [--only SECTION]`.
 // --check exits 1 when a target is missed; --quick runs fewer iterations (for smoke runs); --only runs one section
-// (archives, merge, simulator, feed), e.g. under a profiler.
+// (archives, merge, simulator, feed, hostile), e.g. under a profiler.
 let argumentList = Array(CommandLine.arguments.dropFirst())
 let arguments = Set(argumentList)
 let iterations = arguments.contains("--quick") ? 2_000 : 200_000
-let sections = ["archives", "merge", "simulator", "feed"]
+let sections = ["archives", "merge", "simulator", "feed", "hostile"]
 let only = argumentList.firstIndex(of: "--only").flatMap {
   argumentList.indices.contains($0 + 1) ? argumentList[$0 + 1] : nil
 }
@@ -112,6 +112,29 @@ do {
     target(
       "\(long)-change history ≤ 1.5× the 1,000-change cost: \(format(feedRatio, digits: 2))×", feedRatio <= 1.5,
       missing: "change feed history ratio")
+  }
+
+  if runs("hostile") {
+    print("\nHostile inputs at two sizes ten times apart (growth per byte: 1.0 is linear)")
+    let before = peakResidentBytes()
+    let hostile = try HostileInputBenchmark.run(rounds: arguments.contains("--quick") ? 1 : 3)
+    var rows = [["input", "bytes", "ms", "bytes ×10", "ms", "growth/byte", "baseline ms (large)"]]
+    for r in hostile {
+      rows.append([
+        r.name, String(r.smallBytes), format(r.smallSeconds * 1e3, digits: 2), String(r.largeBytes),
+        format(r.largeSeconds * 1e3, digits: 2), format(r.growthPerByte, digits: 2),
+        r.baselineSeconds.map { "\(r.baselineName ?? "") \(format($0 * 1e3, digits: 2))" } ?? "-",
+      ])
+    }
+    print(table(rows))
+    let peak = peakResidentBytes()
+    print("peak resident memory: \(before / 1_048_576) MB before this section, \(peak / 1_048_576) MB after")
+    // Quadratic work would grow about 10× per byte here; cache effects alone reach 2–3× on 100,000-entry tables.
+    let worst = hostile.max { $0.growthPerByte < $1.growthPerByte }
+    let worstText = worst.map { "\($0.name) \(format($0.growthPerByte, digits: 2))" } ?? "-"
+    target(
+      "every hostile input grows ≤ 3× faster than its size: worst \(worstText)", (worst?.growthPerByte ?? 0) <= 3,
+      missing: "hostile input growth")
   }
 } catch {
   print("benchmark failed: \(error)")
