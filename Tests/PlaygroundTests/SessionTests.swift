@@ -106,6 +106,9 @@ struct SessionTests {
     for line in [
       "show server", "show server --json", "show phone", "show phone --json", "show diff", "show log",
       "show diagnostics", "expect server Note/1 pin = s3cr3t", "phone edit Note/1 encrypted:pin=other",
+      // A conflict on the encrypted field, resolved and logged.
+      "device add mac", "mac sync", "mac edit Note/1 encrypted:pin=s3cr3tB", "phone edit Note/1 encrypted:pin=s3cr3tC",
+      "mac sync", "phone sync", "sync all", "show log", "show log --json", "show diagnostics", "show diff",
     ] {
       let text = try session.execute(line: line)
       #expect(!text.contains("s3cr3t") && !text.contains("other"), "\(line) printed a secret: \(text)")

@@ -313,6 +313,26 @@ extension Record: Hashable {
   }
 }
 
+extension Record: CustomReflectable {
+  /// What `dump`, debuggers and `Mirror` see: every property, with encrypted values as `<encrypted>`. Without it,
+  /// reflection would walk the record's storage and print encrypted values in clear.
+  public var customMirror: Mirror {
+    let s = storage.system
+    let encrypted = storage.encrypted.keys.sorted().map { (key: $0, value: "<encrypted>") }
+    let children: [(label: String?, value: Any)] = [
+      ("recordType", storage.recordType), ("recordID", storage.recordID), ("recordChangeTag", s.recordChangeTag as Any),
+      ("values", storage.values.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }),
+      ("encryptedValues", encrypted), ("changedKeys", storage.changedKeys.sorted()),
+      ("creationDate", s.creationDate as Any), ("modificationDate", s.modificationDate as Any),
+      ("creatorUserRecordName", s.creatorUserRecordName as Any),
+      ("lastModifiedUserRecordName", s.lastModifiedUserRecordName as Any),
+      ("modifiedByDevice", s.modifiedByDevice as Any), ("parent", storage.parent as Any),
+      ("share", storage.share as Any), ("isDeleted", storage.isDeleted),
+    ]
+    return Mirror(self, children: children, displayStyle: .struct)
+  }
+}
+
 extension Record: CustomStringConvertible, CustomDebugStringConvertible {
   /// A readable summary: type, ID, change tag and plain values. Encrypted values are shown as `<encrypted>`, never in clear.
   public var description: String {
