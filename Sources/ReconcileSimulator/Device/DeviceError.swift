@@ -6,6 +6,9 @@ public enum DeviceError: Error, Sendable, Hashable, CustomStringConvertible {
   case invalidDeviceName(String)
   /// No record with this ID on the device.
   case recordNotFound(RecordID)
+  /// The device's stored copy of the record was damaged (storage corruption): it was thrown away and is being
+  /// fetched again, so the edit was not made.
+  case recordDamaged(RecordID)
   /// A record with this ID already exists on the device.
   case recordExists(RecordID)
   /// The record breaks CloudKit's rules; it was not stored.
@@ -20,6 +23,7 @@ public enum DeviceError: Error, Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .invalidDeviceName(let name): "invalid device name \"\(name.prefix(60))\": it needs 1 to 255 UTF-8 bytes"
     case .recordNotFound(let id): "no record \(id) on this device"
+    case .recordDamaged(let id): "the stored copy of \(id) was damaged; it was discarded and is being fetched again"
     case .recordExists(let id): "record \(id) already exists on this device"
     case .invalidRecord(let error): "invalid record: \(error)"
     case .schema(let halt): halt.description

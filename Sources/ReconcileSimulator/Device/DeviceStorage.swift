@@ -17,6 +17,9 @@ public struct DeviceStorage: Sendable, Hashable {
   public internal(set) var zoneCreated = false
   /// The device's hybrid logical clock, kept so its stamps never go backwards across launches.
   public internal(set) var clock: HybridLogicalClock
+  /// How many damaged records the device has found and thrown away (see
+  /// ``SimulatedDevice/corruptStoredRecord(_:)``).
+  public internal(set) var damagedRecordsDiscarded = 0
   /// When the device last finished fetching changes.
   public internal(set) var lastSuccessfulFetch: Date?
   /// When the server last accepted a save or delete from the device.

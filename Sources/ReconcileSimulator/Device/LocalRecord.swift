@@ -1,21 +1,65 @@
+import Foundation
 public import Reconcile
 
 /// A device's copy of one record: what the app sees, and the last server version it is based on.
+///
+/// Each copy carries a seal — a checksum of what the device last wrote — as a real store keeps a checksum beside each
+/// row. A write through the device reseals an intact record; damage done behind the device's back (see
+/// ``SimulatedDevice/corruptStoredRecord(_:)``) leaves the seal stale, and it stays stale through later writes (a
+/// store verifies a row before it rewrites its checksum), so the damage cannot be laundered by an update.
 public struct LocalRecord: Sendable, Hashable {
   /// The last version the server handed this device (fetched or saved), with every value: the ancestor of the next
   /// conflict. `nil` for a record the server has not yet accepted.
-  public internal(set) var lastKnownServer: Record?
+  public internal(set) var lastKnownServer: Record? {
+    didSet { reseal(ifMatching: Self.checksum(current, oldValue)) }
+  }
   /// What the app sees: the server version plus unsent edits, which `Record/changedKeys` lists. Its system
   /// fields (change tag included) are the last known server version's.
-  public internal(set) var current: Record
+  public internal(set) var current: Record {
+    didSet { reseal(ifMatching: Self.checksum(oldValue, lastKnownServer)) }
+  }
   /// Bumped by every local edit, so a save reply can tell whether the record changed while the save was in flight.
   var generation = 0
+  /// The checksum of both copies as the device last wrote them.
+  private var seal: Int
 
   init(lastKnownServer: Record?, current: Record) {
     self.lastKnownServer = lastKnownServer
     self.current = current
+    seal = Self.checksum(current, lastKnownServer)
   }
 
   /// Whether the record has edits the server has not accepted.
   public var hasUnsentChanges: Bool { !current.changedKeys.isEmpty || lastKnownServer == nil }
+
+  /// Whether the stored copies still match their seal: `false` after storage corruption.
+  public var isIntact: Bool { seal == Self.checksum(current, lastKnownServer) }
+
+  /// The value storage corruption leaves behind: bytes no app writes, so a copy of it on the server is proof that a
+  /// damaged record was uploaded.
+  public static let corruptedValue = FieldValue.bytes(Data([0xDE, 0xAD, 0xBE, 0xEF, 0x00, 0xFF]))
+
+  /// Damages the current copy without resealing it: the first key's value (or a new key) becomes
+  /// ``corruptedValue`` and is marked changed, as garbage that would otherwise be uploaded.
+  mutating func corruptWithoutResealing() {
+    let intact = seal
+    let key = current.allKeys.sorted().first ?? "corrupted"
+    current[key] = Self.corruptedValue
+    seal = intact
+  }
+
+  /// Reseals after a write when the copy before it matched its seal (`previous` is its checksum).
+  private mutating func reseal(ifMatching previous: Int) {
+    if seal == previous { seal = Self.checksum(current, lastKnownServer) }
+  }
+
+  private static func checksum(_ current: Record, _ lastKnownServer: Record?) -> Int {
+    var hasher = Hasher()
+    hasher.combine(current)
+    hasher.combine(current.changedKeys)
+    hasher.combine(current.parent)
+    hasher.combine(current.isDeleted)
+    hasher.combine(lastKnownServer)
+    return hasher.finalize()
+  }
 }

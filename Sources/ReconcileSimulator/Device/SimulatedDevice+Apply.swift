@@ -45,6 +45,8 @@ extension SimulatedDevice {
   private mutating func applyFetched(_ server: Record) -> HaltReason? {
     let id = server.recordID
     observeStamps(of: server)
+    // A damaged copy is replaced by the server's, never merged.
+    _ = discardIfDamaged(id)
     if storage.pending[id] == .delete, storage.records[id] == nil {
       let pending =
         storage.tombstones[id] ?? Tombstone(recordID: id, recordType: server.recordType, deletedAt: .distantPast)
@@ -80,6 +82,7 @@ extension SimulatedDevice {
       storage.tombstones.insert(storage.tombstones[id] ?? tombstone)
       return
     }
+    _ = discardIfDamaged(id)
     guard let local = storage.records[id] else {
       storage.tombstones.insert(tombstone)
       return
@@ -129,6 +132,10 @@ extension SimulatedDevice {
   /// keeps the result queued when it differs from the server's.
   /// - Returns: A halt reason when the merge is refused.
   mutating func resolveConflict(_ id: RecordID, server: Record) -> HaltReason? {
+    if discardIfDamaged(id) {
+      storage.records[id] = LocalRecord(lastKnownServer: server, current: server)
+      return nil
+    }
     guard var local = storage.records[id] else { return nil }
     observeStamps(of: server)
     let resolver: any ConflictResolver =

@@ -24,8 +24,9 @@ extension SimulatedDevice {
   ///   - id: The record.
   ///   - changes: New values by key; `nil` removes a key.
   ///   - now: True (virtual) time.
-  /// - Throws: ``DeviceError/recordNotFound(_:)``, ``DeviceError/invalidRecord(_:)``, ``DeviceError/schema(_:)`` (a
-  ///   record from a newer app this one must not change) or ``DeviceError/bookkeeping(_:_:)``; nothing changes then.
+  /// - Throws: ``DeviceError/recordNotFound(_:)``, ``DeviceError/recordDamaged(_:)`` (the stored copy was corrupt; it
+  ///   is thrown away and fetched again), ``DeviceError/invalidRecord(_:)``, ``DeviceError/schema(_:)`` (a record from
+  ///   a newer app this one must not change) or ``DeviceError/bookkeeping(_:_:)``; nothing else changes then.
   public mutating func edit(_ id: RecordID, setting changes: [String: FieldValue?], at now: Date) throws(DeviceError) {
     try edit(id, at: now) { record in
       for (key, value) in changes { record[key] = value }
@@ -39,6 +40,7 @@ extension SimulatedDevice {
   ///   - change: Edits the record; keys it writes are marked changed.
   /// - Throws: As ``edit(_:setting:at:)``.
   public mutating func edit(_ id: RecordID, at now: Date, _ change: (inout Record) -> Void) throws(DeviceError) {
+    if discardDamagedRecords(among: [id]) { throw .recordDamaged(id) }
     guard var local = storage.records[id] else { throw .recordNotFound(id) }
     var record = local.current
     change(&record)

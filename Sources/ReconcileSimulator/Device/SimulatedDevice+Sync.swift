@@ -15,6 +15,8 @@ extension SimulatedDevice {
     while true {
       if session.phase == .idle {
         guard session.syncRequested else { return nil }
+        // Each sync starts by checking the store, as an app verifies its database when it opens it.
+        discardDamagedRecords()
         session.syncRequested = false
         session.phase = storage.zoneCreated ? .fetchingDatabase : .creatingZone
       }
@@ -71,6 +73,11 @@ extension SimulatedDevice {
         request: .fetchZoneChanges(
           ZoneChangesRequest(zoneID: zone, since: storage.zoneToken, resultsLimit: configuration.fetchPageSize)))
     case .sending:
+      // Never send a damaged copy: throw it away and fetch the zone again first.
+      if discardDamagedRecords(among: storage.pending.prefix(session.batchLimit).map(\.recordID)) {
+        session.phase = .fetchingZone
+        return makeRequest()
+      }
       return makeBatch()
     }
   }
@@ -197,6 +204,8 @@ extension SimulatedDevice {
 
   /// The zone is gone (deleted by another client): create it again and upload every local record as new.
   mutating func zoneWasDeleted() {
+    // A damaged copy must not be uploaded as new; it is lost with the zone.
+    discardDamagedRecords()
     storage.zoneCreated = false
     storage.zoneToken = nil
     for (id, local) in storage.records.sorted(by: { $0.key < $1.key }) {
@@ -233,6 +242,10 @@ extension SimulatedDevice {
   /// on top of it and stay queued.
   private mutating func acceptSaved(_ saved: Record, flight: InFlight) {
     let id = saved.recordID
+    if discardIfDamaged(id) {
+      storage.records[id] = LocalRecord(lastKnownServer: saved, current: saved)
+      return
+    }
     guard var local = storage.records[id], let sent = flight.sentSaves[id] else { return }
     observeStamps(of: saved)
     if local.generation == sent.generation {

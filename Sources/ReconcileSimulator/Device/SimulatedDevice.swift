@@ -274,14 +274,18 @@ public struct SimulatedDevice: Sendable {
   public mutating func goOnline() { isOnline = true }
 
   /// The app crashes and relaunches: everything but ``storage`` is lost — the operation in flight, retry counts, the
-  /// throttle, the halt — and a sync is requested, as an app does at launch.
+  /// throttle, the halt — and a sync is requested, as an app does at launch. The relaunched app checks its store and
+  /// throws away damaged records (see ``corruptStoredRecord(_:)``).
   public mutating func crash() {
     session = Session(throttle: configuration.retry.minimumInterval, batchLimit: max(1, configuration.batchLimit))
     session.syncRequested = true
+    discardDamagedRecords()
   }
 
-  /// Clears a halt and requests a sync, as an app does when the user acts on the halt reason.
+  /// Clears a halt, checks the store (see ``corruptStoredRecord(_:)``) and requests a sync, as an app does when the
+  /// user acts on the halt reason.
   public mutating func restart() {
+    discardDamagedRecords()
     session.haltReason = nil
     session.phase = .idle
     session.inFlight = nil

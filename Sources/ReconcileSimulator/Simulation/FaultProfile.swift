@@ -12,6 +12,8 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
   public var deviceFaults: Bool
   /// Container-wide throttling, token expiry and zone deletion.
   public var serverFaults: Bool
+  /// Damage to a device's stored records (see `SimulatedDevice.corruptStoredRecord(_:)`).
+  public var storageCorruption: Bool
 
   /// Creates a profile.
   /// - Parameters:
@@ -21,13 +23,15 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
   ///   - transientErrors: Transient errors on or off.
   ///   - deviceFaults: Device faults on or off.
   ///   - serverFaults: Server faults on or off.
+  ///   - storageCorruption: Damaged device storage on or off; off unless given.
   public init(
     name: String = "custom",
     faultRate: Double,
     network: Bool,
     transientErrors: Bool,
     deviceFaults: Bool,
-    serverFaults: Bool
+    serverFaults: Bool,
+    storageCorruption: Bool = false
   ) {
     self.name = name
     self.faultRate = min(1, max(0, faultRate))
@@ -35,6 +39,7 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
     self.transientErrors = transientErrors
     self.deviceFaults = deviceFaults
     self.serverFaults = serverFaults
+    self.storageCorruption = storageCorruption
   }
 
   /// No faults: devices act and sync on a perfect network.
@@ -43,9 +48,10 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
   /// About one step in seven is a network fault, a transient error, a crash, an offline spell or a clock jump.
   public static let flaky = FaultProfile(
     name: "flaky", faultRate: 0.15, network: true, transientErrors: true, deviceFaults: true, serverFaults: false)
-  /// A third of the steps are faults, including throttling, token expiry and zone deletion.
+  /// A third of the steps are faults, including throttling, token expiry, zone deletion and damaged device storage.
   public static let hostile = FaultProfile(
-    name: "hostile", faultRate: 0.35, network: true, transientErrors: true, deviceFaults: true, serverFaults: true)
+    name: "hostile", faultRate: 0.35, network: true, transientErrors: true, deviceFaults: true, serverFaults: true,
+    storageCorruption: true)
 
   /// The presets by name.
   public static let presets: [FaultProfile] = [.none, .flaky, .hostile]

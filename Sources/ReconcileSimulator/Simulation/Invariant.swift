@@ -12,8 +12,10 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable, Codable, Custom
   case highestEditCountKept
   /// `HybridLogicalClockMerge`: each field ends with the latest stamp any device wrote.
   case latestStampKept
-  /// A halted device sends no write.
-  case haltedDeviceWritesNothing
+  /// A halted device sends nothing, read or write, until it is restarted.
+  case haltedDeviceSendsNothing
+  /// No device uploads a record its storage damaged: the server never holds `LocalRecord.corruptedValue`.
+  case damagedDataNeverUploaded
   /// No save removes a key the saving device's schema does not know.
   case unknownKeysKept
   /// After faults stop, the devices reach quiescence within the bound.

@@ -22,6 +22,7 @@ struct Observer: Sendable {
   var consumed = 0
   var writes: [Write] = []
   var localDeletes: [RecordID: [(device: String, order: Int)]] = [:]
+  var damagedCopies: [RecordID: [(device: String, order: Int)]] = [:]
   /// Server history position of each change tag.
   var tagPosition: [String: Int] = [:]
   /// Every value each key of each record took on the server, with its history position (`nil` = removed).
@@ -39,6 +40,12 @@ struct Observer: Sendable {
     switch event.kind {
     case .saved(let record):
       let id = record.recordID
+      for key in record.allKeys where Self.value(of: key, in: record) == LocalRecord.corruptedValue {
+        violations.append(
+          InvariantViolation(
+            .damagedDataNeverUploaded,
+            "\(event.client?.deviceName ?? "?") uploaded the damaged value of \(id.recordName).\(key) (#\(position))"))
+      }
       if let tag = record.recordChangeTag {
         if tagPosition[tag] != nil {
           violations.append(InvariantViolation(.serverInvariants, "change tag \(tag) was issued twice"))
@@ -117,6 +124,13 @@ struct Observer: Sendable {
     localDeletes[recordID, default: []].append((device, writeCounter))
   }
 
+  /// Notes damage to a device's stored copy: its writes to the record so far may be lost with the copy, which the
+  /// device throws away, so they count as withdrawn.
+  mutating func noteDamage(device: String, recordID: RecordID) {
+    writeCounter += 1
+    damagedCopies[recordID, default: []].append((device, writeCounter))
+  }
+
   // MARK: Judging
 
   /// One-sided changes lost either way: a write that never reached the server although nothing excuses it (below), or a
@@ -182,9 +196,12 @@ struct Observer: Sendable {
     return found
   }
 
-  /// Whether the device that made `write` deleted the record afterwards (its own deletion withdraws the write).
+  /// Whether the device that made `write` deleted the record afterwards (its own deletion withdraws the write), or
+  /// lost its copy to storage damage afterwards (the damaged copy, unsent edits and all, is thrown away).
   private func withdrawn(_ write: Write) -> Bool {
-    localDeletes[write.recordID]?.contains { $0.device == write.device && $0.order > write.order } == true
+    let later = { (entry: (device: String, order: Int)) in entry.device == write.device && entry.order > write.order }
+    return localDeletes[write.recordID]?.contains(where: later) == true
+      || damagedCopies[write.recordID]?.contains(where: later) == true
   }
 
   /// Records never deleted whose final edit count is below the highest any device wrote (and did not withdraw by

@@ -80,6 +80,7 @@ struct Scheduler: Sendable {
     if profile.transientErrors { kinds.append(1) }
     if profile.deviceFaults { kinds.append(2) }
     if profile.serverFaults { kinds.append(3) }
+    if profile.storageCorruption { kinds.append(4) }
     guard let kind = random.pick(kinds), let device = random.pick(world.setup.devices.map(\.name)) else { return nil }
     switch kind {
     case 0:
@@ -102,6 +103,10 @@ struct Scheduler: Sendable {
         let jump = 5 + random.below(116)
         return .clockJump(device: device, seconds: random.below(2) == 0 ? jump : -jump)
       }
+    case 4:
+      let held = world.index(of: device).map { world.devices[$0].storage.records.keys.map(\.recordName).sorted() }
+      guard let record = random.pick(held ?? []) else { return .crash(device: device) }
+      return .fault(.corruptStorage(device: device, record: record))
     default:
       switch random.below(6) {
       case 0, 1, 2: return .fault(.throttle(seconds: 5 + random.below(56)))

@@ -27,8 +27,8 @@ extension Simulation {
       guard let outgoing = devices[index].nextRequest(at: now) else { continue }
       statistics.requests += 1
       let name = devices[index].name
-      if devices[index].status == .halted, outgoing.request.isWrite {
-        liveViolations.append(InvariantViolation(.haltedDeviceWritesNothing, "halted \(name) sent \(outgoing.request)"))
+      if devices[index].isHalted {
+        liveViolations.append(InvariantViolation(.haltedDeviceSendsNothing, "halted \(name) sent \(outgoing.request)"))
       }
       var deliverAt = now.addingTimeInterval(Self.latency)
       var loseResponse = false

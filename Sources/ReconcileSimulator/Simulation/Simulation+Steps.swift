@@ -94,6 +94,10 @@ extension Simulation {
     case .deleteZone:
       server.deleteZone(Self.zoneID, ownedBy: Self.user)
       observeServer()
+    case .corruptStorage(let device, let record):
+      guard let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else { return }
+      withDevice(device) { $0.corruptStoredRecord(id) }
+      observer.noteDamage(device: device, recordID: id)
     }
   }
 

@@ -95,14 +95,15 @@ public struct Simulation: Sendable {
   var plannedStepCount = 0
 
   /// The invariants a run checks by default: convergence, liveness, server invariants, halted devices, unknown keys,
-  /// no resurrection under `.deleteWins`, and the resolver's lost-write contract.
+  /// damaged storage, no resurrection under `.deleteWins`, and the resolver's lost-write contract.
   /// - Parameters:
   ///   - resolver: The resolver.
   ///   - deletePolicy: The delete policy.
   /// - Returns: The invariants.
   public static func invariants(for resolver: ResolverUnderTest, deletePolicy: DeletePolicy) -> Set<Invariant> {
     var set: Set<Invariant> = [
-      .convergence, .liveness, .serverInvariants, .haltedDeviceWritesNothing, .unknownKeysKept,
+      .convergence, .liveness, .serverInvariants, .haltedDeviceSendsNothing, .unknownKeysKept,
+      .damagedDataNeverUploaded,
     ]
     if deletePolicy == .deleteWins { set.insert(.noResurrection) }
     if let contract = resolver.lostWriteContract { set.insert(contract) }

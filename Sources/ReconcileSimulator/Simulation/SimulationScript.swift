@@ -40,6 +40,7 @@ import Reconcile
 /// | `fault lose-request NAME` · `fault lose-response NAME` · `fault duplicate NAME` | a network fault |
 /// | `fault delay NAME 20s` · `fault transient NAME zoneBusy 5s` | a late request, a transient error |
 /// | `fault throttle 30s` · `fault expire-tokens` · `fault delete-zone` | a server fault |
+/// | `fault corrupt NAME RECORD` | the device's stored copy of the record is damaged |
 ///
 /// `quiesce` drives the world to quiescence; `expect invariants` fails the script if an invariant is broken. Values
 /// are double-quoted strings (`\"` and `\\` escaped), integers, or decimals.
@@ -134,6 +135,7 @@ public enum SimulationScript {
       case .throttle(let seconds): return "fault throttle \(seconds)s"
       case .expireTokens: return "fault expire-tokens"
       case .deleteZone: return "fault delete-zone"
+      case .corruptStorage(let device, let record): return "fault corrupt \(device) \(record)"
       }
     }
   }
@@ -317,10 +319,11 @@ public enum SimulationScript {
       return .throttle(seconds: seconds)
     case ("expire-tokens", 1): return .expireTokens
     case ("delete-zone", 1): return .deleteZone
+    case ("corrupt", 3): return .corruptStorage(device: tokens[1], record: tokens[2])
     default:
       throw fail(
-        "unknown fault; use lose-request, lose-response, duplicate, delay, transient, throttle, expire-tokens or delete-zone",
-        tokens.first)
+        "unknown fault; use lose-request, lose-response, duplicate, delay, transient, throttle, expire-tokens, "
+          + "delete-zone or corrupt", tokens.first)
     }
   }
 

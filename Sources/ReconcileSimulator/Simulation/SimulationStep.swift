@@ -72,12 +72,14 @@ public enum SimulationFault: Sendable, Hashable {
   case expireTokens
   /// The zone and its records are deleted (as by another client).
   case deleteZone
+  /// `device`'s stored copy of `record` is damaged on disk (see `SimulatedDevice.corruptStoredRecord(_:)`).
+  case corruptStorage(device: String, record: String)
 
   /// The device the fault targets, if any.
   public var device: String? {
     switch self {
     case .loseRequest(let device), .loseResponse(let device), .duplicate(let device), .delay(let device, _),
-      .transient(let device, _, _):
+      .transient(let device, _, _), .corruptStorage(let device, _):
       device
     case .throttle, .expireTokens, .deleteZone: nil
     }

@@ -46,7 +46,7 @@ struct SimulationTests {
       .advance(seconds: 30), .fault(.loseRequest(device: "a")), .fault(.loseResponse(device: "a")),
       .fault(.duplicate(device: "a")), .fault(.delay(device: "a", seconds: 20)),
       .fault(.transient(device: "a", error: "zoneBusy", retryAfter: 5)), .fault(.throttle(seconds: 30)),
-      .fault(.expireTokens), .fault(.deleteZone),
+      .fault(.expireTokens), .fault(.deleteZone), .fault(.corruptStorage(device: "a", record: "r1")),
     ]
     let setup = SimulationSetup(
       resolver: ResolverUnderTest(.fieldMerge), deletePolicy: .editWins, schemas: .majorUpgrade,
