@@ -71,11 +71,11 @@ fuzz() {
   SWIFT_BACKTRACE=enable=no RECONCILE_FUZZ_TARGET=$target "$binary" "${flags[@]}" "$@" "$corpus" "Fuzz/Corpus/$target" >"$log" 2>&1 || status=$?
   local runs coverage found
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
+  coverage=$(grep -ao 'cov: [0-9]*' "$log" | tail -1 || true)
   found=$(($(find "$crashes" -type f | wc -l) - before))
   echo "fuzz: $target: ${runs:-?} executions, ${coverage:-cov: ?} edges, $found new crash(es), exit $status"
   if ((status != 0)); then
-    grep -E "ERROR: |SUMMARY: |Fatal error|$target: " "$log" | head -5 >&2 || true
+    grep -aE "ERROR: |SUMMARY: |Fatal error|$target: " "$log" | head -5 >&2 || true
     echo "fuzz: replay with: Scripts/fuzz.sh $target --replay $(ls -t "$crashes"/* 2>/dev/null | head -1)" >&2
   fi
   return "$status"

@@ -25,7 +25,7 @@ struct ReadmeExampleTests {
     let forApple = try restored.cloudKitSystemFieldsArchive()
 
     let json = try JSONEncoder().encode(note)
-    let decoded = try JSONDecoder().decode(Record.self, from: json)
+    let decoded = try Record(wireJSON: json)  // strict: a repeated key, NaN or bad UTF-8 is a typed error
 
     #expect(restored == note.systemFieldsOnly)
     #expect(fromiOS.recordChangeTag == "4")
