@@ -139,6 +139,21 @@ struct SessionTests {
     #expect(text.contains("server: 2 records"), "\(text)")
   }
 
+  @Test("a damaged stored copy is thrown away and fetched again; the damage never reaches the server")
+  func corruptStorage() throws {
+    var session = PlaygroundSession()
+    for line in [
+      "device add phone", "phone create Note/1 title=a", "phone sync", "phone edit Note/1 title=b",
+      "fault phone corrupt Note/1", "phone sync", "expect server Note/1 title = a", "expect phone Note/1 title = a",
+      "expect converged",
+    ] {
+      _ = try session.execute(line: line)
+    }
+    #expect(try session.execute(line: "show diagnostics").contains("damaged"))
+    #expect(throws: ScriptError.self) { try session.execute(line: "fault phone corrupt Note/2") }
+    #expect(throws: ScriptError.self) { try session.execute(line: "fault phone corrupt Note/{1..2}") }
+  }
+
   @Test("commands built in code with bad values are errors, not traps")
   func hostileCommands() throws {
     var session = PlaygroundSession()

@@ -186,6 +186,9 @@ public enum Fault: Sendable, Hashable {
   case disconnectAfterSave(device: String)
   /// `fault NAME lose-response [N]`: the server handles the device's next N requests but the answers are lost.
   case loseResponses(device: String, count: Int)
+  /// `fault NAME corrupt TYPE/NAME`: the device's stored copy of the record is damaged on disk; the device finds out
+  /// at its next check, throws the copy away and fetches the server's again.
+  case corruptStorage(device: String, record: RecordPath)
   /// `fault throttle 30s`: the whole container answers `serviceUnavailable` with a retry-after.
   case throttle(TimeInterval)
   /// `fault error NAME [N] [--device D] [--retry-after 5s]`: the server answers the next N requests with an error.

@@ -23,6 +23,7 @@ public enum ScriptParser {
     ("delete-policy deleteWins | editWins", "who wins between a delete and an edit"),
     ("schema VERSION TYPE key:type…", "declare what an app version knows about a record type"),
     ("fault NAME disconnect-after-save | NAME lose-response [N]", "lose the network after a save, or lose answers"),
+    ("fault NAME corrupt TYPE/NAME", "damage the device's stored copy of a record"),
     (
       "fault throttle 30s | error CODE [N] | expire-tokens | clear",
       "throttle, inject server errors, expire change tokens"
@@ -282,10 +283,17 @@ public enum ScriptParser {
       }
       switch kind {
       case "disconnect-after-save": return .disconnectAfterSave(device: first)
+      case "corrupt":
+        let word = try words.required("a record such as Note/1")
+        let paths = try paths(word)
+        guard paths.count == 1, let path = paths.first else {
+          throw ScriptError("fault \(first) corrupt: name one record, not \(word)")
+        }
+        return .corruptStorage(device: first, record: path)
       case "lose-response":
         let count = try words.next().map { (word) throws(ScriptError) in try integer(word, in: 1...1_000_000) } ?? 1
         return .loseResponses(device: first, count: count)
-      default: throw .unknown("device fault", kind, choices: ["disconnect-after-save", "lose-response"])
+      default: throw .unknown("device fault", kind, choices: ["disconnect-after-save", "lose-response", "corrupt"])
       }
     }
   }

@@ -179,6 +179,12 @@ extension PlaygroundSession {
       guard count >= 1 else { throw ScriptError("fault \(name) lose-response \(count): at least 1") }
       networkFaults[name, default: NetworkFaults()].loseResponses += count
       return "the answers to \(name)'s next \(count) request\(count == 1 ? "" : "s") will be lost"
+    case .corruptStorage(let name, let path):
+      let index = try index(of: name)
+      guard devices[index].corruptStoredRecord(try Self.recordID(path)) else {
+        throw ScriptError("\(name) holds no \(path) to damage")
+      }
+      return "\(name)'s stored copy of \(path) is damaged; \(name) finds out at its next check and fetches it again"
     case .throttle(let seconds):
       server.throttle(for: seconds)
       return "the server answers serviceUnavailable for \(DurationSyntax.render(seconds))"
