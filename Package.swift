@@ -33,14 +33,14 @@ let package = Package(
     ),
     .executableTarget(
       name: "reconcile-benchmarks",
-      dependencies: ["Reconcile", "ReconcileSimulator", "ReconcilePlayground"],
+      dependencies: ["Reconcile", "ReconcileSimulator", "ReconcilePlayground", "ReconcileTestSupport"],
       path: "Benchmarks/ReconcileBenchmarks",
       swiftSettings: strictSettings
     ),
     // The fuzz targets' checks, shared by the libFuzzer entry (Scripts/fuzz.sh) and the corpus replay tests.
     .target(
       name: "ReconcileFuzzing",
-      dependencies: ["Reconcile", "ReconcilePlayground"],
+      dependencies: ["Reconcile", "ReconcilePlayground", "ReconcileTestSupport"],
       path: "Fuzz/Harness",
       swiftSettings: strictSettings
     ),

@@ -7,6 +7,7 @@
 #        Scripts/fuzz.sh TARGET --merge                     fold this machine's finds into Fuzz/Corpus/TARGET, minimised
 #        Scripts/fuzz.sh --build                            build only
 #        Scripts/fuzz.sh --list                             the target names
+# RECONCILE_FUZZ_BUILD=DIR builds elsewhere than .build-fuzz (to build while another fuzzer runs).
 #
 # Targets (Fuzz/Harness/FuzzTarget.swift): system-fields, cloudkit-archive, wire-json, schema-version, playground-script.
 # The library sources are compiled into the fuzzer with coverage and ASan; nothing here touches SwiftPM's .build.
@@ -16,12 +17,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 targets=(system-fields cloudkit-archive wire-json schema-version playground-script)
-out=.build-fuzz
+out=${RECONCILE_FUZZ_BUILD:-.build-fuzz}
 binary=$out/reconcile-fuzz
 
 build() {
   # Rebuild only when a source or this script is newer than the binary.
-  if [[ -x "$binary" ]] && [[ -z "$(find Sources Playground/ReconcilePlayground Fuzz/Harness Fuzz/Entry "$0" -newer "$binary" \
+  if [[ -x "$binary" ]] && [[ -z "$(find Sources Playground/ReconcilePlayground Tests/ReconcileTestSupport Fuzz/Harness Fuzz/Entry "$0" -newer "$binary" \
     -name '*.s*' -print -quit)" ]]; then
     return 0
   fi
@@ -33,6 +34,7 @@ build() {
     "Reconcile Sources/Reconcile"
     "ReconcileSimulator Sources/ReconcileSimulator"
     "ReconcilePlayground Playground/ReconcilePlayground"
+    "ReconcileTestSupport Tests/ReconcileTestSupport"
     "ReconcileFuzzing Fuzz/Harness"
   )
   local objects=()

@@ -25,12 +25,6 @@ enum WireJSONCheck {
         "Record(wireJSON:) gave \(String(describing: strict)), JSONDecoder \(String(describing: plain))")
     }
     guard let record = strict, (try? record.validate()) != nil else { return }
-    let again: Record
-    do {
-      again = try Record(wireJSON: try JSONEncoder().encode(record))
-    } catch {
-      throw FuzzFinding("a decoded, valid record does not survive encoding: \(error)")
-    }
-    if again != record { throw FuzzFinding("record changed on a JSON round trip: \(record) became \(again)") }
+    try FuzzFinding.requireRoundTrip(record, format: "JSON") { try Record(wireJSON: try JSONEncoder().encode(record)) }
   }
 }

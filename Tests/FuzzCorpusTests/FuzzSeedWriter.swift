@@ -65,19 +65,7 @@ struct FuzzSeedWriter {
   /// Web Services documents in the shapes cloudkit-semantics.md §7 shows: a response record with every system field,
   /// a request record with omitted types, and one of each list and reference form.
   static let wireExamples: [(String, String)] = [
-    (
-      "response",
-      """
-      {"recordName":"note-42","recordType":"Note","recordChangeTag":"k4",
-       "fields":{"title":{"value":"Hi","type":"STRING"},"pinned":{"value":1,"type":"INT64"},
-        "due":{"value":1700000000000,"type":"TIMESTAMP"},"tags":{"value":["a","b"],"type":"STRING_LIST"},
-        "list":{"value":{"recordName":"L1","action":"NONE"},"type":"REFERENCE"}},
-       "pluginFields":{},
-       "created":{"timestamp":1699990000000,"userRecordName":"_9a06","deviceID":"2"},
-       "modified":{"timestamp":1700000001234,"userRecordName":"_9a06","deviceID":"2"},
-       "deleted":false,"zoneID":{"zoneName":"Notes","ownerRecordName":"_9a06","zoneType":"REGULAR_CUSTOM_ZONE"}}
-      """
-    ),
+    ("response", WireExamples.response),
     (
       "request",
       """

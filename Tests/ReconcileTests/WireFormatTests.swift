@@ -6,16 +6,7 @@ import Testing
 @Suite("CloudKit Web Services JSON")
 struct WireFormatTests {
   /// The response example of cloudkit-semantics.md §7 (the record part).
-  static let responseRecord = """
-    {"recordName":"note-42","recordType":"Note","recordChangeTag":"k4",
-     "fields":{"title":{"value":"Hi","type":"STRING"},"pinned":{"value":1,"type":"INT64"},
-      "due":{"value":1700000000000,"type":"TIMESTAMP"},"tags":{"value":["a","b"],"type":"STRING_LIST"},
-      "list":{"value":{"recordName":"L1","action":"NONE"},"type":"REFERENCE"}},
-     "pluginFields":{},
-     "created":{"timestamp":1699990000000,"userRecordName":"_9a06","deviceID":"2"},
-     "modified":{"timestamp":1700000001234,"userRecordName":"_9a06","deviceID":"2"},
-     "deleted":false,"zoneID":{"zoneName":"Notes","ownerRecordName":"_9a06","zoneType":"REGULAR_CUSTOM_ZONE"}}
-    """
+  static let responseRecord = WireExamples.response
 
   func decode(_ json: String) throws -> Record {
     try JSONDecoder().decode(Record.self, from: Data(json.utf8))

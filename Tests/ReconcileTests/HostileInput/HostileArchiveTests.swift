@@ -1,40 +1,19 @@
 import Foundation
 import Reconcile
+import ReconcileTestSupport
 import Testing
 
 /// Archives written by hand to say what no writer would: absurd lengths and counts, dates past any calendar, names of
 /// ten megabytes. Each must give the typed error naming the field, without allocating what the bytes claim.
 @Suite("Hostile archives: absurd sizes, counts and dates are named errors")
 struct HostileArchiveTests {
-  /// A Reconcile system-fields archive with the given flags and body, and a correct CRC-32, so the decoder reads past
-  /// the checksum into the fields.
   static func systemFields(flags: UInt16 = 0, body: [UInt8]) -> Data {
-    var bytes = Array("RCSF".utf8) + [1, UInt8(flags & 0xFF), UInt8(flags >> 8)] + body
-    let crc = crc32(bytes)
-    bytes += (0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * UInt32($0))) }
-    return Data(bytes)
+    HandBuiltArchives.systemFields(flags: flags, body: body)
   }
 
-  static func string(_ s: String) -> [UInt8] { varint(UInt64(s.utf8.count)) + Array(s.utf8) }
+  static func string(_ s: String) -> [UInt8] { HandBuiltArchives.string(s) }
 
-  static func varint(_ value: UInt64) -> [UInt8] {
-    var v = value
-    var out: [UInt8] = []
-    repeat {
-      out.append(UInt8(v & 0x7F) | (v >= 0x80 ? 0x80 : 0))
-      v >>= 7
-    } while v != 0
-    return out
-  }
-
-  static func crc32(_ bytes: [UInt8]) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-      crc ^= UInt32(byte)
-      for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-    }
-    return ~crc
-  }
+  static func varint(_ value: UInt64) -> [UInt8] { HandBuiltArchives.varint(value) }
 
   static let validIDs = string("Note") + string("n1") + string("Zone") + string("_owner")
 
