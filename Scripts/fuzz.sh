@@ -93,7 +93,7 @@ case "${1:-}" in
     for t in "${targets[@]}"; do fuzz "$t" "$seconds" || failed=1; done
     exit "$failed"
     ;;
-  "" | -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' ;;
+  "" | -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' ;;
   *)
     target=$1
     check_target "$target"
@@ -105,19 +105,13 @@ case "${1:-}" in
         ;;
       --merge)
         build
-        merged=$out/merged/$target
-        rm -rf "$merged" && mkdir -p "$merged"
-        RECONCILE_FUZZ_TARGET=$target "$binary" -merge=1 "$merged" "Fuzz/Corpus/$target" "$out/corpus/$target" \
-          >"$out/logs/$target.merge.log" 2>&1
-        added=0
-        for f in "$merged"/*; do
-          [[ -e "Fuzz/Corpus/$target/$(basename "$f")" ]] && continue
-          # Keep the seeds as they are; add the finds that cover something new, named by content hash.
-          if ! cmp -s "$f" <(cat "Fuzz/Corpus/$target"/* 2>/dev/null | head -c 0); then
-            cp "$f" "Fuzz/Corpus/$target/" && added=$((added + 1))
-          fi
-        done
-        echo "fuzz: $target: added $added input(s) to Fuzz/Corpus/$target"
+        mkdir -p "$out/logs" "$out/corpus/$target"
+        # libFuzzer adds to the first folder only the inputs of the others that cover something it does not.
+        before=$(find "Fuzz/Corpus/$target" -type f | wc -l)
+        SWIFT_BACKTRACE=enable=no RECONCILE_FUZZ_TARGET=$target "$binary" -merge=1 "Fuzz/Corpus/$target" \
+          "$out/corpus/$target" >"$out/logs/$target.merge.log" 2>&1
+        after=$(find "Fuzz/Corpus/$target" -type f | wc -l)
+        echo "fuzz: $target: added $((after - before)) input(s) to Fuzz/Corpus/$target"
         ;;
       *)
         seconds=${2:?usage: Scripts/fuzz.sh TARGET SECONDS}
