@@ -30,19 +30,25 @@ public struct SchemaVersion: Sendable, Hashable, Comparable, Codable, CustomStri
   /// Parses `MAJOR.MINOR.PATCH`: three decimal numbers without signs, spaces or leading zeros.
   /// - Parameter string: Text such as `1.2.0`.
   /// - Throws: ``SchemaVersionError`` naming the text and what is wrong with it.
+  /// - Complexity: O(*n*) in the length of the text, over its UTF-8 bytes.
   public init(_ string: String) throws(SchemaVersionError) {
-    let parts = string.split(separator: ".", omittingEmptySubsequences: false)
+    // Bytes, not Characters: a dot and the digits are ASCII, and grapheme breaking would cost ten times as much on a
+    // long hostile string.
+    let parts = string.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
     guard parts.count == 3 else { throw SchemaVersionError(text: string, problem: .wrongNumberOfParts(parts.count)) }
     var numbers: [Int] = []
     for (index, part) in parts.enumerated() {
       guard !part.isEmpty else { throw SchemaVersionError(text: string, problem: .emptyPart(index)) }
-      guard part.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-        throw SchemaVersionError(text: string, problem: .notANumber(String(part)))
+      let text = { String(decoding: part, as: UTF8.self) }
+      guard part.allSatisfy({ (0x30...0x39).contains($0) }) else {
+        throw SchemaVersionError(text: string, problem: .notANumber(text()))
       }
-      guard part == "0" || !part.hasPrefix("0") else {
-        throw SchemaVersionError(text: string, problem: .leadingZero(String(part)))
+      guard part.count == 1 || part.first != UInt8(ascii: "0") else {
+        throw SchemaVersionError(text: string, problem: .leadingZero(text()))
       }
-      guard let number = Int(part) else { throw SchemaVersionError(text: string, problem: .tooLarge(String(part))) }
+      guard part.count <= 19, let number = Int(text()) else {
+        throw SchemaVersionError(text: string, problem: .tooLarge(text()))
+      }
       numbers.append(number)
     }
     self.init(major: numbers[0], minor: numbers[1], patch: numbers[2])
@@ -111,13 +117,17 @@ public struct SchemaVersionError: Error, Sendable, Hashable, CustomStringConvert
   /// A sentence naming the text and the problem.
   public var description: String {
     let why: String
+    // Quoted text is cut short: a hostile version string may be megabytes long.
+    func quoted(_ s: String) -> String {
+      s.utf8.count <= 40 ? "\"\(s)\"" : "\"\(s.prefix(40))…\" (\(s.utf8.count) bytes)"
+    }
     switch problem {
     case .wrongNumberOfParts(let count): why = "it has \(count) part\(count == 1 ? "" : "s"), not MAJOR.MINOR.PATCH"
     case .emptyPart(let index): why = "its \(["major", "minor", "patch"][min(index, 2)]) part is empty"
-    case .notANumber(let part): why = "\"\(part)\" is not a decimal number"
-    case .leadingZero(let part): why = "\"\(part)\" has a leading zero"
-    case .tooLarge(let part): why = "\"\(part)\" is too large"
+    case .notANumber(let part): why = "\(quoted(part)) is not a decimal number"
+    case .leadingZero(let part): why = "\(quoted(part)) has a leading zero"
+    case .tooLarge(let part): why = "\(quoted(part)) is too large"
     }
-    return "\"\(text)\" is not a schema version: \(why)."
+    return "\(quoted(text)) is not a schema version: \(why)."
   }
 }
