@@ -24,6 +24,20 @@ struct ServerErrorTests {
     #expect(reply.failures[huge.recordID]?.code == 27)
   }
 
+  @Test("a record of exactly 1 MB of data is saved; one byte more is limitExceeded naming both sizes, and not stored")
+  func oneMegabyteBoundary() throws {
+    var fixture = try ServerFixture()
+    // The key "body" counts 4 bytes.
+    let exact = try fixture.note("exact", ["body": .string(String(repeating: "x", count: Record.maximumDataSize - 4))])
+    #expect(exact.dataSize == Record.maximumDataSize)
+    #expect(try fixture.save([exact]).failures.isEmpty)
+    let over = try fixture.note("over", ["body": .string(String(repeating: "x", count: Record.maximumDataSize - 3))])
+    let error = try #require(try fixture.save([over], atomic: false).failures[over.recordID])
+    #expect(error.code == 27)
+    #expect(error.description.contains("1048577 bytes, the limit is 1048576"))
+    #expect(fixture.server.records(in: fixture.notes, ownedBy: "_alice").map(\.recordID) == [exact.recordID])
+  }
+
   @Test("in an atomic zone one failure fails its siblings with batchRequestFailed and saves nothing")
   func atomicZone() throws {
     var fixture = try ServerFixture()
