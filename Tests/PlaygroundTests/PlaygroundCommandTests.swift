@@ -84,4 +84,20 @@ struct InspectTests {
     let usage = BufferedOutput()
     #expect(PlaygroundCommand.run(arguments: ["inspect"], output: usage) == 64)
   }
+
+  @Test("inspect reads JSON strictly: a repeated key is named with its offset; replay refuses bytes that are not UTF-8")
+  func hostileFiles() {
+    let reader: @Sendable (String) throws -> Data = { path in
+      path == "dup.json"
+        ? Data(#"{"recordName":"a","recordName":"b","recordType":"T"}"#.utf8) : Data([0x73, 0x65, 0xFF, 0x0A])
+    }
+    let environment = PlaygroundEnvironment(readFile: reader)
+    let duplicate = BufferedOutput()
+    #expect(
+      PlaygroundCommand.run(arguments: ["inspect", "dup.json"], output: duplicate, environment: environment) == 1)
+    #expect(duplicate.text.contains(#"JSON: JSON object repeats the key "recordName" at byte 18"#), "\(duplicate.text)")
+    let binary = BufferedOutput()
+    #expect(PlaygroundCommand.run(arguments: ["replay", "bad.rcp"], output: binary, environment: environment) == 1)
+    #expect(binary.text.contains("bad.rcp is not UTF-8 text"), "\(binary.text)")
+  }
 }

@@ -14,7 +14,7 @@ enum InspectCommand {
       reasons.append("Apple keyed archive: \(error)")
     }
     do {
-      return .success(("CloudKit Web Services JSON record", try JSONDecoder().decode(Record.self, from: data)))
+      return .success(("CloudKit Web Services JSON record", try Record(wireJSON: data)))
     } catch {
       reasons.append("JSON: \(error)")
     }

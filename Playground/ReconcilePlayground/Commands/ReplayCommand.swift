@@ -21,7 +21,11 @@ enum ReplayCommand {
     }
     let text: String
     do {
-      text = String(decoding: try readFile(path), as: UTF8.self)
+      guard let decoded = String(data: try readFile(path), encoding: .utf8) else {
+        output.write("error: \(path) is not UTF-8 text\n")
+        return 1
+      }
+      text = decoded
     } catch {
       output.write("error: cannot read \(path): \(error.localizedDescription)\n")
       return 1
