@@ -6,9 +6,9 @@ extension SimulatedDevice {
   ///
   /// The device checks a record's seal whenever it reads the record to change or send it: before an edit, before it
   /// puts the record in a batch, before it merges a fetched or conflicting server version, and before it takes a save's
-  /// answer. It checks the whole store when it launches (``crash()``) and on ``restart()``. A damaged record is thrown
-  /// away — its unsent edits cannot be trusted, so they are lost — and the server's copy is fetched again. Garbage is
-  /// never uploaded.
+  /// answer. It checks the whole store when a sync starts, when it launches (``crash()``) and on ``restart()``. A
+  /// damaged record is thrown away — its unsent edits cannot be trusted, so they are lost — and the server's copy is
+  /// fetched again. Garbage is never uploaded.
   /// - Parameter id: The record to damage.
   /// - Returns: Whether the device held such a record.
   @discardableResult
