@@ -40,7 +40,7 @@ let package = Package(
     // The fuzz targets' checks, shared by the libFuzzer entry (Scripts/fuzz.sh) and the corpus replay tests.
     .target(
       name: "ReconcileFuzzing",
-      dependencies: ["Reconcile", "ReconcilePlayground", "ReconcileTestSupport"],
+      dependencies: ["Reconcile", "ReconcileSimulator", "ReconcilePlayground", "ReconcileTestSupport"],
       path: "Fuzz/Harness",
       swiftSettings: strictSettings
     ),
@@ -64,7 +64,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FuzzCorpusTests",
-      dependencies: ["ReconcileFuzzing", "Reconcile", "ReconcileTestSupport"],
+      dependencies: ["ReconcileFuzzing", "Reconcile", "ReconcileSimulator", "ReconcileTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(

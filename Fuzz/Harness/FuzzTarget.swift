@@ -16,6 +16,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable, CustomStringConvertible 
   case schemaVersion = "schema-version"
   /// The playground's `ScriptParser.parse`, one line at a time.
   case playgroundScript = "playground-script"
+  /// The simulator's replay scripts, `SimulationScript.parse`.
+  case replayScript = "replay-script"
 
   /// The name used on the command line and for the corpus folder.
   public var description: String { rawValue }
@@ -34,6 +36,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable, CustomStringConvertible 
     case .wireJSON: try WireJSONCheck.check(data)
     case .schemaVersion: try SchemaVersionCheck.check(data)
     case .playgroundScript: try PlaygroundScriptCheck.check(data)
+    case .replayScript: try ReplayScriptCheck.check(data)
     }
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Reconcile
 import ReconcileFuzzing
+import ReconcileSimulator
 import ReconcileTestSupport
 import Testing
 
@@ -29,7 +30,9 @@ struct FuzzSeedWriter {
       if apple.share?.action == .validate { apple.share?.action = .none }
       try write(try apple.cloudKitSystemFieldsArchive(), .cloudKitArchive, "random-\(i + 1)")
       if (try? record.validate()) != nil {
-        try write(try JSONEncoder().encode(record), .wireJSON, "random-\(i + 1)")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys  // the same bytes on every run
+        try write(try encoder.encode(record), .wireJSON, "random-\(i + 1)")
       }
     }
     for name in [
@@ -53,6 +56,19 @@ struct FuzzSeedWriter {
       }
     }
     for (i, line) in lines.sorted().enumerated() { try write(Data(line.utf8), .playgroundScript, "line-\(i + 1)") }
+
+    let replay = Self.repository.appendingPathComponent("Playground/Scripts/server-lww-loses-one-sided-edit.rcp")
+    try write(try Data(contentsOf: replay), .replayScript, "server-lww-loses-one-sided-edit")
+    for (seed, resolver, faults) in [
+      (1, ResolverChoice.fieldMerge, FaultProfile.hostile), (2, .editCount, .flaky), (3, .hybridLogicalClock, .hostile),
+      (4, .serverLastWriterWins, .none), (5, .localClock, .flaky),
+    ] {
+      var simulation = Simulation(
+        seed: UInt64(seed),
+        configuration: SimulationConfiguration(
+          steps: 40, resolver: resolver, faults: faults, schemas: seed.isMultiple(of: 2) ? .minorUpgrade : .none))
+      try write(Data(simulation.run().script.utf8), .replayScript, "simulation-\(seed)")
+    }
   }
 
   private func write(_ data: Data, _ target: FuzzTarget, _ name: String) throws {
