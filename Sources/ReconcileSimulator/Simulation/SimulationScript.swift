@@ -216,7 +216,9 @@ public enum SimulationScript {
       case "invariants":
         var named = Set<Invariant>()
         for token in tokens.dropFirst() {
-          guard let invariant = Invariant(rawValue: token) else {
+          // Scripts saved before the halted-device invariant covered reads name it by its old name.
+          let name = token == "haltedDeviceWritesNothing" ? Invariant.haltedDeviceSendsNothing.rawValue : token
+          guard let invariant = Invariant(rawValue: name) else {
             throw fail("unknown invariant; use \(Invariant.allCases.map(\.rawValue).joined(separator: ", "))", token)
           }
           named.insert(invariant)

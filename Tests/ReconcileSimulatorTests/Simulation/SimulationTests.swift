@@ -35,6 +35,13 @@ struct SimulationTests {
     #expect(replayed.trace == result.trace, "\(TestSeeds.replay(seed, test: "scriptReplaysRun"))")
   }
 
+  @Test("a script saved with the halted-device invariant's old name still parses")
+  func oldInvariantName() throws {
+    let parsed = try SimulationScript.parse(
+      "resolver server-lww\ndevice add a\ninvariants convergence haltedDeviceWritesNothing\nquiesce\nexpect invariants")
+    #expect(parsed.invariants == [.convergence, .haltedDeviceSendsNothing])
+  }
+
   @Test("every step survives a round trip through its script line")
   func stepLinesRoundTrip() throws {
     let steps: [SimulationStep] = [
