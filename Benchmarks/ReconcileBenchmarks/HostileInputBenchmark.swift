@@ -60,17 +60,6 @@ enum HostileInputBenchmark {
 
   static let megabyte = 1_048_576
 
-  static func stringRecord(bytes: Int) -> Data {
-    Data(#"{"recordName":"n","recordType":"Note","fields":{"s":{"value":""#.utf8) + Data(repeating: 0x78, count: bytes)
-      + Data(#""}}}"#.utf8)
-  }
-
-  static func fieldsRecord(count: Int, duplicateLast: Bool = false) -> Data {
-    var fields = (0..<count).map { #""f\#($0)":{"value":\#($0)}"# }
-    if duplicateLast { fields.append(#""f0":{"value":0}"#) }
-    return Data((#"{"recordName":"n","recordType":"Note","fields":{"# + fields.joined(separator: ",") + "}}").utf8)
-  }
-
   static func record(fields count: Int) throws -> Record {
     var r = Record(recordType: "Note", recordID: try RecordID(recordName: "n"))
     for i in 0..<count { r["f\(i)"] = .int64(Int64(i)) }
@@ -82,33 +71,33 @@ enum HostileInputBenchmark {
       Case(
         name: "JSON record, 1/10 MB string",
         make: { scale in
-          let data = stringRecord(bytes: scale * megabyte)
+          let data = HostileDocuments.stringRecord(bytes: scale * megabyte)
           return (data.count, { _ = try Record(wireJSON: data) })
         },
         baseline: (
           "JSONDecoder",
           { scale in
-            let data = stringRecord(bytes: scale * megabyte)
+            let data = HostileDocuments.stringRecord(bytes: scale * megabyte)
             return { _ = try JSONDecoder().decode(Record.self, from: data) }
           }
         )),
       Case(
         name: "JSON record, 10,000/100,000 fields",
         make: { scale in
-          let data = fieldsRecord(count: scale * 10_000)
+          let data = HostileDocuments.fieldsRecord(count: scale * 10_000)
           return (data.count, { _ = try Record(wireJSON: data) })
         },
         baseline: (
           "JSONDecoder",
           { scale in
-            let data = fieldsRecord(count: scale * 10_000)
+            let data = HostileDocuments.fieldsRecord(count: scale * 10_000)
             return { _ = try JSONDecoder().decode(Record.self, from: data) }
           }
         )),
       Case(
         name: "JSON, repeated key after 10,000/100,000 fields",
         make: { scale in
-          let data = fieldsRecord(count: scale * 10_000, duplicateLast: true)
+          let data = HostileDocuments.fieldsRecord(count: scale * 10_000, duplicateLast: true)
           return (data.count, { try expectFailure { _ = try Record(wireJSON: data) } })
         }),
       Case(

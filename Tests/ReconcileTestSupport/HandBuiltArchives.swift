@@ -18,6 +18,11 @@ public enum HandBuiltArchives {
   /// A string field: its UTF-8 length as a varint, then the bytes.
   public static func string(_ s: String) -> [UInt8] { varint(UInt64(s.utf8.count)) + Array(s.utf8) }
 
+  /// Eight bytes, most significant first, as binary property lists write their trailer and offsets.
+  public static func bigEndian64(_ v: UInt64) -> [UInt8] {
+    (0..<8).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) }
+  }
+
   /// LEB128, as the archive writes lengths.
   public static func varint(_ value: UInt64) -> [UInt8] {
     var v = value

@@ -176,12 +176,16 @@ struct CloudKitArchiveTests {
     // An array that contains itself: object 0 is an array of one reference, to object 0.
     var cyclic = Array("bplist00".utf8) + [0xA1, 0x00]
     cyclic += [0x08]  // offset table: object 0 at byte 8
-    cyclic += [0, 0, 0, 0, 0, 0, 1, 1] + be64(1) + be64(0) + be64(10)
+    cyclic +=
+      [0, 0, 0, 0, 0, 0, 1, 1] + HandBuiltArchives.bigEndian64(1) + HandBuiltArchives.bigEndian64(0)
+      + HandBuiltArchives.bigEndian64(10)
     #expect(throws: CloudKitArchiveError.self) { try Record(cloudKitSystemFieldsArchive: Data(cyclic)) }
 
     // An array claiming 2^62 elements.
-    var huge = Array("bplist00".utf8) + [0xAF, 0x13] + be64(1 << 62)
-    huge += [0x08] + [0, 0, 0, 0, 0, 0, 1, 1] + be64(1) + be64(0) + be64(18)
+    var huge = Array("bplist00".utf8) + [0xAF, 0x13] + HandBuiltArchives.bigEndian64(1 << 62)
+    huge +=
+      [0x08] + [0, 0, 0, 0, 0, 0, 1, 1] + HandBuiltArchives.bigEndian64(1) + HandBuiltArchives.bigEndian64(0)
+      + HandBuiltArchives.bigEndian64(18)
     #expect(throws: CloudKitArchiveError.self) { try Record(cloudKitSystemFieldsArchive: Data(huge)) }
 
     // XML nested 10,000 levels deep.
@@ -189,10 +193,6 @@ struct CloudKitArchiveTests {
       "<plist>" + String(repeating: "<array>", count: 10_000) + String(repeating: "</array>", count: 10_000)
       + "</plist>"
     #expect(throws: CloudKitArchiveError.self) { try Record(cloudKitSystemFieldsArchive: Data(deep.utf8)) }
-  }
-
-  private func be64(_ v: UInt64) -> [UInt8] {
-    (0..<8).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) }
   }
 
   static func decodeTyped(_ data: Data) {

@@ -23,8 +23,10 @@ extension SimulatedDevice {
   /// - Returns: Whether anything was thrown away.
   @discardableResult
   mutating func discardDamagedRecords(among ids: [RecordID]? = nil) -> Bool {
-    let candidates = ids ?? storage.records.keys.sorted()
-    let damaged = candidates.filter { storage.records[$0].map { !$0.isIntact } ?? false }
+    // Sort only what is damaged: this runs at every sync start, over the whole store.
+    let damaged =
+      ids?.filter { storage.records[$0].map { !$0.isIntact } ?? false }
+      ?? storage.records.filter { !$0.value.isIntact }.keys.sorted()
     guard !damaged.isEmpty else { return false }
     for id in damaged { discardDamaged(id) }
     storage.zoneToken = nil

@@ -7,15 +7,9 @@ import Testing
 /// ten megabytes. Each must give the typed error naming the field, without allocating what the bytes claim.
 @Suite("Hostile archives: absurd sizes, counts and dates are named errors")
 struct HostileArchiveTests {
-  static func systemFields(flags: UInt16 = 0, body: [UInt8]) -> Data {
-    HandBuiltArchives.systemFields(flags: flags, body: body)
-  }
-
-  static func string(_ s: String) -> [UInt8] { HandBuiltArchives.string(s) }
-
-  static func varint(_ value: UInt64) -> [UInt8] { HandBuiltArchives.varint(value) }
-
-  static let validIDs = string("Note") + string("n1") + string("Zone") + string("_owner")
+  static let validIDs =
+    HandBuiltArchives.string("Note") + HandBuiltArchives.string("n1") + HandBuiltArchives.string("Zone")
+    + HandBuiltArchives.string("_owner")
 
   func systemFieldsError(_ data: Data) -> SystemFieldsArchiveError? {
     do {
@@ -28,7 +22,7 @@ struct HostileArchiveTests {
 
   @Test("the hand-built archive decodes, so the cases below fail only where they say")
   func builderIsValid() throws {
-    let record = try Record(systemFieldsData: Self.systemFields(body: Self.validIDs))
+    let record = try Record(systemFieldsData: HandBuiltArchives.systemFields(body: Self.validIDs))
     #expect(record.recordType == "Note")
     #expect(record.recordID.zoneID.ownerName == "_owner")
   }
@@ -37,13 +31,13 @@ struct HostileArchiveTests {
     "a length claiming more bytes than remain is a truncation at the length, not an allocation",
     arguments: [UInt64(1) << 62, UInt64.max, 1_000_000])
   func absurdStringLengths(length: UInt64) {
-    let data = Self.systemFields(body: Self.varint(length) + Array("Note".utf8))
+    let data = HandBuiltArchives.systemFields(body: HandBuiltArchives.varint(length) + Array("Note".utf8))
     #expect(systemFieldsError(data) == .truncated(field: "recordType", offset: 7))
   }
 
   @Test("a varint longer than ten bytes is malformed")
   func overlongVarint() {
-    let data = Self.systemFields(body: [UInt8](repeating: 0xFF, count: 11) + [0x01])
+    let data = HandBuiltArchives.systemFields(body: [UInt8](repeating: 0xFF, count: 11) + [0x01])
     guard case .malformed(let field, let offset, _)? = systemFieldsError(data) else {
       Issue.record("expected malformed")
       return
@@ -55,8 +49,9 @@ struct HostileArchiveTests {
   @Test("a 10 MB record name is refused by the naming rule, not stored")
   func tenMegabyteName() {
     let name = String(repeating: "n", count: 10 * 1_048_576)
-    let data = Self.systemFields(
-      body: Self.string("Note") + Self.string(name) + Self.string("Zone") + Self.string("_o"))
+    let data = HandBuiltArchives.systemFields(
+      body: HandBuiltArchives.string("Note") + HandBuiltArchives.string(name) + HandBuiltArchives.string("Zone")
+        + HandBuiltArchives.string("_o"))
     guard case .invalidValue(let field, .invalidName(.recordName, _, .tooLong(let count)))? = systemFieldsError(data)
     else {
       Issue.record("expected the record name to be refused as too long")
@@ -71,12 +66,14 @@ struct HostileArchiveTests {
     arguments: [Double.nan, .infinity, -.infinity, 1e300, -1e300, 8.65e12 - 978_307_200])
   func overflowingDates(seconds: Double) {
     let body = Self.validIDs + (0..<8).map { UInt8(truncatingIfNeeded: seconds.bitPattern >> (8 * UInt64($0))) }
-    #expect(systemFieldsError(Self.systemFields(flags: 1 << 1, body: body)) == .invalidDate(field: "creationDate"))
+    #expect(
+      systemFieldsError(HandBuiltArchives.systemFields(flags: 1 << 1, body: body))
+        == .invalidDate(field: "creationDate"))
   }
 
   @Test("invalid UTF-8 in a name is malformed at its offset")
   func invalidUTF8() {
-    let data = Self.systemFields(body: [2, 0xC0, 0xAF] + Array(Self.validIDs.dropFirst(5)))
+    let data = HandBuiltArchives.systemFields(body: [2, 0xC0, 0xAF] + Array(Self.validIDs.dropFirst(5)))
     guard case .malformed(let field, let offset, _)? = systemFieldsError(data) else {
       Issue.record("expected malformed")
       return
@@ -91,13 +88,11 @@ struct HostileArchiveTests {
   static func bplist(_ object: [UInt8], objectCount: UInt64 = 1, tableOffset: UInt64? = nil) -> Data {
     var bytes = Array("bplist00".utf8) + object
     let table = UInt64(bytes.count)
-    bytes += be64(8)
-    bytes += [0, 0, 0, 0, 0, 0, 8, 1] + be64(objectCount) + be64(0) + be64(tableOffset ?? table)
+    bytes += HandBuiltArchives.bigEndian64(8)
+    bytes +=
+      [0, 0, 0, 0, 0, 0, 8, 1] + HandBuiltArchives.bigEndian64(objectCount) + HandBuiltArchives.bigEndian64(0)
+      + HandBuiltArchives.bigEndian64(tableOffset ?? table)
     return Data(bytes)
-  }
-
-  static func be64(_ v: UInt64) -> [UInt8] {
-    (0..<8).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) }
   }
 
   func plistReason(_ data: Data) -> String? {
@@ -114,11 +109,11 @@ struct HostileArchiveTests {
     "absurd counts and offsets in a binary plist are named",
     arguments: [
       // an array whose length is a negative 8-byte integer
-      (bplist([0xAF, 0x13] + be64(UInt64(bitPattern: -5))), "negative length"),
+      (bplist([0xAF, 0x13] + HandBuiltArchives.bigEndian64(UInt64(bitPattern: -5))), "negative length"),
       // an array claiming 2^62 elements
-      (bplist([0xAF, 0x13] + be64(1 << 62)), "runs past"),
+      (bplist([0xAF, 0x13] + HandBuiltArchives.bigEndian64(1 << 62)), "runs past"),
       // a string claiming 2^40 bytes
-      (bplist([0x5F, 0x13] + be64(1 << 40)), "runs past"),
+      (bplist([0x5F, 0x13] + HandBuiltArchives.bigEndian64(1 << 40)), "runs past"),
       // a trailer claiming 2^63 objects
       (bplist([0x08], objectCount: 1 << 63), "trailer gives"),
       // an offset table far past the end

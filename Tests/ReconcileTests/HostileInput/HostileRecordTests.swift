@@ -1,5 +1,6 @@
 import Foundation
 import Reconcile
+import ReconcileTestSupport
 import Testing
 
 /// Records at and past every limit. None may trap; each limit is reported by the error that names it. The time and
@@ -8,22 +9,13 @@ import Testing
 struct HostileRecordTests {
   let id = try! RecordID(recordName: "n")
 
-  static func json(fields: String) -> Data {
-    Data(#"{"recordName":"n","recordType":"Note","fields":{"#.utf8) + Data(fields.utf8) + Data("}}".utf8)
-  }
-
-  static func stringField(bytes: Int) -> Data {
-    Data(#"{"recordName":"n","recordType":"Note","fields":{"s":{"value":""#.utf8) + Data(repeating: 0x78, count: bytes)
-      + Data(#"","type":"STRING"}}}"#.utf8)
-  }
-
   @Test("a record of exactly 1 MB round trips as JSON; one byte more is named by validate and by the encoder")
   func oneMegabyte() throws {
     var r = Record(recordType: "Note", recordID: id)
     r["s"] = .string(String(repeating: "x", count: Record.maximumDataSize - 1))
     #expect(try Record(wireJSON: try JSONEncoder().encode(r)) == r)
 
-    let over = try Record(wireJSON: Self.stringField(bytes: Record.maximumDataSize))
+    let over = try Record(wireJSON: HostileDocuments.stringRecord(bytes: Record.maximumDataSize))
     let tooLarge = RecordValidationError.recordTooLarge(size: Record.maximumDataSize + 1, limit: Record.maximumDataSize)
     #expect(throws: tooLarge) { try over.validate() }
     do {
@@ -37,7 +29,7 @@ struct HostileRecordTests {
   @Test("a 10 MB string decodes from JSON in one piece and validation names its size")
   func tenMegabyteString() throws {
     let size = 10 * 1_048_576
-    let r = try Record(wireJSON: Self.stringField(bytes: size))
+    let r = try Record(wireJSON: HostileDocuments.stringRecord(bytes: size))
     #expect(r["s"]?.stringValue?.utf8.count == size)
     #expect(throws: RecordValidationError.recordTooLarge(size: size + 1, limit: Record.maximumDataSize)) {
       try r.validate()
@@ -47,8 +39,7 @@ struct HostileRecordTests {
   @Test("100,000 fields decode, and validation refuses them by count")
   func hundredThousandFields() throws {
     let count = 100_000
-    let fields = (0..<count).map { #""f\#($0)":{"value":\#($0)}"# }.joined(separator: ",")
-    let r = try Record(wireJSON: Self.json(fields: fields))
+    let r = try Record(wireJSON: HostileDocuments.fieldsRecord(count: count))
     #expect(r.allKeys.count == count)
     #expect(r["f99999"] == .int64(99_999))
     #expect(throws: RecordValidationError.tooManyFields(count: count, limit: Record.maximumFieldCount)) {
