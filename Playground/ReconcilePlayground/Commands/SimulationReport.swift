@@ -7,7 +7,13 @@ import ReconcileSimulator
 struct SimulationReport: Encodable {
   struct InvariantRow: Encodable {
     var invariant: String
+    /// `held`, `not applicable` or `violated`.
+    var result: String
     var held: Bool
+    /// How many things it judged, when it held.
+    var checks: Int?
+    /// Why it did not apply.
+    var reason: String?
     var violations: [String]
   }
 
@@ -44,7 +50,16 @@ struct SimulationReport: Encodable {
     passed = result.passed
     invariants = result.invariants.sorted { $0.rawValue < $1.rawValue }.map { invariant in
       let broken = result.violations.filter { $0.invariant == invariant }.map(\.message)
-      return InvariantRow(invariant: invariant.rawValue, held: broken.isEmpty, violations: broken)
+      switch result.outcomes[invariant] {
+      case .held(let checks)?:
+        return InvariantRow(
+          invariant: invariant.rawValue, result: "held", held: true, checks: checks, violations: broken)
+      case .notApplicable(let reason)?:
+        return InvariantRow(
+          invariant: invariant.rawValue, result: "not applicable", held: false, reason: reason, violations: broken)
+      case .violated?, nil:
+        return InvariantRow(invariant: invariant.rawValue, result: "violated", held: false, violations: broken)
+      }
     }
     devices = simulation.devices.map { device in
       let d = device.diagnostics
@@ -86,7 +101,13 @@ struct SimulationReport: Encodable {
     text += "\(devices.count) devices, \(steps) steps, resolver \(resolver), \(deletePolicy), schemas \(schemas)\n\n"
     text += TextTable.render(
       [["invariant", "result"]]
-        + invariants.map { [$0.invariant, $0.held ? "held" : "BROKEN: " + $0.violations.joined(separator: "; ")] })
+        + invariants.map { row in
+          switch row.result {
+          case "held": [row.invariant, "held (\(row.checks ?? 0) checked)"]
+          case "not applicable": [row.invariant, "not applicable: \(row.reason ?? "")"]
+          default: [row.invariant, "VIOLATED: " + row.violations.joined(separator: "; ")]
+          }
+        })
     text += "\n"
     text += TextTable.render(
       [["device", "status", "records", "with tags", "queued", "retries", "last error"]]
@@ -106,7 +127,12 @@ struct SimulationReport: Encodable {
     if let trace {
       text += "\ntrace\n" + trace.map { "  " + $0 + "\n" }.joined()
     }
-    text += "\n" + (passed ? "all invariants held\n" : "invariants broken\n")
+    let inapplicable = invariants.filter { $0.result == "not applicable" }.count
+    text +=
+      "\n"
+      + (passed
+        ? "no invariant violated: \(invariants.count - inapplicable) held, \(inapplicable) not applicable\n"
+        : "invariants violated\n")
     return text
   }
 }

@@ -15,6 +15,9 @@ public struct Tombstone: Sendable, Hashable, Codable, CustomStringConvertible {
   public var deletedAt: Date
   /// Who deleted it — a user record name or a device name — when known.
   public var deletedBy: String?
+  /// When the server created the deleted record, when known: a record with this ID created anew after the deletion
+  /// has another creation date, and the tombstone does not block it.
+  public var creationDate: Date?
 
   /// Creates a tombstone.
   /// - Parameters:
@@ -22,11 +25,15 @@ public struct Tombstone: Sendable, Hashable, Codable, CustomStringConvertible {
   ///   - recordType: Its type.
   ///   - deletedAt: When it was deleted.
   ///   - deletedBy: Who deleted it, if known.
-  public init(recordID: RecordID, recordType: String, deletedAt: Date, deletedBy: String? = nil) {
+  ///   - creationDate: When the server created the deleted record, if known.
+  public init(
+    recordID: RecordID, recordType: String, deletedAt: Date, deletedBy: String? = nil, creationDate: Date? = nil
+  ) {
     self.recordID = recordID
     self.recordType = recordType
     self.deletedAt = deletedAt
     self.deletedBy = deletedBy
+    self.creationDate = creationDate
   }
 
   /// A tombstone for `record`.
@@ -35,7 +42,9 @@ public struct Tombstone: Sendable, Hashable, Codable, CustomStringConvertible {
   ///   - deletedAt: When it was deleted.
   ///   - deletedBy: Who deleted it, if known.
   public init(deleting record: Record, at deletedAt: Date, by deletedBy: String? = nil) {
-    self.init(recordID: record.recordID, recordType: record.recordType, deletedAt: deletedAt, deletedBy: deletedBy)
+    self.init(
+      recordID: record.recordID, recordType: record.recordType, deletedAt: deletedAt, deletedBy: deletedBy,
+      creationDate: record.creationDate)
   }
 
   /// `Note note-1 in _defaultZone:__defaultOwner__ deleted 2026-11-21T10:00:00Z by phone`.

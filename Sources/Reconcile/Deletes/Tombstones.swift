@@ -44,10 +44,17 @@ public struct Tombstones: Sendable, Hashable, Codable {
     byID.removeValue(forKey: recordID)
   }
 
-  /// Whether `record` is a copy of a deleted record and must not be uploaded.
-  /// - Parameter record: A record about to be saved.
-  /// - Returns: `true` if its ID has a tombstone.
-  public func blocks(_ record: Record) -> Bool { byID[record.recordID] != nil }
+  /// Whether `record` is a copy of a deleted record and must not be uploaded or shown again.
+  ///
+  /// A record whose ID has a tombstone is blocked, unless both know their server creation dates and these differ: that
+  /// record was created anew after the deletion (a user re-created it), so it is not the deleted one.
+  /// - Parameter record: A record about to be saved, or fetched.
+  /// - Returns: `true` if it is a copy of the deleted record.
+  public func blocks(_ record: Record) -> Bool {
+    guard let tombstone = byID[record.recordID] else { return false }
+    if let deleted = tombstone.creationDate, let created = record.creationDate, deleted != created { return false }
+    return true
+  }
 
   /// Drops tombstones of deletions before `date`.
   /// - Parameter date: The cut-off; keep it older than the last sync of every device.

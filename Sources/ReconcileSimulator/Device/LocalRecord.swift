@@ -20,6 +20,8 @@ public struct LocalRecord: Sendable, Hashable {
   }
   /// Bumped by every local edit, so a save reply can tell whether the record changed while the save was in flight.
   var generation = 0
+  /// Whether a save of this record was ever sent: it may then exist on the server even before any answer says so.
+  var sent = false
   /// The checksum of both copies as the device last wrote them.
   private var seal: Int
 

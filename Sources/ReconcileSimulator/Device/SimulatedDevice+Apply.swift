@@ -23,7 +23,9 @@ extension SimulatedDevice {
       }
       storage.fullFetchSeen?.insert(record.recordID)
     }
-    for deletion in changes.deleted { applyFetchedDeletion(deletion, at: now) }
+    if !configuration.defects.contains(.ignoreFetchedDeletions) {
+      for deletion in changes.deleted { applyFetchedDeletion(deletion, at: now) }
+    }
     return true
   }
 
@@ -58,6 +60,14 @@ extension SimulatedDevice {
       return nil
     }
     guard let local = storage.records[id] else {
+      // A copy of the very record this device deleted (not one created anew since) must not come back: under
+      // `.deleteWins` the deletion is sent again.
+      if storage.tombstones[id]?.creationDate != nil, storage.tombstones.blocks(server),
+        configuration.deletePolicy == .deleteWins
+      {
+        storage.pending.enqueue(id, .delete)
+        return nil
+      }
       storage.tombstones.remove(id)
       storage.records[id] = LocalRecord(lastKnownServer: server, current: server)
       return nil
@@ -90,7 +100,9 @@ extension SimulatedDevice {
     if !local.hasUnsentChanges {
       storage.records[id] = nil
       storage.pending.remove(id)
-      storage.tombstones.insert(tombstone)
+      var known = tombstone
+      known.creationDate = local.current.creationDate
+      storage.tombstones.insert(known)
       return
     }
     var edited = local.current
@@ -138,6 +150,18 @@ extension SimulatedDevice {
     }
     guard var local = storage.records[id] else { return nil }
     observeStamps(of: server)
+    if let known = local.lastKnownServer?.creationDate, let created = server.creationDate, known != created {
+      // The record was deleted and created anew elsewhere: this device's edits were to the deleted one.
+      if configuration.deletePolicy == .deleteWins || !local.hasUnsentChanges {
+        local.lastKnownServer = server
+        local.current = server
+        local.generation += 1
+        storage.records[id] = local
+        storage.pending.remove(id)
+        return nil
+      }
+      local.lastKnownServer = nil
+    }
     let resolver: any ConflictResolver =
       configuration.schema.map { configuration.resolver.guarded(by: $0) } ?? configuration.resolver
     let merged: Record

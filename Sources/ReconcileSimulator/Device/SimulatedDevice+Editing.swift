@@ -53,8 +53,9 @@ extension SimulatedDevice {
     storage.pending.enqueue(id, .save)
   }
 
-  /// The app deletes a record: it leaves the store at once, a tombstone remembers it, and the deletion is queued. A
-  /// record the server never saw is simply dropped.
+  /// The app deletes a record: it leaves the store at once, a tombstone remembers it, and the deletion is queued. Only
+  /// a record never sent is simply dropped: one whose save is unanswered may have landed, so its deletion is sent too
+  /// (deleting a record the server does not have succeeds).
   /// - Parameters:
   ///   - id: The record.
   ///   - now: True (virtual) time.
@@ -62,7 +63,8 @@ extension SimulatedDevice {
   public mutating func delete(_ id: RecordID, at now: Date) throws(DeviceError) {
     guard let local = storage.records.removeValue(forKey: id) else { throw .recordNotFound(id) }
     storage.tombstones.insert(Tombstone(deleting: local.current, at: deviceTime(at: now), by: name))
-    if local.lastKnownServer == nil && local.current.recordChangeTag == nil {
+    let unsent = !local.sent || configuration.defects.contains(.dropUnacknowledgedDeletes)
+    if local.lastKnownServer == nil && local.current.recordChangeTag == nil && unsent {
       storage.pending.remove(id)
     } else {
       storage.pending.enqueue(id, .delete)

@@ -23,6 +23,7 @@ extension SimulatedDevice {
   /// - Returns: Whether anything was thrown away.
   @discardableResult
   mutating func discardDamagedRecords(among ids: [RecordID]? = nil) -> Bool {
+    if configuration.defects.contains(.skipStorageCheck) { return false }
     // Sort only what is damaged: this runs at every sync start, over the whole store.
     let damaged =
       ids?.filter { storage.records[$0].map { !$0.isIntact } ?? false }
@@ -38,6 +39,7 @@ extension SimulatedDevice {
   /// Throws away record `id` if its copy is damaged, without refetching (the caller holds the server's version).
   /// - Returns: Whether it was damaged.
   mutating func discardIfDamaged(_ id: RecordID) -> Bool {
+    if configuration.defects.contains(.skipStorageCheck) { return false }
     guard let local = storage.records[id], !local.isIntact else { return false }
     discardDamaged(id)
     return true

@@ -7,7 +7,9 @@ extension SimulatedDevice {
   /// - Parameter now: True (virtual) time.
   /// - Returns: The request and its ID; hand the answer to ``receive(_:for:at:)`` with that ID.
   public mutating func nextRequest(at now: Date) -> OutgoingRequest? {
-    guard !isHalted, isOnline, session.inFlight == nil else { return nil }
+    guard !isHalted || configuration.defects.contains(.sendWhileHalted), isOnline, session.inFlight == nil else {
+      return nil
+    }
     if let until = session.waitUntil {
       guard now >= until else { return nil }
       session.waitUntil = nil
@@ -25,6 +27,7 @@ extension SimulatedDevice {
         var flight = InFlight(id: storage.requestSerial, request: request.request, sentAt: now)
         flight.sentSaves = request.saves
         flight.sentDeletes = request.deletes
+        for id in request.saves.keys { storage.records[id]?.sent = true }
         session.inFlight = flight
         return OutgoingRequest(id: flight.id, request: request.request)
       }
@@ -88,15 +91,20 @@ extension SimulatedDevice {
     var deleting: [RecordID] = []
     var built = Built(request: .modifyRecords(ModifyRecordsRequest()))
     var bytes = 0
-    for (id, kind) in storage.pending.prefix(session.batchLimit) {
+    batch: for (id, kind) in storage.pending.prefix(session.batchLimit) {
       switch kind {
       case .save:
         guard let local = storage.records[id] else { continue }
         let size = local.current.dataSize
-        if !saving.isEmpty, bytes + size > 2 * 1_048_576 { break }
+        // Stop at the first record that does not fit, so nothing jumps the queue.
+        if !saving.isEmpty, bytes + size > 2 * 1_048_576 { break batch }
         bytes += size
-        saving.append(local.current)
-        built.saves[id] = (local.generation, local.current)
+        var record = local.current
+        if configuration.defects.contains(.stripUnknownKeys), let schema = configuration.schema {
+          for key in schema.unknownKeys(in: record).sorted() { record[key] = nil }
+        }
+        saving.append(record)
+        built.saves[id] = (local.generation, record)
       case .delete:
         deleting.append(id)
         built.deletes.insert(id)
@@ -119,12 +127,23 @@ extension SimulatedDevice {
     switch response {
     case .failure(let error):
       session.lastCompletedOperation = "\(flight.request): \(error.name)"
+      // Every failure grows the throttle, and the next operation waits at least that long (seed 004).
+      session.throttle = configuration.retry.grown(session.throttle)
+      session.waitUntil = now.addingTimeInterval(session.throttle)
       handleOperationError(error, flight: flight, at: now)
     case .success(let reply):
       session.lastCompletedOperation = "\(flight.request): ok"
       session.retryCount = 0
-      session.throttle = configuration.retry.shrunk(session.throttle)
+      if case .modifyRecords(let result) = reply, !result.failures.isEmpty {
+        session.throttle = configuration.retry.grown(session.throttle)
+      } else {
+        session.throttle = configuration.retry.shrunk(session.throttle)
+      }
       session.waitUntil = now.addingTimeInterval(session.throttle)
+      if case .modifyRecords(let result) = reply, result.failures.isEmpty {
+        // A batch limit halved by `limitExceeded` grows back with each clean save.
+        session.batchLimit = min(max(1, configuration.batchLimit), session.batchLimit * 2)
+      }
       handleReply(reply, flight: flight, at: now)
     }
   }
@@ -173,7 +192,6 @@ extension SimulatedDevice {
         session.phase = .fetchingZone
       }
       session.retryCount += 1
-      session.throttle = retry.grown(session.throttle)
       guard session.retryCount <= retry.maximumRetries else {
         // Give up on this sync; the next sync request starts again.
         session.retryCount = 0
@@ -202,12 +220,21 @@ extension SimulatedDevice {
     }
   }
 
-  /// The zone is gone (deleted by another client): create it again and upload every local record as new.
+  /// The zone is gone (deleted by another client): create it again. Under ``ZoneDeletionResponse/dropLocalData`` the
+  /// user deleted all their data: every record the server had acknowledged is dropped, and only records never
+  /// acknowledged (created here, unconfirmed) are uploaded as new. Under ``ZoneDeletionResponse/reuploadLocalData``
+  /// every local record is uploaded as new.
   mutating func zoneWasDeleted() {
     // A damaged copy must not be uploaded as new; it is lost with the zone.
     discardDamagedRecords()
     storage.zoneCreated = false
     storage.zoneToken = nil
+    if configuration.zoneDeletion == .dropLocalData {
+      for (id, local) in storage.records where local.lastKnownServer != nil {
+        storage.records[id] = nil
+        storage.pending.remove(id)
+      }
+    }
     for (id, local) in storage.records.sorted(by: { $0.key < $1.key }) {
       var fresh = Record(recordType: local.current.recordType, recordID: id)
       for (key, value) in local.current.values { fresh[key] = value }
@@ -248,7 +275,7 @@ extension SimulatedDevice {
     }
     guard var local = storage.records[id], let sent = flight.sentSaves[id] else { return }
     observeStamps(of: saved)
-    if local.generation == sent.generation {
+    if local.generation == sent.generation || configuration.defects.contains(.dropEditsDuringSave) {
       local.current = saved
       local.lastKnownServer = saved
       storage.records[id] = local

@@ -46,6 +46,10 @@ public struct SimulatedDevice: Sendable {
     public var batchLimit: Int
     /// The page size asked of change feeds; `nil` for the server's.
     public var fetchPageSize: Int?
+    /// What the device does when another client deletes its zone.
+    public var zoneDeletion: ZoneDeletionResponse
+    /// Deliberate mistakes the device makes, for showing that an invariant catches them.
+    public var defects: Set<ClientDefect>
 
     /// Creates a configuration.
     /// - Parameters:
@@ -60,6 +64,8 @@ public struct SimulatedDevice: Sendable {
     ///   - retry: The default ``RetryPolicy`` unless given.
     ///   - batchLimit: 400 unless given.
     ///   - fetchPageSize: `nil` unless given.
+    ///   - zoneDeletion: `.dropLocalData` unless given.
+    ///   - defects: None unless given.
     public init(
       name: String,
       userRecordName: String? = "_user",
@@ -71,7 +77,9 @@ public struct SimulatedDevice: Sendable {
       clockOffset: TimeInterval = 0,
       retry: RetryPolicy = RetryPolicy(),
       batchLimit: Int = 400,
-      fetchPageSize: Int? = nil
+      fetchPageSize: Int? = nil,
+      zoneDeletion: ZoneDeletionResponse = .dropLocalData,
+      defects: Set<ClientDefect> = []
     ) {
       self.name = name
       self.userRecordName = userRecordName
@@ -84,6 +92,8 @@ public struct SimulatedDevice: Sendable {
       self.retry = retry
       self.batchLimit = batchLimit
       self.fetchPageSize = fetchPageSize
+      self.zoneDeletion = zoneDeletion
+      self.defects = defects
     }
   }
 
@@ -273,12 +283,16 @@ public struct SimulatedDevice: Sendable {
   /// Puts the device back on the network.
   public mutating func goOnline() { isOnline = true }
 
-  /// The app crashes and relaunches: everything but ``storage`` is lost — the operation in flight, retry counts, the
-  /// throttle, the halt — and a sync is requested, as an app does at launch. The relaunched app checks its store and
+  /// The app crashes and relaunches: everything but ``storage`` and a halt is lost — the operation in flight, retry
+  /// counts, the throttle — and a sync is requested, as an app does at launch. The relaunched app checks its store and
   /// throws away damaged records (see ``corruptStoredRecord(_:)``).
   public mutating func crash() {
+    // A halt waits for the user (an update, a sign-in, freed storage): relaunching does not clear it.
+    let halt = session.haltReason
     session = Session(throttle: configuration.retry.minimumInterval, batchLimit: max(1, configuration.batchLimit))
+    session.haltReason = halt
     session.syncRequested = true
+    if configuration.defects.contains(.forgetQueueOnCrash) { storage.pending = PendingQueue() }
     discardDamagedRecords()
   }
 

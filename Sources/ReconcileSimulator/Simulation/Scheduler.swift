@@ -22,7 +22,7 @@ struct Scheduler: Sendable {
     }
     return SimulationSetup(
       resolver: configuration.resolver, deletePolicy: configuration.deletePolicy, schemas: configuration.schemas,
-      devices: devices)
+      devices: devices, zoneDeletion: configuration.zoneDeletion, defects: configuration.defects)
   }
 
   mutating func next(index: Int, world: Simulation) -> SimulationStep {

@@ -91,9 +91,9 @@ extension Simulation {
   }
 
   private mutating func checkTokenOrder(before: ZoneChangeToken?, after: ZoneChangeToken?, device: String) {
-    guard let before, let after, before.zoneID == after.zoneID, before.incarnation == after.incarnation,
-      after.sequence < before.sequence
-    else { return }
+    guard let before, let after, before.zoneID == after.zoneID, before.incarnation == after.incarnation else { return }
+    statistics.tokenChecks += 1
+    guard after.sequence < before.sequence else { return }
     liveViolations.append(
       InvariantViolation(.serverInvariants, "\(device)'s zone token went backwards: \(before) → \(after)"))
   }

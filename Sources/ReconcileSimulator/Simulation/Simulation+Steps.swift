@@ -34,27 +34,29 @@ extension Simulation {
       } catch {
         return error.description
       }
-      observer.noteEdit(device: devices[index], recordID: id, values: values.mapValues { Optional($0) }, setup: setup)
+      noteAction(.create(values), device: index, recordID: id, base: 0)
     case .edit(let name, let record, let values):
       guard let index = index(of: name), let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else {
         return "invalid record name \(record)"
       }
+      let base = shownPosition(of: id, on: index)
       do {
         try devices[index].edit(id, setting: values, at: now)
       } catch {
         return error.description
       }
-      observer.noteEdit(device: devices[index], recordID: id, values: values, setup: setup)
+      noteAction(.edit(values), device: index, recordID: id, base: base)
     case .delete(let name, let record):
       guard let index = index(of: name), let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else {
         return "invalid record name \(record)"
       }
+      let base = shownPosition(of: id, on: index)
       do {
         try devices[index].delete(id, at: now)
       } catch {
         return error.description
       }
-      observer.noteDelete(device: name, recordID: id)
+      noteAction(.delete, device: index, recordID: id, base: base)
     case .sync(let name): withDevice(name) { $0.requestSync() }
     case .crash(let name): withDevice(name) { $0.crash() }
     case .offline(let name): withDevice(name) { $0.goOffline() }
@@ -71,6 +73,26 @@ extension Simulation {
       inject(fault)
     }
     return nil
+  }
+
+  /// The server history position of the version device `index` shows for `id` (0 when it shows none, or one without a
+  /// change tag): what the device had seen of the record.
+  func shownPosition(of id: RecordID, on index: Int) -> Int {
+    devices[index].record(id)?.recordChangeTag.flatMap { observer.tagPosition[$0] } ?? 0
+  }
+
+  /// Adds a user's action to the ground truth, with the edit count and stamps the device shows after it.
+  private mutating func noteAction(_ kind: UserHistory.Action.Kind, device index: Int, recordID: RecordID, base: Int) {
+    var action = UserHistory.Action(
+      order: 0, device: devices[index].name, time: now, recordID: recordID, kind: kind, base: base)
+    if let shown = devices[index].record(recordID) {
+      let bookkeeping = setup.resolver.bookkeeping
+      if let key = bookkeeping.editCountKey, case .int64(let count)? = shown[key] { action.editCount = count }
+      if let key = bookkeeping.fieldStampsKey {
+        action.stamps = (try? HybridLogicalClockMerge(stampsKey: key).stamps(in: shown)) ?? [:]
+      }
+    }
+    history.record(action)
   }
 
   private mutating func withDevice(_ name: String, _ body: (inout SimulatedDevice) -> Void) {
@@ -90,14 +112,24 @@ extension Simulation {
       server.throttle(for: TimeInterval(seconds))
     case .expireTokens:
       server.expireChangeTokens(in: Self.zoneID, ownedBy: Self.user)
-      observer.compactions.append(server.events.count)
     case .deleteZone:
+      var shown: [RecordID: Int] = [:]
+      for index in devices.indices {
+        for record in devices[index].records {
+          let position = shownPosition(of: record.recordID, on: index)
+          shown[record.recordID] = max(shown[record.recordID] ?? 0, position)
+        }
+      }
+      let before = server.events.count
       server.deleteZone(Self.zoneID, ownedBy: Self.user)
       observeServer()
+      if server.events.count > before {
+        history.recordReset(UserHistory.ZoneReset(time: now, position: server.events.count, shown: shown))
+      }
     case .corruptStorage(let device, let record):
       guard let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else { return }
       withDevice(device) { $0.corruptStoredRecord(id) }
-      observer.noteDamage(device: device, recordID: id)
+      history.recordDamage(device: device, recordID: id, time: now)
     }
   }
 
@@ -149,25 +181,81 @@ extension Simulation {
   /// Checks the invariants of this run against the current state; call after ``quiesce(maximumRounds:)``.
   /// - Parameter quiescent: What quiescence returned.
   /// - Returns: The broken invariants, in a fixed order.
-  public func checkInvariants(quiescent: Bool) -> [InvariantViolation] {
-    var found = liveViolations + observer.violations
-    if !quiescent { found.append(InvariantViolation(.liveness, "no quiescence within the bound")) }
-    let final = server.records(in: Self.zoneID, ownedBy: Self.user)
-    if quiescent {
-      for device in devices {
-        if !device.storage.pending.isEmpty {
-          found.append(
-            InvariantViolation(.convergence, "\(device.name) still has \(device.storage.pending.count) queued"))
-        }
-        if device.records != final {
-          found.append(InvariantViolation(.convergence, Self.difference(device: device, server: final)))
-        }
-      }
-      found += observer.lostOneSidedChanges()
-      found += observer.lowerEditCounts(final: final)
-      found += observer.olderStamps(final: final)
+  public func checkInvariants(quiescent: Bool) -> [InvariantViolation] { evaluate(quiescent: quiescent).violations }
+
+  /// The violations, in a fixed order, and each invariant's outcome. `quiescent` is `nil` when the run was not driven
+  /// to quiescence: only what broke while running is judged then, and the end-state invariants do not apply.
+  func evaluate(quiescent: Bool?) -> (violations: [InvariantViolation], outcomes: [Invariant: InvariantOutcome]) {
+    var tally = InvariantTally()
+    tally.violations = liveViolations + observer.violations
+    judgeRunningInvariants(into: &tally)
+    if let quiescent {
+      tally.judged(.liveness)
+      if !quiescent { tally.fail(.liveness, "no quiescence within the bound") }
+      judgeEndState(quiescent: quiescent, into: &tally)
+    } else {
+      for invariant in Invariant.endState { tally.inapplicable(invariant, "the run was not driven to quiescence") }
     }
-    return found.filter { invariants.contains($0.invariant) }
+    let outcomes = tally.outcomes(for: invariants, extra: [])
+    let violations = Self.ordered(tally.violations.filter { invariants.contains($0.invariant) })
+    return (violations, outcomes)
+  }
+
+  /// Violations grouped by invariant in declaration order, each group in the order found.
+  static func ordered(_ violations: [InvariantViolation]) -> [InvariantViolation] {
+    let rank = Dictionary(uniqueKeysWithValues: Invariant.allCases.enumerated().map { ($1, $0) })
+    return violations.enumerated().sorted {
+      (rank[$0.element.invariant] ?? 0, $0.offset) < (rank[$1.element.invariant] ?? 0, $1.offset)
+    }.map(\.element)
+  }
+
+  private func judgeRunningInvariants(into tally: inout InvariantTally) {
+    tally.judged(.serverInvariants, observer.tagPosition.count + statistics.tokenChecks)
+    tally.inapplicable(.serverInvariants, "the server issued no change tag and no device moved a token")
+    tally.judged(.haltedDeviceSendsNothing, statistics.halts)
+    tally.inapplicable(.haltedDeviceSendsNothing, "no device halted")
+    tally.judged(.damagedDataNeverUploaded, history.damage.count)
+    tally.inapplicable(.damagedDataNeverUploaded, "no device's stored copy was damaged")
+    tally.judged(.unknownKeysKept, observer.unknownKeySaves)
+    tally.inapplicable(
+      .unknownKeysKept,
+      setup.schemas == .none
+        ? "the run has no schemas, so every app knows every key"
+        : "no device saved a record holding a key its app does not know")
+  }
+
+  private func judgeEndState(quiescent: Bool, into tally: inout InvariantTally) {
+    let final = server.records(in: Self.zoneID, ownedBy: Self.user)
+    guard quiescent else {
+      for invariant in Invariant.endState where invariant != .liveness {
+        tally.inapplicable(invariant, "the world did not become quiescent (see liveness)")
+      }
+      return
+    }
+    for device in devices {
+      tally.judged(.convergence)
+      if !device.storage.pending.isEmpty {
+        tally.fail(.convergence, "\(device.name) still has \(device.storage.pending.count) queued")
+      }
+      if device.records != final {
+        tally.fail(.convergence, Self.difference(device: device, server: final))
+      }
+    }
+    if invariants.contains(.oneSidedChangesKept) {
+      tally.violations += observer.staleOverwrites()
+    }
+    let judge = IntentJudge(
+      history: history,
+      timeline: ServerTimeline(events: server.events, zoneID: Self.zoneID, owner: Self.user),
+      deletePolicy: setup.deletePolicy, zoneDeletion: setup.zoneDeletion,
+      editCountKey: setup.resolver.bookkeeping.editCountKey, stampsKey: setup.resolver.bookkeeping.fieldStampsKey,
+      start: start)
+    let shown = devices.map { device in
+      (name: device.name, records: Dictionary(device.records.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a }))
+    }
+    judge.judge(
+      server: Dictionary(final.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a }), devices: shown,
+      invariants: invariants, into: &tally)
   }
 
   static func difference(device: SimulatedDevice, server: [Record]) -> String {

@@ -47,6 +47,7 @@ public struct Simulation: Sendable {
   var armed: [String: [SimulationFault]] = [:]
   var upgraded: Set<String> = []
   var observer = Observer()
+  var history = UserHistory()
   var scheduler: Scheduler?
   var plannedSteps: [SimulationStep] = []
   var liveViolations: [InvariantViolation] = []
@@ -95,7 +96,7 @@ public struct Simulation: Sendable {
   var plannedStepCount = 0
 
   /// The invariants a run checks by default: convergence, liveness, server invariants, halted devices, unknown keys,
-  /// damaged storage, no resurrection under `.deleteWins`, and the resolver's lost-write contract.
+  /// damaged storage, no resurrection, no lost records, and the resolver's lost-write contract.
   /// - Parameters:
   ///   - resolver: The resolver.
   ///   - deletePolicy: The delete policy.
@@ -103,9 +104,8 @@ public struct Simulation: Sendable {
   public static func invariants(for resolver: ResolverUnderTest, deletePolicy: DeletePolicy) -> Set<Invariant> {
     var set: Set<Invariant> = [
       .convergence, .liveness, .serverInvariants, .haltedDeviceSendsNothing, .unknownKeysKept,
-      .damagedDataNeverUploaded,
+      .damagedDataNeverUploaded, .noResurrection, .noLostRecords,
     ]
-    if deletePolicy == .deleteWins { set.insert(.noResurrection) }
     if let contract = resolver.lostWriteContract { set.insert(contract) }
     return set
   }
@@ -114,7 +114,8 @@ public struct Simulation: Sendable {
     SimulatedDevice.Configuration(
       name: device.name, userRecordName: user, zoneID: zoneID, resolver: setup.resolver.resolver,
       deletePolicy: setup.deletePolicy, schema: AppSchemas.base(setup.schemas),
-      bookkeeping: setup.resolver.bookkeeping, clockOffset: TimeInterval(device.clockOffset))
+      bookkeeping: setup.resolver.bookkeeping, clockOffset: TimeInterval(device.clockOffset),
+      zoneDeletion: setup.zoneDeletion, defects: setup.defects)
   }
 
   // MARK: Looking
@@ -164,12 +165,10 @@ public struct Simulation: Sendable {
   func finish(quiescent: Bool?) -> SimulationResult {
     var statistics = self.statistics
     statistics.virtualSeconds = now.timeIntervalSince(start)
-    let violations =
-      quiescent.map { checkInvariants(quiescent: $0) }
-      ?? (liveViolations + observer.violations).filter { invariants.contains($0.invariant) }
+    let (violations, outcomes) = evaluate(quiescent: quiescent)
     return SimulationResult(
       seed: seed, setup: setup, steps: steps, invariants: invariants, traceEntries: traceEntries,
-      violations: violations,
+      violations: violations, outcomes: outcomes,
       statistics: statistics)
   }
 }

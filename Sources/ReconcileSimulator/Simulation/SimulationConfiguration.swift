@@ -46,6 +46,10 @@ public struct SimulationSetup: Sendable, Hashable {
   public var schemas: SchemaScenario
   /// The devices.
   public var devices: [DeviceSetup]
+  /// What devices do when their zone is deleted by another client.
+  public var zoneDeletion: ZoneDeletionResponse
+  /// Deliberate mistakes every device makes (for showing that an invariant catches them); none unless given.
+  public var defects: Set<ClientDefect>
 
   /// Creates a setup.
   /// - Parameters:
@@ -53,12 +57,18 @@ public struct SimulationSetup: Sendable, Hashable {
   ///   - deletePolicy: The delete policy.
   ///   - schemas: The schema scenario.
   ///   - devices: The devices.
-  public init(resolver: ResolverUnderTest, deletePolicy: DeletePolicy, schemas: SchemaScenario, devices: [DeviceSetup])
-  {
+  ///   - zoneDeletion: `.dropLocalData` unless given.
+  ///   - defects: None unless given.
+  public init(
+    resolver: ResolverUnderTest, deletePolicy: DeletePolicy, schemas: SchemaScenario, devices: [DeviceSetup],
+    zoneDeletion: ZoneDeletionResponse = .dropLocalData, defects: Set<ClientDefect> = []
+  ) {
     self.resolver = resolver
     self.deletePolicy = deletePolicy
     self.schemas = schemas
     self.devices = devices
+    self.zoneDeletion = zoneDeletion
+    self.defects = defects
   }
 }
 
@@ -78,6 +88,10 @@ public struct SimulationConfiguration: Sendable, Hashable {
   public var schemas: SchemaScenario
   /// The invariants checked; the ones the resolver promises unless given.
   public var invariants: Set<Invariant>
+  /// What devices do when their zone is deleted by another client; `.dropLocalData` unless set.
+  public var zoneDeletion: ZoneDeletionResponse = .dropLocalData
+  /// Deliberate mistakes every device makes; none unless set.
+  public var defects: Set<ClientDefect> = []
 
   /// Creates a configuration.
   /// - Parameters:

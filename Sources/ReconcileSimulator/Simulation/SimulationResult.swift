@@ -22,6 +22,8 @@ public struct SimulationStatistics: Sendable, Hashable, CustomStringConvertible 
   public var virtualSeconds: TimeInterval = 0
   /// Quiescence rounds needed after the steps.
   public var quiescenceRounds = 0
+  /// Token moves checked for going backwards.
+  public var tokenChecks = 0
 
   /// One line of counts.
   public var description: String {
@@ -44,8 +46,10 @@ public struct SimulationResult: Sendable, Hashable {
   /// A line per step and per server change, byte-identical for the same seed and configuration.
   public var trace: [String] { traceEntries.map(\.line) }
   var traceEntries: [TraceEntry]
-  /// Broken invariants; empty when the run kept every invariant checked.
+  /// Broken invariants, in a fixed order; empty when the run kept every invariant checked.
   public var violations: [InvariantViolation]
+  /// What checking each invariant found: held (with how much it judged), not applicable (with why), or violated.
+  public var outcomes: [Invariant: InvariantOutcome]
   /// Counts.
   public var statistics: SimulationStatistics
 

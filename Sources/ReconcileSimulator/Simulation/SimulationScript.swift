@@ -26,7 +26,8 @@ import Reconcile
 /// Header lines set up the world: `resolver NAME` (`server-lww`, `local-clock`, `edit-count`, `field-merge`, `hlc`),
 /// `delete-policy deleteWins|editWins`, `schemas none|minor|major`, one `device add NAME [--clock-offset Ns]
 /// [--upgraded]` per device, and optionally `invariants NAME …` (the ``Invariant``s to check; the resolver's defaults
-/// otherwise). Each step line is one ``SimulationStep``; one second of virtual time passes after each
+/// otherwise), `zone-deletion drop|reupload` (``ZoneDeletionResponse``; `drop` unless given) and `defect NAME` lines
+/// (a ``ClientDefect`` every device makes). Each step line is one ``SimulationStep``; one second of virtual time passes after each
 /// (`advance Ns` waits N seconds instead):
 ///
 /// | Line | Step |
@@ -95,6 +96,8 @@ public enum SimulationScript {
       lines.append(
         "device add \(device.name) --clock-offset \(device.clockOffset)s" + (device.upgraded ? " --upgraded" : ""))
     }
+    if setup.zoneDeletion != .dropLocalData { lines.append("zone-deletion \(setup.zoneDeletion)") }
+    for defect in setup.defects.map(\.rawValue).sorted() { lines.append("defect \(defect)") }
     if let invariants {
       lines.append("invariants " + invariants.map(\.rawValue).sorted().joined(separator: " "))
     }
@@ -170,6 +173,8 @@ public enum SimulationScript {
     var quiesces = false
     var expects = false
     var invariants: Set<Invariant>?
+    var zoneDeletion = ZoneDeletionResponse.dropLocalData
+    var defects: Set<ClientDefect> = []
     for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let number = offset + 1
       let tokens = try tokenize(String(raw), line: number)
@@ -213,6 +218,18 @@ public enum SimulationScript {
           throw fail("device added twice", device.name)
         }
         devices.append(device)
+      case "zone-deletion":
+        guard tokens.count == 2, let response = ZoneDeletionResponse(rawValue: tokens[1]) else {
+          throw fail("unknown zone-deletion response; use drop or reupload", tokens.dropFirst().first)
+        }
+        zoneDeletion = response
+      case "defect":
+        guard tokens.count == 2, let defect = ClientDefect(rawValue: tokens[1]) else {
+          throw fail(
+            "unknown defect; use \(ClientDefect.allCases.map(\.rawValue).joined(separator: ", "))",
+            tokens.dropFirst().first)
+        }
+        defects.insert(defect)
       case "invariants":
         var named = Set<Invariant>()
         for token in tokens.dropFirst() {
@@ -243,7 +260,9 @@ public enum SimulationScript {
       }
     }
     return Parsed(
-      setup: SimulationSetup(resolver: resolver, deletePolicy: deletePolicy, schemas: schemas, devices: devices),
+      setup: SimulationSetup(
+        resolver: resolver, deletePolicy: deletePolicy, schemas: schemas, devices: devices, zoneDeletion: zoneDeletion,
+        defects: defects),
       steps: steps, quiesces: quiesces, expectsInvariants: expects, invariants: invariants)
   }
 

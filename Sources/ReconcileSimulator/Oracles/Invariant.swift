@@ -2,15 +2,23 @@
 public enum Invariant: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
   /// Every device holds exactly the server's records — values and change tags — with nothing queued.
   case convergence
-  /// Under `DeletePolicy.deleteWins`, no record a device deleted is saved again — except by devices re-uploading their
-  /// copies after the whole zone was deleted, when the zone went after the record, or when the server has since
-  /// forgotten the deletion (expired tokens): nothing then tells the re-uploading device the record was deleted.
+  /// A record whose latest user actions are all deletions (a user's, or a zone deletion under
+  /// ``ZoneDeletionResponse/dropLocalData``) is absent from the server and every device at quiescence — whether or not
+  /// the deletion ever reached the server. A create after the deletion revives the record; under `.editWins` so does
+  /// an edit made concurrently. Judged from what users did, not from what reached the server.
   case noResurrection
-  /// `FieldMerge`: every field change no other write raced reaches the server.
+  /// A record whose latest user actions are all creates (under `.editWins`, creates or edits) exists on the server at
+  /// quiescence.
+  case noLostRecords
+  /// `FieldMerge`: for each key of a surviving record, the latest write of the key since the record's last deletion
+  /// decides its final value (removals included); concurrent writes leave one of their values. No write is excused for
+  /// being queued or in flight. Also: no save writes back a key's older value over a newer one.
   case oneSidedChangesKept
-  /// `EditCountWins`: each record ends with the highest edit count any device wrote.
+  /// `EditCountWins`: each record ends with at least the highest edit count a device showed after a user's edit in
+  /// the record's current life (since its last deletion).
   case highestEditCountKept
-  /// `HybridLogicalClockMerge`: each field ends with the latest stamp any device wrote.
+  /// `HybridLogicalClockMerge`: each field ends with at least the latest stamp a device showed after a user's edit in
+  /// the record's current life.
   case latestStampKept
   /// A halted device sends nothing, read or write, until it is restarted.
   case haltedDeviceSendsNothing
@@ -25,6 +33,12 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable, Codable, Custom
 
   /// The playground name.
   public var description: String { rawValue }
+
+  /// The invariants judged on the state the world ends in, which apply only to runs driven to quiescence.
+  static let endState: [Invariant] = [
+    .convergence, .liveness, .noResurrection, .noLostRecords, .oneSidedChangesKept, .highestEditCountKept,
+    .latestStampKept,
+  ]
 }
 
 /// One broken invariant, with what broke it.

@@ -1,0 +1,291 @@
+import Foundation
+import Reconcile
+
+/// Judges the end state of a run — the server's records and what each device shows — against what users did
+/// (``UserHistory``), reading only what any sync client exposes.
+///
+/// ## Happened-before
+/// A user action *saw* an earlier one when it was made on the same device after it, or when the device acted on a
+/// server version at or after the one where the earlier action landed (its change tag says which). A create saw what
+/// landed before it when the record was then gone from the server. A zone deletion saw what some device showed at that
+/// moment. Actions nobody saw are the *latest*; two latest actions are *concurrent*.
+///
+/// ## Rules
+/// - **noResurrection**: when every latest action on a record is a deletion (a user's, or under
+///   ``ZoneDeletionResponse/dropLocalData`` a zone deletion), the record is absent from the server and every device.
+///   A create made after the deletion landed revives it under either policy; under `.editWins` an edit concurrent
+///   with the deletion also counts as latest, so the record is not judged then. Under
+///   ``ZoneDeletionResponse/reuploadLocalData`` a record re-uploaded after a zone deletion that followed its
+///   deletion is excused: re-uploading copies is that option's documented cost.
+/// - **noLostRecords**: when every latest action is a create (or, under `.editWins`, a create or an edit), the
+///   record exists on the server.
+/// - **oneSidedChangesKept**: on a record the server holds, for each key, the latest writes of the key since the
+///   record's last deletion decide: one write → the key ends with its value (or absent, for a removal); concurrent
+///   writes → with one of their values. A device's own queued or in-flight writes are never excused. Under `.editWins`
+///   records that were ever deleted are not judged (a revived copy may carry any earlier value).
+/// - **highestEditCountKept** / **latestStampKept**: per record (per key) since its last deletion, the final edit
+///   count (stamp) is at least the highest any device showed after a user's action.
+///
+/// Writes to a copy the device's storage later damaged, before they landed, are withdrawn: the device throws the
+/// copy away.
+struct IntentJudge {
+  let history: UserHistory
+  let timeline: ServerTimeline
+  let deletePolicy: DeletePolicy
+  let zoneDeletion: ZoneDeletionResponse
+  let editCountKey: String?
+  let stampsKey: String?
+  /// True time zero of the run, for messages.
+  let start: Date
+
+  private enum Op {
+    case action(UserHistory.Action)
+    case reset(UserHistory.ZoneReset)
+
+    var isRemoval: Bool {
+      switch self {
+      case .action(let action): action.isDelete
+      case .reset: true
+      }
+    }
+  }
+
+  /// Judges the final state.
+  /// - Parameters:
+  ///   - server: The server's records of the zone at quiescence.
+  ///   - devices: What each device shows, by device name.
+  ///   - invariants: The invariants to judge.
+  ///   - tally: Where verdicts go.
+  func judge(
+    server: [RecordID: Record], devices: [(name: String, records: [RecordID: Record])], invariants: Set<Invariant>,
+    into tally: inout InvariantTally
+  ) {
+    var byRecord: [RecordID: [UserHistory.Action]] = [:]
+    for action in history.actions { byRecord[action.recordID, default: []].append(action) }
+    let ids = Set(byRecord.keys).union(server.keys).sorted()
+    for id in ids {
+      let actions = byRecord[id] ?? []
+      if invariants.contains(.noResurrection) || invariants.contains(.noLostRecords) {
+        judgeExistence(id, actions: actions, server: server, devices: devices, into: &tally)
+      }
+      guard let final = server[id], !actions.isEmpty else { continue }
+      let gone = timeline.lastDeletion(of: id, countingZoneResets: zoneDeletion == .dropLocalData)
+      if deletePolicy == .editWins, gone != nil { continue }
+      let epoch = actions.filter { !$0.isDelete && !withdrawn($0) && inEpoch($0, since: gone, among: actions) }
+      if invariants.contains(.oneSidedChangesKept) { judgeKeys(id, epoch: epoch, final: final, into: &tally) }
+      if invariants.contains(.highestEditCountKept) { judgeEditCount(id, epoch: epoch, final: final, into: &tally) }
+      if invariants.contains(.latestStampKept) { judgeStamps(id, epoch: epoch, final: final, into: &tally) }
+    }
+    if !history.hasDeletes && (zoneDeletion == .reuploadLocalData || history.resets.isEmpty) {
+      tally.inapplicable(.noResurrection, "no user deleted a record and no zone was deleted")
+    }
+    tally.inapplicable(.noResurrection, "no deleted record stayed deleted (each was re-created or edited concurrently)")
+    tally.inapplicable(.noLostRecords, "no record was created without a concurrent deletion")
+    tally.inapplicable(.oneSidedChangesKept, "no user write of a key of a record the server holds at the end")
+    tally.inapplicable(.highestEditCountKept, "no user edit of a record the server holds at the end carried an edit count")
+    tally.inapplicable(.latestStampKept, "no user edit of a record the server holds at the end carried field stamps")
+  }
+
+  // MARK: Existence
+
+  private func judgeExistence(
+    _ id: RecordID, actions: [UserHistory.Action], server: [RecordID: Record],
+    devices: [(name: String, records: [RecordID: Record])], into tally: inout InvariantTally
+  ) {
+    var ops: [Op] = actions.filter { action in
+      switch action.kind {
+      case .delete: true
+      case .create: !withdrawn(action)
+      case .edit: deletePolicy == .editWins && !withdrawn(action)
+      }
+    }.map(Op.action)
+    if zoneDeletion == .dropLocalData {
+      let wiped = Set((timeline.versions[id] ?? []).filter(\.isZoneReset).map(\.position))
+      ops += history.resets.filter { wiped.contains($0.position) }.map(Op.reset)
+    }
+    guard !ops.isEmpty else { return }
+    let latest = ops.indices.filter { a in !ops.indices.contains { b in b != a && sees(ops[b], ops[a], key: nil) } }
+      .map { ops[$0] }
+    guard !latest.isEmpty else { return }
+    let name = id.recordName
+    if latest.allSatisfy(\.isRemoval) {
+      if zoneDeletion == .reuploadLocalData, excusedByReupload(id, latest: latest) { return }
+      tally.judged(.noResurrection)
+      let what = latest.map(describe).joined(separator: " and ")
+      if let kept = server[id] {
+        tally.fail(
+          .noResurrection,
+          "\(name) was deleted (\(what)) and nothing later revived it, yet the server holds it "
+            + "(last saved by \(kept.modifiedByDevice ?? "?"))")
+      }
+      for device in devices where device.records[id] != nil {
+        tally.fail(.noResurrection, "\(name) was deleted (\(what)) and nothing later revived it, yet \(device.name) shows it")
+      }
+    } else if latest.allSatisfy({ !$0.isRemoval }) {
+      tally.judged(.noLostRecords)
+      if server[id] == nil {
+        let what = latest.map(describe).joined(separator: " and ")
+        tally.fail(.noLostRecords, "\(what); no deletion came after, yet the server does not hold \(name)")
+      }
+    }
+  }
+
+  /// Under re-upload, a record deleted before a zone deletion may come back from a device that had not fetched the
+  /// deletion.
+  private func excusedByReupload(_ id: RecordID, latest: [Op]) -> Bool {
+    let landed = latest.compactMap { op -> Int? in
+      if case .action(let action) = op { return landing(action, key: nil) }
+      return nil
+    }
+    guard let first = landed.min() else { return false }
+    return history.resets.contains { $0.position > first }
+  }
+
+  private func describe(_ op: Op) -> String {
+    switch op {
+    case .action(let action):
+      let verb =
+        switch action.kind {
+        case .create: "created"
+        case .edit: "edited"
+        case .delete: "deleted"
+        }
+      return "\(action.device) \(verb) it at \(seconds(action.time))"
+    case .reset(let reset): return "its zone was deleted at \(seconds(reset.time)) (#\(reset.position))"
+    }
+  }
+
+  private func seconds(_ time: Date) -> String { "t=\(Int(time.timeIntervalSince(start).rounded()))s" }
+
+  // MARK: Keys
+
+  private func judgeKeys(
+    _ id: RecordID, epoch: [UserHistory.Action], final: Record, into tally: inout InvariantTally
+  ) {
+    var keys = Set<String>()
+    for action in epoch { keys.formUnion(action.writes.keys) }
+    for key in keys.sorted() {
+      let writers = epoch.filter { $0.writes[key] != nil }
+      let latest = writers.filter { a in !writers.contains { b in b.order != a.order && sees(.action(b), .action(a), key: key) } }
+      guard !latest.isEmpty else { continue }
+      tally.judged(.oneSidedChangesKept)
+      let ended = Observer.value(of: key, in: final)
+      let allowed = latest.map { $0.writes[key] ?? nil }
+      guard !allowed.contains(ended) else { continue }
+      let endedText = ended.map { "\($0)" } ?? "no value"
+      if let only = latest.first, latest.count == 1 {
+        let wrote = (only.writes[key] ?? nil).map { "set \(key) of \(id.recordName) to \($0)" } ?? "removed \(key) of \(id.recordName)"
+        tally.fail(
+          .oneSidedChangesKept,
+          "\(only.device) \(wrote) at \(seconds(only.time)) (on #\(only.base)); no other write of \(key) raced it, yet the server ended with \(endedText)"
+        )
+      } else {
+        let values = latest.map { "\($0.device): \(($0.writes[key] ?? nil).map { "\($0)" } ?? "removed")" }
+        tally.fail(
+          .oneSidedChangesKept,
+          "concurrent writes of \(key) of \(id.recordName) (\(values.joined(separator: ", "))), yet the server ended with \(endedText), none of them"
+        )
+      }
+    }
+  }
+
+  private func judgeEditCount(
+    _ id: RecordID, epoch: [UserHistory.Action], final: Record, into tally: inout InvariantTally
+  ) {
+    guard let key = editCountKey, let top = epoch.compactMap(\.editCount).max() else { return }
+    tally.judged(.highestEditCountKept)
+    guard case .int64(let count)? = final[key], count >= top else {
+      tally.fail(
+        .highestEditCountKept,
+        "\(id.recordName) ended with edit count \(final[key]?.description ?? "none"), but a device showed \(top) after a user's edit"
+      )
+      return
+    }
+  }
+
+  private func judgeStamps(
+    _ id: RecordID, epoch: [UserHistory.Action], final: Record, into tally: inout InvariantTally
+  ) {
+    guard let key = stampsKey else { return }
+    var latest: [String: HybridTimestamp] = [:]
+    for action in epoch {
+      for written in action.writes.keys {
+        guard let stamp = action.stamps[written] else { continue }
+        if latest[written].map({ $0 < stamp }) ?? true { latest[written] = stamp }
+      }
+    }
+    guard !latest.isEmpty else { return }
+    let stamps = (try? HybridLogicalClockMerge(stampsKey: key).stamps(in: final)) ?? [:]
+    for (field, stamp) in latest.sorted(by: { $0.key < $1.key }) {
+      tally.judged(.latestStampKept)
+      if let kept = stamps[field], kept >= stamp { continue }
+      tally.fail(
+        .latestStampKept,
+        "\(field) of \(id.recordName) ended stamped \(stamps[field]?.description ?? "none"), but a device stamped \(stamp)")
+    }
+  }
+
+  // MARK: Happened-before
+
+  /// Whether `later` saw `earlier`. With a key, a write's landing is the first save carrying that key's value.
+  private func sees(_ later: Op, _ earlier: Op, key: String?) -> Bool {
+    switch (later, earlier) {
+    case (.action(let b), .action(let a)):
+      if a.device == b.device, a.order < b.order { return true }
+      guard let landed = landing(a, key: key) else { return false }
+      if b.isCreate {
+        let now = timeline.position(at: b.time)
+        return landed <= now && (a.isDelete || !timeline.exists(a.recordID, at: now))
+      }
+      return landed <= b.base && b.base > 0
+    case (.reset(let z), .action(let a)):
+      guard let landed = landing(a, key: key), landed < z.position else { return false }
+      return a.isDelete || landed <= (z.shown[a.recordID] ?? 0)
+    case (.action(let b), .reset(let z)):
+      return b.isCreate ? z.position <= timeline.position(at: b.time) : z.position < b.base
+    case (.reset(let b), .reset(let a)):
+      return a.position < b.position
+    }
+  }
+
+  /// Where an action landed on the server: a create or edit at the first save by its device after it (carrying the
+  /// key's written value, with a key); a delete at the first deletion of the record after it, or at once when the
+  /// record was already gone.
+  private func landing(_ action: UserHistory.Action, key: String?) -> Int? {
+    let id = action.recordID
+    if action.isDelete {
+      let now = timeline.position(at: action.time)
+      if !timeline.exists(id, at: now) { return now }
+      return timeline.firstDeletion(of: id, from: action.time)?.position
+    }
+    if let key {
+      let written = action.writes[key] ?? nil
+      return timeline.firstSave(of: id, by: action.device, from: action.time) { Observer.value(of: key, in: $0) == written }?
+        .position
+    }
+    return timeline.firstSave(of: id, by: action.device, from: action.time) { _ in true }?.position
+  }
+
+  /// A create or edit whose copy the device's storage damaged before it landed.
+  private func withdrawn(_ action: UserHistory.Action) -> Bool {
+    history.damage.contains { damage in
+      guard damage.device == action.device, damage.recordID == action.recordID, damage.order > action.order else {
+        return false
+      }
+      let landed = timeline.firstSave(of: action.recordID, by: action.device, from: action.time) { _ in true }
+      return landed.map { $0.time > damage.time } ?? true
+    }
+  }
+
+  /// Whether an action belongs to the record's current life: made after its last deletion, on a version of the new
+  /// life (or on a copy its device created anew).
+  private func inEpoch(
+    _ action: UserHistory.Action, since gone: ServerTimeline.Version?, among actions: [UserHistory.Action]
+  ) -> Bool {
+    guard let gone else { return true }
+    guard action.time > gone.time else { return false }
+    if action.isCreate || action.base > gone.position { return true }
+    return action.base == 0
+      && actions.contains { $0.isCreate && $0.device == action.device && $0.time > gone.time && $0.order < action.order }
+  }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Reconcile
+
+/// Watches every server change of a run and judges what the server's log alone shows: change tags issued once,
+/// damaged values never uploaded, unknown keys never removed, and changes never overwritten by an older value.
+///
+/// Field values written by the scheduler are unique (`device.step` strings, the step number for `rank`), so a value
+/// found on the server identifies the write that put it there.
+struct Observer: Sendable {
+  var consumed = 0
+  /// Server history position of each change tag.
+  var tagPosition: [String: Int] = [:]
+  /// Every value each key of each record took on the server, with its history position (`nil` = removed).
+  var keyHistory: [RecordID: [String: [(position: Int, value: FieldValue?)]]] = [:]
+  var lastVersion: [RecordID: Record] = [:]
+  var deletions: [RecordID: [Int]] = [:]
+  var zoneResets: [Int] = []
+  var violations: [InvariantViolation] = []
+  /// Saves by a device whose app does not know some key the record held: what ``Invariant/unknownKeysKept`` judged.
+  var unknownKeySaves = 0
+
+  mutating func observe(_ event: ServerEvent, setup: SimulationSetup, upgraded: Set<String>) {
+    let position = event.sequence
+    switch event.kind {
+    case .saved(let record):
+      let id = record.recordID
+      for key in record.allKeys where Self.value(of: key, in: record) == LocalRecord.corruptedValue {
+        violations.append(
+          InvariantViolation(
+            .damagedDataNeverUploaded,
+            "\(event.client?.deviceName ?? "?") uploaded the damaged value of \(id.recordName).\(key) (#\(position))"))
+      }
+      if let tag = record.recordChangeTag {
+        if tagPosition[tag] != nil {
+          violations.append(InvariantViolation(.serverInvariants, "change tag \(tag) was issued twice"))
+        }
+        tagPosition[tag] = position
+      }
+      let previous = lastVersion[id]
+      var history = keyHistory[id] ?? [:]
+      let writer = event.client?.deviceName
+      let known = writer.flatMap { AppSchemas.knownKeys(upgraded: upgraded.contains($0), scenario: setup.schemas) }
+      if let known, let previous, !Set(previous.allKeys).isSubset(of: known) { unknownKeySaves += 1 }
+      for key in Set(record.allKeys).union(previous?.allKeys ?? []) {
+        let old = previous.map { Self.value(of: key, in: $0) } ?? nil
+        let new = Self.value(of: key, in: record)
+        guard old != new || previous == nil else { continue }
+        history[key, default: []].append((position, new))
+        if new == nil, old != nil, let writer, let known, !known.contains(key) {
+          violations.append(
+            InvariantViolation(
+              .unknownKeysKept, "\(writer) removed \(key) of \(id.recordName), a key its app does not know"))
+        }
+      }
+      keyHistory[id] = history
+      lastVersion[id] = record
+    case .deleted(let id, _):
+      deletions[id, default: []].append(position)
+      lastVersion[id] = nil
+    case .zoneDeleted:
+      zoneResets.append(position)
+      lastVersion.removeAll()
+    case .zoneCreated:
+      break
+    }
+  }
+
+  static func value(of key: String, in record: Record) -> FieldValue? {
+    record[key] ?? record.encryptedValuesByKey[key]
+  }
+
+  // MARK: Judging
+
+  /// Changes replaced by a value the key had held before.
+  func staleOverwrites() -> [InvariantViolation] {
+    var found: [InvariantViolation] = []
+    for (id, keys) in keyHistory.sorted(by: { $0.key < $1.key }) {
+      for (key, history) in keys.sorted(by: { $0.key < $1.key }) {
+        var firstSeen: [FieldValue: Int] = [:]
+        for (index, entry) in history.enumerated() {
+          guard let value = entry.value else { continue }
+          if let earlier = firstSeen[value], index > 0, let displaced = history[index - 1].value, displaced != value {
+            let from = history[index - 1].position
+            let resetBetween =
+              zoneResets.contains { $0 > from && $0 <= entry.position }
+              || deletions[id]?.contains { $0 > from && $0 <= entry.position } == true
+            if !resetBetween {
+              found.append(
+                InvariantViolation(
+                  .oneSidedChangesKept,
+                  "\(key) of \(id.recordName) changed to \(displaced) (#\(from)), then a save wrote back its older value \(value) (first held at #\(earlier)) at #\(entry.position)"
+                ))
+            }
+          }
+          if firstSeen[value] == nil { firstSeen[value] = entry.position }
+        }
+      }
+    }
+    return found
+  }
+}
