@@ -4,11 +4,11 @@ import ReconcileSimulator
 
 // reconcile-benchmarks: run with `swift run -c release reconcile-benchmarks [--check] [--quick] [--only SECTION]`.
 // --check exits 1 when a target is missed; --quick runs fewer iterations (for smoke runs); --only runs one section
-// (archives, merge, simulator, feed, hostile), e.g. under a profiler.
+// (archives, merge, simulator, workload, feed, hostile), e.g. under a profiler.
 let argumentList = Array(CommandLine.arguments.dropFirst())
 let arguments = Set(argumentList)
 let iterations = arguments.contains("--quick") ? 2_000 : 200_000
-let sections = ["archives", "merge", "simulator", "feed", "hostile"]
+let sections = ["archives", "merge", "simulator", "workload", "feed", "hostile"]
 let only = argumentList.firstIndex(of: "--only").flatMap {
   argumentList.indices.contains($0 + 1) ? argumentList[$0 + 1] : nil
 }
@@ -95,6 +95,53 @@ do {
     target(
       "≥ 100,000 simulated steps/s (field-merge, flaky): \(format(ciRate, digits: 0))", ciRate >= 100_000,
       missing: "simulator steps/s")
+  }
+
+  if runs("workload") {
+    let seedCount = arguments.contains("--quick") ? 20 : 500
+    print("\nWorkload coverage: \(seedCount) seeds × 200 steps, 3 devices, field-merge, deleteWins")
+    let flaky = WorkloadBenchmark.coverage(
+      "flaky", SimulationConfiguration(deviceCount: 3, steps: 200, resolver: .fieldMerge, faults: .flaky),
+      seeds: seedCount)
+    let swarm = WorkloadBenchmark.coverage(
+      "swarm", SimulationConfiguration(deviceCount: 3, steps: 200, resolver: .fieldMerge, faults: .swarm),
+      seeds: seedCount)
+    var spreadConfiguration = SimulationConfiguration(deviceCount: 3, steps: 200, resolver: .fieldMerge, faults: .flaky)
+    spreadConfiguration.workload = .spread
+    let spread = WorkloadBenchmark.coverage("flaky, spread workload (baseline)", spreadConfiguration, seeds: seedCount)
+    func percent(_ value: Double) -> String { format(value * 100, digits: 0) + "%" }
+    var rows = [
+      [
+        "faults", "conflicts/run", "runs without", "moreComing", "limitExceeded", "batchRequestFailed",
+        "token expired", "torn crash", "resurrection blocked", "failed runs",
+      ]
+    ]
+    for c in [spread, flaky, swarm] {
+      rows.append([
+        c.label, format(Double(c.conflicts) / Double(max(1, c.runs)), digits: 1), percent(c.share(c.runsWithoutConflict)),
+        percent(c.share(c.runsPaging)), percent(c.share(c.runsLimitExceeded)), percent(c.share(c.runsBatchFailed)),
+        percent(c.share(c.runsTokenExpired)), percent(c.share(c.runsTornCrash)),
+        percent(c.share(c.runsResurrectionBlocked)), String(c.failures),
+      ])
+    }
+    print(table(rows))
+    let perRun = Double(flaky.conflicts) / Double(max(1, flaky.runs))
+    target("flaky: ≥ 15 server conflicts per run: \(format(perRun, digits: 1))", perRun >= 15, missing: "conflicts per run")
+    target(
+      "flaky: < 5% of runs without a conflict: \(percent(flaky.share(flaky.runsWithoutConflict)))",
+      flaky.share(flaky.runsWithoutConflict) < 0.05, missing: "runs without conflict")
+    target(
+      "swarm: ≥ 25% of runs page with moreComing: \(percent(swarm.share(swarm.runsPaging)))",
+      swarm.share(swarm.runsPaging) >= 0.25, missing: "moreComing runs")
+    target(
+      "swarm: ≥ 20% of runs see limitExceeded: \(percent(swarm.share(swarm.runsLimitExceeded)))",
+      swarm.share(swarm.runsLimitExceeded) >= 0.2, missing: "limitExceeded runs")
+    target(
+      "swarm: ≥ 10% of runs see batchRequestFailed: \(percent(swarm.share(swarm.runsBatchFailed)))",
+      swarm.share(swarm.runsBatchFailed) >= 0.1, missing: "batchRequestFailed runs")
+    target(
+      "swarm: ≥ 10% of runs crash between two persistence writes: \(percent(swarm.share(swarm.runsTornCrash)))",
+      swarm.share(swarm.runsTornCrash) >= 0.1, missing: "torn crash runs")
   }
 
   if runs("feed") {

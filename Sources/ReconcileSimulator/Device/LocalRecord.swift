@@ -22,6 +22,9 @@ public struct LocalRecord: Sendable, Hashable {
   var generation = 0
   /// Whether a save of this record was ever sent: it may then exist on the server even before any answer says so.
   var sent = false
+  /// The values of the last save sent and not yet acknowledged: if it landed unanswered, a server version carrying
+  /// these values carries this device's own change, which must not count as a concurrent one.
+  var unacknowledgedSave: Record?
   /// The checksum of both copies as the device last wrote them.
   private var seal: Int
 

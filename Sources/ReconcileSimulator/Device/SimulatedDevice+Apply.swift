@@ -56,6 +56,8 @@ extension SimulatedDevice {
         storage.pending.remove(id)
         storage.tombstones.remove(id)
         storage.records[id] = LocalRecord(lastKnownServer: server, current: kept)
+      } else {
+        storage.resurrectionsBlocked += 1
       }
       return nil
     }
@@ -66,6 +68,7 @@ extension SimulatedDevice {
         configuration.deletePolicy == .deleteWins
       {
         storage.pending.enqueue(id, .delete)
+        storage.resurrectionsBlocked += 1
         return nil
       }
       storage.tombstones.remove(id)
@@ -97,6 +100,8 @@ extension SimulatedDevice {
       storage.tombstones.insert(tombstone)
       return
     }
+    // A record created here and never sent is a new record: a deletion in the feed is of an older one.
+    if local.lastKnownServer == nil, !local.sent { return }
     if !local.hasUnsentChanges {
       storage.records[id] = nil
       storage.pending.remove(id)
@@ -166,7 +171,8 @@ extension SimulatedDevice {
       configuration.schema.map { configuration.resolver.guarded(by: $0) } ?? configuration.resolver
     let merged: Record
     do {
-      merged = try resolver.resolve(Conflict(client: local.current, ancestor: local.lastKnownServer, server: server))
+      let ancestor = Self.ancestor(known: local.lastKnownServer, unacknowledged: local.unacknowledgedSave, server: server)
+      merged = try resolver.resolve(Conflict(client: local.current, ancestor: ancestor, server: server))
     } catch let halt as SchemaHalt {
       return .schema(halt)
     } catch {
@@ -182,6 +188,19 @@ extension SimulatedDevice {
       storage.pending.enqueue(id, .save)
     }
     return nil
+  }
+
+  /// The ancestor of a conflict: the last version the server acknowledged, except that a key the server holds with
+  /// the value of this device's own unacknowledged save took that value from the save (it landed, its answer was
+  /// lost), so it is not the server's change.
+  static func ancestor(known: Record?, unacknowledged: Record?, server: Record) -> Record? {
+    guard let sent = unacknowledged else { return known }
+    var ancestor = known ?? Record(recordType: server.recordType, recordID: server.recordID)
+    for key in Set(sent.allKeys).union(server.allKeys).sorted() where sameValue(key, server, sent) {
+      copy(key, from: sent, into: &ancestor)
+    }
+    ancestor.clearChangedKeys()
+    return ancestor
   }
 
   /// Moves the device's hybrid logical clock past the stamps of a record it received. A stamp too far ahead is not

@@ -16,25 +16,35 @@ extension SimulatedDevice {
     }
     while true {
       if session.phase == .idle {
-        guard session.syncRequested else { return nil }
-        // Each sync starts by checking the store, as an app verifies its database when it opens it.
-        discardDamagedRecords()
-        session.syncRequested = false
-        session.phase = storage.zoneCreated ? .fetchingDatabase : .creatingZone
+        if !session.syncRequested, session.sendRequested, storage.zoneCreated {
+          session.sendRequested = false
+          if storage.pending.isEmpty { return nil }
+          session.phase = .sending
+        } else {
+          guard session.syncRequested || session.sendRequested else { return nil }
+          // Each sync starts by checking the store, as an app verifies its database when it opens it.
+          discardDamagedRecords()
+          session.syncRequested = false
+          session.sendRequested = false
+          session.phase = storage.zoneCreated ? .fetchingDatabase : .creatingZone
+        }
       }
       if let request = makeRequest() {
         storage.requestSerial += 1
         var flight = InFlight(id: storage.requestSerial, request: request.request, sentAt: now)
         flight.sentSaves = request.saves
         flight.sentDeletes = request.deletes
-        for id in request.saves.keys { storage.records[id]?.sent = true }
+        for (id, save) in request.saves {
+          storage.records[id]?.sent = true
+          storage.records[id]?.unacknowledgedSave = save.record
+        }
         session.inFlight = flight
         return OutgoingRequest(id: flight.id, request: request.request)
       }
       // Nothing left to send: the sync is complete.
       session.phase = .idle
       session.lastCompletedOperation = "sync complete"
-      if !session.syncRequested { return nil }
+      if !session.syncRequested && !session.sendRequested { return nil }
     }
   }
 
@@ -43,7 +53,9 @@ extension SimulatedDevice {
   public var nextWakeTime: Date? {
     if isHalted || !isOnline { return nil }
     if let flight = session.inFlight { return flight.sentAt.addingTimeInterval(configuration.retry.requestTimeout) }
-    if let until = session.waitUntil, session.phase != .idle || session.syncRequested { return until }
+    if let until = session.waitUntil, session.phase != .idle || session.syncRequested || session.sendRequested {
+      return until
+    }
     return nil
   }
 
@@ -122,6 +134,47 @@ extension SimulatedDevice {
   ///   - id: The ID from ``OutgoingRequest/id``.
   ///   - now: True (virtual) time.
   public mutating func receive(_ response: Result<ServerReply, ServerError>, for id: Int, at now: Date) {
+    handle(response, for: id, at: now)
+  }
+
+  /// Hands the device an answer, and crashes it between two of the persistence writes that handling the answer makes
+  /// — after applying a fetched page but before committing its token, or after taking some of a save's results but not
+  /// the rest — as an app killed mid-transaction would be.
+  /// - Parameters:
+  ///   - response: The server's answer.
+  ///   - id: The ID from ``OutgoingRequest/id``.
+  ///   - now: True (virtual) time.
+  ///   - writes: How many persistence writes complete before the crash, at least 1.
+  /// - Returns: Whether the crash landed between two writes; when the answer needed fewer writes it is handled
+  ///   whole and the device does not crash.
+  @discardableResult
+  public mutating func receive(
+    _ response: Result<ServerReply, ServerError>, for id: Int, at now: Date, crashingAfterWrites writes: Int
+  ) -> Bool {
+    session.writesBeforeCrash = max(1, writes)
+    session.tornCrashReached = false
+    handle(response, for: id, at: now)
+    let torn = session.tornCrashReached
+    session.writesBeforeCrash = nil
+    session.tornCrashReached = false
+    if torn { crash() }
+    return torn
+  }
+
+  /// Counts one persistence write made while handling an answer; `true` when an armed torn crash strikes now and the
+  /// handler must stop.
+  mutating func persisted() -> Bool {
+    guard let left = session.writesBeforeCrash else { return false }
+    if left <= 1 {
+      session.writesBeforeCrash = nil
+      session.tornCrashReached = true
+      return true
+    }
+    session.writesBeforeCrash = left - 1
+    return false
+  }
+
+  private mutating func handle(_ response: Result<ServerReply, ServerError>, for id: Int, at now: Date) {
     guard let flight = session.inFlight, flight.id == id, !isHalted else { return }
     session.inFlight = nil
     switch response {
@@ -168,6 +221,8 @@ extension SimulatedDevice {
       if !changes.moreComing { session.phase = .fetchingZone }
     case .zoneChanges(let changes):
       guard apply(changes, at: now) else { return }
+      // The page is applied; its token is a second write.
+      if !changes.changed.isEmpty || !changes.deleted.isEmpty, persisted() { return }
       storage.zoneToken = changes.token
       if !changes.moreComing {
         if storage.fullFetchSeen != nil { finishFullFetch(at: now) }
@@ -253,7 +308,11 @@ extension SimulatedDevice {
 
   private mutating func handleSaveReply(_ reply: ModifyRecordsReply, flight: InFlight, at now: Date) {
     if !reply.saved.isEmpty || !reply.deleted.isEmpty { storage.lastSuccessfulSave = now }
-    for saved in reply.saved { acceptSaved(saved, flight: flight) }
+    for (index, saved) in reply.saved.enumerated() {
+      acceptSaved(saved, flight: flight)
+      // Each saved record is its own write.
+      if index < reply.saved.count - 1 || !reply.deleted.isEmpty || !reply.failures.isEmpty, persisted() { return }
+    }
     for id in reply.deleted where flight.sentDeletes.contains(id) && storage.pending[id] == .delete {
       storage.pending.remove(id)
     }
@@ -275,6 +334,7 @@ extension SimulatedDevice {
     }
     guard var local = storage.records[id], let sent = flight.sentSaves[id] else { return }
     observeStamps(of: saved)
+    local.unacknowledgedSave = nil
     if local.generation == sent.generation || configuration.defects.contains(.dropEditsDuringSave) {
       local.current = saved
       local.lastKnownServer = saved

@@ -124,6 +124,8 @@ public struct SimulatedDevice: Sendable {
   struct Session: Sendable {
     var phase = Phase.idle
     var syncRequested = false
+    /// A send of the queue without fetching first, as CKSyncEngine schedules after local changes.
+    var sendRequested = false
     var inFlight: InFlight?
     var waitUntil: Date?
     var retryCount = 0
@@ -132,6 +134,10 @@ public struct SimulatedDevice: Sendable {
     var lastError: String?
     var lastCompletedOperation: String?
     var haltReason: HaltReason?
+    /// Persistence writes left before a torn crash, while one is armed for the answer being handled.
+    var writesBeforeCrash: Int?
+    /// Whether the armed torn crash was reached.
+    var tornCrashReached = false
   }
 
   /// Everything the device holds, behind one reference: a device is a large value that drivers read often (through
@@ -238,7 +244,7 @@ public struct SimulatedDevice: Sendable {
     if isHalted { return .halted }
     if !isOnline { return .offline }
     if session.inFlight != nil { return .syncing }
-    if session.phase != .idle || session.syncRequested {
+    if session.phase != .idle || session.syncRequested || session.sendRequested {
       return session.waitUntil != nil ? .waiting : .syncing
     }
     return .idle
@@ -246,7 +252,8 @@ public struct SimulatedDevice: Sendable {
 
   /// Whether the device has nothing left to do: no sync requested or running, nothing queued.
   public var isIdle: Bool {
-    session.phase == .idle && !session.syncRequested && session.inFlight == nil && storage.pending.isEmpty
+    session.phase == .idle && !session.syncRequested && !session.sendRequested && session.inFlight == nil
+      && storage.pending.isEmpty
   }
 
   /// What the device can tell about its sync.
@@ -271,6 +278,10 @@ public struct SimulatedDevice: Sendable {
   /// Asks the device to sync: fetch, then send what is queued. A sync already running picks the request up when it
   /// finishes.
   public mutating func requestSync() { session.syncRequested = true }
+
+  /// Asks the device to send its queue without fetching first, as CKSyncEngine does shortly after local changes; a
+  /// conflict then comes back from the server as `serverRecordChanged`. A sync already running sends the queue anyway.
+  public mutating func requestSend() { session.sendRequested = true }
 
   /// Takes the device off the network. A request in flight is abandoned; nothing is sent until ``goOnline()``.
   public mutating func goOffline() {

@@ -266,9 +266,14 @@ struct IntentJudge {
     return timeline.firstSave(of: id, by: action.device, from: action.time) { _ in true }?.position
   }
 
-  /// A create or edit whose copy the device's storage damaged before it landed.
+  /// A create or edit its own user withdrew by deleting the record later on the same device, or whose copy the
+  /// device's storage damaged before it landed.
   private func withdrawn(_ action: UserHistory.Action) -> Bool {
-    history.damage.contains { damage in
+    let deletedLater = history.actions.contains {
+      $0.isDelete && $0.device == action.device && $0.recordID == action.recordID && $0.order > action.order
+    }
+    if deletedLater { return true }
+    return history.damage.contains { damage in
       guard damage.device == action.device, damage.recordID == action.recordID, damage.order > action.order else {
         return false
       }

@@ -14,6 +14,10 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
   public var serverFaults: Bool
   /// Damage to a device's stored records (see `SimulatedDevice.corruptStoredRecord(_:)`).
   public var storageCorruption: Bool
+  /// Swarm testing: each seed draws which fault categories are on and the fault rate (up to ``faultRate``), and
+  /// lowers the server's limits at random (change-feed page size, items and bytes per request), so paging,
+  /// `limitExceeded`, batch halving and `batchRequestFailed` happen in ordinary runs.
+  public var swarm: Bool = false
 
   /// Creates a profile.
   /// - Parameters:
@@ -53,11 +57,38 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
     name: "hostile", faultRate: 0.35, network: true, transientErrors: true, deviceFaults: true, serverFaults: true,
     storageCorruption: true)
 
+  /// Swarm testing over every fault category, at up to four steps in ten: each seed draws its own mix and lowers
+  /// server limits (see ``swarm``).
+  public static let swarm: FaultProfile = {
+    var profile = FaultProfile(
+      name: "swarm", faultRate: 0.4, network: true, transientErrors: true, deviceFaults: true, serverFaults: true,
+      storageCorruption: true)
+    profile.swarm = true
+    return profile
+  }()
+
   /// The presets by name.
-  public static let presets: [FaultProfile] = [.none, .flaky, .hostile]
+  public static let presets: [FaultProfile] = [.none, .flaky, .hostile, .swarm]
+
+  /// The profile one seed runs with: itself, or under ``swarm`` a random subset of its categories (at least one) at a
+  /// random rate up to ``faultRate``.
+  func draw(_ random: inout SimulationRandom) -> FaultProfile {
+    guard swarm else { return self }
+    var drawn = self
+    repeat {
+      drawn.network = network && random.chance(0.5)
+      drawn.transientErrors = transientErrors && random.chance(0.5)
+      drawn.deviceFaults = deviceFaults && random.chance(0.5)
+      drawn.serverFaults = serverFaults && random.chance(0.5)
+      drawn.storageCorruption = storageCorruption && random.chance(0.3)
+    } while !(drawn.network || drawn.transientErrors || drawn.deviceFaults || drawn.serverFaults
+      || drawn.storageCorruption) && (network || transientErrors || deviceFaults || serverFaults || storageCorruption)
+    drawn.faultRate = faultRate * Double(1 + random.below(8)) / 8
+    return drawn
+  }
 
   /// The preset with this name, or `nil`.
-  /// - Parameter name: `none`, `flaky` or `hostile`.
+  /// - Parameter name: `none`, `flaky`, `hostile` or `swarm`.
   public static func named(_ name: String) -> FaultProfile? { presets.first { $0.name == name } }
 
   /// The name.

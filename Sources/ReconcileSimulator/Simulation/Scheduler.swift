@@ -1,58 +1,111 @@
 import Reconcile
 
-/// Chooses the next step of a seeded run from the live state, so edits and deletes target records the device holds.
+/// Chooses the next step of a seeded run from the live state, so edits and deletes target records the device holds,
+/// and draws per seed a workload that makes devices collide (see ``Workload``).
 ///
-/// Device actions: create (12%), edit one or two of `title`, `body`, `rank` (and `color` after an upgrade; 43%, an
-/// eighth of them removing `body`), delete (5%), sync (32%), a wait of 5–40 s (4%), an app upgrade (4%, when the
-/// scenario has one). Faults, at the profile's rate, are drawn evenly from the categories it enables.
+/// Device actions: create (8%), re-create a record the device no longer holds (3%), edit one or two of `title`,
+/// `body`, `rank` (and `color` after an upgrade; 49%, an eighth of them removing `body`; a quarter start a burst of
+/// 2–5 edits on the same device without a sync), delete (7%), sync (21%), a wait of 5–40 s (4%), an offline spell
+/// (3%, back online 10–40 steps later), an app upgrade (5%, when the scenario has one; a sync otherwise). Edits and deletes pick from
+/// the seed's hot records with the workload's hot share. Faults, at the profile's rate, are drawn evenly from the
+/// categories it enables — under ``FaultProfile/swarm`` from the categories the seed drew.
 struct Scheduler: Sendable {
   var random: SimulationRandom
   let configuration: SimulationConfiguration
+  let workload: Workload.Draw
+  let faults: FaultProfile
   var nextRecord = 1
+  var created: [String] = []
+  var burst: (device: String, remaining: Int)?
+  var returns: [(step: Int, device: String)] = []
 
   init(seed: UInt64, configuration: SimulationConfiguration) {
     random = SimulationRandom(seed: seed)
     self.configuration = configuration
+    workload = configuration.workload.draw(&random)
+    faults = configuration.faults.draw(&random)
   }
 
-  /// The devices of a seeded run: `d1`, `d2`, …, the second one's clock a little behind and the third's ahead.
+  /// The devices of a seeded run: `d1`, `d2`, …, the second one's clock a little behind and the third's ahead; under
+  /// swarm, server limits lowered at random.
   static func setup(for configuration: SimulationConfiguration, random: inout SimulationRandom) -> SimulationSetup {
     let devices = (0..<configuration.deviceCount).map { index in
       DeviceSetup(name: "d\(index + 1)", clockOffset: index == 0 ? 0 : random.below(241) - 120)
     }
+    var limits = SimulatedServer.Limits.cloudKit
+    if configuration.faults.swarm {
+      limits.changesPageSize = [2, 3, 5, 10, 200][random.below(5)]
+      limits.maximumBatchItems = [2, 3, 5, 10, 400][random.below(5)]
+      limits.maximumBatchBytes = [400, 800, 2_000, 2 * 1_048_576][random.below(4)]
+    }
     return SimulationSetup(
       resolver: configuration.resolver, deletePolicy: configuration.deletePolicy, schemas: configuration.schemas,
-      devices: devices, zoneDeletion: configuration.zoneDeletion, defects: configuration.defects)
+      devices: devices, zoneDeletion: configuration.zoneDeletion, defects: configuration.defects, limits: limits,
+      sendsAfterEdits: configuration.workload.sendsAfterEdits)
   }
 
   mutating func next(index: Int, world: Simulation) -> SimulationStep {
-    let profile = configuration.faults
-    if profile.faultRate > 0, random.chance(profile.faultRate), let fault = nextFault(world: world) { return fault }
+    if let due = returns.firstIndex(where: { $0.step <= index }) {
+      let device = returns.remove(at: due).device
+      if let slot = world.index(of: device), !world.devices[slot].isOnline { return .online(device: device) }
+    }
+    if let current = burst, current.remaining > 0 {
+      burst = current.remaining > 1 ? (current.device, current.remaining - 1) : nil
+      if let slot = world.index(of: current.device), let record = pickHeld(world.devices[slot]) {
+        return edit(device: current.device, record: record, index: index, upgraded: world.isUpgraded(current.device))
+      }
+      burst = nil
+    }
+    if faults.faultRate > 0, random.chance(faults.faultRate), let fault = nextFault(world: world) { return fault }
     let names = world.setup.devices.map(\.name)
     guard let device = random.pick(names), let slot = world.index(of: device) else { return .advance(seconds: 1) }
     let roll = random.below(100)
-    let held = (12..<60).contains(roll) ? world.devices[slot].storage.records.keys.map(\.recordName).sorted() : []
     switch roll {
-    case ..<12: return create(device: device, index: index)
-    case ..<55:
-      guard let record = random.pick(held) else { return create(device: device, index: index) }
-      return edit(device: device, record: record, index: index, upgraded: world.isUpgraded(device))
+    case ..<8: return create(device: device, index: index)
+    case ..<11:
+      let held = Set(world.devices[slot].storage.records.keys.map(\.recordName))
+      guard let name = random.pick(created.filter { !held.contains($0) }) else { return .sync(device: device) }
+      return create(device: device, name: name, index: index)
     case ..<60:
-      guard let record = random.pick(held) else { return .sync(device: device) }
+      guard let record = pickHeld(world.devices[slot]) else { return create(device: device, index: index) }
+      if random.chance(workload.burstChance) { burst = (device, 1 + random.below(4)) }
+      return edit(device: device, record: record, index: index, upgraded: world.isUpgraded(device))
+    case ..<67:
+      guard let record = pickHeld(world.devices[slot]) else { return .sync(device: device) }
       return .delete(device: device, record: record)
-    case ..<92: return .sync(device: device)
-    case ..<96: return .advance(seconds: 5 + random.below(36))
+    case ..<88: return .sync(device: device)
+    case ..<92: return .advance(seconds: 5 + random.below(36))
+    case ..<95:
+      guard world.devices[slot].isOnline, !returns.contains(where: { $0.device == device }) else {
+        return .sync(device: device)
+      }
+      returns.append((index + 10 + random.below(31), device))
+      return .offline(device: device)
     default:
       guard configuration.schemas != .none, !world.isUpgraded(device) else { return .sync(device: device) }
       return .upgrade(device: device)
     }
   }
 
-  private mutating func create(device: String, index: Int) -> SimulationStep {
-    let name = "r\(nextRecord)"
-    nextRecord += 1
+  /// A record the device holds: one of the hot records with the workload's hot share, else any.
+  private mutating func pickHeld(_ device: SimulatedDevice) -> String? {
+    let held = device.storage.records.keys.map(\.recordName).sorted()
+    let hot = held.filter { workload.hot.contains($0) }
+    if !hot.isEmpty, random.chance(workload.hotShare) { return random.pick(hot) }
+    return random.pick(held)
+  }
+
+  private mutating func create(device: String, name: String? = nil, index: Int) -> SimulationStep {
+    let record: String
+    if let name {
+      record = name
+    } else {
+      record = "r\(nextRecord)"
+      nextRecord += 1
+      created.append(record)
+    }
     return .create(
-      device: device, record: name,
+      device: device, record: record,
       values: ["title": .string("\(device).\(index)"), "rank": .int64(Int64(index))])
   }
 
@@ -74,13 +127,12 @@ struct Scheduler: Sendable {
   }
 
   private mutating func nextFault(world: Simulation) -> SimulationStep? {
-    let profile = configuration.faults
     var kinds: [Int] = []
-    if profile.network { kinds.append(0) }
-    if profile.transientErrors { kinds.append(1) }
-    if profile.deviceFaults { kinds.append(2) }
-    if profile.serverFaults { kinds.append(3) }
-    if profile.storageCorruption { kinds.append(4) }
+    if faults.network { kinds.append(0) }
+    if faults.transientErrors { kinds.append(1) }
+    if faults.deviceFaults { kinds.append(2) }
+    if faults.serverFaults { kinds.append(3) }
+    if faults.storageCorruption { kinds.append(4) }
     guard let kind = random.pick(kinds), let device = random.pick(world.setup.devices.map(\.name)) else { return nil }
     switch kind {
     case 0:
@@ -94,8 +146,9 @@ struct Scheduler: Sendable {
       let name = random.pick(SimulationFault.transientErrorNames) ?? "zoneBusy"
       return .fault(.transient(device: device, error: name, retryAfter: 1 + random.below(10)))
     case 2:
-      switch random.below(3) {
+      switch random.below(4) {
       case 0: return .crash(device: device)
+      case 3: return .fault(.tornCrash(device: device))
       case 1:
         let online = world.index(of: device).map { world.devices[$0].isOnline } ?? true
         return online ? .offline(device: device) : .online(device: device)

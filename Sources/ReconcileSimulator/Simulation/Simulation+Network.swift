@@ -70,7 +70,15 @@ extension Simulation {
     case .response(let id, let answer):
       let before = devices[index].storage.zoneToken
       let wasHalted = devices[index].isHalted
-      devices[index].receive(answer, for: id, at: now)
+      if !tornCrashArmed.isEmpty, tornCrashArmed.contains(devices[index].name) {
+        if devices[index].receive(answer, for: id, at: now, crashingAfterWrites: 1) {
+          tornCrashArmed.remove(devices[index].name)
+          statistics.tornCrashes += 1
+          traceEntries.append(.note("\(devices[index].name) crashed between two persistence writes"))
+        }
+      } else {
+        devices[index].receive(answer, for: id, at: now)
+      }
       checkTokenOrder(before: before, after: devices[index].storage.zoneToken, device: devices[index].name)
       if !wasHalted, let reason = devices[index].haltReason {
         statistics.halts += 1
@@ -81,11 +89,22 @@ extension Simulation {
 
   private mutating func count(_ answer: Result<ServerReply, ServerError>) {
     switch answer {
-    case .failure(let error): if error.isTransient { statistics.transientErrors += 1 }
+    case .failure(let error):
+      if error.isTransient { statistics.transientErrors += 1 }
+      if case .limitExceeded = error { statistics.limitExceeded += 1 }
+      if error == .changeTokenExpired { statistics.tokenExpiries += 1 }
     case .success(.modifyRecords(let reply)):
       for error in reply.failures.values {
-        if case .serverRecordChanged = error { statistics.conflicts += 1 }
+        switch error {
+        case .serverRecordChanged: statistics.conflicts += 1
+        case .batchRequestFailed: statistics.batchRequestFailed += 1
+        default: break
+        }
       }
+    case .success(.zoneChanges(let changes)):
+      if changes.moreComing { statistics.moreComingPages += 1 }
+    case .success(.databaseChanges(let changes)):
+      if changes.moreComing { statistics.moreComingPages += 1 }
     default: break
     }
   }

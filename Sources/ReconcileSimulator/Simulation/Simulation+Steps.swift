@@ -83,6 +83,7 @@ extension Simulation {
 
   /// Adds a user's action to the ground truth, with the edit count and stamps the device shows after it.
   private mutating func noteAction(_ kind: UserHistory.Action.Kind, device index: Int, recordID: RecordID, base: Int) {
+    if setup.sendsAfterEdits { devices[index].requestSend() }
     var action = UserHistory.Action(
       order: 0, device: devices[index].name, time: now, recordID: recordID, kind: kind, base: base)
     if let shown = devices[index].record(recordID) {
@@ -126,6 +127,8 @@ extension Simulation {
       if server.events.count > before {
         history.recordReset(UserHistory.ZoneReset(time: now, position: server.events.count, shown: shown))
       }
+    case .tornCrash(let device):
+      tornCrashArmed.insert(device)
     case .corruptStorage(let device, let record):
       guard let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else { return }
       withDevice(device) { $0.corruptStoredRecord(id) }
@@ -143,6 +146,7 @@ extension Simulation {
     traceEntries.append(.quiesce)
     server.clearFaults()
     armed.removeAll()
+    tornCrashArmed.removeAll()
     for index in devices.indices { devices[index].goOnline() }
     for round in 1...max(1, maximumRounds) {
       statistics.quiescenceRounds = round

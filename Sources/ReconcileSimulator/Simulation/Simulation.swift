@@ -19,7 +19,7 @@ public struct Simulation: Sendable {
   /// Virtual time that passes after each step.
   public static let stepInterval: TimeInterval = 1
   /// One-way network latency.
-  public static let latency: TimeInterval = 0.05
+  public static let latency: TimeInterval = 0.25
   /// The user every device of a run signs in as.
   public static let user = "_user"
   /// The zone every device of a run syncs.
@@ -45,6 +45,8 @@ public struct Simulation: Sendable {
 
   var network = Network()
   var armed: [String: [SimulationFault]] = [:]
+  /// Devices armed to crash between two persistence writes of their next answer.
+  var tornCrashArmed: Set<String> = []
   var upgraded: Set<String> = []
   var observer = Observer()
   var history = UserHistory()
@@ -80,7 +82,7 @@ public struct Simulation: Sendable {
     self.setup = setup
     self.seed = seed
     self.invariants = invariants
-    server = SimulatedServer(configuration: .init(recordsEvents: true))
+    server = SimulatedServer(configuration: .init(limits: setup.limits, recordsEvents: true))
     start = server.now
     plannedSteps = steps
     plannedStepCount = steps.count
@@ -165,6 +167,7 @@ public struct Simulation: Sendable {
   func finish(quiescent: Bool?) -> SimulationResult {
     var statistics = self.statistics
     statistics.virtualSeconds = now.timeIntervalSince(start)
+    statistics.resurrectionsBlocked = devices.reduce(0) { $0 + $1.storage.resurrectionsBlocked }
     let (violations, outcomes) = evaluate(quiescent: quiescent)
     return SimulationResult(
       seed: seed, setup: setup, steps: steps, invariants: invariants, traceEntries: traceEntries,

@@ -50,6 +50,11 @@ public struct SimulationSetup: Sendable, Hashable {
   public var zoneDeletion: ZoneDeletionResponse
   /// Deliberate mistakes every device makes (for showing that an invariant catches them); none unless given.
   public var defects: Set<ClientDefect>
+  /// The server's request limits (lowered at random by swarm testing).
+  public var limits: SimulatedServer.Limits
+  /// Whether devices send their queue right after each user action, without fetching first (see
+  /// ``Workload/sendsAfterEdits``).
+  public var sendsAfterEdits: Bool
 
   /// Creates a setup.
   /// - Parameters:
@@ -59,10 +64,15 @@ public struct SimulationSetup: Sendable, Hashable {
   ///   - devices: The devices.
   ///   - zoneDeletion: `.dropLocalData` unless given.
   ///   - defects: None unless given.
+  ///   - limits: CloudKit's unless given.
+  ///   - sendsAfterEdits: `false` unless given.
   public init(
     resolver: ResolverUnderTest, deletePolicy: DeletePolicy, schemas: SchemaScenario, devices: [DeviceSetup],
-    zoneDeletion: ZoneDeletionResponse = .dropLocalData, defects: Set<ClientDefect> = []
+    zoneDeletion: ZoneDeletionResponse = .dropLocalData, defects: Set<ClientDefect> = [],
+    limits: SimulatedServer.Limits = .cloudKit, sendsAfterEdits: Bool = false
   ) {
+    self.limits = limits
+    self.sendsAfterEdits = sendsAfterEdits
     self.resolver = resolver
     self.deletePolicy = deletePolicy
     self.schemas = schemas
@@ -92,6 +102,8 @@ public struct SimulationConfiguration: Sendable, Hashable {
   public var zoneDeletion: ZoneDeletionResponse = .dropLocalData
   /// Deliberate mistakes every device makes; none unless set.
   public var defects: Set<ClientDefect> = []
+  /// What users do; ``Workload/colliding`` unless set.
+  public var workload: Workload = .colliding
 
   /// Creates a configuration.
   /// - Parameters:

@@ -24,12 +24,27 @@ public struct SimulationStatistics: Sendable, Hashable, CustomStringConvertible 
   public var quiescenceRounds = 0
   /// Token moves checked for going backwards.
   public var tokenChecks = 0
+  /// Change-feed pages answered with `moreComing`.
+  public var moreComingPages = 0
+  /// Requests refused with `limitExceeded`.
+  public var limitExceeded = 0
+  /// Items failed with `batchRequestFailed` (an atomic zone's other items).
+  public var batchRequestFailed = 0
+  /// Requests answered with `changeTokenExpired`.
+  public var tokenExpiries = 0
+  /// Crashes that landed between two of a device's persistence writes while it handled an answer.
+  public var tornCrashes = 0
+  /// Fetched copies of records a device had deleted that it kept from coming back (a pending or tombstoned deletion).
+  public var resurrectionsBlocked = 0
 
   /// One line of counts.
   public var description: String {
     "steps \(steps) (skipped \(skippedSteps)), requests \(requests), lost \(lostMessages), conflicts \(conflicts), "
       + "transient errors \(transientErrors), halts \(halts), server changes \(serverChanges), "
-      + "virtual time \(Int(virtualSeconds))s, quiescence rounds \(quiescenceRounds)"
+      + "virtual time \(Int(virtualSeconds))s, quiescence rounds \(quiescenceRounds), "
+      + "moreComing pages \(moreComingPages), limitExceeded \(limitExceeded), "
+      + "batchRequestFailed \(batchRequestFailed), token expiries \(tokenExpiries), torn crashes \(tornCrashes), "
+      + "resurrections blocked \(resurrectionsBlocked)"
   }
 }
 

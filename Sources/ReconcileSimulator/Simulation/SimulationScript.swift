@@ -26,8 +26,9 @@ import Reconcile
 /// Header lines set up the world: `resolver NAME` (`server-lww`, `local-clock`, `edit-count`, `field-merge`, `hlc`),
 /// `delete-policy deleteWins|editWins`, `schemas none|minor|major`, one `device add NAME [--clock-offset Ns]
 /// [--upgraded]` per device, and optionally `invariants NAME …` (the ``Invariant``s to check; the resolver's defaults
-/// otherwise), `zone-deletion drop|reupload` (``ZoneDeletionResponse``; `drop` unless given) and `defect NAME` lines
-/// (a ``ClientDefect`` every device makes). Each step line is one ``SimulationStep``; one second of virtual time passes after each
+/// otherwise), `zone-deletion drop|reupload` (``ZoneDeletionResponse``; `drop` unless given), `send-after-edits`
+/// (devices send right after each user action, see ``Workload/sendsAfterEdits``), `server-limits batch-items N
+/// batch-bytes N page-size N` (lowered limits) and `defect NAME` lines (a ``ClientDefect`` every device makes). Each step line is one ``SimulationStep``; one second of virtual time passes after each
 /// (`advance Ns` waits N seconds instead):
 ///
 /// | Line | Step |
@@ -42,6 +43,7 @@ import Reconcile
 /// | `fault delay NAME 20s` · `fault transient NAME zoneBusy 5s` | a late request, a transient error |
 /// | `fault throttle 30s` · `fault expire-tokens` · `fault delete-zone` | a server fault |
 /// | `fault corrupt NAME RECORD` | the device's stored copy of the record is damaged |
+/// | `fault torn-crash NAME` | the device crashes between two persistence writes of its next answer |
 ///
 /// `quiesce` drives the world to quiescence; `expect invariants` fails the script if an invariant is broken. Values
 /// are double-quoted strings (`\"` and `\\` escaped), integers, or decimals.
@@ -97,6 +99,13 @@ public enum SimulationScript {
         "device add \(device.name) --clock-offset \(device.clockOffset)s" + (device.upgraded ? " --upgraded" : ""))
     }
     if setup.zoneDeletion != .dropLocalData { lines.append("zone-deletion \(setup.zoneDeletion)") }
+    if setup.sendsAfterEdits { lines.append("send-after-edits") }
+    if setup.limits != .cloudKit {
+      let l = setup.limits
+      lines.append(
+        "server-limits batch-items \(l.maximumBatchItems) batch-bytes \(l.maximumBatchBytes) "
+          + "page-size \(l.changesPageSize)")
+    }
     for defect in setup.defects.map(\.rawValue).sorted() { lines.append("defect \(defect)") }
     if let invariants {
       lines.append("invariants " + invariants.map(\.rawValue).sorted().joined(separator: " "))
@@ -139,6 +148,7 @@ public enum SimulationScript {
       case .expireTokens: return "fault expire-tokens"
       case .deleteZone: return "fault delete-zone"
       case .corruptStorage(let device, let record): return "fault corrupt \(device) \(record)"
+      case .tornCrash(let device): return "fault torn-crash \(device)"
       }
     }
   }
@@ -175,6 +185,8 @@ public enum SimulationScript {
     var invariants: Set<Invariant>?
     var zoneDeletion = ZoneDeletionResponse.dropLocalData
     var defects: Set<ClientDefect> = []
+    var limits = SimulatedServer.Limits.cloudKit
+    var sendsAfterEdits = false
     for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let number = offset + 1
       let tokens = try tokenize(String(raw), line: number)
@@ -223,6 +235,22 @@ public enum SimulationScript {
           throw fail("unknown zone-deletion response; use drop or reupload", tokens.dropFirst().first)
         }
         zoneDeletion = response
+      case "send-after-edits":
+        guard tokens.count == 1 else { throw fail("`send-after-edits` takes nothing after it") }
+        sendsAfterEdits = true
+      case "server-limits":
+        var rest = tokens.dropFirst()
+        while let name = rest.popFirst() {
+          guard let text = rest.popFirst(), let value = Int(text), value >= 1 else {
+            throw fail("expected a whole number of at least 1 after \(name)", name)
+          }
+          switch name {
+          case "batch-items": limits.maximumBatchItems = value
+          case "batch-bytes": limits.maximumBatchBytes = value
+          case "page-size": limits.changesPageSize = value
+          default: throw fail("unknown server limit; use batch-items, batch-bytes or page-size", name)
+          }
+        }
       case "defect":
         guard tokens.count == 2, let defect = ClientDefect(rawValue: tokens[1]) else {
           throw fail(
@@ -262,7 +290,7 @@ public enum SimulationScript {
     return Parsed(
       setup: SimulationSetup(
         resolver: resolver, deletePolicy: deletePolicy, schemas: schemas, devices: devices, zoneDeletion: zoneDeletion,
-        defects: defects),
+        defects: defects, limits: limits, sendsAfterEdits: sendsAfterEdits),
       steps: steps, quiesces: quiesces, expectsInvariants: expects, invariants: invariants)
   }
 
@@ -341,10 +369,11 @@ public enum SimulationScript {
     case ("expire-tokens", 1): return .expireTokens
     case ("delete-zone", 1): return .deleteZone
     case ("corrupt", 3): return .corruptStorage(device: tokens[1], record: tokens[2])
+    case ("torn-crash", 2): return .tornCrash(device: tokens[1])
     default:
       throw fail(
         "unknown fault; use lose-request, lose-response, duplicate, delay, transient, throttle, expire-tokens, "
-          + "delete-zone or corrupt", tokens.first)
+          + "delete-zone, corrupt or torn-crash", tokens.first)
     }
   }
 

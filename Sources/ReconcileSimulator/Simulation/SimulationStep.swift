@@ -74,12 +74,15 @@ public enum SimulationFault: Sendable, Hashable {
   case deleteZone
   /// `device`'s stored copy of `record` is damaged on disk (see `SimulatedDevice.corruptStoredRecord(_:)`).
   case corruptStorage(device: String, record: String)
+  /// `device` crashes in the middle of handling its next answer that takes two or more persistence writes, after
+  /// the first (see `SimulatedDevice.receive(_:for:at:crashingAfterWrites:)`).
+  case tornCrash(device: String)
 
   /// The device the fault targets, if any.
   public var device: String? {
     switch self {
     case .loseRequest(let device), .loseResponse(let device), .duplicate(let device), .delay(let device, _),
-      .transient(let device, _, _), .corruptStorage(let device, _):
+      .transient(let device, _, _), .corruptStorage(let device, _), .tornCrash(let device):
       device
     case .throttle, .expireTokens, .deleteZone: nil
     }
