@@ -15,6 +15,7 @@ public struct PendingQueue: Sendable, Hashable {
 
   private var order: [RecordID] = []
   private var kinds: [RecordID: Kind] = [:]
+  private var deletes = 0
 
   /// Creates an empty queue.
   public init() {}
@@ -24,6 +25,9 @@ public struct PendingQueue: Sendable, Hashable {
 
   /// Whether nothing is queued.
   public var isEmpty: Bool { kinds.isEmpty }
+
+  /// Whether any deletion is queued.
+  public var containsDeletes: Bool { deletes > 0 }
 
   /// What is queued for `id`, if anything.
   /// - Parameter id: A record ID.
@@ -37,14 +41,18 @@ public struct PendingQueue: Sendable, Hashable {
   ///   - id: The record.
   ///   - kind: What to send.
   public mutating func enqueue(_ id: RecordID, _ kind: Kind) {
-    if kinds.updateValue(kind, forKey: id) == nil { order.append(id) }
+    let old = kinds.updateValue(kind, forKey: id)
+    if old == nil { order.append(id) }
+    if old == .delete { deletes -= 1 }
+    if kind == .delete { deletes += 1 }
   }
 
   /// Removes `id` from the queue.
   /// - Parameter id: The record.
   /// - Complexity: O(*n*) in the queue's length.
   public mutating func remove(_ id: RecordID) {
-    guard kinds.removeValue(forKey: id) != nil else { return }
+    guard let old = kinds.removeValue(forKey: id) else { return }
+    if old == .delete { deletes -= 1 }
     order.removeAll { $0 == id }
   }
 

@@ -50,6 +50,13 @@ extension SimulatedDevice {
     // A damaged copy is replaced by the server's, never merged.
     _ = discardIfDamaged(id)
     if storage.pending[id] == .delete, storage.records[id] == nil {
+      if let deleted = storage.tombstones[id]?.creationDate, let created = server.creationDate, deleted != created {
+        // The record this device deleted is gone already; this one was created anew since: keep it.
+        storage.pending.remove(id)
+        storage.tombstones.remove(id)
+        storage.records[id] = LocalRecord(lastKnownServer: server, current: server)
+        return nil
+      }
       let pending =
         storage.tombstones[id] ?? Tombstone(recordID: id, recordType: server.recordType, deletedAt: .distantPast)
       if case .keep(let kept) = configuration.deletePolicy.resolvePendingDeletion(pending, against: server) {

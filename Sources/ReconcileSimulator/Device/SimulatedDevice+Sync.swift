@@ -16,7 +16,9 @@ extension SimulatedDevice {
     }
     while true {
       if session.phase == .idle {
-        if !session.syncRequested, session.sendRequested, storage.zoneCreated {
+        // A deletion is sent only after a fetch: deletes carry no change tag, so one aimed at a record since deleted and
+        // created anew would delete the new one.
+        if !session.syncRequested, session.sendRequested, storage.zoneCreated, !storage.pending.containsDeletes {
           session.sendRequested = false
           if storage.pending.isEmpty { return nil }
           session.phase = .sending

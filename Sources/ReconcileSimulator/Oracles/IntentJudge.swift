@@ -232,7 +232,8 @@ struct IntentJudge {
     switch (later, earlier) {
     case (.action(let b), .action(let a)):
       if a.device == b.device, a.order < b.order { return true }
-      guard let landed = landing(a, key: key) else { return false }
+      // Nothing sees an action made after it.
+      guard a.order < b.order, let landed = landing(a, key: key) else { return false }
       if b.isCreate {
         let now = timeline.position(at: b.time)
         return landed <= now && (a.isDelete || !timeline.exists(a.recordID, at: now))
