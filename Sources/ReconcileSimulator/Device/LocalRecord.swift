@@ -20,8 +20,14 @@ public struct LocalRecord: Sendable, Hashable {
   }
   /// Bumped by every local edit, so a save reply can tell whether the record changed while the save was in flight.
   var generation = 0
-  /// Whether a save of this record was ever sent: it may then exist on the server even before any answer says so.
+  /// Whether a save of this record may have landed: one was sent, and no definite answer says it did not.
   var sent = false
+  /// Whether a save of this record went unanswered (its request timed out): it may have landed whatever later answers
+  /// say about other saves.
+  var inDoubt = false
+  /// Whether the user created this record after deleting one with the same ID here: it replaces whatever the server
+  /// still holds under that ID, so every one of its values is the user's change.
+  var replacesDeleted = false
   /// The values of the last save sent and not yet acknowledged: if it landed unanswered, a server version carrying
   /// these values carries this device's own change, which must not count as a concurrent one.
   var unacknowledgedSave: Record?

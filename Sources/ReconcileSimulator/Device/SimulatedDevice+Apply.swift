@@ -107,8 +107,10 @@ extension SimulatedDevice {
       storage.tombstones.insert(tombstone)
       return
     }
-    // A record created here and never sent is a new record: a deletion in the feed is of an older one.
-    if local.lastKnownServer == nil, !local.sent { return }
+    // A record created here and never acknowledged is taken for a new record: a deletion in the feed is of an older
+    // one with the same ID. When its save went unanswered the feed cannot tell (the deletion may be of this very save,
+    // landed and deleted elsewhere); keeping the user's new record is the choice that loses nothing.
+    if local.lastKnownServer == nil { return }
     if !local.hasUnsentChanges {
       storage.records[id] = nil
       storage.pending.remove(id)
@@ -178,7 +180,12 @@ extension SimulatedDevice {
       configuration.schema.map { configuration.resolver.guarded(by: $0) } ?? configuration.resolver
     let merged: Record
     do {
-      let ancestor = Self.ancestor(known: local.lastKnownServer, unacknowledged: local.unacknowledgedSave, server: server)
+      var ancestor = Self.ancestor(known: local.lastKnownServer, unacknowledged: local.unacknowledgedSave, server: server)
+      if local.replacesDeleted, local.lastKnownServer == nil {
+        // A record re-created after a deletion here replaces the server's copy: the server's values are its ancestor.
+        ancestor = server
+        ancestor?.clearChangedKeys()
+      }
       merged = try resolver.resolve(Conflict(client: local.current, ancestor: ancestor, server: server))
     } catch let halt as SchemaHalt {
       return .schema(halt)

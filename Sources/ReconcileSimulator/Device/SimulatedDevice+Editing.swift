@@ -14,8 +14,10 @@ extension SimulatedDevice {
     var created = record
     for key in created.allKeys { created.markChanged(key) }
     try prepareEdit(&created, at: now)
-    storage.tombstones.remove(record.recordID)
-    storage.records[record.recordID] = LocalRecord(lastKnownServer: nil, current: created)
+    let replaces = storage.tombstones.remove(record.recordID) != nil || storage.pending[record.recordID] == .delete
+    var local = LocalRecord(lastKnownServer: nil, current: created)
+    local.replacesDeleted = replaces
+    storage.records[record.recordID] = local
     storage.pending.enqueue(record.recordID, .save)
   }
 

@@ -67,6 +67,8 @@ extension SimulatedDevice {
     guard let flight = session.inFlight,
       now.timeIntervalSince(flight.sentAt) >= configuration.retry.requestTimeout
     else { return }
+    // No answer: each save in the request may or may not have landed.
+    for id in flight.sentSaves.keys { storage.records[id]?.inDoubt = true }
     receive(.failure(.networkFailure(retryAfter: nil)), for: flight.id, at: now)
   }
 
@@ -240,6 +242,8 @@ extension SimulatedDevice {
 
   private mutating func handleOperationError(_ error: ServerError, flight: InFlight, at now: Date) {
     session.lastError = error.description
+    // A definite refusal: none of the request's saves landed.
+    for id in flight.sentSaves.keys { notLanded(id) }
     let retry = configuration.retry
     switch error {
     case _ where error.isTransient || error == .serverResponseLost:
@@ -371,6 +375,7 @@ extension SimulatedDevice {
       settle(configuration.deletePolicy.resolveUnknownItem(for: local.current, at: deviceTime(at: now)), for: local)
       return nil
     case .batchRequestFailed:
+      notLanded(id)
       return nil
     case .zoneNotFound:
       zoneWasDeleted()
@@ -385,6 +390,13 @@ extension SimulatedDevice {
     default:
       return .rejected(error)
     }
+  }
+
+  /// A save of `id` was refused: unless an earlier one went unanswered, the record is not on the server.
+  private mutating func notLanded(_ id: RecordID) {
+    guard let local = storage.records[id], local.lastKnownServer == nil, local.sent, !local.inDoubt else { return }
+    storage.records[id]?.sent = false
+    storage.records[id]?.unacknowledgedSave = nil
   }
 
   static func sameValue(_ key: String, _ a: Record, _ b: Record) -> Bool {
