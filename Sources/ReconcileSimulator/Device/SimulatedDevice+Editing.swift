@@ -65,7 +65,8 @@ extension SimulatedDevice {
   public mutating func delete(_ id: RecordID, at now: Date) throws(DeviceError) {
     guard let local = storage.records.removeValue(forKey: id) else { throw .recordNotFound(id) }
     storage.tombstones.insert(Tombstone(deleting: local.current, at: deviceTime(at: now), by: name))
-    let unsent = !local.sent || configuration.defects.contains(.dropUnacknowledgedDeletes)
+    // A record re-created here after a deletion still owes the server that deletion.
+    let unsent = (!local.sent && !local.replacesDeleted) || configuration.defects.contains(.dropUnacknowledgedDeletes)
     if local.lastKnownServer == nil && local.current.recordChangeTag == nil && unsent {
       storage.pending.remove(id)
     } else {

@@ -67,8 +67,7 @@ extension SimulatedDevice {
     guard let flight = session.inFlight,
       now.timeIntervalSince(flight.sentAt) >= configuration.retry.requestTimeout
     else { return }
-    // No answer: each save in the request may or may not have landed.
-    for id in flight.sentSaves.keys { storage.records[id]?.inDoubt = true }
+    markInFlightSavesInDoubt()
     receive(.failure(.networkFailure(retryAfter: nil)), for: flight.id, at: now)
   }
 

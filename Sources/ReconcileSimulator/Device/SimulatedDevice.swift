@@ -285,6 +285,7 @@ public struct SimulatedDevice: Sendable {
 
   /// Takes the device off the network. A request in flight is abandoned; nothing is sent until ``goOnline()``.
   public mutating func goOffline() {
+    markInFlightSavesInDoubt()
     isOnline = false
     session.inFlight = nil
     if session.phase != .idle { session.syncRequested = true }
@@ -300,6 +301,7 @@ public struct SimulatedDevice: Sendable {
   public mutating func crash() {
     // A halt waits for the user (an update, a sign-in, freed storage): relaunching does not clear it.
     let halt = session.haltReason
+    markInFlightSavesInDoubt()
     session = Session(throttle: configuration.retry.minimumInterval, batchLimit: max(1, configuration.batchLimit))
     session.haltReason = halt
     session.syncRequested = true
@@ -338,6 +340,12 @@ public struct SimulatedDevice: Sendable {
     configuration.resolver = resolver
     configuration.bookkeeping = bookkeeping
     configuration.deletePolicy = deletePolicy
+  }
+
+  /// The request in flight is abandoned without an answer: each save in it may or may not have landed.
+  mutating func markInFlightSavesInDoubt() {
+    guard let flight = session.inFlight else { return }
+    for id in flight.sentSaves.keys { storage.records[id]?.inDoubt = true }
   }
 
   mutating func halt(_ reason: HaltReason) {

@@ -108,6 +108,7 @@ struct IntentJudge {
       .map { ops[$0] }
     guard !latest.isEmpty else { return }
     let name = id.recordName
+    if ambiguous(id, actions: actions) { return }
     if latest.allSatisfy(\.isRemoval) {
       if zoneDeletion == .reuploadLocalData, excusedByReupload(id, latest: latest) { return }
       tally.judged(.noResurrection)
@@ -128,6 +129,15 @@ struct IntentJudge {
         tally.fail(.noLostRecords, "\(what); no deletion came after, yet the server does not hold \(name)")
       }
     }
+  }
+
+  /// A device saved the record and never got the answer, and another device deleted it: the change feed reports
+  /// that deletion the same whether it removed the unanswered save or an older record with the same ID, so no client
+  /// can tell whether its user's record was deleted. Existence is not judged then.
+  private func ambiguous(_ id: RecordID, actions: [UserHistory.Action]) -> Bool {
+    guard let unanswered = history.unansweredSaves[id] else { return false }
+    return actions.contains { $0.isDelete && !unanswered.contains($0.device) }
+      || (history.resets.contains { _ in zoneDeletion == .dropLocalData } && !unanswered.isEmpty)
   }
 
   /// Under re-upload, a record deleted before a zone deletion may come back from a device that had not fetched the

@@ -71,6 +71,9 @@ struct UserHistory: Sendable {
   private(set) var actions: [Action] = []
   private(set) var resets: [ZoneReset] = []
   private(set) var damage: [Damage] = []
+  /// Per record, the devices that saved it and never got the answer (lost, or given up on): they cannot know whether
+  /// the save landed.
+  private(set) var unansweredSaves: [RecordID: Set<String>] = [:]
   private var counter = 0
 
   mutating func record(_ action: Action) {
@@ -85,6 +88,10 @@ struct UserHistory: Sendable {
   mutating func recordDamage(device: String, recordID: RecordID, time: Date) {
     counter += 1
     damage.append(Damage(order: counter, device: device, recordID: recordID, time: time))
+  }
+
+  mutating func recordUnanswered(_ ids: [RecordID], device: String) {
+    for id in ids { unansweredSaves[id, default: []].insert(device) }
   }
 
   /// Whether the history holds any deletion by a user.

@@ -62,12 +62,19 @@ extension Simulation {
       count(answer)
       observeServer()
       if loseResponse {
+        if case .success(.modifyRecords(let reply)) = answer {
+          history.recordUnanswered(reply.saved.map(\.recordID), device: devices[index].name)
+        }
         statistics.lostMessages += 1
         traceEntries.append(.note("network lost the answer to \(devices[index].name)'s \(request)"))
         return
       }
       network.send(.response(id: id, answer), device: index, at: now.addingTimeInterval(Self.latency))
     case .response(let id, let answer):
+      if devices[index].session.inFlight?.id != id, case .success(.modifyRecords(let reply)) = answer {
+        // The device gave up on this request (timed out, went offline, crashed): it never learns what landed.
+        history.recordUnanswered(reply.saved.map(\.recordID), device: devices[index].name)
+      }
       let before = devices[index].storage.zoneToken
       let wasHalted = devices[index].isHalted
       if !tornCrashArmed.isEmpty, tornCrashArmed.contains(devices[index].name) {
