@@ -28,6 +28,8 @@ public struct LocalRecord: Sendable, Hashable {
   /// Whether the user created this record after deleting one with the same ID here: it replaces whatever the server
   /// still holds under that ID, so every one of its values is the user's change.
   var replacesDeleted = false
+  /// The server creation date of the record it replaces, when known: a deletion of this record aims at that one.
+  var replacedCreationDate: Date?
   /// The values of the last save sent and not yet acknowledged: if it landed unanswered, a server version carrying
   /// these values carries this device's own change, which must not count as a concurrent one.
   var unacknowledgedSave: Record?

@@ -14,9 +14,11 @@ extension SimulatedDevice {
     var created = record
     for key in created.allKeys { created.markChanged(key) }
     try prepareEdit(&created, at: now)
-    let replaces = storage.tombstones.remove(record.recordID) != nil || storage.pending[record.recordID] == .delete
+    let deleted = storage.tombstones.remove(record.recordID)
     var local = LocalRecord(lastKnownServer: nil, current: created)
-    local.replacesDeleted = replaces
+    // Only a deletion not yet sent leaves a record on the server for this one to replace.
+    local.replacesDeleted = storage.pending[record.recordID] == .delete
+    local.replacedCreationDate = local.replacesDeleted ? deleted?.creationDate : nil
     storage.records[record.recordID] = local
     storage.pending.enqueue(record.recordID, .save)
   }
@@ -64,7 +66,9 @@ extension SimulatedDevice {
   /// - Throws: ``DeviceError/recordNotFound(_:)``.
   public mutating func delete(_ id: RecordID, at now: Date) throws(DeviceError) {
     guard let local = storage.records.removeValue(forKey: id) else { throw .recordNotFound(id) }
-    storage.tombstones.insert(Tombstone(deleting: local.current, at: deviceTime(at: now), by: name))
+    var tombstone = Tombstone(deleting: local.current, at: deviceTime(at: now), by: name)
+    if tombstone.creationDate == nil { tombstone.creationDate = local.replacedCreationDate }
+    storage.tombstones.insert(tombstone)
     // A record re-created here after a deletion still owes the server that deletion.
     let unsent = (!local.sent && !local.replacesDeleted) || configuration.defects.contains(.dropUnacknowledgedDeletes)
     if local.lastKnownServer == nil && local.current.recordChangeTag == nil && unsent {
