@@ -74,6 +74,9 @@ struct SimulationReport: Encodable {
       "lostMessages": Double(s.lostMessages), "conflicts": Double(s.conflicts),
       "transientErrors": Double(s.transientErrors), "halts": Double(s.halts), "serverChanges": Double(s.serverChanges),
       "virtualSeconds": s.virtualSeconds, "quiescenceRounds": Double(s.quiescenceRounds),
+      "moreComingPages": Double(s.moreComingPages), "limitExceeded": Double(s.limitExceeded),
+      "batchRequestFailed": Double(s.batchRequestFailed), "tokenExpiries": Double(s.tokenExpiries),
+      "tornCrashes": Double(s.tornCrashes), "resurrectionsBlocked": Double(s.resurrectionsBlocked),
     ]
     trace = includeTrace ? result.trace : nil
   }
@@ -120,6 +123,7 @@ struct SimulationReport: Encodable {
     text += "\n"
     let order = [
       "steps", "skippedSteps", "requests", "lostMessages", "conflicts", "transientErrors", "halts", "serverChanges",
+      "moreComingPages", "limitExceeded", "batchRequestFailed", "tokenExpiries", "tornCrashes", "resurrectionsBlocked",
       "quiescenceRounds", "virtualSeconds",
     ]
     text += TextTable.render(

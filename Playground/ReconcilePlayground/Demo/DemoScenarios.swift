@@ -6,8 +6,9 @@ extension DemoScenario {
       file: "01-queued-edits.rcp", title: "1. Two quick queued edits (seed 004's pitfall)",
       explanation:
         "The phone's save of \"a\" landed but its answer was lost, so \"b\" went out on the old change tag. "
-        + "server-lww, and field-merge with its default same-field policy (server), keep \"a\" and lose the later "
-        + "\"b\"; local-clock, edit-count and hlc compare the device's own edits and keep \"b\".",
+        + "server-lww keeps \"a\" and loses the later \"b\"; field-merge sees \"a\" on the server is the phone's own "
+        + "unanswered save, not a concurrent change, and keeps \"b\"; local-clock, edit-count and hlc compare the "
+        + "device's own edits and keep \"b\".",
       script: """
         # 1. Two quick queued edits (seed 004's pitfall)
         # The phone's first save lands but its answer is lost; its second edit then goes out on the old change tag.

@@ -197,8 +197,13 @@ extension SimulatedDevice {
       }
       session.waitUntil = now.addingTimeInterval(session.throttle)
       if case .modifyRecords(let result) = reply, result.failures.isEmpty {
-        // A batch limit halved by `limitExceeded` grows back with each clean save.
-        session.batchLimit = min(max(1, configuration.batchLimit), session.batchLimit * 2)
+        // A batch limit halved by `limitExceeded` doubles back after ten clean saves in a row, so a passing spike of
+        // large records does not shrink batches for good, and a real server limit is not hit on every other save.
+        session.cleanSaves += 1
+        if session.cleanSaves >= 10, session.batchLimit < configuration.batchLimit {
+          session.batchLimit = min(max(1, configuration.batchLimit), session.batchLimit * 2)
+          session.cleanSaves = 0
+        }
       }
       handleReply(reply, flight: flight, at: now)
     }
@@ -263,6 +268,7 @@ extension SimulatedDevice {
       session.waitUntil = now.addingTimeInterval(max(wait, session.throttle))
     case .limitExceeded:
       session.batchLimit = max(1, session.batchLimit / 2)
+      session.cleanSaves = 0
     case .changeTokenExpired:
       if session.phase == .fetchingDatabase {
         storage.databaseToken = nil

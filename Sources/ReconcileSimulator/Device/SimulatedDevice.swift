@@ -134,6 +134,8 @@ public struct SimulatedDevice: Sendable {
     var lastError: String?
     var lastCompletedOperation: String?
     var haltReason: HaltReason?
+    /// Clean saves since the batch limit last changed: after ten, a halved limit doubles back toward the configured one.
+    var cleanSaves = 0
     /// Persistence writes left before a torn crash, while one is armed for the answer being handled.
     var writesBeforeCrash: Int?
     /// Whether the armed torn crash was reached.

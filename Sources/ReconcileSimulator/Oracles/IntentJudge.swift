@@ -241,7 +241,9 @@ struct IntentJudge {
   private func sees(_ later: Op, _ earlier: Op, key: String?) -> Bool {
     switch (later, earlier) {
     case (.action(let b), .action(let a)):
-      if a.device == b.device, a.order < b.order { return true }
+      if a.device == b.device, a.order < b.order, !damaged(a.device, a.recordID, between: a.order, and: b.order) {
+        return true
+      }
       // Nothing sees an action made after it.
       guard a.order < b.order, let landed = landing(a, key: key) else { return false }
       if b.isCreate {
@@ -275,6 +277,12 @@ struct IntentJudge {
         .position
     }
     return timeline.firstSave(of: id, by: action.device, from: action.time) { _ in true }?.position
+  }
+
+  /// Whether the device's copy of the record was damaged between two of its actions: it threw the copy away and
+  /// forgot what it had seen.
+  private func damaged(_ device: String, _ id: RecordID, between first: Int, and second: Int) -> Bool {
+    history.damage.contains { $0.device == device && $0.recordID == id && $0.order > first && $0.order < second }
   }
 
   /// A create or edit its own user withdrew by deleting the record later on the same device, or whose copy the

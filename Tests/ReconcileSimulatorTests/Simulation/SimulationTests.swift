@@ -136,6 +136,7 @@ struct SimulationTests {
       device add old
       new create Note/r1 title="hello" color="red"
       new sync
+      advance 5s
       old sync
       old sync
       """

@@ -28,18 +28,22 @@ struct TestingArticleTests {
   @Test("the article's replay script loses d2's rank under server last-writer-wins")
   func articleScriptReplays() throws {
     let script = """
-      # seed 0, shrunk from 200 to 5 steps
       resolver server-lww
       delete-policy deleteWins
       schemas none
       device add d1 --clock-offset 0s
       device add d2 --clock-offset 0s
       invariants oneSidedChangesKept
-      d2 sync
       d2 create Note/r16 rank=130 title="d2.130"
+      d2 sync
+      advance 5s
       d1 sync
+      advance 5s
       d2 edit Note/r16 rank=153
       d1 edit Note/r16 title="d1.159"
+      d1 sync
+      advance 5s
+      d2 sync
       quiesce
       expect invariants
       """
