@@ -31,7 +31,7 @@ struct SimulateAndReplayTests {
     #expect(first.text == second.text)
     #expect(first.text.contains("seed 7, 3 devices, 80 steps, resolver hlc"))
     #expect(first.text.contains("latestStampKept"))
-    #expect(first.text.contains("all invariants held"))
+    #expect(first.text.contains("no invariant violated"))
     #expect(Self.run(["simulate", "--seed", "8", "--steps", "80", "--trace"]).text != first.text)
   }
 
@@ -68,8 +68,8 @@ struct SimulateAndReplayTests {
     #expect(Self.failingScript.contains("resolver server-lww"))
     let result = Self.run(["replay", "failure.rcp"], files: ["failure.rcp": Self.failingScript])
     #expect(result.status == 1)
-    #expect(result.text.contains("oneSidedChangesKept  BROKEN: d2 set rank of r16 to 153"))
-    #expect(result.text.contains("5 d1 edit Note/r16 title=\"d1.159\""))
+    #expect(result.text.contains("oneSidedChangesKept  VIOLATED: d2 set rank of r16 to 153"))
+    #expect(result.text.contains("7 d1 edit Note/r16 title=\"d1.159\""))
   }
 
   @Test("replay exits 0 when the same steps keep every invariant")
@@ -77,7 +77,7 @@ struct SimulateAndReplayTests {
     let script = Self.failingScript.replacingOccurrences(of: "server-lww", with: "field-merge")
     let result = Self.run(["replay", "ok.rcp"], files: ["ok.rcp": script])
     #expect(result.status == 0, "\(result.text)")
-    #expect(result.text.contains("all invariants held"))
+    #expect(result.text.contains("no invariant violated"))
   }
 
   @Test("replay names the file, line and token of a bad script, and a missing file")
@@ -85,7 +85,7 @@ struct SimulateAndReplayTests {
     let bad = Self.failingScript.replacingOccurrences(of: "d1 sync", with: "d1 snyc")
     let result = Self.run(["replay", "bad.rcp"], files: ["bad.rcp": bad])
     #expect(result.status == 1)
-    #expect(result.text.contains("error: bad.rcp: line 11:"), "\(result.text)")
+    #expect(result.text.contains("error: bad.rcp: line 13:"), "\(result.text)")
     #expect(result.text.contains("snyc"))
     let missing = Self.run(["replay", "nowhere.rcp"])
     #expect(missing.status == 1)

@@ -72,10 +72,10 @@ struct Observer: Sendable {
   // MARK: Judging
 
   /// Changes replaced by a value the key had held before.
-  func staleOverwrites() -> [InvariantViolation] {
+  func staleOverwrites(among userKeys: Set<String>) -> [InvariantViolation] {
     var found: [InvariantViolation] = []
     for (id, keys) in keyHistory.sorted(by: { $0.key < $1.key }) {
-      for (key, history) in keys.sorted(by: { $0.key < $1.key }) {
+      for (key, history) in keys.sorted(by: { $0.key < $1.key }) where userKeys.contains(key) {
         var firstSeen: [FieldValue: Int] = [:]
         for (index, entry) in history.enumerated() {
           guard let value = entry.value else { continue }

@@ -246,7 +246,9 @@ extension Simulation {
       }
     }
     if invariants.contains(.oneSidedChangesKept) {
-      tally.violations += observer.staleOverwrites()
+      // Only keys users write carry unique values; bookkeeping fields (edit counts, stamps) repeat by design.
+      let userKeys = Set(history.actions.flatMap { $0.writes.keys })
+      tally.violations += observer.staleOverwrites(among: userKeys)
     }
     let judge = IntentJudge(
       history: history,

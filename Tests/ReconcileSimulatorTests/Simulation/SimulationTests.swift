@@ -139,6 +139,7 @@ struct SimulationTests {
       advance 5s
       old sync
       old sync
+      advance 5s
       """
     let result = try Simulation.replay(script)
     #expect(result.trace.contains { $0.contains("old halted: schema") })
