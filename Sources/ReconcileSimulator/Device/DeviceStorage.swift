@@ -31,6 +31,10 @@ public struct DeviceStorage: Sendable, Hashable {
   /// sync); `nil` when no such fetch is under way. Persisted, so a crash in the middle of it still ends with records
   /// the server no longer has being removed.
   var fullFetchSeen: Set<RecordID>?
+  /// Deletions queued for records whose save was sent but never acknowledged, with whether that save went
+  /// unanswered: a definite refusal of the save means nothing of this device's reached the server, and the deletion
+  /// is dropped rather than sent against whatever record now holds the ID.
+  var deletesOfUnconfirmed: [RecordID: Bool] = [:]
   /// A counter for request IDs, persisted so an answer to a request sent before a crash is never taken for an answer to
   /// one sent after.
   var requestSerial = 0

@@ -75,6 +75,9 @@ extension SimulatedDevice {
       storage.pending.remove(id)
     } else {
       storage.pending.enqueue(id, .delete)
+      if local.lastKnownServer == nil, !local.replacesDeleted {
+        storage.deletesOfUnconfirmed[id] = local.inDoubt
+      }
     }
   }
 

@@ -190,7 +190,7 @@ extension SimulatedDevice {
     case .success(let reply):
       session.lastCompletedOperation = "\(flight.request): ok"
       session.retryCount = 0
-      if case .modifyRecords(let result) = reply, !result.failures.isEmpty {
+      if case .modifyRecords(let result) = reply, result.failures.values.contains(where: Self.growsThrottle) {
         session.throttle = configuration.retry.grown(session.throttle)
       } else {
         session.throttle = configuration.retry.shrunk(session.throttle)
@@ -326,6 +326,7 @@ extension SimulatedDevice {
     }
     for id in reply.deleted where flight.sentDeletes.contains(id) && storage.pending[id] == .delete {
       storage.pending.remove(id)
+      storage.deletesOfUnconfirmed[id] = nil
     }
     var haltWith: HaltReason?
     for id in reply.failures.keys.sorted() {
@@ -370,6 +371,7 @@ extension SimulatedDevice {
   {
     switch error {
     case .serverRecordChanged(_, _, let server):
+      if storage.records[id] == nil { notLanded(id) }
       return resolveConflict(id, server: server)
     case .unknownItem:
       if flight.sentDeletes.contains(id) {
@@ -399,9 +401,24 @@ extension SimulatedDevice {
 
   /// A save of `id` was refused: unless an earlier one went unanswered, the record is not on the server.
   private mutating func notLanded(_ id: RecordID) {
+    if storage.records[id] == nil, storage.pending[id] == .delete, storage.deletesOfUnconfirmed[id] == false {
+      // The user deleted a record whose only save was just refused: there is nothing of it to delete.
+      storage.pending.remove(id)
+      storage.deletesOfUnconfirmed[id] = nil
+      return
+    }
     guard let local = storage.records[id], local.lastKnownServer == nil, local.sent, !local.inDoubt else { return }
     storage.records[id]?.sent = false
     storage.records[id]?.unacknowledgedSave = nil
+  }
+
+  /// Whether a failed item means the server is unwell (grow the throttle); a conflict, and the atomic siblings it
+  /// fails, are ordinary answers.
+  static func growsThrottle(_ error: ServerError) -> Bool {
+    switch error {
+    case .serverRecordChanged, .batchRequestFailed, .unknownItem: false
+    default: true
+    }
   }
 
   static func sameValue(_ key: String, _ a: Record, _ b: Record) -> Bool {

@@ -8,11 +8,16 @@ public struct ZoneChangeToken: Sendable, Hashable, Codable, CustomStringConverti
   let incarnation: Int
   /// The last change the client has seen.
   let sequence: Int
+  /// How far the zone's history had been forgotten when the token was issued (`nil` for not at all): a token issued
+  /// since the last compaction stays answerable even when it stands inside the forgotten part, as the pages of a
+  /// fetch from the beginning do.
+  let compactedThrough: Int?
 
-  init(zoneID: ZoneID, incarnation: Int, sequence: Int) {
+  init(zoneID: ZoneID, incarnation: Int, sequence: Int, compactedThrough: Int = 0) {
     self.zoneID = zoneID
     self.incarnation = incarnation
     self.sequence = sequence
+    self.compactedThrough = compactedThrough > 0 ? compactedThrough : nil
   }
 
   /// `zone@incarnation.sequence`, for logs.

@@ -16,7 +16,7 @@ extension SimulatedServer {
     var after = 0
     if let token = request.since {
       guard Self.storedZone(token.zoneID) == access.storedZone, token.incarnation == zone.incarnation,
-        zone.log.canAnswer(after: token.sequence)
+        zone.log.canAnswer(after: token.sequence, issuedAt: token.compactedThrough ?? 0)
       else { throw .changeTokenExpired }
       after = token.sequence
     }
@@ -34,7 +34,9 @@ extension SimulatedServer {
           DeletedRecord(recordID: access.renames ? id.movingZone(to: access.visibleZone) : id, recordType: type))
       }
     }
-    let token = ZoneChangeToken(zoneID: request.zoneID, incarnation: zone.incarnation, sequence: page.through)
+    let token = ZoneChangeToken(
+      zoneID: request.zoneID, incarnation: zone.incarnation, sequence: page.through,
+      compactedThrough: zone.log.compactedThrough)
     return ZoneChanges(
       changed: changed, deleted: deleted, token: token, moreComing: page.moreComing,
       clientChangeToken: zone.clientChangeToken)

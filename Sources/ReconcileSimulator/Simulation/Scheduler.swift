@@ -4,10 +4,11 @@ import Reconcile
 /// and draws per seed a workload that makes devices collide (see ``Workload``).
 ///
 /// Device actions: create (8%), re-create a record the device no longer holds (3%), edit one or two of `title`,
-/// `body`, `rank` (and `color` after an upgrade; 49%, an eighth of them removing `body`; a quarter start a burst of
-/// 2–5 edits on the same device without a sync), delete (7%), sync (21%), a wait of 5–40 s (4%), an offline spell
-/// (3%, back online 10–40 steps later), an app upgrade (5%, when the scenario has one; a sync otherwise). Edits and deletes pick from
-/// the seed's hot records with the workload's hot share. Faults, at the profile's rate, are drawn evenly from the
+/// `body`, `rank` (and `color` after an upgrade; 61%, an eighth of them removing `body`; a quarter start a burst of
+/// 2–5 edits on the same device without a sync), delete (6%), sync (7%), a wait of 5–40 s (9%), an offline spell
+/// (1%, back online 10–40 steps later), an app upgrade (5%, when the scenario has one; a sync otherwise). Edits and
+/// deletes pick a hot record the device holds with the workload's hot share, the hottest most often (weight 1/k for
+/// the k-th); any record it holds otherwise. Faults, at the profile's rate, are drawn evenly from the
 /// categories it enables — under ``FaultProfile/swarm`` from the categories the seed drew.
 struct Scheduler: Sendable {
   var random: SimulationRandom
@@ -66,15 +67,15 @@ struct Scheduler: Sendable {
       let held = Set(world.devices[slot].storage.records.keys.map(\.recordName))
       guard let name = random.pick(created.filter { !held.contains($0) }) else { return .sync(device: device) }
       return create(device: device, name: name, index: index)
-    case ..<60:
+    case ..<72:
       guard let record = pickHeld(world.devices[slot]) else { return create(device: device, index: index) }
       if random.chance(workload.burstChance) { burst = (device, 1 + random.below(4)) }
       return edit(device: device, record: record, index: index, upgraded: world.isUpgraded(device))
-    case ..<67:
+    case ..<78:
       guard let record = pickHeld(world.devices[slot]) else { return .sync(device: device) }
       return .delete(device: device, record: record)
-    case ..<88: return .sync(device: device)
-    case ..<92: return .advance(seconds: 5 + random.below(36))
+    case ..<85: return .sync(device: device)
+    case ..<94: return .advance(seconds: 5 + random.below(36))
     case ..<95:
       guard world.devices[slot].isOnline, !returns.contains(where: { $0.device == device }) else {
         return .sync(device: device)
@@ -90,9 +91,20 @@ struct Scheduler: Sendable {
   /// A record the device holds: one of the hot records with the workload's hot share, else any.
   private mutating func pickHeld(_ device: SimulatedDevice) -> String? {
     let held = device.storage.records.keys.map(\.recordName).sorted()
-    let hot = held.filter { workload.hot.contains($0) }
-    if !hot.isEmpty, random.chance(workload.hotShare) { return random.pick(hot) }
+    let hot = workload.hot.filter { held.contains($0) }
+    if !hot.isEmpty, random.chance(workload.hotShare) { return zipf(hot) }
     return random.pick(held)
+  }
+
+  /// One of `items`, the k-th (from 0) with weight 1/(k+1): the first is the hottest.
+  private mutating func zipf(_ items: [String]) -> String? {
+    let weights = items.indices.map { 1 / Double($0 + 1) }
+    var roll = Double(random.next() >> 11) / Double(1 << 53) * weights.reduce(0, +)
+    for (item, weight) in zip(items, weights) {
+      if roll < weight { return item }
+      roll -= weight
+    }
+    return items.last
   }
 
   private mutating func create(device: String, name: String? = nil, index: Int) -> SimulationStep {

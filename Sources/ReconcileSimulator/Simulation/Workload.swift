@@ -37,7 +37,8 @@ public struct Workload: Sendable, Hashable {
 
   /// One seed's draw.
   struct Draw: Sendable {
-    var hot: Set<String>
+    /// The hot records, hottest first.
+    var hot: [String]
     var hotShare: Double
     var burstChance: Double
   }
@@ -46,6 +47,6 @@ public struct Workload: Sendable, Hashable {
     let count = hotRecords.lowerBound + random.below(hotRecords.count)
     let unit = Double(random.next() >> 11) / Double(1 << 53)
     let share = hotShare.lowerBound + (hotShare.upperBound - hotShare.lowerBound) * unit
-    return Draw(hot: Set((0..<count).map { "r\($0 + 1)" }), hotShare: share, burstChance: burstChance)
+    return Draw(hot: (0..<count).map { "r\($0 + 1)" }, hotShare: share, burstChance: burstChance)
   }
 }

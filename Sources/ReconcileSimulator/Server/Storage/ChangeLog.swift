@@ -31,6 +31,12 @@ struct ChangeLog<Key: Hashable & Sendable>: Sendable {
   /// Whether a token at `sequence` can still be answered.
   func canAnswer(after sequence: Int) -> Bool { sequence >= compactedThrough && sequence <= self.sequence }
 
+  /// Whether a token at `sequence`, issued when the log was compacted through `issuedAt`, can still be answered: one
+  /// issued since the last compaction can, wherever it stands (the entries it still needs were kept).
+  func canAnswer(after sequence: Int, issuedAt: Int) -> Bool {
+    canAnswer(after: sequence) || (issuedAt == compactedThrough && sequence >= 0 && sequence <= self.sequence)
+  }
+
   /// The keys whose latest change comes after `after`, oldest first, at most `limit` of them.
   /// - Returns: The keys, the sequence number to resume from, and whether more remain.
   /// - Complexity: O(log *n* + *k*), *k* the entries after `after` that are read.

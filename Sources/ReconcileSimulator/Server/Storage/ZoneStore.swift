@@ -20,7 +20,8 @@ struct ZoneStore: Sendable {
   }
 
   var token: ZoneChangeToken {
-    ZoneChangeToken(zoneID: zone.zoneID, incarnation: incarnation, sequence: log.sequence)
+    ZoneChangeToken(
+      zoneID: zone.zoneID, incarnation: incarnation, sequence: log.sequence, compactedThrough: log.compactedThrough)
   }
 
   /// The version of `id` the server held under `tag`, if it still remembers it.
