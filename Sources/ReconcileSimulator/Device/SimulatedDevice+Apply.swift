@@ -151,6 +151,12 @@ extension SimulatedDevice {
     for (id, local) in gone.sorted(by: { $0.key < $1.key }) {
       applyFetchedDeletion(DeletedRecord(recordID: id, recordType: local.current.recordType), at: now)
     }
+    // A queued deletion of a record the server no longer has is moot: sent later, it could only delete a record
+    // created anew under the same ID after this fetch.
+    for (id, kind) in storage.pending.entries where kind == .delete && !seen.contains(id) && storage.records[id] == nil {
+      storage.pending.remove(id)
+      storage.deletesOfUnconfirmed[id] = nil
+    }
     storage.fullFetchSeen = nil
   }
 
@@ -178,14 +184,24 @@ extension SimulatedDevice {
     }
     let resolver: any ConflictResolver =
       configuration.schema.map { configuration.resolver.guarded(by: $0) } ?? configuration.resolver
+    if local.replacesDeleted, local.lastKnownServer == nil {
+      // A record re-created after a deletion here replaces whatever the server holds under its ID, whole: every key
+      // takes the new record's value or goes.
+      var replaced = server
+      for key in Set(server.allKeys).union(local.current.allKeys).sorted() {
+        Self.copy(key, from: local.current, into: &replaced)
+      }
+      local.lastKnownServer = server
+      local.current = replaced
+      local.generation += 1
+      storage.records[id] = local
+      if replaced.changedKeys.isEmpty { storage.pending.remove(id) } else { storage.pending.enqueue(id, .save) }
+      return nil
+    }
     let merged: Record
     do {
-      var ancestor = Self.ancestor(known: local.lastKnownServer, unacknowledged: local.unacknowledgedSave, server: server)
-      if local.replacesDeleted, local.lastKnownServer == nil {
-        // A record re-created after a deletion here replaces the server's copy: the server's values are its ancestor.
-        ancestor = server
-        ancestor?.clearChangedKeys()
-      }
+      let ancestor = Self.ancestor(
+        known: local.lastKnownServer, unacknowledged: local.unacknowledgedSave, server: server)
       merged = try resolver.resolve(Conflict(client: local.current, ancestor: ancestor, server: server))
     } catch let halt as SchemaHalt {
       return .schema(halt)

@@ -20,7 +20,7 @@ import Reconcile
 /// - **noLostRecords**: when every latest action is a create (or, under `.editWins`, a create or an edit), the
 ///   record exists on the server.
 /// - **oneSidedChangesKept**: on a record the server holds, for each key, the latest writes of the key since the
-///   record's last deletion decide: one write → the key ends with its value (or absent, for a removal); concurrent
+///   record's last deletion (a create writes every key: one it does not set, it removes) decide: one write → the key ends with its value (or absent, for a removal); concurrent
 ///   writes → with one of their values. A device's own queued or in-flight writes are never excused. Under `.editWins`
 ///   records that were ever deleted are not judged (a revived copy may carry any earlier value).
 /// - **highestEditCountKept** / **latestStampKept**: per record (per key) since its last deletion, the final edit
@@ -175,7 +175,8 @@ struct IntentJudge {
     var keys = Set<String>()
     for action in epoch { keys.formUnion(action.writes.keys) }
     for key in keys.sorted() {
-      let writers = epoch.filter { $0.writes[key] != nil }
+      // A create defines the whole record: a key it does not set, it removes.
+      let writers = epoch.filter { $0.writes[key] != nil || $0.isCreate }
       let latest = writers.filter { a in !writers.contains { b in b.order != a.order && sees(.action(b), .action(a), key: key) } }
       guard !latest.isEmpty else { continue }
       tally.judged(.oneSidedChangesKept)
@@ -286,19 +287,17 @@ struct IntentJudge {
   }
 
   /// A create or edit its own user withdrew by deleting the record later on the same device, or whose copy the
-  /// device's storage damaged before it landed.
+  /// device's storage damaged afterwards with none of its values ever reaching the server.
   private func withdrawn(_ action: UserHistory.Action) -> Bool {
     let deletedLater = history.actions.contains {
       $0.isDelete && $0.device == action.device && $0.recordID == action.recordID && $0.order > action.order
     }
     if deletedLater { return true }
-    return history.damage.contains { damage in
-      guard damage.device == action.device, damage.recordID == action.recordID, damage.order > action.order else {
-        return false
-      }
-      let landed = timeline.firstSave(of: action.recordID, by: action.device, from: action.time) { _ in true }
-      return landed.map { $0.time > damage.time } ?? true
+    let damagedAfter = history.damage.contains {
+      $0.device == action.device && $0.recordID == action.recordID && $0.order > action.order
     }
+    // A write already on its way when the copy was damaged may still land: then it was not lost.
+    return damagedAfter && action.writes.keys.allSatisfy { landing(action, key: $0) == nil }
   }
 
   /// Whether an action belongs to the record's current life: made after its last deletion, on a version of the new
