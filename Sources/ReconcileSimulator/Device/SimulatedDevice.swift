@@ -347,7 +347,10 @@ public struct SimulatedDevice: Sendable {
   /// The request in flight is abandoned without an answer: each save in it may or may not have landed.
   mutating func markInFlightSavesInDoubt() {
     guard let flight = session.inFlight else { return }
-    for id in flight.sentSaves.keys { storage.records[id]?.inDoubt = true }
+    for id in flight.sentSaves.keys {
+      storage.records[id]?.inDoubt = true
+      if storage.deletesOfUnconfirmed[id] != nil { storage.deletesOfUnconfirmed[id] = true }
+    }
   }
 
   mutating func halt(_ reason: HaltReason) {
