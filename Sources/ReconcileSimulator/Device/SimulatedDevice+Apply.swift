@@ -188,7 +188,9 @@ extension SimulatedDevice {
       // A record re-created after a deletion here replaces whatever the server holds under its ID, whole: every key
       // takes the new record's value or goes.
       var replaced = server
-      for key in Set(server.allKeys).union(local.current.allKeys).sorted() {
+      // Keys this app does not know stay: a newer app wrote them, and this one must not remove them.
+      let unknown = configuration.schema?.unknownKeys(in: server) ?? []
+      for key in Set(server.allKeys).union(local.current.allKeys).sorted() where !unknown.contains(key) {
         Self.copy(key, from: local.current, into: &replaced)
       }
       local.lastKnownServer = server

@@ -28,6 +28,12 @@ import Reconcile
 ///
 /// Writes to a copy the device's storage later damaged, before they landed, are withdrawn: the device throws the
 /// copy away.
+///
+/// ## What no client can know
+/// A device whose save went unanswered (lost, timed out, abandoned) cannot tell whether it landed. Where that decides
+/// the outcome, nothing is judged: a record such a device saved and another device deleted (the change feed reports
+/// the deletion the same whether it removed the unanswered save or an older record), and a key that ends with such a
+/// device's value (it may re-send a value that had landed and been overwritten since).
 struct IntentJudge {
   let history: UserHistory
   let timeline: ServerTimeline
@@ -69,9 +75,9 @@ struct IntentJudge {
         judgeExistence(id, actions: actions, server: server, devices: devices, into: &tally)
       }
       guard let final = server[id], !actions.isEmpty else { continue }
-      let gone = timeline.lastDeletion(of: id, countingZoneResets: zoneDeletion == .dropLocalData)
-      if deletePolicy == .editWins, gone != nil { continue }
-      let epoch = actions.filter { !$0.isDelete && !withdrawn($0) && inEpoch($0, since: gone, among: actions) }
+      let life = lifeStart(of: id, actions: actions)
+      if deletePolicy == .editWins, life != nil { continue }
+      let epoch = actions.filter { !$0.isDelete && !withdrawn($0) && inEpoch($0, since: life, among: actions) }
       if invariants.contains(.oneSidedChangesKept) { judgeKeys(id, epoch: epoch, final: final, into: &tally) }
       if invariants.contains(.highestEditCountKept) { judgeEditCount(id, epoch: epoch, final: final, into: &tally) }
       if invariants.contains(.latestStampKept) { judgeStamps(id, epoch: epoch, final: final, into: &tally) }
@@ -179,9 +185,17 @@ struct IntentJudge {
       let writers = epoch.filter { $0.writes[key] != nil || $0.isCreate }
       let latest = writers.filter { a in !writers.contains { b in b.order != a.order && sees(.action(b), .action(a), key: key) } }
       guard !latest.isEmpty else { continue }
-      tally.judged(.oneSidedChangesKept)
       let ended = Observer.value(of: key, in: final)
       let allowed = latest.map { $0.writes[key] ?? nil }
+      // A device whose save went unanswered cannot tell whether its value landed and was overwritten since: when the
+      // key ends with that device's value, it re-sent what it could not know was superseded. Not judged.
+      let unanswered = history.unansweredSaves[id] ?? []
+      if !allowed.contains(ended), ended != nil,
+        writers.contains(where: { unanswered.contains($0.device) && ($0.writes[key] ?? nil) == ended })
+      {
+        continue
+      }
+      tally.judged(.oneSidedChangesKept)
       guard !allowed.contains(ended) else { continue }
       let endedText = ended.map { "\($0)" } ?? "no value"
       if let only = latest.first, latest.count == 1 {
@@ -300,15 +314,32 @@ struct IntentJudge {
     return damagedAfter && action.writes.keys.allSatisfy { landing(action, key: $0) == nil }
   }
 
-  /// Whether an action belongs to the record's current life: made after its last deletion, on a version of the new
-  /// life (or on a copy its device created anew).
+  /// Where the record's current life began: its last deletion on the server, or the landing of a create that replaced
+  /// it (a user deleted the record on a device and created it again there before the deletion was sent).
+  private func lifeStart(of id: RecordID, actions: [UserHistory.Action]) -> (position: Int, time: Date)? {
+    var start = timeline.lastDeletion(of: id, countingZoneResets: zoneDeletion == .dropLocalData).map {
+      (position: $0.position, time: $0.time)
+    }
+    for create in actions where create.isCreate {
+      let replaces = actions.contains { $0.isDelete && $0.device == create.device && $0.order < create.order }
+      guard replaces, let landed = timeline.firstSave(of: id, by: create.device, from: create.time, where: { _ in true }),
+        timeline.exists(id, at: landed.position - 1)
+      else { continue }
+      if start.map({ landed.position > $0.position }) ?? true { start = (landed.position, landed.time) }
+    }
+    return start
+  }
+
+  /// Whether an action belongs to the record's current life: it landed in it, or was made after it began on a version
+  /// of it (or on a copy its device created anew).
   private func inEpoch(
-    _ action: UserHistory.Action, since gone: ServerTimeline.Version?, among actions: [UserHistory.Action]
+    _ action: UserHistory.Action, since life: (position: Int, time: Date)?, among actions: [UserHistory.Action]
   ) -> Bool {
-    guard let gone else { return true }
-    guard action.time > gone.time else { return false }
-    if action.isCreate || action.base > gone.position { return true }
+    guard let life else { return true }
+    if !action.isDelete, let landed = landing(action, key: nil), landed >= life.position { return true }
+    guard action.time > life.time else { return false }
+    if action.isCreate || action.base >= life.position { return true }
     return action.base == 0
-      && actions.contains { $0.isCreate && $0.device == action.device && $0.time > gone.time && $0.order < action.order }
+      && actions.contains { $0.isCreate && $0.device == action.device && $0.time > life.time && $0.order < action.order }
   }
 }

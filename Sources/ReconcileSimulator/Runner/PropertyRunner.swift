@@ -49,7 +49,7 @@ public struct PropertyRunner: Sendable {
     for seed in seeds where shard?.contains(seed) ?? true {
       var simulation = Simulation(seed: seed, configuration: configuration)
       let result = simulation.run()
-      report.add(result.statistics)
+      report.add(result)
       guard !result.passed else { continue }
       if let counterexample = Shrinker.shrink(result, maximumRuns: maximumShrinkRuns) {
         report.failures.append(counterexample)
@@ -74,16 +74,52 @@ public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
   public var conflicts = 0
   /// Failures, each shrunk.
   public var failures: [Counterexample] = []
+  /// For each path a sync client can take (see ``SimulationStatistics/paths``), how many runs took it.
+  public var runsReaching: [String: Int] = [:]
+  /// For each invariant checked, how many runs gave it something to judge (held with checks, or violated).
+  public var runsExercising: [Invariant: Int] = [:]
 
   /// Creates an empty report.
   /// - Parameter configuration: The run every seed gets.
   public init(configuration: SimulationConfiguration) { self.configuration = configuration }
 
-  mutating func add(_ statistics: SimulationStatistics) {
+  mutating func add(_ result: SimulationResult) {
+    let statistics = result.statistics
     seedsRun += 1
     stepsRun += statistics.steps
     requests += statistics.requests
     conflicts += statistics.conflicts
+    for (path, count) in statistics.paths { runsReaching[path, default: 0] += count > 0 ? 1 : 0 }
+    for (invariant, outcome) in result.outcomes {
+      if case .notApplicable = outcome {
+        runsExercising[invariant, default: 0] += 0
+      } else {
+        runsExercising[invariant, default: 0] += 1
+      }
+    }
+  }
+
+  /// The paths no run took: what this seed range never tested.
+  public var pathsNeverReached: [String] { runsReaching.filter { $0.value == 0 }.keys.sorted() }
+
+  /// The invariants no run gave anything to judge.
+  public var invariantsNeverExercised: [Invariant] {
+    runsExercising.filter { $0.value == 0 }.keys.sorted { $0.rawValue < $1.rawValue }
+  }
+
+  /// One line per path and invariant: how many of the runs reached or exercised it.
+  public var coverage: String {
+    let paths = runsReaching.keys.sorted().map { "\($0) \(runsReaching[$0] ?? 0)/\(seedsRun)" }
+    let checked = runsExercising.keys.sorted { $0.rawValue < $1.rawValue }.map {
+      "\($0) \(runsExercising[$0] ?? 0)/\(seedsRun)"
+    }
+    var text = "runs reaching each path: " + paths.joined(separator: ", ")
+    text += "\nruns exercising each invariant: " + checked.joined(separator: ", ")
+    if !pathsNeverReached.isEmpty { text += "\nnever reached: " + pathsNeverReached.joined(separator: ", ") }
+    if !invariantsNeverExercised.isEmpty {
+      text += "\nnever exercised: " + invariantsNeverExercised.map(\.rawValue).joined(separator: ", ")
+    }
+    return text
   }
 
   /// Whether every seed passed.
@@ -100,6 +136,8 @@ public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
       total.requests += report.requests
       total.conflicts += report.conflicts
       total.failures += report.failures
+      total.runsReaching.merge(report.runsReaching, uniquingKeysWith: +)
+      total.runsExercising.merge(report.runsExercising, uniquingKeysWith: +)
     }
     return total
   }
@@ -110,7 +148,7 @@ public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
     var text =
       "\(seedsRun) seeds × \(c.steps) steps, \(c.deviceCount) devices, resolver \(c.resolver), \(c.deletePolicy), "
       + "faults \(c.faults): \(failures.isEmpty ? "all passed" : "\(failures.count) failed"); "
-      + "\(requests) requests, \(conflicts) conflicts"
+      + "\(requests) requests, \(conflicts) conflicts\n" + coverage
     for failure in failures { text += "\n\n" + failure.description }
     return text
   }

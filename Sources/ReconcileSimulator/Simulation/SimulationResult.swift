@@ -37,6 +37,16 @@ public struct SimulationStatistics: Sendable, Hashable, CustomStringConvertible 
   /// Fetched copies of records a device had deleted that it kept from coming back (a pending or tombstoned deletion).
   public var resurrectionsBlocked = 0
 
+  /// The paths a sync client can take that the runner reports coverage of, with how often this run took each.
+  public var paths: [String: Int] {
+    [
+      "conflict": conflicts, "moreComing": moreComingPages, "limitExceeded": limitExceeded,
+      "batchRequestFailed": batchRequestFailed, "tokenExpired": tokenExpiries, "tornCrash": tornCrashes,
+      "resurrectionBlocked": resurrectionsBlocked, "halt": halts, "transientError": transientErrors,
+      "lostMessage": lostMessages,
+    ]
+  }
+
   /// One line of counts.
   public var description: String {
     "steps \(steps) (skipped \(skippedSteps)), requests \(requests), lost \(lostMessages), conflicts \(conflicts), "
