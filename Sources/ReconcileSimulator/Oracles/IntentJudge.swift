@@ -286,12 +286,20 @@ struct IntentJudge {
       if !timeline.exists(id, at: now) { return now }
       return timeline.firstDeletion(of: id, from: action.time)?.position
     }
+    let save: ServerTimeline.Version?
     if let key {
       let written = action.writes[key] ?? nil
-      return timeline.firstSave(of: id, by: action.device, from: action.time) { Observer.value(of: key, in: $0) == written }?
-        .position
+      save = timeline.firstSave(of: id, by: action.device, from: action.time) { Observer.value(of: key, in: $0) == written }
+    } else {
+      save = timeline.firstSave(of: id, by: action.device, from: action.time) { _ in true }
     }
-    return timeline.firstSave(of: id, by: action.device, from: action.time) { _ in true }?.position
+    guard let save else { return nil }
+    // An edit of a record deleted before any save of its device landed was lost with it: a later save by the device
+    // is of a new record.
+    if !action.isCreate, let deleted = timeline.firstDeletion(of: id, from: action.time), deleted.position < save.position {
+      return nil
+    }
+    return save.position
   }
 
   /// Whether the device's copy of the record was damaged between two of its actions: it threw the copy away and
@@ -321,10 +329,15 @@ struct IntentJudge {
       (position: $0.position, time: $0.time)
     }
     for create in actions where create.isCreate {
-      let replaces = actions.contains { $0.isDelete && $0.device == create.device && $0.order < create.order }
-      guard replaces, let landed = timeline.firstSave(of: id, by: create.device, from: create.time, where: { _ in true }),
+      guard let landed = timeline.firstSave(of: id, by: create.device, from: create.time, where: { _ in true }),
         timeline.exists(id, at: landed.position - 1)
       else { continue }
+      // It replaced the record when its device's deletion of it never reached the server first.
+      let replaces = actions.contains { delete in
+        guard delete.isDelete, delete.device == create.device, delete.order < create.order else { return false }
+        return timeline.firstDeletion(of: id, from: delete.time).map { $0.position > landed.position } ?? true
+      }
+      guard replaces else { continue }
       if start.map({ landed.position > $0.position }) ?? true { start = (landed.position, landed.time) }
     }
     return start
@@ -336,7 +349,12 @@ struct IntentJudge {
     _ action: UserHistory.Action, since life: (position: Int, time: Date)?, among actions: [UserHistory.Action]
   ) -> Bool {
     guard let life else { return true }
-    if !action.isDelete, let landed = landing(action, key: nil), landed >= life.position { return true }
+    // Landed in it: one of its values reached the server in the current life.
+    if !action.isDelete,
+      action.writes.keys.contains(where: { key in landing(action, key: key).map { $0 >= life.position } ?? false })
+    {
+      return true
+    }
     guard action.time > life.time else { return false }
     if action.isCreate || action.base >= life.position { return true }
     return action.base == 0

@@ -27,6 +27,7 @@ extension Simulation {
       guard let index = index(of: name), let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else {
         return "invalid record name \(record)"
       }
+      if let unknown = unknownKey(in: values.keys, device: name) { return unknown }
       var new = Record(recordType: "Note", recordID: id)
       for (key, value) in values { new[key] = value }
       do {
@@ -39,6 +40,7 @@ extension Simulation {
       guard let index = index(of: name), let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else {
         return "invalid record name \(record)"
       }
+      if let unknown = unknownKey(in: values.keys, device: name) { return unknown }
       let base = shownPosition(of: id, on: index)
       do {
         try devices[index].edit(id, setting: values, at: now)
@@ -73,6 +75,15 @@ extension Simulation {
       inject(fault)
     }
     return nil
+  }
+
+  /// Why an app cannot write one of `keys`: a key its schema does not know (an app writes only fields it declares; a
+  /// shrunk script may ask for one after dropping the upgrade step).
+  func unknownKey(in keys: some Collection<String>, device: String) -> String? {
+    guard let known = AppSchemas.knownKeys(upgraded: upgraded.contains(device), scenario: setup.schemas) else {
+      return nil
+    }
+    return keys.sorted().first { !known.contains($0) }.map { "the app on \(device) does not know the key \($0)" }
   }
 
   /// The server history position of the version device `index` shows for `id` (0 when it shows none, or one without a

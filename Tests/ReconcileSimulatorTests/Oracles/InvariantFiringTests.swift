@@ -113,11 +113,12 @@ struct InvariantFiringTests {
       script: """
         resolver field-merge
         device add d1
-        d1 create Note/r1 title="x"
         d1 sync
         advance 5s
+        d1 offline
+        d1 create Note/r1 scratch="x"
         fault corrupt d1 r1
-        d1 edit Note/r1 body="y"
+        d1 online
         d1 sync
         advance 5s
         quiesce
@@ -164,8 +165,8 @@ struct InvariantFiringTests {
   func runnerFindsDefect(_ defect: ClientDefect, faults: FaultProfile) throws {
     var configuration = SimulationConfiguration(steps: 120, resolver: .fieldMerge, faults: faults)
     configuration.defects = [defect]
-    let report = PropertyRunner(configuration: configuration, seeds: 0..<60, maximumShrinkRuns: 400).run()
-    let failure = try #require(report.failures.first, "no seed of 60 caught \(defect)")
+    let report = PropertyRunner(configuration: configuration, seeds: 0..<300, maximumShrinkRuns: 400).run()
+    let failure = try #require(report.failures.first, "no seed of 300 caught \(defect)")
     #expect(failure.script.contains("defect \(defect)"))
     #expect(failure.steps.count < 120)
     let replayed = try Simulation.replay(failure.script)
