@@ -25,8 +25,9 @@ public struct LocalRecord: Sendable, Hashable {
   /// Whether a save of this record went unanswered (its request timed out): it may have landed whatever later answers
   /// say about other saves.
   var inDoubt = false
-  /// Whether the user created this record after deleting one with the same ID here: it replaces whatever the server
-  /// still holds under that ID, so every one of its values is the user's change.
+  /// Whether the user created this record after deleting one with the same ID here, and the server has not yet
+  /// acknowledged it: it replaces whatever the server holds under that ID, so every one of its values is the user's
+  /// change.
   var replacesDeleted = false
   /// The server creation date of the record it replaces, when known: a deletion of this record aims at that one.
   var replacedCreationDate: Date?

@@ -184,9 +184,9 @@ extension SimulatedDevice {
     }
     let resolver: any ConflictResolver =
       configuration.schema.map { configuration.resolver.guarded(by: $0) } ?? configuration.resolver
-    if local.replacesDeleted, local.lastKnownServer == nil {
-      // A record re-created after a deletion here replaces whatever the server holds under its ID, whole: every key
-      // takes the new record's value or goes.
+    if local.replacesDeleted {
+      // A record re-created after a deletion here replaces whatever the server holds under its ID, whole, until the
+      // replacement lands: every key takes the new record's value or goes.
       var replaced = server
       // Keys this app does not know stay: a newer app wrote them, and this one must not remove them.
       let unknown = configuration.schema?.unknownKeys(in: server) ?? []

@@ -347,6 +347,7 @@ extension SimulatedDevice {
     guard var local = storage.records[id], let sent = flight.sentSaves[id] else { return }
     observeStamps(of: saved)
     local.unacknowledgedSave = nil
+    local.replacesDeleted = false
     if local.generation == sent.generation || configuration.defects.contains(.dropEditsDuringSave) {
       local.current = saved
       local.lastKnownServer = saved

@@ -294,9 +294,12 @@ struct IntentJudge {
       save = timeline.firstSave(of: id, by: action.device, from: action.time) { _ in true }
     }
     guard let save else { return nil }
-    // An edit of a record deleted before any save of its device landed was lost with it: a later save by the device
-    // is of a new record.
-    if !action.isCreate, let deleted = timeline.firstDeletion(of: id, from: action.time), deleted.position < save.position {
+    // An edit of a server version deleted before any save of its device landed was lost with it: a later save by the
+    // device is of a new record. (An edit of the device's own unsent create is of the record it later saves.)
+    if !action.isCreate, action.base > 0,
+      timeline.versions[id]?.contains(where: { $0.record == nil && $0.position > action.base && $0.position < save.position })
+        == true
+    {
       return nil
     }
     return save.position
