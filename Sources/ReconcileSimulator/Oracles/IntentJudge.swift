@@ -294,6 +294,15 @@ struct IntentJudge {
       save = timeline.firstSave(of: id, by: action.device, from: action.time) { _ in true }
     }
     guard let save else { return nil }
+    // A removal (or any save) found after the device's own next create or delete of the record belongs to that new
+    // record: only a written value is unique enough to be found later.
+    if key == nil || (action.writes[key ?? ""] ?? nil) == nil,
+      let next = history.actions.first(where: {
+        $0.recordID == id && $0.device == action.device && $0.order > action.order && ($0.isCreate || $0.isDelete)
+      }), save.time > next.time
+    {
+      return nil
+    }
     // An edit of a server version deleted before any save of its device landed was lost with it: a later save by the
     // device is of a new record. (An edit of the device's own unsent create is of the record it later saves.)
     if !action.isCreate, action.base > 0,
@@ -322,7 +331,10 @@ struct IntentJudge {
       $0.device == action.device && $0.recordID == action.recordID && $0.order > action.order
     }
     // A write already on its way when the copy was damaged may still land: then it was not lost.
-    return damagedAfter && action.writes.keys.allSatisfy { landing(action, key: $0) == nil }
+    guard damagedAfter else { return false }
+    // A create landed when its record reached the server, even with values a later edit had already changed.
+    if action.isCreate { return landing(action, key: nil) == nil }
+    return action.writes.keys.allSatisfy { landing(action, key: $0) == nil }
   }
 
   /// Where the record's current life began: its last deletion on the server, or the landing of a create that replaced
