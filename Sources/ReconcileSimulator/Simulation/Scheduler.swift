@@ -152,7 +152,10 @@ struct Scheduler: Sendable {
       case 0: return .fault(.loseRequest(device: device))
       case 1: return .fault(.loseResponse(device: device))
       case 2: return .fault(.duplicate(device: device))
-      default: return .fault(.delay(device: device, seconds: 1 + random.below(20)))
+      default:
+        // A quarter of delays outlast the request timeout: the device retries, and the stale copy arrives after.
+        let seconds = random.below(4) == 0 ? 61 + random.below(30) : 1 + random.below(20)
+        return .fault(.delay(device: device, seconds: seconds))
       }
     case 1:
       let name = random.pick(SimulationFault.transientErrorNames) ?? "zoneBusy"

@@ -47,9 +47,11 @@ extension Simulation {
         default: break
         }
       }
-      for _ in 0..<copies {
+      for copy in 0..<copies {
+        // A duplicate arrives later than the original, as a retried packet does.
         network.send(
-          .request(id: outgoing.id, outgoing.request, loseResponse: loseResponse), device: index, at: deliverAt)
+          .request(id: outgoing.id, outgoing.request, loseResponse: loseResponse), device: index,
+          at: deliverAt.addingTimeInterval(TimeInterval(copy) * Self.duplicateLag))
       }
     }
   }

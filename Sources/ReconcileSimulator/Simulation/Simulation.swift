@@ -20,6 +20,8 @@ public struct Simulation: Sendable {
   public static let stepInterval: TimeInterval = 1
   /// One-way network latency.
   public static let latency: TimeInterval = 0.25
+  /// How much later than the original a duplicated request arrives.
+  public static let duplicateLag: TimeInterval = 2
   /// The user every device of a run signs in as.
   public static let user = "_user"
   /// The zone every device of a run syncs.

@@ -59,7 +59,7 @@ public enum SimulationFault: Sendable, Hashable {
   case loseRequest(device: String)
   /// The server handles the device's next request, but the answer is lost.
   case loseResponse(device: String)
-  /// The device's next request reaches the server twice.
+  /// The device's next request reaches the server twice, the copy ``Simulation/duplicateLag`` after the original.
   case duplicate(device: String)
   /// The device's next request arrives `seconds` late.
   case delay(device: String, seconds: Int)
