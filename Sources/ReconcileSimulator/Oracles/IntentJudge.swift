@@ -137,12 +137,13 @@ struct IntentJudge {
     }
   }
 
-  /// A device saved the record and never got the answer, and another device deleted it: the change feed reports
-  /// that deletion the same whether it removed the unanswered save or an older record with the same ID, so no client
-  /// can tell whether its user's record was deleted. Existence is not judged then.
+  /// A device saved the record and never got the answer, and another device deleted or created it: the change feed
+  /// reports a deletion the same whether it removed the unanswered save or an older record with the same ID, and a
+  /// record under that ID the same whether it is the unanswered save or another device's, so no client can tell whose
+  /// record it deletes or keeps. Existence is not judged then.
   private func ambiguous(_ id: RecordID, actions: [UserHistory.Action]) -> Bool {
     guard let unanswered = history.unansweredSaves[id] else { return false }
-    return actions.contains { $0.isDelete && !unanswered.contains($0.device) }
+    return actions.contains { ($0.isDelete || $0.isCreate) && !unanswered.contains($0.device) }
       || (history.resets.contains { _ in zoneDeletion == .dropLocalData } && !unanswered.isEmpty)
   }
 

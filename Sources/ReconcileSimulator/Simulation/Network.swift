@@ -5,7 +5,8 @@ import Reconcile
 struct Network: Sendable {
   enum Payload: Sendable {
     case request(id: Int, ServerRequest, loseResponse: Bool)
-    case response(id: Int, Result<ServerReply, ServerError>)
+    /// An answer, with the IDs of the records its request saved (so an answer the device gave up on can be noted).
+    case response(id: Int, Result<ServerReply, ServerError>, saving: [RecordID])
   }
 
   struct Message: Sendable {

@@ -38,6 +38,9 @@ extension Simulation {
         armed[name] = faults.isEmpty ? nil : faults
         switch fault {
         case .loseRequest:
+          if case .modifyRecords(let request) = outgoing.request {
+            history.recordUnanswered(request.saving.map(\.recordID), device: name)
+          }
           statistics.lostMessages += 1
           traceEntries.append(.note("network lost \(name)'s \(outgoing.request)"))
           continue
@@ -63,19 +66,19 @@ extension Simulation {
       let answer = server.handle(request, from: devices[index].identity)
       count(answer)
       observeServer()
+      var saving: [RecordID] = []
+      if case .modifyRecords(let modify) = request { saving = modify.saving.map(\.recordID) }
       if loseResponse {
-        if case .success(.modifyRecords(let reply)) = answer {
-          history.recordUnanswered(reply.saved.map(\.recordID), device: devices[index].name)
-        }
+        history.recordUnanswered(saving, device: devices[index].name)
         statistics.lostMessages += 1
         traceEntries.append(.note("network lost the answer to \(devices[index].name)'s \(request)"))
         return
       }
-      network.send(.response(id: id, answer), device: index, at: now.addingTimeInterval(Self.latency))
-    case .response(let id, let answer):
-      if devices[index].session.inFlight?.id != id, case .success(.modifyRecords(let reply)) = answer {
+      network.send(.response(id: id, answer, saving: saving), device: index, at: now.addingTimeInterval(Self.latency))
+    case .response(let id, let answer, let saving):
+      if !saving.isEmpty, devices[index].session.inFlight?.id != id {
         // The device gave up on this request (timed out, went offline, crashed): it never learns what landed.
-        history.recordUnanswered(reply.saved.map(\.recordID), device: devices[index].name)
+        history.recordUnanswered(saving, device: devices[index].name)
       }
       let before = devices[index].storage.zoneToken
       let wasHalted = devices[index].isHalted
