@@ -184,6 +184,13 @@ extension SimulatedDevice {
     }
     let resolver: any ConflictResolver =
       configuration.schema.map { configuration.resolver.guarded(by: $0) } ?? configuration.resolver
+    if local.replacesDeleted, let deleted = local.replacedCreationDate, let created = server.creationDate,
+      deleted != created
+    {
+      // The record it was to replace is gone already; this is another device's record, created since: merge with it
+      // as two creates do.
+      local.replacesDeleted = false
+    }
     if local.replacesDeleted {
       // A record re-created after a deletion here replaces whatever the server holds under its ID, whole, until the
       // replacement lands: every key takes the new record's value or goes.

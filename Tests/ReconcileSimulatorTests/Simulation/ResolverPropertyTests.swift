@@ -4,7 +4,8 @@ import ReconcileSimulator
 import ReconcileTestSupport
 import Testing
 
-/// The CI property runs: every built-in resolver, 500 seeds × 200 steps with 3 or 4 devices and flaky faults.
+/// The CI property runs: every built-in resolver, 500 seeds × 200 steps with 3 or 4 devices and flaky faults, and
+/// 200 swarm seeds.
 @Suite("Simulation: every resolver keeps its invariants under flaky faults")
 struct ResolverPropertyTests {
   static let seeds: Range<UInt64> = 0..<500
@@ -21,6 +22,25 @@ struct ResolverPropertyTests {
       #expect(report.passed, "\(report)")
       #expect(report.seedsRun >= 250 || report.seedsRun <= 1)
     }
+  }
+
+  @Test(
+    "every resolver keeps its invariants under swarm testing, and the runs reach every path they claim to test",
+    arguments: ResolverChoice.allCases)
+  func swarmRuns(resolver: ResolverChoice) {
+    // Half the seeds meet a major app upgrade (old devices halt), half a minor one (old devices keep unknown keys).
+    var reports: [PropertyReport] = []
+    for (scenario, seeds) in [(SchemaScenario.majorUpgrade, 0..<100), (.minorUpgrade, 100..<200)] as [(SchemaScenario, Range<UInt64>)] {
+      let configuration = SimulationConfiguration(
+        deviceCount: 3, steps: 200, resolver: resolver, deletePolicy: .deleteWins, faults: .swarm, schemas: scenario)
+      let report = PropertyRunner(configuration: configuration, seeds: TestSeeds.range(seeds)).run()
+      #expect(report.passed, "\(report)")
+      reports.append(report)
+    }
+    guard let total = PropertyReport.merged(reports), total.seedsRun > 2 else { return }
+    // A property proved on runs that never reach a path proves nothing about it.
+    #expect(total.pathsNeverReached.isEmpty, "\(total.coverage)")
+    #expect(total.invariantsNeverExercised.isEmpty, "\(total.coverage)")
   }
 
   @Test(
