@@ -118,7 +118,8 @@ do {
     ]
     for c in [spread, flaky, swarm] {
       rows.append([
-        c.label, format(Double(c.conflicts) / Double(max(1, c.runs)), digits: 1), percent(c.share(c.runsWithoutConflict)),
+        c.label, format(Double(c.conflicts) / Double(max(1, c.runs)), digits: 1),
+        percent(c.share(c.runsWithoutConflict)),
         percent(c.share(c.runsPaging)), percent(c.share(c.runsLimitExceeded)), percent(c.share(c.runsBatchFailed)),
         percent(c.share(c.runsTokenExpired)), percent(c.share(c.runsTornCrash)),
         percent(c.share(c.runsResurrectionBlocked)), String(c.failures),
@@ -126,7 +127,8 @@ do {
     }
     print(table(rows))
     let perRun = Double(flaky.conflicts) / Double(max(1, flaky.runs))
-    target("flaky: ≥ 15 server conflicts per run: \(format(perRun, digits: 1))", perRun >= 15, missing: "conflicts per run")
+    target(
+      "flaky: ≥ 15 server conflicts per run: \(format(perRun, digits: 1))", perRun >= 15, missing: "conflicts per run")
     target(
       "flaky: < 5% of runs without a conflict: \(percent(flaky.share(flaky.runsWithoutConflict)))",
       flaky.share(flaky.runsWithoutConflict) < 0.05, missing: "runs without conflict")

@@ -153,7 +153,8 @@ extension SimulatedDevice {
     }
     // A queued deletion of a record the server no longer has is moot: sent later, it could only delete a record
     // created anew under the same ID after this fetch.
-    for (id, kind) in storage.pending.entries where kind == .delete && !seen.contains(id) && storage.records[id] == nil {
+    for (id, kind) in storage.pending.entries where kind == .delete && !seen.contains(id) && storage.records[id] == nil
+    {
       storage.pending.remove(id)
       storage.deletesOfUnconfirmed[id] = nil
     }

@@ -88,7 +88,8 @@ struct IntentJudge {
     tally.inapplicable(.noResurrection, "no deleted record stayed deleted (each was re-created or edited concurrently)")
     tally.inapplicable(.noLostRecords, "no record was created without a concurrent deletion")
     tally.inapplicable(.oneSidedChangesKept, "no user write of a key of a record the server holds at the end")
-    tally.inapplicable(.highestEditCountKept, "no user edit of a record the server holds at the end carried an edit count")
+    tally.inapplicable(
+      .highestEditCountKept, "no user edit of a record the server holds at the end carried an edit count")
     tally.inapplicable(.latestStampKept, "no user edit of a record the server holds at the end carried field stamps")
   }
 
@@ -126,7 +127,8 @@ struct IntentJudge {
             + "(last saved by \(kept.modifiedByDevice ?? "?"))")
       }
       for device in devices where device.records[id] != nil {
-        tally.fail(.noResurrection, "\(name) was deleted (\(what)) and nothing later revived it, yet \(device.name) shows it")
+        tally.fail(
+          .noResurrection, "\(name) was deleted (\(what)) and nothing later revived it, yet \(device.name) shows it")
       }
     } else if latest.allSatisfy({ !$0.isRemoval }) {
       tally.judged(.noLostRecords)
@@ -184,7 +186,9 @@ struct IntentJudge {
     for key in keys.sorted() {
       // A create defines the whole record: a key it does not set, it removes.
       let writers = epoch.filter { $0.writes[key] != nil || $0.isCreate }
-      let latest = writers.filter { a in !writers.contains { b in b.order != a.order && sees(.action(b), .action(a), key: key) } }
+      let latest = writers.filter { a in
+        !writers.contains { b in b.order != a.order && sees(.action(b), .action(a), key: key) }
+      }
       guard !latest.isEmpty else { continue }
       let ended = Observer.value(of: key, in: final)
       let allowed = latest.map { $0.writes[key] ?? nil }
@@ -200,7 +204,9 @@ struct IntentJudge {
       guard !allowed.contains(ended) else { continue }
       let endedText = ended.map { "\($0)" } ?? "no value"
       if let only = latest.first, latest.count == 1 {
-        let wrote = (only.writes[key] ?? nil).map { "set \(key) of \(id.recordName) to \($0)" } ?? "removed \(key) of \(id.recordName)"
+        let wrote =
+          (only.writes[key] ?? nil).map { "set \(key) of \(id.recordName) to \($0)" }
+          ?? "removed \(key) of \(id.recordName)"
         tally.fail(
           .oneSidedChangesKept,
           "\(only.device) \(wrote) at \(seconds(only.time)) (on #\(only.base)); no other write of \(key) raced it, yet the server ended with \(endedText)"
@@ -247,7 +253,8 @@ struct IntentJudge {
       if let kept = stamps[field], kept >= stamp { continue }
       tally.fail(
         .latestStampKept,
-        "\(field) of \(id.recordName) ended stamped \(stamps[field]?.description ?? "none"), but a device stamped \(stamp)")
+        "\(field) of \(id.recordName) ended stamped \(stamps[field]?.description ?? "none"), but a device stamped \(stamp)"
+      )
     }
   }
 
@@ -290,7 +297,9 @@ struct IntentJudge {
     let save: ServerTimeline.Version?
     if let key {
       let written = action.writes[key] ?? nil
-      save = timeline.firstSave(of: id, by: action.device, from: action.time) { Observer.value(of: key, in: $0) == written }
+      save = timeline.firstSave(of: id, by: action.device, from: action.time) {
+        Observer.value(of: key, in: $0) == written
+      }
     } else {
       save = timeline.firstSave(of: id, by: action.device, from: action.time) { _ in true }
     }
@@ -307,7 +316,9 @@ struct IntentJudge {
     // An edit of a server version deleted before any save of its device landed was lost with it: a later save by the
     // device is of a new record. (An edit of the device's own unsent create is of the record it later saves.)
     if !action.isCreate, action.base > 0,
-      timeline.versions[id]?.contains(where: { $0.record == nil && $0.position > action.base && $0.position < save.position })
+      timeline.versions[id]?.contains(where: {
+        $0.record == nil && $0.position > action.base && $0.position < save.position
+      })
         == true
     {
       return nil
@@ -356,7 +367,8 @@ struct IntentJudge {
           delete.base > 0
           || timeline.firstSave(of: id, by: delete.device, from: .distantPast, where: { _ in true })
             .map { $0.time <= delete.time } ?? false
-        return aimed && (timeline.firstDeletion(of: id, from: delete.time).map { $0.position > landed.position } ?? true)
+        return aimed
+          && (timeline.firstDeletion(of: id, from: delete.time).map { $0.position > landed.position } ?? true)
       }
       guard replaces else { continue }
       if start.map({ landed.position > $0.position }) ?? true { start = (landed.position, landed.time) }
@@ -379,6 +391,8 @@ struct IntentJudge {
     guard action.time > life.time else { return false }
     if action.isCreate || action.base >= life.position { return true }
     return action.base == 0
-      && actions.contains { $0.isCreate && $0.device == action.device && $0.time > life.time && $0.order < action.order }
+      && actions.contains {
+        $0.isCreate && $0.device == action.device && $0.time > life.time && $0.order < action.order
+      }
   }
 }

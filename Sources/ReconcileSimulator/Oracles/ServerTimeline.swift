@@ -24,10 +24,18 @@ struct ServerTimeline: Sendable {
       switch event.kind {
       case .saved(let record) where record.recordID.zoneID == zoneID:
         live.insert(record.recordID)
-        append(record.recordID, Version(position: event.sequence, time: event.time, device: event.client?.deviceName, record: record, isZoneReset: false))
+        append(
+          record.recordID,
+          Version(
+            position: event.sequence, time: event.time, device: event.client?.deviceName, record: record,
+            isZoneReset: false))
       case .deleted(let id, _) where id.zoneID == zoneID:
         live.remove(id)
-        append(id, Version(position: event.sequence, time: event.time, device: event.client?.deviceName, record: nil, isZoneReset: false))
+        append(
+          id,
+          Version(
+            position: event.sequence, time: event.time, device: event.client?.deviceName, record: nil,
+            isZoneReset: false))
       case .zoneDeleted(let zone, _) where zone == zoneID:
         for id in live.sorted() {
           append(id, Version(position: event.sequence, time: event.time, device: nil, record: nil, isZoneReset: true))

@@ -268,7 +268,10 @@ extension Simulation {
       editCountKey: setup.resolver.bookkeeping.editCountKey, stampsKey: setup.resolver.bookkeeping.fieldStampsKey,
       start: start)
     let shown = devices.map { device in
-      (name: device.name, records: Dictionary(device.records.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a }))
+      (
+        name: device.name,
+        records: Dictionary(device.records.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
+      )
     }
     judge.judge(
       server: Dictionary(final.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a }), devices: shown,

@@ -33,7 +33,8 @@ struct InvariantFiringTests {
     #expect(fixed.passed, "\(fixed.violations)")
     #expect(fixed.outcomes[.noResurrection] == .held(checks: 1))
     let broken = try Simulation.replay(
-      Self.resurrection.replacingOccurrences(of: "device add d1", with: "defect drop-unacknowledged-deletes\ndevice add d1"))
+      Self.resurrection.replacingOccurrences(
+        of: "device add d1", with: "defect drop-unacknowledged-deletes\ndevice add d1"))
     let messages = broken.violations.filter { $0.invariant == .noResurrection }.map(\.message)
     #expect(messages.contains { $0.contains("yet the server holds it") })
     #expect(messages.contains { $0.contains("yet d2 shows it") })
@@ -185,7 +186,10 @@ struct InvariantFiringTests {
     bookkeeping: EditBookkeeping(fieldStampsKey: "fieldStamps"), lostWriteContract: .latestStampKept)
   /// Refuses every conflict, so devices halt again after every restart.
   static let refusing = ResolverUnderTest(
-    name: "refusing", resolver: CustomResolver { _ in throw ConflictResolutionError.mismatchedRecordType(role: .client, found: "x", server: "y") })
+    name: "refusing",
+    resolver: CustomResolver { _ in
+      throw ConflictResolutionError.mismatchedRecordType(role: .client, found: "x", server: "y")
+    })
 
   static let concurrentEdits = """
     device add d1

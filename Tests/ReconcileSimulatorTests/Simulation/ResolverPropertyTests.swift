@@ -30,7 +30,9 @@ struct ResolverPropertyTests {
   func swarmRuns(resolver: ResolverChoice) {
     // Half the seeds meet a major app upgrade (old devices halt), half a minor one (old devices keep unknown keys).
     var reports: [PropertyReport] = []
-    for (scenario, seeds) in [(SchemaScenario.majorUpgrade, 0..<100), (.minorUpgrade, 100..<200)] as [(SchemaScenario, Range<UInt64>)] {
+    for (scenario, seeds) in [(SchemaScenario.majorUpgrade, 0..<100), (.minorUpgrade, 100..<200)]
+      as [(SchemaScenario, Range<UInt64>)]
+    {
       let configuration = SimulationConfiguration(
         deviceCount: 3, steps: 200, resolver: resolver, deletePolicy: .deleteWins, faults: .swarm, schemas: scenario)
       let report = PropertyRunner(configuration: configuration, seeds: TestSeeds.range(seeds)).run()
