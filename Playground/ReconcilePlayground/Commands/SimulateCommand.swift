@@ -2,13 +2,13 @@ import Foundation
 import Reconcile
 import ReconcileSimulator
 
-/// `simulate --seed N --devices N --steps N --resolver NAME --faults none|flaky|hostile [--delete-policy P]
+/// `simulate --seed N --devices N --steps N --resolver NAME --faults none|flaky|hostile|swarm [--delete-policy P]
 /// [--schemas S] [--trace] [--json]`: one seeded run of the simulator, its invariants, diagnostics and counts. The same
 /// arguments print the same output.
 enum SimulateCommand {
   static let usage =
     "usage: reconcile-playground simulate [--seed N] [--devices 1-26] [--steps N] [--resolver NAME] "
-    + "[--faults none|flaky|hostile] [--delete-policy deleteWins|editWins] [--schemas none|minor|major] [--trace] "
+    + "[--faults none|flaky|hostile|swarm] [--delete-policy deleteWins|editWins] [--schemas none|minor|major] [--trace] "
     + "[--json]\n"
 
   static func run(arguments: [String], output: some TextOutput) -> Int32 {

@@ -1,6 +1,7 @@
 /// Shrinks a failing run: drops devices, then chunks of steps (halving the chunk size down to single steps), then
-/// turns steps that only let time pass into waits and merges neighbouring waits, then clock skew — for as long as the
-/// run still breaks the same invariant.
+/// turns steps that only let time pass into waits, then shrinks step parameters (waits, delays, clock jumps,
+/// retry-afters halved; keys dropped from creates and edits), merges neighbouring waits, then clock skew — for as long
+/// as the run still breaks the same invariant.
 enum Shrinker {
   static func shrink(_ failing: SimulationResult, maximumRuns: Int) -> Counterexample? {
     guard let target = failing.violations.first?.invariant else { return nil }
@@ -52,6 +53,19 @@ enum Shrinker {
         if let result = breaks(setup, candidate) { (steps, best, changed) = (candidate, result, true) }
         index += 1
       }
+      // Smaller parameters: halve waits, delays, clock jumps and retry-afters; drop keys from creates and edits.
+      index = 0
+      while index < steps.count, runs < maximumRuns {
+        for candidate in Self.smaller(steps[index]) where runs < maximumRuns {
+          var trial = steps
+          trial[index] = candidate
+          if let result = breaks(setup, trial) {
+            (steps, best, changed) = (trial, result, true)
+            break
+          }
+        }
+        index += 1
+      }
       let merged = Self.mergingWaits(steps)
       if merged.count < steps.count, runs < maximumRuns, let result = breaks(setup, merged) {
         (steps, best, changed) = (merged, result, true)
@@ -70,6 +84,30 @@ enum Shrinker {
     return Counterexample(
       seed: failing.seed, violation: violation, originalStepCount: failing.steps.count, result: result, shrinkRuns: runs
     )
+  }
+
+  /// Simpler versions of one step, most promising first: a number halved (and zeroed), or one key fewer.
+  static func smaller(_ step: SimulationStep) -> [SimulationStep] {
+    func halves(_ value: Int) -> [Int] { value == 0 ? [] : [0, value / 2].filter { abs($0) < abs(value) } }
+    switch step {
+    case .advance(let seconds): return halves(seconds).map { .advance(seconds: $0) }
+    case .clockJump(let device, let seconds):
+      return halves(seconds).filter { $0 != 0 }.map { .clockJump(device: device, seconds: $0) }
+    case .fault(.delay(let device, let seconds)):
+      return halves(seconds).map { .fault(.delay(device: device, seconds: $0)) }
+    case .fault(.transient(let device, let error, let retryAfter)):
+      return halves(retryAfter).map { .fault(.transient(device: device, error: error, retryAfter: $0)) }
+    case .fault(.throttle(let seconds)): return halves(seconds).map { .fault(.throttle(seconds: $0)) }
+    case .create(let device, let record, let values) where values.count > 1:
+      return values.keys.sorted().map { key in
+        .create(device: device, record: record, values: values.filter { $0.key != key })
+      }
+    case .edit(let device, let record, let values) where values.count > 1:
+      return values.keys.sorted().map { key in
+        .edit(device: device, record: record, values: values.filter { $0.key != key })
+      }
+    default: return []
+    }
   }
 
   /// Neighbouring waits as one wait of their total length.

@@ -17,7 +17,7 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
   /// Swarm testing: each seed draws which fault categories are on and the fault rate (up to ``faultRate``), and
   /// lowers the server's limits at random (change-feed page size, items and bytes per request), so paging,
   /// `limitExceeded`, batch halving and `batchRequestFailed` happen in ordinary runs.
-  public var swarm: Bool = false
+  public var isSwarm: Bool = false
 
   /// Creates a profile.
   /// - Parameters:
@@ -58,22 +58,22 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
     storageCorruption: true)
 
   /// Swarm testing over every fault category, at up to four steps in ten: each seed draws its own mix and lowers
-  /// server limits (see ``swarm``).
+  /// server limits (see ``isSwarm``).
   public static let swarm: FaultProfile = {
     var profile = FaultProfile(
       name: "swarm", faultRate: 0.4, network: true, transientErrors: true, deviceFaults: true, serverFaults: true,
       storageCorruption: true)
-    profile.swarm = true
+    profile.isSwarm = true
     return profile
   }()
 
   /// The presets by name.
   public static let presets: [FaultProfile] = [.none, .flaky, .hostile, .swarm]
 
-  /// The profile one seed runs with: itself, or under ``swarm`` a random subset of its categories (at least one) at a
+  /// The profile one seed runs with: itself, or under ``isSwarm`` a random subset of its categories (at least one) at a
   /// random rate up to ``faultRate``.
   func draw(_ random: inout SimulationRandom) -> FaultProfile {
-    guard swarm else { return self }
+    guard isSwarm else { return self }
     var drawn = self
     repeat {
       drawn.network = network && random.chance(0.5)

@@ -34,7 +34,7 @@ struct Scheduler: Sendable {
       DeviceSetup(name: "d\(index + 1)", clockOffset: index == 0 ? 0 : random.below(241) - 120)
     }
     var limits = SimulatedServer.Limits.cloudKit
-    if configuration.faults.swarm {
+    if configuration.faults.isSwarm {
       limits.changesPageSize = [2, 3, 5, 10, 200][random.below(5)]
       limits.maximumBatchItems = [2, 3, 5, 10, 400][random.below(5)]
       limits.maximumBatchBytes = [400, 800, 2_000, 2 * 1_048_576][random.below(4)]

@@ -174,6 +174,21 @@ struct InvariantFiringTests {
     #expect(replayed.violations.contains { $0.invariant == failure.violation.invariant }, "\(failure.script)")
   }
 
+  @Test("the shrinker also shrinks step parameters: keys the failure does not need are dropped, waits halved")
+  func shrinkerShrinksParameters() throws {
+    var configuration = SimulationConfiguration(steps: 120, resolver: .fieldMerge, faults: .flaky)
+    configuration.defects = [.forgetQueueOnCrash]
+    let report = PropertyRunner(configuration: configuration, seeds: 0..<300, maximumShrinkRuns: 600).run()
+    let failure = try #require(report.failures.first)
+    for step in failure.steps {
+      switch step {
+      case .create(_, _, let values): #expect(values.count == 1, "\(failure.script)")
+      case .edit(_, _, let values): #expect(values.count == 1, "\(failure.script)")
+      default: break
+      }
+    }
+  }
+
   // MARK: Broken resolvers
 
   /// Claims the edit-count contract but keeps the server's record whole.
