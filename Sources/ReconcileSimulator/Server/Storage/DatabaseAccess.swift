@@ -73,7 +73,7 @@ extension SimulatedServer {
   func database(_ key: DatabaseKey) -> DatabaseStore? {
     switch key {
     case .publicDatabase: publicDatabase
-    case .privateDatabase(let owner): privateDatabases[owner]
+    case .privateDatabase(let owner): privateDatabases[owner] ?? .newPrivate
     }
   }
 
@@ -83,7 +83,7 @@ extension SimulatedServer {
   {
     switch key {
     case .publicDatabase: return try body(&publicDatabase)
-    case .privateDatabase(let owner): return try body(&privateDatabases[owner, default: DatabaseStore()])
+    case .privateDatabase(let owner): return try body(&privateDatabases[owner, default: .newPrivate])
     }
   }
 

@@ -16,4 +16,12 @@ struct DatabaseStore: Sendable {
   var userDeletedZones: Set<ZoneID> = []
   /// Participants of each shared zone and whether they may write.
   var participants: [ZoneID: [String: SharePermission]] = [:]
+
+  /// A user's private database as CloudKit hands it out: its default zone exists from the start (no change feed, no
+  /// atomic batches, no sharing), and custom zones are created by clients.
+  static var newPrivate: DatabaseStore {
+    var store = DatabaseStore()
+    store.zones[.default] = ZoneStore(zone: RecordZone(zoneID: .default), incarnation: 0)
+    return store
+  }
 }
