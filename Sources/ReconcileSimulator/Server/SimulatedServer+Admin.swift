@@ -81,7 +81,8 @@ extension SimulatedServer {
   ///   - zoneID: The zone in the owner's private database.
   ///   - owner: The owner's user record name.
   ///   - participant: The user it is shared with.
-  ///   - permission: What the participant may do; `nil` removes the participant.
+  ///   - permission: What the participant may do; `nil` removes the participant, whose shared database then reports
+  ///     the zone as deleted.
   public mutating func share(
     _ zoneID: ZoneID,
     ownedBy owner: String,
@@ -91,7 +92,13 @@ extension SimulatedServer {
     let stored = Self.storedZone(zoneID)
     withDatabase(.privateDatabase(owner: owner)) { database in
       guard database.zones[stored] != nil else { return }
+      let had = database.participants[stored]?[participant] != nil
       database.participants[stored, default: [:]][participant] = permission
+      if permission == nil, had {
+        database.revoked[stored, default: []].insert(participant)
+      } else if permission != nil {
+        database.revoked[stored]?.remove(participant)
+      }
       database.zoneLog.append(stored)
     }
   }

@@ -56,7 +56,8 @@ extension SimulatedServer {
       owners = [user]
     } else {
       owners = privateDatabases.keys.sorted().filter { owner in
-        owner != user && privateDatabases[owner]?.participants.values.contains { $0[user] != nil } == true
+        guard owner != user, let store = privateDatabases[owner] else { return false }
+        return store.participants.values.contains { $0[user] != nil } || store.revoked.values.contains { $0.contains(user) }
       }
     }
     var remaining = request.resultsLimit ?? configuration.limits.changesPageSize
@@ -71,7 +72,11 @@ extension SimulatedServer {
       let page = store.zoneLog.changes(after: after, limit: remaining)
       for zoneID in page.keys {
         let shown = request.scope == .shared ? zoneID.owned(by: owner) : zoneID
-        if request.scope == .shared, store.participants[zoneID]?[user] == nil, store.zones[zoneID] != nil { continue }
+        if request.scope == .shared, store.participants[zoneID]?[user] == nil, store.zones[zoneID] != nil {
+          // A share revoked since shows as a deleted zone; a zone never shared with this user does not show.
+          if store.revoked[zoneID]?.contains(user) == true { changes.deletedZones.append(shown) }
+          continue
+        }
         if store.zones[zoneID] != nil {
           changes.changedZones.append(shown)
         } else if store.removedZones[zoneID] == .purged {

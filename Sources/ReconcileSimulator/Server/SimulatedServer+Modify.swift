@@ -42,8 +42,16 @@ extension SimulatedServer {
         reason: "the request has \(bytes) bytes of record data; the limit is \(limits.maximumBatchBytes)")
     }
     try checkDistinctItems(request)
-    if let user = client.userRecordName, quotaExceededUsers.contains(user), !request.saving.isEmpty {
-      throw .quotaExceeded
+    // Saves count against the storage of the database's owner: the client's own in its private database, the zone
+    // owner's in the shared database (the public database counts against the app's container).
+    if !quotaExceededUsers.isEmpty, !request.saving.isEmpty {
+      let charged: Set<String> =
+        switch request.scope {
+        case .private: Set([client.userRecordName].compactMap { $0 })
+        case .shared: Set(request.saving.map(\.recordID.zoneID.ownerName))
+        case .public: []
+        }
+      if !charged.isDisjoint(with: quotaExceededUsers) { throw .quotaExceeded }
     }
 
     let inBatch = Set(request.saving.map(\.recordID))

@@ -16,6 +16,8 @@ struct DatabaseStore: Sendable {
   var userDeletedZones: Set<ZoneID> = []
   /// Participants of each shared zone and whether they may write.
   var participants: [ZoneID: [String: SharePermission]] = [:]
+  /// Users whose access to a zone was revoked: their shared database reports the zone as deleted.
+  var revoked: [ZoneID: Set<String>] = [:]
 
   /// A user's private database as CloudKit hands it out: its default zone exists from the start (no change feed, no
   /// atomic batches, no sharing), and custom zones are created by clients.
