@@ -57,6 +57,16 @@ extension SimulatedServer {
     }
   }
 
+  /// Makes every database change token of a user's private database expire: the next database fetch from an old
+  /// token fails with ``ServerError/changeTokenExpired``; a fetch from `nil` lists every zone that exists.
+  /// - Parameter owner: The user's record name.
+  public mutating func expireDatabaseChangeTokens(ownedBy owner: String) {
+    withDatabase(.privateDatabase(owner: owner)) { database in
+      let zones = database.zones
+      database.zoneLog.compact(through: database.zoneLog.sequence) { zones[$0] == nil }
+    }
+  }
+
   /// Deletes a zone and its records as another client would; devices see it in the database feed as deleted, and may
   /// re-create it.
   /// - Parameters:

@@ -57,7 +57,8 @@ extension SimulatedServer {
     } else {
       owners = privateDatabases.keys.sorted().filter { owner in
         guard owner != user, let store = privateDatabases[owner] else { return false }
-        return store.participants.values.contains { $0[user] != nil } || store.revoked.values.contains { $0.contains(user) }
+        return store.participants.values.contains { $0[user] != nil }
+          || store.revoked.values.contains { $0.contains(user) }
       }
     }
     var remaining = request.resultsLimit ?? configuration.limits.changesPageSize
@@ -68,7 +69,8 @@ extension SimulatedServer {
     for owner in owners {
       let store = privateDatabases[owner] ?? DatabaseStore()
       let after = sequences[owner] ?? 0
-      guard store.zoneLog.canAnswer(after: after) else { throw .changeTokenExpired }
+      // A fetch from the beginning (no position for this owner) is always answerable: it lists what exists.
+      if sequences[owner] != nil, !store.zoneLog.canAnswer(after: after) { throw .changeTokenExpired }
       let page = store.zoneLog.changes(after: after, limit: remaining)
       for zoneID in page.keys {
         let shown = request.scope == .shared ? zoneID.owned(by: owner) : zoneID

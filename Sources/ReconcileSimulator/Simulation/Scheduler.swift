@@ -176,9 +176,11 @@ struct Scheduler: Sendable {
       guard let record = random.pick(held ?? []) else { return .crash(device: device) }
       return .fault(.corruptStorage(device: device, record: record))
     default:
-      switch random.below(6) {
+      switch random.below(8) {
       case 0, 1, 2: return .fault(.throttle(seconds: 5 + random.below(56)))
       case 3, 4: return .fault(.expireTokens)
+      case 5: return .fault(.expireDatabaseTokens)
+      case 6: return .fault(.quotaFull(seconds: 10 + random.below(50)))
       default: return .fault(.deleteZone)
       }
     }

@@ -12,14 +12,22 @@ extension Simulation {
       for index in devices.indices {
         if let time = devices[index].nextWakeTime, wake.map({ time < $0 }) ?? true { wake = time }
       }
-      let nextTime = [network.nextDelivery, wake].compactMap { $0 }.min()
+      let nextTime = [network.nextDelivery, wake, quotaFreedAt].compactMap { $0 }.min()
       guard let nextTime, nextTime <= target else { break }
       if nextTime > now { server.advanceClock(to: nextTime) }
+      if let freed = quotaFreedAt, now >= freed { freeQuota() }
       while let message = network.popDue(at: now) { deliver(message) }
       for index in devices.indices { devices[index].checkTimeout(at: now) }
     }
     server.advanceClock(to: target)
     observeServer()
+  }
+
+  /// The user frees storage: saves are accepted again.
+  mutating func freeQuota() {
+    guard quotaFreedAt != nil else { return }
+    server.setQuotaExceeded(false, for: Self.user)
+    quotaFreedAt = nil
   }
 
   private mutating func sendReadyRequests() {

@@ -124,6 +124,11 @@ extension Simulation {
       server.throttle(for: TimeInterval(seconds))
     case .expireTokens:
       server.expireChangeTokens(in: Self.zoneID, ownedBy: Self.user)
+    case .expireDatabaseTokens:
+      server.expireDatabaseChangeTokens(ownedBy: Self.user)
+    case .quotaFull(let seconds):
+      server.setQuotaExceeded(true, for: Self.user)
+      quotaFreedAt = now.addingTimeInterval(TimeInterval(seconds))
     case .deleteZone:
       var shown: [RecordID: Int] = [:]
       for index in devices.indices {
@@ -158,6 +163,7 @@ extension Simulation {
     server.clearFaults()
     armed.removeAll()
     tornCrashArmed.removeAll()
+    freeQuota()
     for index in devices.indices { devices[index].goOnline() }
     for round in 1...max(1, maximumRounds) {
       statistics.quiescenceRounds = round

@@ -49,6 +49,8 @@ public struct Simulation: Sendable {
   var armed: [String: [SimulationFault]] = [:]
   /// Devices armed to crash between two persistence writes of their next answer.
   var tornCrashArmed: Set<String> = []
+  /// When the user's full storage is freed, while it is full.
+  var quotaFreedAt: Date?
   var upgraded: Set<String> = []
   var observer = Observer()
   var history = UserHistory()

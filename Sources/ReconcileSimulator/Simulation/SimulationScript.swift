@@ -44,6 +44,7 @@ import Reconcile
 /// | `fault throttle 30s` · `fault expire-tokens` · `fault delete-zone` | a server fault |
 /// | `fault corrupt NAME RECORD` | the device's stored copy of the record is damaged |
 /// | `fault torn-crash NAME` | the device crashes between two persistence writes of its next answer |
+/// | `fault expire-database-tokens` · `fault quota-full 30s` | database tokens expire; the user's storage is full |
 ///
 /// `quiesce` drives the world to quiescence; `expect invariants` fails the script if an invariant is broken. Values
 /// are double-quoted strings (`\"` and `\\` escaped), integers, or decimals.
@@ -146,6 +147,8 @@ public enum SimulationScript {
       case .transient(let device, let error, let wait): return "fault transient \(device) \(error) \(wait)s"
       case .throttle(let seconds): return "fault throttle \(seconds)s"
       case .expireTokens: return "fault expire-tokens"
+      case .expireDatabaseTokens: return "fault expire-database-tokens"
+      case .quotaFull(let seconds): return "fault quota-full \(seconds)s"
       case .deleteZone: return "fault delete-zone"
       case .corruptStorage(let device, let record): return "fault corrupt \(device) \(record)"
       case .tornCrash(let device): return "fault torn-crash \(device)"
@@ -367,13 +370,19 @@ public enum SimulationScript {
       }
       return .throttle(seconds: seconds)
     case ("expire-tokens", 1): return .expireTokens
+    case ("expire-database-tokens", 1): return .expireDatabaseTokens
+    case ("quota-full", 2):
+      guard let seconds = duration(tokens[1]), seconds >= 0 else {
+        throw fail("expected a duration like 30s", tokens[1])
+      }
+      return .quotaFull(seconds: seconds)
     case ("delete-zone", 1): return .deleteZone
     case ("corrupt", 3): return .corruptStorage(device: tokens[1], record: tokens[2])
     case ("torn-crash", 2): return .tornCrash(device: tokens[1])
     default:
       throw fail(
         "unknown fault; use lose-request, lose-response, duplicate, delay, transient, throttle, expire-tokens, "
-          + "delete-zone, corrupt or torn-crash", tokens.first)
+          + "expire-database-tokens, quota-full, delete-zone, corrupt or torn-crash", tokens.first)
     }
   }
 

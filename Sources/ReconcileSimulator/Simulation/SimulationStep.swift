@@ -70,6 +70,10 @@ public enum SimulationFault: Sendable, Hashable {
   case throttle(seconds: Int)
   /// Every change token of the zone expires.
   case expireTokens
+  /// Every database change token of the user's private database expires.
+  case expireDatabaseTokens
+  /// The user's iCloud storage is full for `seconds`: saves fail with `quotaExceeded`, then space is freed.
+  case quotaFull(seconds: Int)
   /// The zone and its records are deleted (as by another client).
   case deleteZone
   /// `device`'s stored copy of `record` is damaged on disk (see `SimulatedDevice.corruptStoredRecord(_:)`).
@@ -84,7 +88,7 @@ public enum SimulationFault: Sendable, Hashable {
     case .loseRequest(let device), .loseResponse(let device), .duplicate(let device), .delay(let device, _),
       .transient(let device, _, _), .corruptStorage(let device, _), .tornCrash(let device):
       device
-    case .throttle, .expireTokens, .deleteZone: nil
+    case .throttle, .expireTokens, .expireDatabaseTokens, .quotaFull, .deleteZone: nil
     }
   }
 

@@ -1,0 +1,88 @@
+import Foundation
+import Reconcile
+import ReconcileSimulator
+import Testing
+
+@Suite("Simulation: harsher faults — full storage, expired database tokens, late and stale requests, torn crashes")
+struct HarsherFaultsTests {
+  static let base = """
+    resolver field-merge
+    device add d1
+    device add d2
+    d1 create Note/r1 title="a"
+    d1 sync
+    advance 5s
+    d2 sync
+    advance 5s
+    """
+
+  @Test("full storage halts the saving device; it sends nothing while halted and converges once space is freed")
+  func quotaFull() throws {
+    let result = try Simulation.replay(
+      Self.base + "\n" + """
+        fault quota-full 30s
+        d1 edit Note/r1 title="b"
+        d1 sync
+        advance 10s
+        d1 sync
+        advance 40s
+        quiesce
+        """)
+    #expect(result.passed, "\(result.violations)")
+    #expect(result.trace.contains { $0.contains("d1 halted: quotaExceeded") }, "\(result.trace)")
+    #expect(result.outcomes[.haltedDeviceSendsNothing].map { if case .held = $0 { true } else { false } } == true)
+    #expect(result.outcomes[.oneSidedChangesKept].map { if case .held = $0 { true } else { false } } == true)
+  }
+
+  @Test("expired database tokens: the device lists its zones again and keeps syncing")
+  func databaseTokensExpire() throws {
+    let result = try Simulation.replay(
+      Self.base + "\n" + """
+        fault expire-database-tokens
+        d2 edit Note/r1 title="c"
+        d2 sync
+        advance 5s
+        d1 sync
+        advance 5s
+        quiesce
+        """)
+    #expect(result.passed, "\(result.violations)")
+    #expect(result.statistics.tokenExpiries >= 1, "\(result.statistics)")
+  }
+
+  @Test("a request delayed past its timeout arrives after the retry, and a duplicate arrives later: nothing is lost")
+  func staleAndLateCopies() throws {
+    let result = try Simulation.replay(
+      Self.base + "\n" + """
+        fault delay d1 90s
+        d1 edit Note/r1 title="late"
+        d1 sync
+        advance 70s
+        d2 edit Note/r1 body="meanwhile"
+        d2 sync
+        fault duplicate d2
+        d2 edit Note/r1 title="dup"
+        d2 sync
+        advance 120s
+        quiesce
+        """)
+    #expect(result.passed, "\(result.violations)")
+    #expect(result.outcomes[.oneSidedChangesKept].map { if case .held = $0 { true } else { false } } == true)
+  }
+
+  @Test("a crash between applying a fetched page and committing its token loses nothing")
+  func tornCrashDuringFetch() throws {
+    let result = try Simulation.replay(
+      Self.base + "\n" + """
+        d1 edit Note/r1 body="x"
+        d1 sync
+        advance 5s
+        fault torn-crash d2
+        d2 sync
+        advance 10s
+        quiesce
+        """)
+    #expect(result.passed, "\(result.violations)")
+    #expect(result.statistics.tornCrashes == 1, "\(result.trace)")
+  }
+}
