@@ -23,6 +23,9 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// The device sends its stored copies without checking them for damage. Caught by
   /// ``Invariant/damagedDataNeverUploaded``.
   case skipStorageCheck = "skip-storage-check"
+  /// A crash restores the zone token from an old backup (the first token the device committed), so the device's
+  /// token moves backwards. Caught by ``Invariant/serverInvariants``.
+  case rewindTokenOnCrash = "rewind-token-on-crash"
   /// Saves rebuild the record from the keys the app knows, removing keys a newer app wrote. Caught by
   /// ``Invariant/unknownKeysKept``.
   case stripUnknownKeys = "strip-unknown-keys"

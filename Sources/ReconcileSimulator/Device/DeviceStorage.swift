@@ -20,6 +20,9 @@ public struct DeviceStorage: Sendable, Hashable {
   /// How many damaged records the device has found and thrown away (see
   /// ``SimulatedDevice/corruptStoredRecord(_:)``).
   public internal(set) var damagedRecordsDiscarded = 0
+  /// The first zone token the device committed in the zone's current incarnation: what ``ClientDefect/rewindTokenOnCrash``
+  /// restores.
+  var firstZoneToken: ZoneChangeToken?
   /// Fetched copies of records this device deleted that it kept from coming back: a pending deletion kept under
   /// `.deleteWins`, or a tombstoned record deleted again.
   public internal(set) var resurrectionsBlocked = 0

@@ -231,6 +231,9 @@ extension SimulatedDevice {
       guard apply(changes, at: now) else { return }
       // The page is applied; its token is a second write.
       if !changes.changed.isEmpty || !changes.deleted.isEmpty, persisted() { return }
+      if storage.zoneToken == nil || storage.firstZoneToken?.incarnation != changes.token.incarnation {
+        storage.firstZoneToken = changes.token
+      }
       storage.zoneToken = changes.token
       if !changes.moreComing {
         if storage.fullFetchSeen != nil { finishFullFetch(at: now) }

@@ -308,6 +308,9 @@ public struct SimulatedDevice: Sendable {
     session.haltReason = halt
     session.syncRequested = true
     if configuration.defects.contains(.forgetQueueOnCrash) { storage.pending = PendingQueue() }
+    if configuration.defects.contains(.rewindTokenOnCrash), storage.zoneToken != nil {
+      storage.zoneToken = storage.firstZoneToken
+    }
     discardDamagedRecords()
   }
 

@@ -99,7 +99,8 @@ extension Simulation {
       } else {
         devices[index].receive(answer, for: id, at: now)
       }
-      checkTokenOrder(before: before, after: devices[index].storage.zoneToken, device: devices[index].name)
+      _ = before
+      checkToken(of: index)
       if !wasHalted, let reason = devices[index].haltReason {
         statistics.halts += 1
         traceEntries.append(.note("\(devices[index].name) halted: \(reason.code)"))
@@ -127,6 +128,14 @@ extension Simulation {
       if changes.moreComing { statistics.moreComingPages += 1 }
     default: break
     }
+  }
+
+  /// Compares device `index`'s zone token with the last one it held: within one zone incarnation it never moves back.
+  /// A token the device drops (`nil`, after an expiry or a zone deletion) starts the comparison afresh.
+  mutating func checkToken(of index: Int) {
+    let current = devices[index].storage.zoneToken
+    defer { lastTokens[index] = current }
+    checkTokenOrder(before: lastTokens[index] ?? nil, after: current, device: devices[index].name)
   }
 
   private mutating func checkTokenOrder(before: ZoneChangeToken?, after: ZoneChangeToken?, device: String) {

@@ -60,7 +60,9 @@ extension Simulation {
       }
       noteAction(.delete, device: index, recordID: id, base: base)
     case .sync(let name): withDevice(name) { $0.requestSync() }
-    case .crash(let name): withDevice(name) { $0.crash() }
+    case .crash(let name):
+      withDevice(name) { $0.crash() }
+      if let index = index(of: name) { checkToken(of: index) }
     case .offline(let name): withDevice(name) { $0.goOffline() }
     case .online(let name): withDevice(name) { $0.goOnline() }
     case .clockJump(let name, let seconds): withDevice(name) { $0.jumpClock(by: TimeInterval(seconds)) }

@@ -141,6 +141,25 @@ struct InvariantFiringTests {
         advance 5s
         quiesce
         """),
+    Case(
+      defect: .rewindTokenOnCrash, invariant: .serverInvariants,
+      script: """
+        resolver field-merge
+        device add d1
+        device add d2
+        d1 create Note/r1 title="x"
+        d1 sync
+        advance 5s
+        d2 sync
+        advance 5s
+        d2 edit Note/r1 title="y"
+        d2 sync
+        advance 5s
+        d1 sync
+        advance 5s
+        d1 crash
+        quiesce
+        """),
   ]
 
   @Test("each client defect makes its invariant fire; the correct client keeps it", arguments: cases)
