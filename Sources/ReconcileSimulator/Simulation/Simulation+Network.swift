@@ -99,8 +99,7 @@ extension Simulation {
       } else {
         devices[index].receive(answer, for: id, at: now)
       }
-      _ = before
-      checkToken(of: index)
+      checkTokenOrder(before: before, after: devices[index].storage.zoneToken, device: devices[index].name)
       if !wasHalted, let reason = devices[index].haltReason {
         statistics.halts += 1
         traceEntries.append(.note("\(devices[index].name) halted: \(reason.code)"))
@@ -130,15 +129,9 @@ extension Simulation {
     }
   }
 
-  /// Compares device `index`'s zone token with the last one it held: within one zone incarnation it never moves back.
-  /// A token the device drops (`nil`, after an expiry or a zone deletion) starts the comparison afresh.
-  mutating func checkToken(of index: Int) {
-    let current = devices[index].storage.zoneToken
-    defer { lastTokens[index] = current }
-    checkTokenOrder(before: lastTokens[index] ?? nil, after: current, device: devices[index].name)
-  }
-
-  private mutating func checkTokenOrder(before: ZoneChangeToken?, after: ZoneChangeToken?, device: String) {
+  /// Within one zone incarnation a device's token never moves back across an answer or a crash; a token the device
+  /// drops (`nil`, after an expiry, a zone deletion or damaged storage) starts afresh.
+  mutating func checkTokenOrder(before: ZoneChangeToken?, after: ZoneChangeToken?, device: String) {
     guard let before, let after, before.zoneID == after.zoneID, before.incarnation == after.incarnation else { return }
     statistics.tokenChecks += 1
     guard after.sequence < before.sequence else { return }

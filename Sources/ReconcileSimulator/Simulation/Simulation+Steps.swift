@@ -61,8 +61,10 @@ extension Simulation {
       noteAction(.delete, device: index, recordID: id, base: base)
     case .sync(let name): withDevice(name) { $0.requestSync() }
     case .crash(let name):
-      withDevice(name) { $0.crash() }
-      if let index = index(of: name) { checkToken(of: index) }
+      guard let index = index(of: name) else { return nil }
+      let before = devices[index].storage.zoneToken
+      devices[index].crash()
+      checkTokenOrder(before: before, after: devices[index].storage.zoneToken, device: name)
     case .offline(let name): withDevice(name) { $0.goOffline() }
     case .online(let name): withDevice(name) { $0.goOnline() }
     case .clockJump(let name, let seconds): withDevice(name) { $0.jumpClock(by: TimeInterval(seconds)) }

@@ -51,8 +51,6 @@ public struct Simulation: Sendable {
   var tornCrashArmed: Set<String> = []
   /// When the user's full storage is freed, while it is full.
   var quotaFreedAt: Date?
-  /// The zone token each device (by index) held when last looked at.
-  var lastTokens: [Int: ZoneChangeToken?] = [:]
   var upgraded: Set<String> = []
   var observer = Observer()
   var history = UserHistory()
