@@ -38,6 +38,9 @@ public struct DeviceStorage: Sendable, Hashable {
   /// unanswered: a definite refusal of the save means nothing of this device's reached the server, and the deletion
   /// is dropped rather than sent against whatever record now holds the ID.
   var deletesOfUnconfirmed: [RecordID: Bool] = [:]
+  /// Deletions queued since the last completed fetch: each is sent only after a fetch that follows it, which cancels
+  /// it when the record was deleted and created anew meanwhile (deletions carry no change tag).
+  var deletesAwaitingFetch: Set<RecordID> = []
   /// A counter for request IDs, persisted so an answer to a request sent before a crash is never taken for an answer to
   /// one sent after.
   var requestSerial = 0

@@ -75,6 +75,7 @@ extension SimulatedDevice {
       storage.pending.remove(id)
     } else {
       storage.pending.enqueue(id, .delete)
+      storage.deletesAwaitingFetch.insert(id)
       if local.lastKnownServer == nil, !local.replacesDeleted {
         storage.deletesOfUnconfirmed[id] = local.inDoubt
       }

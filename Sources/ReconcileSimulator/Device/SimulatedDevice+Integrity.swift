@@ -46,8 +46,17 @@ extension SimulatedDevice {
   }
 
   private mutating func discardDamaged(_ id: RecordID) {
-    storage.records[id] = nil
-    if storage.pending[id] == .save { storage.pending.remove(id) }
+    let local = storage.records.removeValue(forKey: id)
+    if let local, local.replacesDeleted {
+      // A re-created record lost to damage still owes the server the deletion it replaced.
+      storage.pending.enqueue(id, .delete)
+      storage.tombstones.insert(
+        Tombstone(
+          recordID: id, recordType: local.current.recordType, deletedAt: .distantPast,
+          creationDate: local.replacedCreationDate))
+    } else if storage.pending[id] == .save {
+      storage.pending.remove(id)
+    }
     storage.damagedRecordsDiscarded += 1
     session.lastError = "storage corruption: the stored copy of \(id) was damaged; discarded, fetching it again"
   }

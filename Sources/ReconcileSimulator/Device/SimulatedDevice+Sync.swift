@@ -96,6 +96,8 @@ extension SimulatedDevice {
         session.phase = .fetchingZone
         return makeRequest()
       }
+      // Deletions queued since the last fetch wait for the next one.
+      if !storage.deletesAwaitingFetch.isEmpty { session.syncRequested = true }
       return makeBatch()
     }
   }
@@ -121,6 +123,7 @@ extension SimulatedDevice {
         saving.append(record)
         built.saves[id] = (local.generation, record)
       case .delete:
+        if storage.deletesAwaitingFetch.contains(id) { continue }
         deleting.append(id)
         built.deletes.insert(id)
       }
@@ -237,6 +240,7 @@ extension SimulatedDevice {
       storage.zoneToken = changes.token
       if !changes.moreComing {
         if storage.fullFetchSeen != nil { finishFullFetch(at: now) }
+        storage.deletesAwaitingFetch.removeAll()
         storage.lastSuccessfulFetch = now
         session.phase = .sending
       }

@@ -362,13 +362,15 @@ struct IntentJudge {
       // It replaced the record when its device's deletion of it never reached the server first.
       let replaces = actions.contains { delete in
         guard delete.isDelete, delete.device == create.device, delete.order < create.order else { return false }
-        // The deletion aimed at a server record: the device showed one, or had saved one before.
-        let aimed =
-          delete.base > 0
-          || timeline.firstSave(of: id, by: delete.device, from: .distantPast, where: { _ in true })
-            .map { $0.time <= delete.time } ?? false
-        return aimed
-          && (timeline.firstDeletion(of: id, from: delete.time).map { $0.position > landed.position } ?? true)
+        // The deletion aimed at a server version — the one the device showed, or one it had saved — and that version
+        // was still there, undeleted, when the create landed.
+        let saved = timeline.firstSave(of: id, by: delete.device, from: .distantPast, where: { _ in true })
+        let aimedAt = delete.base > 0 ? delete.base : saved.flatMap { $0.time <= delete.time ? $0.position : nil }
+        guard let aimedAt else { return false }
+        let deletedBetween = timeline.versions[id]?.contains {
+          $0.record == nil && $0.position > aimedAt && $0.position < landed.position
+        }
+        return deletedBetween == false
       }
       guard replaces else { continue }
       if start.map({ landed.position > $0.position }) ?? true { start = (landed.position, landed.time) }

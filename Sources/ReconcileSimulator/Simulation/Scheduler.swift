@@ -4,8 +4,8 @@ import Reconcile
 /// and draws per seed a workload that makes devices collide (see ``Workload``).
 ///
 /// Device actions: create (8%), re-create a record the device no longer holds (3%), edit one or two of `title`,
-/// `body`, `rank` (and `color` after an upgrade; 61%, an eighth of them removing `body`; a quarter start a burst of
-/// 2–5 edits on the same device without a sync), delete (6%), sync (7%), a wait of 5–40 s (9%), an offline spell
+/// `body`, `rank` (and `color` after an upgrade; 61%, an eighth of them removing `body`; with the workload's burst chance an
+/// edit starts a burst of 2–5 edits on the same device), delete (6%), sync (7%), a wait of 5–40 s (9%), an offline spell
 /// (1%, back online 10–40 steps later), an app upgrade (5%, when the scenario has one; a sync otherwise). Edits and
 /// deletes pick a hot record the device holds with the workload's hot share, the hottest most often (weight 1/k for
 /// the k-th); any record it holds otherwise. Faults, at the profile's rate, are drawn evenly from the

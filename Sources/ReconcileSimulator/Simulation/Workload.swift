@@ -18,10 +18,10 @@ public struct Workload: Sendable, Hashable {
   /// - Parameters:
   ///   - hotRecords: 2...4 unless given.
   ///   - hotShare: 0.7...0.95 unless given.
-  ///   - burstChance: 0.25 unless given.
+  ///   - burstChance: 0.8 unless given.
   ///   - sendsAfterEdits: `true` unless given.
   public init(
-    hotRecords: ClosedRange<Int> = 2...4, hotShare: ClosedRange<Double> = 0.7...0.95, burstChance: Double = 0.25,
+    hotRecords: ClosedRange<Int> = 2...4, hotShare: ClosedRange<Double> = 0.7...0.95, burstChance: Double = 0.8,
     sendsAfterEdits: Bool = true
   ) {
     self.sendsAfterEdits = sendsAfterEdits
