@@ -48,6 +48,19 @@ struct InvariantFiringTests {
     var testDescription: String { "\(defect) → \(invariant)" }
   }
 
+  /// Two devices that both hold r1.
+  static let sharedRecord = """
+    resolver field-merge
+    device add d1
+    device add d2
+    d1 create Note/r1 title="x"
+    d1 sync
+    advance 5s
+    d2 sync
+    advance 5s
+
+    """
+
   static let cases: [Case] = [
     Case(defect: .dropUnacknowledgedDeletes, invariant: .noResurrection, script: resurrection),
     Case(
@@ -95,15 +108,7 @@ struct InvariantFiringTests {
         """),
     Case(
       defect: .ignoreFetchedDeletions, invariant: .convergence,
-      script: """
-        resolver field-merge
-        device add d1
-        device add d2
-        d1 create Note/r1 title="x"
-        d1 sync
-        advance 5s
-        d2 sync
-        advance 5s
+      script: sharedRecord + """
         d1 delete Note/r1
         d1 sync
         advance 5s
@@ -143,15 +148,7 @@ struct InvariantFiringTests {
         """),
     Case(
       defect: .rewindTokenOnCrash, invariant: .serverInvariants,
-      script: """
-        resolver field-merge
-        device add d1
-        device add d2
-        d1 create Note/r1 title="x"
-        d1 sync
-        advance 5s
-        d2 sync
-        advance 5s
+      script: sharedRecord + """
         d2 edit Note/r1 title="y"
         d2 sync
         advance 5s
