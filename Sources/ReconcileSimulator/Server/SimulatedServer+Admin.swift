@@ -16,6 +16,16 @@ extension SimulatedServer {
     injected.append(InjectedFailure(error: error, remaining: count, device: device))
   }
 
+  /// Makes the next modify request from `device` that saves something fail one item — its first save — with `error`,
+  /// as CloudKit answers a per-item `zoneBusy` or `serviceUnavailable` while the request as a whole succeeds. In an
+  /// atomic zone the other items fail with ``ServerError/batchRequestFailed``.
+  /// - Parameters:
+  ///   - error: The item's error, such as `.zoneBusy(retryAfter: 5)`.
+  ///   - device: The device whose next save request it hits.
+  public mutating func injectItemFailure(_ error: ServerError, device: String) {
+    injectedItemFailures[device, default: []].append(error)
+  }
+
   /// Refuses every request with ``ServerError/serviceUnavailable(retryAfter:)`` until `seconds` of virtual time pass,
   /// as when CloudKit throttles a whole container.
   /// - Parameter seconds: How long.
@@ -27,6 +37,7 @@ extension SimulatedServer {
   /// Ends every fault: injected failures, a forced throttle, device budgets and strikes.
   public mutating func clearFaults() {
     injected.removeAll()
+    injectedItemFailures.removeAll()
     throttledUntil = nil
     budgets.removeAll()
   }

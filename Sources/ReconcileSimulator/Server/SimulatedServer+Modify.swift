@@ -63,6 +63,13 @@ extension SimulatedServer {
     for id in request.deleting {
       plans.append((id, planDelete(id, scope: request.scope, client: client)))
     }
+    if !injectedItemFailures.isEmpty, var queued = injectedItemFailures[client.deviceName],
+      !queued.isEmpty, let first = plans.firstIndex(where: { if case .save = $0.plan { true } else { false } }),
+      case .save(_, let access, _) = plans[first].plan
+    {
+      plans[first].plan = .failed(queued.removeFirst(), access)
+      injectedItemFailures[client.deviceName] = queued.isEmpty ? nil : queued
+    }
     if request.isAtomic { rejectAtomicSiblings(&plans) }
 
     var reply = ModifyRecordsReply()

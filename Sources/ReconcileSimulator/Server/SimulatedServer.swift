@@ -34,6 +34,8 @@ public struct SimulatedServer: Sendable {
   var privateDatabases: [String: DatabaseStore] = [:]
   var budgets: [String: RequestBudget] = [:]
   var injected: [InjectedFailure] = []
+  /// Per device, errors the next modify requests answer for one of their saves (the others are handled as usual).
+  var injectedItemFailures: [String: [ServerError]] = [:]
   var throttledUntil: Date?
   var quotaExceededUsers: Set<String> = []
   /// The type each key of each record type was first saved with (development schema).

@@ -159,7 +159,10 @@ struct Scheduler: Sendable {
       }
     case 1:
       let name = random.pick(SimulationFault.transientErrorNames) ?? "zoneBusy"
-      return .fault(.transient(device: device, error: name, retryAfter: 1 + random.below(10)))
+      let wait = 1 + random.below(10)
+      // A third of transient errors hit one item of a save rather than the whole request.
+      if random.below(3) == 0 { return .fault(.itemTransient(device: device, error: name, retryAfter: wait)) }
+      return .fault(.transient(device: device, error: name, retryAfter: wait))
     case 2:
       switch random.below(4) {
       case 0: return .crash(device: device)

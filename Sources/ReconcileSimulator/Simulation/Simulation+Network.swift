@@ -118,6 +118,7 @@ extension Simulation {
         switch error {
         case .serverRecordChanged: statistics.conflicts += 1
         case .batchRequestFailed: statistics.batchRequestFailed += 1
+        case _ where error.isTransient: statistics.transientErrors += 1
         default: break
         }
       }

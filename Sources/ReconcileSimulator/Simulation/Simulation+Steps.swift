@@ -124,6 +124,10 @@ extension Simulation {
       if let error = SimulationFault.transientError(named: name, retryAfter: retryAfter) {
         server.injectFailure(error, count: 1, device: device)
       }
+    case .itemTransient(let device, let name, let retryAfter):
+      if let error = SimulationFault.transientError(named: name, retryAfter: retryAfter) {
+        server.injectItemFailure(error, device: device)
+      }
     case .throttle(let seconds):
       server.throttle(for: TimeInterval(seconds))
     case .expireTokens:

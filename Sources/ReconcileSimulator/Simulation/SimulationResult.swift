@@ -12,7 +12,7 @@ public struct SimulationStatistics: Sendable, Hashable, CustomStringConvertible 
   public var lostMessages = 0
   /// Conflicts the server reported (`serverRecordChanged` items).
   public var conflicts = 0
-  /// Requests answered with a transient error.
+  /// Requests, or items of a save, answered with a transient error.
   public var transientErrors = 0
   /// Times a device halted.
   public var halts = 0

@@ -41,6 +41,7 @@ import Reconcile
 /// | `advance 30s` | ``SimulationStep/advance(seconds:)`` |
 /// | `fault lose-request NAME` · `fault lose-response NAME` · `fault duplicate NAME` | a network fault |
 /// | `fault delay NAME 20s` · `fault transient NAME zoneBusy 5s` | a late request, a transient error |
+/// | `fault item-transient NAME zoneBusy 5s` | one save of the next request fails with a transient error |
 /// | `fault throttle 30s` · `fault expire-tokens` · `fault delete-zone` | a server fault |
 /// | `fault corrupt NAME RECORD` | the device's stored copy of the record is damaged |
 /// | `fault torn-crash NAME` | the device crashes between two persistence writes of its next answer |
@@ -145,6 +146,7 @@ public enum SimulationScript {
       case .duplicate(let device): return "fault duplicate \(device)"
       case .delay(let device, let seconds): return "fault delay \(device) \(seconds)s"
       case .transient(let device, let error, let wait): return "fault transient \(device) \(error) \(wait)s"
+      case .itemTransient(let device, let error, let wait): return "fault item-transient \(device) \(error) \(wait)s"
       case .throttle(let seconds): return "fault throttle \(seconds)s"
       case .expireTokens: return "fault expire-tokens"
       case .expireDatabaseTokens: return "fault expire-database-tokens"
@@ -355,13 +357,16 @@ public enum SimulationScript {
         throw fail("expected a duration like 20s", tokens[2])
       }
       return .delay(device: tokens[1], seconds: seconds)
-    case ("transient", 4):
+    case ("transient", 4), ("item-transient", 4):
       guard SimulationFault.transientErrorNames.contains(tokens[2]) else {
         throw fail(
           "unknown transient error; use \(SimulationFault.transientErrorNames.joined(separator: ", "))", tokens[2])
       }
       guard let seconds = duration(tokens[3]), seconds >= 0 else {
         throw fail("expected a duration like 5s", tokens[3])
+      }
+      if tokens[0] == "item-transient" {
+        return .itemTransient(device: tokens[1], error: tokens[2], retryAfter: seconds)
       }
       return .transient(device: tokens[1], error: tokens[2], retryAfter: seconds)
     case ("throttle", 2):
@@ -381,7 +386,8 @@ public enum SimulationScript {
     case ("torn-crash", 2): return .tornCrash(device: tokens[1])
     default:
       throw fail(
-        "unknown fault; use lose-request, lose-response, duplicate, delay, transient, throttle, expire-tokens, "
+        "unknown fault; use lose-request, lose-response, duplicate, delay, transient, item-transient, throttle, "
+          + "expire-tokens, "
           + "expire-database-tokens, quota-full, delete-zone, corrupt or torn-crash", tokens.first)
     }
   }

@@ -66,6 +66,10 @@ public enum SimulationFault: Sendable, Hashable {
   /// The server answers the device's next request with a transient error (`zoneBusy`, `networkFailure`,
   /// `serviceUnavailable` or `requestRateLimited`) asking for `retryAfter` seconds.
   case transient(device: String, error: String, retryAfter: Int)
+  /// The server answers one save of the device's next save request with a transient error (`zoneBusy`,
+  /// `networkFailure`, `serviceUnavailable` or `requestRateLimited`) asking for `retryAfter` seconds; the rest of the
+  /// request is handled as usual (in an atomic zone its other items fail with `batchRequestFailed`).
+  case itemTransient(device: String, error: String, retryAfter: Int)
   /// The server throttles every request for `seconds`.
   case throttle(seconds: Int)
   /// Every change token of the zone expires.
@@ -86,7 +90,8 @@ public enum SimulationFault: Sendable, Hashable {
   public var device: String? {
     switch self {
     case .loseRequest(let device), .loseResponse(let device), .duplicate(let device), .delay(let device, _),
-      .transient(let device, _, _), .corruptStorage(let device, _), .tornCrash(let device):
+      .transient(let device, _, _), .itemTransient(let device, _, _), .corruptStorage(let device, _),
+      .tornCrash(let device):
       device
     case .throttle, .expireTokens, .expireDatabaseTokens, .quotaFull, .deleteZone: nil
     }

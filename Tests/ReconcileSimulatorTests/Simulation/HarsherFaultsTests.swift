@@ -70,6 +70,23 @@ struct HarsherFaultsTests {
     #expect(result.outcomes[.oneSidedChangesKept].map { if case .held = $0 { true } else { false } } == true)
   }
 
+  @Test("a transient error on one item of a save: the item is retried after the wait, and nothing is lost")
+  func itemTransient() throws {
+    let result = try Simulation.replay(
+      Self.base + "\n" + """
+        d1 create Note/r2 title="two"
+        fault item-transient d1 zoneBusy 5s
+        d1 edit Note/r1 body="b"
+        d1 sync
+        advance 20s
+        quiesce
+        """)
+    #expect(result.passed, "\(result.violations)")
+    #expect(result.statistics.transientErrors == 1, "\(result.statistics)")
+    #expect(result.statistics.batchRequestFailed >= 1, "an atomic zone fails the other item too: \(result.trace)")
+    #expect(result.outcomes[.oneSidedChangesKept].map { if case .held = $0 { true } else { false } } == true)
+  }
+
   @Test("a crash between applying a fetched page and committing its token loses nothing")
   func tornCrashDuringFetch() throws {
     let result = try Simulation.replay(

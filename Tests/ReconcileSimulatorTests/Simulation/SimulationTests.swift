@@ -55,6 +55,7 @@ struct SimulationTests {
       .fault(.transient(device: "a", error: "zoneBusy", retryAfter: 5)), .fault(.throttle(seconds: 30)),
       .fault(.expireTokens), .fault(.deleteZone), .fault(.corruptStorage(device: "a", record: "r1")),
       .fault(.tornCrash(device: "a")), .fault(.expireDatabaseTokens), .fault(.quotaFull(seconds: 45)),
+      .fault(.itemTransient(device: "a", error: "serviceUnavailable", retryAfter: 3)),
     ]
     let setup = SimulationSetup(
       resolver: ResolverUnderTest(.fieldMerge), deletePolicy: .editWins, schemas: .majorUpgrade,
