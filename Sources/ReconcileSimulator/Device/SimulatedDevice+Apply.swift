@@ -78,6 +78,15 @@ extension SimulatedDevice {
         storage.resurrectionsBlocked += 1
         return nil
       }
+      // This device's own save, delayed past its deletion here (it was last written by this device, which deleted
+      // it since and has not created it again): the user's deletion stands, whatever the policy.
+      if let tombstone = storage.tombstones[id], tombstone.creationDate == nil,
+        server.modifiedByDevice == configuration.name
+      {
+        storage.pending.enqueue(id, .delete)
+        storage.resurrectionsBlocked += 1
+        return nil
+      }
       storage.tombstones.remove(id)
       storage.records[id] = LocalRecord(lastKnownServer: server, current: server)
       return nil

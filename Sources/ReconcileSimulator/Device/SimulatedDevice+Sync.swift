@@ -400,6 +400,7 @@ extension SimulatedDevice {
     case .quotaExceeded:
       return .quotaExceeded
     case _ where error.isTransient:
+      notLanded(id)
       session.waitUntil = now.addingTimeInterval(error.retryAfter ?? configuration.retry.backoff(attempt: 1))
       return nil
     default:

@@ -74,7 +74,8 @@ struct IntentJudge {
       if invariants.contains(.noResurrection) || invariants.contains(.noLostRecords) {
         judgeExistence(id, actions: actions, server: server, devices: devices, into: &tally)
       }
-      guard let final = server[id], !actions.isEmpty else { continue }
+      // Whose record survives is unknowable where a save went unanswered and another device created or deleted it.
+      guard let final = server[id], !actions.isEmpty, !ambiguous(id, actions: actions) else { continue }
       let life = lifeStart(of: id, actions: actions)
       if deletePolicy == .editWins, life != nil { continue }
       let epoch = actions.filter { !$0.isDelete && !withdrawn($0) && inEpoch($0, since: life, among: actions) }
@@ -339,14 +340,19 @@ struct IntentJudge {
       $0.isDelete && $0.device == action.device && $0.recordID == action.recordID && $0.order > action.order
     }
     if deletedLater { return true }
-    let damagedAfter = history.damage.contains {
+    let damage = history.damage.first {
       $0.device == action.device && $0.recordID == action.recordID && $0.order > action.order
     }
     // A write already on its way when the copy was damaged may still land: then it was not lost.
-    guard damagedAfter else { return false }
+    guard let damage else { return false }
     // A create landed when its record reached the server, even with values a later edit had already changed.
     if action.isCreate { return landing(action, key: nil) == nil }
-    return action.writes.keys.allSatisfy { landing(action, key: $0) == nil }
+    // A written value proves its landing; a removal matches any later save without the key, so only a save made
+    // between the removal and the damage proves it.
+    let valued = action.writes.compactMap { $0.value == nil ? nil : $0.key }
+    if !valued.isEmpty { return valued.allSatisfy { landing(action, key: $0) == nil } }
+    let saved = timeline.firstSave(of: action.recordID, by: action.device, from: action.time) { _ in true }
+    return saved.map { $0.time > damage.time } ?? true
   }
 
   /// Where the record's current life began: its last deletion on the server, or the landing of a create that replaced
