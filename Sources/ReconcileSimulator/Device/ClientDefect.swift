@@ -5,9 +5,9 @@
 /// shrunk counterexample replays against the same broken client. Never turn one on in an app's own tests except to
 /// check that the oracles catch it.
 public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-  /// Deleting a record whose save was sent but not acknowledged drops the deletion instead of sending it: when the
-  /// save had landed, the record comes back (seed 004, "Keep Track of Deleted Records"). Caught by
-  /// ``Invariant/noResurrection``.
+  /// Deleting a record whose save was sent but not acknowledged drops the deletion instead of sending it, and a fetch
+  /// re-inserts whatever it brings without consulting tombstones: when the save had landed, the record comes back
+  /// (seed 004, "Keep Track of Deleted Records"). Caught by ``Invariant/noResurrection``.
   case dropUnacknowledgedDeletes = "drop-unacknowledged-deletes"
   /// The device keeps sending while halted. Caught by ``Invariant/haltedDeviceSendsNothing``.
   case sendWhileHalted = "send-while-halted"

@@ -69,6 +69,10 @@ extension SimulatedDevice {
       return nil
     }
     guard let local = storage.records[id] else {
+      if configuration.defects.contains(.dropUnacknowledgedDeletes) {
+        storage.records[id] = LocalRecord(lastKnownServer: server, current: server)
+        return nil
+      }
       // A copy of the very record this device deleted (not one created anew since) must not come back: under
       // `.deleteWins` the deletion is sent again.
       if storage.tombstones[id]?.creationDate != nil, storage.tombstones.blocks(server),

@@ -84,9 +84,14 @@ extension Simulation {
       }
       network.send(.response(id: id, answer, saving: saving), device: index, at: now.addingTimeInterval(Self.latency))
     case .response(let id, let answer, let saving):
-      if !saving.isEmpty, devices[index].session.inFlight?.id != id {
-        // The device gave up on this request (timed out, went offline, crashed): it never learns what landed.
-        history.recordUnanswered(saving, device: devices[index].name)
+      if !saving.isEmpty {
+        if devices[index].session.inFlight?.id == id {
+          answered[index, default: []].insert(id)
+        } else if answered[index]?.contains(id) != true {
+          // The device gave up on this request (timed out, went offline, crashed): it never learns what landed. (A
+          // duplicate's second answer arrives after the first was taken.)
+          history.recordUnanswered(saving, device: devices[index].name)
+        }
       }
       let before = devices[index].storage.zoneToken
       let wasHalted = devices[index].isHalted

@@ -51,6 +51,8 @@ public struct Simulation: Sendable {
   var tornCrashArmed: Set<String> = []
   /// When the user's full storage is freed, while it is full.
   var quotaFreedAt: Date?
+  /// Per device (by index), the save requests whose answer it took.
+  var answered: [Int: Set<Int>] = [:]
   var upgraded: Set<String> = []
   var observer = Observer()
   var history = UserHistory()
