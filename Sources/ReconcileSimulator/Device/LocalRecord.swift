@@ -11,12 +11,12 @@ public struct LocalRecord: Sendable, Hashable {
   /// The last version the server handed this device (fetched or saved), with every value: the ancestor of the next
   /// conflict. `nil` for a record the server has not yet accepted.
   public internal(set) var lastKnownServer: Record? {
-    didSet { reseal(ifMatching: Self.checksum(current, oldValue)) }
+    didSet { reseal() }
   }
   /// What the app sees: the server version plus unsent edits, which `Record/changedKeys` lists. Its system
   /// fields (change tag included) are the last known server version's.
   public internal(set) var current: Record {
-    didSet { reseal(ifMatching: Self.checksum(oldValue, lastKnownServer)) }
+    didSet { reseal() }
   }
   /// Bumped by every local edit, so a save reply can tell whether the record changed while the save was in flight.
   var generation = 0
@@ -36,18 +36,22 @@ public struct LocalRecord: Sendable, Hashable {
   var unacknowledgedSave: Record?
   /// The checksum of both copies as the device last wrote them.
   private var seal: Int
+  /// The checksum of both copies as they are, kept current by every write (every write goes through the properties'
+  /// observers), so checking the seal costs nothing and a write hashes the record once.
+  private var contents: Int
 
   init(lastKnownServer: Record?, current: Record) {
     self.lastKnownServer = lastKnownServer
     self.current = current
-    seal = Self.checksum(current, lastKnownServer)
+    contents = Self.checksum(current, lastKnownServer)
+    seal = contents
   }
 
   /// Whether the record has edits the server has not accepted.
   public var hasUnsentChanges: Bool { !current.changedKeys.isEmpty || lastKnownServer == nil }
 
   /// Whether the stored copies still match their seal: `false` after storage corruption.
-  public var isIntact: Bool { seal == Self.checksum(current, lastKnownServer) }
+  public var isIntact: Bool { seal == contents }
 
   /// The value storage corruption leaves behind: bytes no app writes, so a copy of it on the server is proof that a
   /// damaged record was uploaded.
@@ -62,9 +66,11 @@ public struct LocalRecord: Sendable, Hashable {
     seal = intact
   }
 
-  /// Reseals after a write when the copy before it matched its seal (`previous` is its checksum).
-  private mutating func reseal(ifMatching previous: Int) {
-    if seal == previous { seal = Self.checksum(current, lastKnownServer) }
+  /// After a write: the contents' checksum follows, and the seal too when the copy before the write matched it.
+  private mutating func reseal() {
+    let previous = contents
+    contents = Self.checksum(current, lastKnownServer)
+    if seal == previous { seal = contents }
   }
 
   private static func checksum(_ current: Record, _ lastKnownServer: Record?) -> Int {
