@@ -31,9 +31,9 @@ public struct LocalRecord: Sendable, Hashable {
   var replacesDeleted = false
   /// The server creation date of the record it replaces, when known: a deletion of this record aims at that one.
   var replacedCreationDate: Date?
-  /// The values of the last save sent and not yet acknowledged: if it landed unanswered, a server version carrying
-  /// these values carries this device's own change, which must not count as a concurrent one.
-  var unacknowledgedSave: Record?
+  /// The last few versions sent and not yet acknowledged (at most eight): should one have landed unanswered — or as a
+  /// duplicated copy — a server value equal to one of them is this device's own change, not a concurrent one.
+  var unacknowledgedSaves: [Record] = []
   /// The checksum of both copies as the device last wrote them.
   private var seal: Int
   /// The checksum of both copies as they are, kept current by every write (every write goes through the properties'

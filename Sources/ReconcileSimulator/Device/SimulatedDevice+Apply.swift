@@ -224,7 +224,7 @@ extension SimulatedDevice {
     let merged: Record
     do {
       let ancestor = Self.ancestor(
-        known: local.lastKnownServer, unacknowledged: local.unacknowledgedSave, server: server)
+        known: local.lastKnownServer, unacknowledged: local.unacknowledgedSaves, server: server)
       merged = try resolver.resolve(Conflict(client: local.current, ancestor: ancestor, server: server))
     } catch let halt as SchemaHalt {
       return .schema(halt)
@@ -244,13 +244,15 @@ extension SimulatedDevice {
   }
 
   /// The ancestor of a conflict: the last version the server acknowledged, except that a key the server holds with
-  /// the value of this device's own unacknowledged save took that value from the save (it landed, its answer was
-  /// lost), so it is not the server's change.
-  static func ancestor(known: Record?, unacknowledged: Record?, server: Record) -> Record? {
-    guard let sent = unacknowledged else { return known }
+  /// the value of one of this device's own unacknowledged saves took that value from the save (it landed, its answer
+  /// was lost), so it is not the server's change.
+  static func ancestor(known: Record?, unacknowledged: [Record], server: Record) -> Record? {
+    guard !unacknowledged.isEmpty else { return known }
     var ancestor = known ?? Record(recordType: server.recordType, recordID: server.recordID)
-    for key in Set(sent.allKeys).union(server.allKeys).sorted() where sameValue(key, server, sent) {
-      copy(key, from: sent, into: &ancestor)
+    for sent in unacknowledged {
+      for key in Set(sent.allKeys).union(server.allKeys).sorted() where sameValue(key, server, sent) {
+        copy(key, from: sent, into: &ancestor)
+      }
     }
     ancestor.clearChangedKeys()
     return ancestor

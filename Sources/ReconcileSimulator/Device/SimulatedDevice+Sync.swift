@@ -38,7 +38,11 @@ extension SimulatedDevice {
         flight.sentDeletes = request.deletes
         for (id, save) in request.saves {
           storage.records[id]?.sent = true
-          storage.records[id]?.unacknowledgedSave = save.record
+          // The last few versions sent and not acknowledged (a copy of any may still land).
+          storage.records[id]?.unacknowledgedSaves.append(save.record)
+          if let count = storage.records[id]?.unacknowledgedSaves.count, count > 8 {
+            storage.records[id]?.unacknowledgedSaves.removeFirst()
+          }
         }
         session.inFlight = flight
         return OutgoingRequest(id: flight.id, request: request.request)
@@ -353,7 +357,7 @@ extension SimulatedDevice {
     }
     guard var local = storage.records[id], let sent = flight.sentSaves[id] else { return }
     observeStamps(of: saved)
-    local.unacknowledgedSave = nil
+    local.unacknowledgedSaves = []
     local.replacesDeleted = false
     if local.generation == sent.generation || configuration.defects.contains(.dropEditsDuringSave) {
       local.current = saved
@@ -417,8 +421,8 @@ extension SimulatedDevice {
       return
     }
     guard let local = storage.records[id], local.lastKnownServer == nil, local.sent, !local.inDoubt else { return }
+    // The values sent stay known: should a copy of the request land after all, they are this device's own.
     storage.records[id]?.sent = false
-    storage.records[id]?.unacknowledgedSave = nil
   }
 
   /// Whether a failed item means the server is unwell (grow the throttle); a conflict, and the atomic siblings it

@@ -88,9 +88,11 @@ extension Simulation {
         if devices[index].session.inFlight?.id == id {
           answered[index, default: []].insert(id)
         } else if answered[index]?.contains(id) != true {
-          // The device gave up on this request (timed out, went offline, crashed): it never learns what landed. (A
-          // duplicate's second answer arrives after the first was taken.)
+          // The device gave up on this request (timed out, went offline, crashed): it never learns what landed.
           history.recordUnanswered(saving, device: devices[index].name)
+        } else if case .success(.modifyRecords(let reply)) = answer, !reply.saved.isEmpty {
+          // A duplicate's copy landed saves after the device took the first copy's answer: it never learns of them.
+          history.recordUnanswered(reply.saved.map(\.recordID), device: devices[index].name)
         }
       }
       let before = devices[index].storage.zoneToken
