@@ -43,6 +43,22 @@ struct IntentJudge {
   let stampsKey: String?
   /// True time zero of the run, for messages.
   let start: Date
+  /// The history's actions by record, in order.
+  private let byRecord: [RecordID: [UserHistory.Action]]
+
+  init(
+    history: UserHistory, timeline: ServerTimeline, deletePolicy: DeletePolicy, zoneDeletion: ZoneDeletionResponse,
+    editCountKey: String?, stampsKey: String?, start: Date
+  ) {
+    self.history = history
+    self.timeline = timeline
+    self.deletePolicy = deletePolicy
+    self.zoneDeletion = zoneDeletion
+    self.editCountKey = editCountKey
+    self.stampsKey = stampsKey
+    self.start = start
+    byRecord = Dictionary(grouping: history.actions, by: \.recordID)
+  }
 
   private enum Op {
     case action(UserHistory.Action)
@@ -66,16 +82,16 @@ struct IntentJudge {
     server: [RecordID: Record], devices: [(name: String, records: [RecordID: Record])], invariants: Set<Invariant>,
     into tally: inout InvariantTally
   ) {
-    var byRecord: [RecordID: [UserHistory.Action]] = [:]
-    for action in history.actions { byRecord[action.recordID, default: []].append(action) }
     let ids = Set(byRecord.keys).union(server.keys).sorted()
     for id in ids {
       let actions = byRecord[id] ?? []
+      // Whose record survives is unknowable where a save went unanswered and another device created or deleted it:
+      // neither its existence nor its values are judged.
+      guard !ambiguous(id, actions: actions) else { continue }
       if invariants.contains(.noResurrection) || invariants.contains(.noLostRecords) {
         judgeExistence(id, actions: actions, server: server, devices: devices, into: &tally)
       }
-      // Whose record survives is unknowable where a save went unanswered and another device created or deleted it.
-      guard let final = server[id], !actions.isEmpty, !ambiguous(id, actions: actions) else { continue }
+      guard let final = server[id], !actions.isEmpty else { continue }
       let life = lifeStart(of: id, actions: actions)
       if deletePolicy == .editWins, life != nil { continue }
       let epoch = actions.filter { !$0.isDelete && !withdrawn($0) && inEpoch($0, since: life, among: actions) }
@@ -116,7 +132,6 @@ struct IntentJudge {
       .map { ops[$0] }
     guard !latest.isEmpty else { return }
     let name = id.recordName
-    if ambiguous(id, actions: actions) { return }
     if latest.allSatisfy(\.isRemoval) {
       if zoneDeletion == .reuploadLocalData, excusedByReupload(id, latest: latest) { return }
       tally.judged(.noResurrection)
@@ -308,8 +323,8 @@ struct IntentJudge {
     // A removal (or any save) found after the device's own next create or delete of the record belongs to that new
     // record: only a written value is unique enough to be found later.
     if key == nil || (action.writes[key ?? ""] ?? nil) == nil,
-      let next = history.actions.first(where: {
-        $0.recordID == id && $0.device == action.device && $0.order > action.order && ($0.isCreate || $0.isDelete)
+      let next = byRecord[id]?.first(where: {
+        $0.device == action.device && $0.order > action.order && ($0.isCreate || $0.isDelete)
       }), save.time > next.time
     {
       return nil
@@ -336,9 +351,10 @@ struct IntentJudge {
   /// A create or edit its own user withdrew by deleting the record later on the same device, or whose copy the
   /// device's storage damaged afterwards with none of its values ever reaching the server.
   private func withdrawn(_ action: UserHistory.Action) -> Bool {
-    let deletedLater = history.actions.contains {
-      $0.isDelete && $0.device == action.device && $0.recordID == action.recordID && $0.order > action.order
-    }
+    let deletedLater =
+      byRecord[action.recordID]?.contains {
+        $0.isDelete && $0.device == action.device && $0.order > action.order
+      } == true
     if deletedLater { return true }
     let damage = history.damage.first {
       $0.device == action.device && $0.recordID == action.recordID && $0.order > action.order

@@ -35,8 +35,8 @@ struct InvariantTally: Sendable {
 
   mutating func judged(_ invariant: Invariant, _ count: Int = 1) { checks[invariant, default: 0] += count }
 
+  /// Records a violation of something already counted with ``judged(_:_:)``.
   mutating func fail(_ invariant: Invariant, _ message: String) {
-    judged(invariant)
     violations.append(InvariantViolation(invariant, message))
   }
 

@@ -96,7 +96,8 @@ extension Simulation {
     devices[index].record(id)?.recordChangeTag.flatMap { observer.tagPosition[$0] } ?? 0
   }
 
-  /// Adds a user's action to the ground truth, with the edit count and stamps the device shows after it.
+  /// A user acted on device `index`: adds the action to the ground truth, with the edit count and stamps the device
+  /// shows after it, and — when devices send after edits — asks the device to send.
   private mutating func noteAction(_ kind: UserHistory.Action.Kind, device index: Int, recordID: RecordID, base: Int) {
     if setup.sendsAfterEdits { devices[index].requestSend() }
     var action = UserHistory.Action(

@@ -45,6 +45,18 @@ struct ResolverPropertyTests {
     #expect(total.invariantsNeverExercised.isEmpty, "\(total.coverage)")
   }
 
+  @Test("the coverage check fires: runs without faults or schemas never reach torn crashes, halts or damaged storage")
+  func coverageNamesWhatWasNeverReached() {
+    let configuration = SimulationConfiguration(steps: 60, resolver: .fieldMerge, faults: .none)
+    let report = PropertyRunner(configuration: configuration, seeds: 0..<5).run()
+    #expect(report.passed, "\(report)")
+    #expect(report.pathsNeverReached.contains("tornCrash"), "\(report.coverage)")
+    #expect(report.pathsNeverReached.contains("halt"), "\(report.coverage)")
+    #expect(report.invariantsNeverExercised.contains(.haltedDeviceSendsNothing), "\(report.coverage)")
+    #expect(report.invariantsNeverExercised.contains(.damagedDataNeverUploaded), "\(report.coverage)")
+    #expect(report.coverage.contains("never reached:"))
+  }
+
   @Test(
     "the last-writer-wins resolvers lose one-sided writes, and the runner shrinks the loss to at most 10 steps",
     arguments: [ResolverChoice.serverLastWriterWins, .localClock])

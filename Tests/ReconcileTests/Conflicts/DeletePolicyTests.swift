@@ -13,6 +13,25 @@ struct DeletePolicyTests {
     return record
   }
 
+  @Test("a tombstone blocks copies of the record it deleted, not one created anew under the same ID")
+  func tombstoneBlocksOnlyTheDeletedIncarnation() throws {
+    let deleted = try Self.edited()
+    var tombstones = Tombstones()
+    tombstones.insert(Tombstone(deleting: deleted, at: Scenario.t0))
+    #expect(tombstones[deleted.recordID]?.creationDate == deleted.creationDate)
+    #expect(tombstones.blocks(deleted))
+    var recreated = deleted
+    recreated.creationDate = Scenario.t0.addingTimeInterval(3_600)
+    #expect(!tombstones.blocks(recreated))
+    // Without a known creation date on either side, the ID alone decides: blocked.
+    var unsaved = Record(recordType: "Note", recordID: deleted.recordID)
+    unsaved["title"] = "new"
+    #expect(tombstones.blocks(unsaved))
+    var unknown = Tombstones()
+    unknown.insert(Tombstone(recordID: deleted.recordID, recordType: "Note", deletedAt: Scenario.t0))
+    #expect(unknown.blocks(recreated))
+  }
+
   @Test("unknownItem: deleteWins accepts the deletion with a tombstone")
   func unknownItemDeleteWins() throws {
     let local = try Self.edited()
