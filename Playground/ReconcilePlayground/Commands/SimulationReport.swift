@@ -61,7 +61,15 @@ struct SimulationReport: Encodable {
         return InvariantRow(invariant: invariant.rawValue, result: "violated", held: false, violations: broken)
       }
     }
-    devices = simulation.devices.map { device in
+    devices = simulation.clients.map { client in
+      guard let device = client as? SimulatedDevice else {
+        let records = client.records
+        return DeviceRow(
+          name: client.name, status: client.isHalted ? "halted" : client.isIdle ? "idle" : "syncing",
+          records: records.count, recordsWithChangeTags: records.filter { $0.recordChangeTag != nil }.count,
+          queued: client.pendingChangeCount, throttleSeconds: 0, retryCount: 0, lastError: nil,
+          haltReason: client.haltReason?.description)
+      }
       let d = device.diagnostics
       return DeviceRow(
         name: device.name, status: d.status.rawValue, records: d.recordCount,

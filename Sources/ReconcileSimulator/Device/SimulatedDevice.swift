@@ -98,12 +98,7 @@ public struct SimulatedDevice: Sendable {
   }
 
   /// A request the device wants sent, tagged so its answer can be matched.
-  public struct OutgoingRequest: Sendable, Hashable {
-    /// The device's ID for the request; hand it back with the answer.
-    public var id: Int
-    /// The request.
-    public var request: ServerRequest
-  }
+  public typealias OutgoingRequest = ReconcileSimulator.OutgoingRequest
 
   /// Where a sync stands.
   enum Phase: String, Sendable {

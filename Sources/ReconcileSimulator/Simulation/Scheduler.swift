@@ -42,17 +42,17 @@ struct Scheduler: Sendable {
     return SimulationSetup(
       resolver: configuration.resolver, deletePolicy: configuration.deletePolicy, schemas: configuration.schemas,
       devices: devices, zoneDeletion: configuration.zoneDeletion, defects: configuration.defects, limits: limits,
-      sendsAfterEdits: configuration.workload.sendsAfterEdits)
+      sendsAfterEdits: configuration.workload.sendsAfterEdits, client: configuration.client)
   }
 
   mutating func next(index: Int, world: Simulation) -> SimulationStep {
     if let due = returns.firstIndex(where: { $0.step <= index }) {
       let device = returns.remove(at: due).device
-      if let slot = world.index(of: device), !world.devices[slot].isOnline { return .online(device: device) }
+      if let slot = world.index(of: device), !world.clients[slot].isOnline { return .online(device: device) }
     }
     if let current = burst, current.remaining > 0 {
       burst = current.remaining > 1 ? (current.device, current.remaining - 1) : nil
-      if let slot = world.index(of: current.device), let record = pickHeld(world.devices[slot]) {
+      if let slot = world.index(of: current.device), let record = pickHeld(world.clients[slot]) {
         return edit(device: current.device, record: record, index: index, upgraded: world.isUpgraded(current.device))
       }
       burst = nil
@@ -64,20 +64,20 @@ struct Scheduler: Sendable {
     switch roll {
     case ..<8: return create(device: device, index: index)
     case ..<11:
-      let held = Set(world.devices[slot].storage.records.keys.map(\.recordName))
+      let held = Set(world.clients[slot].recordIDs.map(\.recordName))
       guard let name = random.pick(created.filter { !held.contains($0) }) else { return .sync(device: device) }
       return create(device: device, name: name, index: index)
     case ..<72:
-      guard let record = pickHeld(world.devices[slot]) else { return create(device: device, index: index) }
+      guard let record = pickHeld(world.clients[slot]) else { return create(device: device, index: index) }
       if random.chance(workload.burstChance) { burst = (device, 1 + random.below(4)) }
       return edit(device: device, record: record, index: index, upgraded: world.isUpgraded(device))
     case ..<78:
-      guard let record = pickHeld(world.devices[slot]) else { return .sync(device: device) }
+      guard let record = pickHeld(world.clients[slot]) else { return .sync(device: device) }
       return .delete(device: device, record: record)
     case ..<85: return .sync(device: device)
     case ..<94: return .advance(seconds: 5 + random.below(36))
     case ..<95:
-      guard world.devices[slot].isOnline, !returns.contains(where: { $0.device == device }) else {
+      guard world.clients[slot].isOnline, !returns.contains(where: { $0.device == device }) else {
         return .sync(device: device)
       }
       returns.append((index + 10 + random.below(31), device))
@@ -89,8 +89,8 @@ struct Scheduler: Sendable {
   }
 
   /// A record the device holds: one of the hot records with the workload's hot share, else any.
-  private mutating func pickHeld(_ device: SimulatedDevice) -> String? {
-    let held = device.storage.records.keys.map(\.recordName).sorted()
+  private mutating func pickHeld(_ device: any SyncClient) -> String? {
+    let held = device.recordIDs.map(\.recordName).sorted()
     let hot = workload.hot.filter { held.contains($0) }
     if !hot.isEmpty, random.chance(workload.hotShare) { return zipf(hot) }
     return random.pick(held)
@@ -168,14 +168,14 @@ struct Scheduler: Sendable {
       case 0: return .crash(device: device)
       case 3: return .fault(.tornCrash(device: device))
       case 1:
-        let online = world.index(of: device).map { world.devices[$0].isOnline } ?? true
+        let online = world.index(of: device).map { world.clients[$0].isOnline } ?? true
         return online ? .offline(device: device) : .online(device: device)
       default:
         let jump = 5 + random.below(116)
         return .clockJump(device: device, seconds: random.below(2) == 0 ? jump : -jump)
       }
     case 4:
-      let held = world.index(of: device).map { world.devices[$0].storage.records.keys.map(\.recordName).sorted() }
+      let held = world.index(of: device).map { world.clients[$0].recordIDs.map(\.recordName).sorted() }
       guard let record = random.pick(held ?? []) else { return .crash(device: device) }
       return .fault(.corruptStorage(device: device, record: record))
     default:

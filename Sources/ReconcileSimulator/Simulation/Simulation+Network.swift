@@ -9,15 +9,15 @@ extension Simulation {
       guardCount += 1
       sendReadyRequests()
       var wake: Date?
-      for index in devices.indices {
-        if let time = devices[index].nextWakeTime, wake.map({ time < $0 }) ?? true { wake = time }
+      for index in clients.indices {
+        if let time = clients[index].nextWakeTime, wake.map({ time < $0 }) ?? true { wake = time }
       }
       let nextTime = [network.nextDelivery, wake, quotaFreedAt].compactMap { $0 }.min()
       guard let nextTime, nextTime <= target else { break }
       if nextTime > now { server.advanceClock(to: nextTime) }
       if let freed = quotaFreedAt, now >= freed { freeQuota() }
       while let message = network.popDue(at: now) { deliver(message) }
-      for index in devices.indices { devices[index].checkTimeout(at: now) }
+      for index in clients.indices { clients[index].wake(at: now) }
     }
     server.advanceClock(to: target)
     observeServer()
@@ -31,11 +31,11 @@ extension Simulation {
   }
 
   private mutating func sendReadyRequests() {
-    for index in devices.indices {
-      guard let outgoing = devices[index].nextRequest(at: now) else { continue }
+    for index in clients.indices {
+      guard let outgoing = clients[index].nextRequest(at: now) else { continue }
       statistics.requests += 1
-      let name = devices[index].name
-      if devices[index].isHalted {
+      let name = clients[index].name
+      if clients[index].isHalted {
         liveViolations.append(InvariantViolation(.haltedDeviceSendsNothing, "halted \(name) sent \(outgoing.request)"))
       }
       var deliverAt = now.addingTimeInterval(Self.latency)
@@ -71,45 +71,45 @@ extension Simulation {
     let index = message.device
     switch message.payload {
     case .request(let id, let request, let loseResponse):
-      let answer = server.handle(request, from: devices[index].identity)
+      let answer = server.handle(request, from: clients[index].identity)
       count(answer)
       observeServer()
       var saving: [RecordID] = []
       if case .modifyRecords(let modify) = request { saving = modify.saving.map(\.recordID) }
       if loseResponse {
-        history.recordUnanswered(saving, device: devices[index].name)
+        history.recordUnanswered(saving, device: clients[index].name)
         statistics.lostMessages += 1
-        traceEntries.append(.note("network lost the answer to \(devices[index].name)'s \(request)"))
+        traceEntries.append(.note("network lost the answer to \(clients[index].name)'s \(request)"))
         return
       }
       network.send(.response(id: id, answer, saving: saving), device: index, at: now.addingTimeInterval(Self.latency))
     case .response(let id, let answer, let saving):
       if !saving.isEmpty {
-        if devices[index].session.inFlight?.id == id {
+        if clients[index].isAwaitingAnswer(to: id) {
           answered[index, default: []].insert(id)
         } else if answered[index]?.contains(id) != true {
           // The device gave up on this request (timed out, went offline, crashed): it never learns what landed.
-          history.recordUnanswered(saving, device: devices[index].name)
+          history.recordUnanswered(saving, device: clients[index].name)
         } else if case .success(.modifyRecords(let reply)) = answer, !reply.saved.isEmpty {
           // A duplicate's copy landed saves after the device took the first copy's answer: it never learns of them.
-          history.recordUnanswered(reply.saved.map(\.recordID), device: devices[index].name)
+          history.recordUnanswered(reply.saved.map(\.recordID), device: clients[index].name)
         }
       }
-      let before = devices[index].storage.zoneToken
-      let wasHalted = devices[index].isHalted
-      if !tornCrashArmed.isEmpty, tornCrashArmed.contains(devices[index].name) {
-        if devices[index].receive(answer, for: id, at: now, crashingAfterWrites: 1) {
-          tornCrashArmed.remove(devices[index].name)
+      let before = clients[index].persistedZoneToken
+      let wasHalted = clients[index].isHalted
+      if !tornCrashArmed.isEmpty, tornCrashArmed.contains(clients[index].name) {
+        if clients[index].receive(answer, for: id, at: now, crashingAfterWrites: 1) {
+          tornCrashArmed.remove(clients[index].name)
           statistics.tornCrashes += 1
-          traceEntries.append(.note("\(devices[index].name) crashed between two persistence writes"))
+          traceEntries.append(.note("\(clients[index].name) crashed between two persistence writes"))
         }
       } else {
-        devices[index].receive(answer, for: id, at: now)
+        clients[index].receive(answer, for: id, at: now, crashingAfterWrites: nil)
       }
-      checkTokenOrder(before: before, after: devices[index].storage.zoneToken, device: devices[index].name)
-      if !wasHalted, let reason = devices[index].haltReason {
+      checkTokenOrder(before: before, after: clients[index].persistedZoneToken, device: clients[index].name)
+      if !wasHalted, let reason = clients[index].haltReason {
         statistics.halts += 1
-        traceEntries.append(.note("\(devices[index].name) halted: \(reason.code)"))
+        traceEntries.append(.note("\(clients[index].name) halted: \(reason.code)"))
       }
     }
   }

@@ -31,9 +31,9 @@ extension Simulation {
       var new = Record(recordType: "Note", recordID: id)
       for (key, value) in values { new[key] = value }
       do {
-        try devices[index].create(new, at: now)
+        try clients[index].create(new, at: now)
       } catch {
-        return error.description
+        return String(describing: error)
       }
       noteAction(.create(values), device: index, recordID: id, base: 0)
     case .edit(let name, let record, let values):
@@ -43,9 +43,9 @@ extension Simulation {
       if let unknown = unknownKey(in: values.keys, device: name) { return unknown }
       let base = shownPosition(of: id, on: index)
       do {
-        try devices[index].edit(id, setting: values, at: now)
+        try clients[index].edit(id, setting: values, at: now)
       } catch {
-        return error.description
+        return String(describing: error)
       }
       noteAction(.edit(values), device: index, recordID: id, base: base)
     case .delete(let name, let record):
@@ -54,17 +54,17 @@ extension Simulation {
       }
       let base = shownPosition(of: id, on: index)
       do {
-        try devices[index].delete(id, at: now)
+        try clients[index].delete(id, at: now)
       } catch {
-        return error.description
+        return String(describing: error)
       }
       noteAction(.delete, device: index, recordID: id, base: base)
     case .sync(let name): withDevice(name) { $0.requestSync() }
     case .crash(let name):
       guard let index = index(of: name) else { return nil }
-      let before = devices[index].storage.zoneToken
-      devices[index].crash()
-      checkTokenOrder(before: before, after: devices[index].storage.zoneToken, device: name)
+      let before = clients[index].persistedZoneToken
+      clients[index].crash()
+      checkTokenOrder(before: before, after: clients[index].persistedZoneToken, device: name)
     case .offline(let name): withDevice(name) { $0.goOffline() }
     case .online(let name): withDevice(name) { $0.goOnline() }
     case .clockJump(let name, let seconds): withDevice(name) { $0.jumpClock(by: TimeInterval(seconds)) }
@@ -93,16 +93,16 @@ extension Simulation {
   /// The server history position of the version device `index` shows for `id` (0 when it shows none, or one without a
   /// change tag): what the device had seen of the record.
   func shownPosition(of id: RecordID, on index: Int) -> Int {
-    devices[index].record(id)?.recordChangeTag.flatMap { observer.tagPosition[$0] } ?? 0
+    clients[index].record(id)?.recordChangeTag.flatMap { observer.tagPosition[$0] } ?? 0
   }
 
   /// A user acted on device `index`: adds the action to the ground truth, with the edit count and stamps the device
   /// shows after it, and — when devices send after edits — asks the device to send.
   private mutating func noteAction(_ kind: UserHistory.Action.Kind, device index: Int, recordID: RecordID, base: Int) {
-    if setup.sendsAfterEdits { devices[index].requestSend() }
+    if setup.sendsAfterEdits { clients[index].requestSend() }
     var action = UserHistory.Action(
-      order: 0, device: devices[index].name, time: now, recordID: recordID, kind: kind, base: base)
-    if let shown = devices[index].record(recordID) {
+      order: 0, device: clients[index].name, time: now, recordID: recordID, kind: kind, base: base)
+    if let shown = clients[index].record(recordID) {
       let bookkeeping = setup.resolver.bookkeeping
       if let key = bookkeeping.editCountKey, case .int64(let count)? = shown[key] { action.editCount = count }
       if let key = bookkeeping.fieldStampsKey {
@@ -112,9 +112,9 @@ extension Simulation {
     history.record(action)
   }
 
-  private mutating func withDevice(_ name: String, _ body: (inout SimulatedDevice) -> Void) {
+  private mutating func withDevice(_ name: String, _ body: (inout any SyncClient) -> Void) {
     guard let index = index(of: name) else { return }
-    body(&devices[index])
+    body(&clients[index])
   }
 
   private mutating func inject(_ fault: SimulationFault) {
@@ -140,8 +140,8 @@ extension Simulation {
       quotaFreedAt = now.addingTimeInterval(TimeInterval(seconds))
     case .deleteZone:
       var shown: [RecordID: Int] = [:]
-      for index in devices.indices {
-        for record in devices[index].records {
+      for index in clients.indices {
+        for record in clients[index].records {
           let position = shownPosition(of: record.recordID, on: index)
           shown[record.recordID] = max(shown[record.recordID] ?? 0, position)
         }
@@ -156,8 +156,9 @@ extension Simulation {
       tornCrashArmed.insert(device)
     case .corruptStorage(let device, let record):
       guard let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else { return }
-      withDevice(device) { $0.corruptStoredRecord(id) }
-      history.recordDamage(device: device, recordID: id, time: now)
+      var damaged = false
+      withDevice(device) { damaged = $0.damageStoredRecord(id) }
+      if damaged { history.recordDamage(device: device, recordID: id, time: now) }
     }
   }
 
@@ -173,18 +174,18 @@ extension Simulation {
     armed.removeAll()
     tornCrashArmed.removeAll()
     freeQuota()
-    for index in devices.indices { devices[index].goOnline() }
+    for index in clients.indices { clients[index].goOnline() }
     for round in 1...max(1, maximumRounds) {
       statistics.quiescenceRounds = round
       restartHaltedDevices()
       let before = server.events.count
-      for index in devices.indices { devices[index].requestSync() }
+      for index in clients.indices { clients[index].requestSync() }
       var waited = 0
       while waited < 3_600, !allIdle() || !network.isEmpty {
         pump(until: now.addingTimeInterval(10))
         waited += 10
       }
-      if server.events.count == before, allIdle(), network.isEmpty, devices.allSatisfy({ !$0.isHalted }) {
+      if server.events.count == before, allIdle(), network.isEmpty, clients.allSatisfy({ !$0.isHalted }) {
         return true
       }
     }
@@ -192,17 +193,17 @@ extension Simulation {
     return false
   }
 
-  private func allIdle() -> Bool { devices.allSatisfy { $0.isIdle || $0.isHalted } }
+  private func allIdle() -> Bool { clients.allSatisfy { $0.isIdle || $0.isHalted } }
 
   private mutating func restartHaltedDevices() {
-    for index in devices.indices {
-      guard let reason = devices[index].haltReason else { continue }
-      if case .schema = reason, setup.schemas != .none, !upgraded.contains(devices[index].name) {
-        upgraded.insert(devices[index].name)
-        devices[index].upgrade(to: AppSchemas.upgraded(setup.schemas))
-        traceEntries.append(.note("\(devices[index].name) upgraded after a schema halt"))
+    for index in clients.indices {
+      guard let reason = clients[index].haltReason else { continue }
+      if case .schema = reason, setup.schemas != .none, !upgraded.contains(clients[index].name) {
+        upgraded.insert(clients[index].name)
+        clients[index].upgrade(to: AppSchemas.upgraded(setup.schemas))
+        traceEntries.append(.note("\(clients[index].name) upgraded after a schema halt"))
       }
-      devices[index].restart()
+      clients[index].restart()
     }
   }
 
@@ -262,11 +263,10 @@ extension Simulation {
       }
       return
     }
-    for device in devices {
+    for device in clients {
       tally.judged(.convergence)
-      if !device.storage.pending.isEmpty {
-        tally.fail(.convergence, "\(device.name) still has \(device.storage.pending.count) queued")
-      }
+      let pending = device.pendingChangeCount
+      if pending > 0 { tally.fail(.convergence, "\(device.name) still has \(pending) queued") }
       if device.records != final {
         tally.fail(.convergence, Self.difference(device: device, server: final))
       }
@@ -282,7 +282,7 @@ extension Simulation {
       deletePolicy: setup.deletePolicy, zoneDeletion: setup.zoneDeletion,
       editCountKey: setup.resolver.bookkeeping.editCountKey, stampsKey: setup.resolver.bookkeeping.fieldStampsKey,
       start: start)
-    let shown = devices.map { device in
+    let shown = clients.map { device in
       (
         name: device.name,
         records: Dictionary(device.records.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
@@ -293,7 +293,7 @@ extension Simulation {
       invariants: invariants, into: &tally)
   }
 
-  static func difference(device: SimulatedDevice, server: [Record]) -> String {
+  static func difference(device: any SyncClient, server: [Record]) -> String {
     let local = Dictionary(device.records.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
     let remote = Dictionary(server.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
     for id in Set(local.keys).union(remote.keys).sorted() where local[id] != remote[id] {

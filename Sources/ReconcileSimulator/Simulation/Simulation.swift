@@ -35,8 +35,9 @@ public struct Simulation: Sendable {
   public let invariants: Set<Invariant>
   /// The server.
   public internal(set) var server: SimulatedServer
-  /// The devices, in setup order.
-  public internal(set) var devices: [SimulatedDevice]
+  /// The devices' sync clients, in setup order: ``SimulatedDevice``s unless the setup names another
+  /// ``ClientUnderTest``.
+  public internal(set) var clients: [any SyncClient]
   /// The steps performed so far.
   public internal(set) var steps: [SimulationStep] = []
   /// The trace so far, one line per step and per server change.
@@ -92,12 +93,10 @@ public struct Simulation: Sendable {
     start = server.now
     plannedSteps = steps
     plannedStepCount = steps.count
-    devices = setup.devices.compactMap { device in
-      try? SimulatedDevice(configuration: Self.deviceConfiguration(device, setup: setup))
-    }
+    clients = setup.devices.compactMap { device in try? setup.client.make(Self.clientSetup(device, setup: setup)) }
     upgraded = Set(setup.devices.filter(\.upgraded).map(\.name))
     for device in setup.devices where device.upgraded {
-      if let index = index(of: device.name) { devices[index].upgrade(to: AppSchemas.upgraded(setup.schemas)) }
+      if let index = index(of: device.name) { clients[index].upgrade(to: AppSchemas.upgraded(setup.schemas)) }
     }
   }
 
@@ -118,12 +117,11 @@ public struct Simulation: Sendable {
     return set
   }
 
-  static func deviceConfiguration(_ device: DeviceSetup, setup: SimulationSetup) -> SimulatedDevice.Configuration {
-    SimulatedDevice.Configuration(
+  static func clientSetup(_ device: DeviceSetup, setup: SimulationSetup) -> ClientSetup {
+    ClientSetup(
       name: device.name, userRecordName: user, zoneID: zoneID, resolver: setup.resolver.resolver,
-      deletePolicy: setup.deletePolicy, schema: AppSchemas.base(setup.schemas),
-      bookkeeping: setup.resolver.bookkeeping, clockOffset: TimeInterval(device.clockOffset),
-      zoneDeletion: setup.zoneDeletion, defects: setup.defects)
+      bookkeeping: setup.resolver.bookkeeping, deletePolicy: setup.deletePolicy, schema: AppSchemas.base(setup.schemas),
+      clockOffset: TimeInterval(device.clockOffset), zoneDeletion: setup.zoneDeletion, defects: setup.defects)
   }
 
   // MARK: Looking
@@ -131,12 +129,16 @@ public struct Simulation: Sendable {
   /// The current virtual time.
   public var now: Date { server.now }
 
-  /// The device with this name.
+  /// The client of the device with this name.
   /// - Parameter name: A device name.
-  public func device(named name: String) -> SimulatedDevice? { index(of: name).map { devices[$0] } }
+  public func client(named name: String) -> (any SyncClient)? { index(of: name).map { clients[$0] } }
 
-  /// Walks indices rather than elements: iterating `devices` would copy each (large) device value.
-  func index(of name: String) -> Int? { devices.indices.first { devices[$0].name == name } }
+  /// The reference device with this name; `nil` when there is none or the run uses another client.
+  /// - Parameter name: A device name.
+  public func device(named name: String) -> SimulatedDevice? { client(named: name) as? SimulatedDevice }
+
+  /// Walks indices rather than elements: iterating `clients` would copy each client value.
+  func index(of name: String) -> Int? { clients.indices.first { clients[$0].name == name } }
 
   func isUpgraded(_ name: String) -> Bool { upgraded.contains(name) }
 
@@ -173,7 +175,9 @@ public struct Simulation: Sendable {
   func finish(quiescent: Bool?) -> SimulationResult {
     var statistics = self.statistics
     statistics.virtualSeconds = now.timeIntervalSince(start)
-    statistics.resurrectionsBlocked = devices.reduce(0) { $0 + $1.storage.resurrectionsBlocked }
+    statistics.resurrectionsBlocked = clients.reduce(0) {
+      $0 + (($1 as? SimulatedDevice)?.storage.resurrectionsBlocked ?? 0)
+    }
     let (violations, outcomes) = evaluate(quiescent: quiescent)
     return SimulationResult(
       seed: seed, setup: setup, steps: steps, invariants: invariants, traceEntries: traceEntries,
@@ -188,12 +192,13 @@ extension Simulation {
   /// - Parameters:
   ///   - script: The script text.
   ///   - resolvers: Your own resolvers, for scripts that name them; the built-ins are always known.
+  ///   - clients: Your own sync clients, for scripts that name them (`client NAME`); the built-ins are always known.
   /// - Returns: The run's result.
   /// - Throws: ``SimulationScript/ParseError`` naming the first bad line.
-  public static func replay(_ script: String, resolvers: [ResolverUnderTest] = []) throws(SimulationScript.ParseError)
-    -> SimulationResult
-  {
-    let parsed = try SimulationScript.parse(script, resolvers: resolvers)
+  public static func replay(
+    _ script: String, resolvers: [ResolverUnderTest] = [], clients: [ClientUnderTest] = []
+  ) throws(SimulationScript.ParseError) -> SimulationResult {
+    let parsed = try SimulationScript.parse(script, resolvers: resolvers, clients: clients)
     var simulation = Simulation(script: parsed)
     return simulation.run(quiescing: parsed.quiesces)
   }

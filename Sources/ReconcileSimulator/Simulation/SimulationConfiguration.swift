@@ -55,6 +55,8 @@ public struct SimulationSetup: Sendable, Hashable {
   /// Whether devices send their queue right after each user action, without fetching first (see
   /// ``Workload/sendsAfterEdits``).
   public var sendsAfterEdits: Bool
+  /// The sync client every device runs; ``ClientUnderTest/reference`` unless given.
+  public var client: ClientUnderTest
 
   /// Creates a setup.
   /// - Parameters:
@@ -66,11 +68,13 @@ public struct SimulationSetup: Sendable, Hashable {
   ///   - defects: None unless given.
   ///   - limits: CloudKit's unless given.
   ///   - sendsAfterEdits: `false` unless given.
+  ///   - client: ``ClientUnderTest/reference`` unless given.
   public init(
     resolver: ResolverUnderTest, deletePolicy: DeletePolicy, schemas: SchemaScenario, devices: [DeviceSetup],
     zoneDeletion: ZoneDeletionResponse = .dropLocalData, defects: Set<ClientDefect> = [],
-    limits: SimulatedServer.Limits = .cloudKit, sendsAfterEdits: Bool = false
+    limits: SimulatedServer.Limits = .cloudKit, sendsAfterEdits: Bool = false, client: ClientUnderTest = .reference
   ) {
+    self.client = client
     self.limits = limits
     self.sendsAfterEdits = sendsAfterEdits
     self.resolver = resolver
@@ -104,6 +108,8 @@ public struct SimulationConfiguration: Sendable, Hashable {
   public var defects: Set<ClientDefect> = []
   /// What users do; ``Workload/colliding`` unless set.
   public var workload: Workload = .colliding
+  /// The sync client every device runs; ``ClientUnderTest/reference`` unless set.
+  public var client: ClientUnderTest = .reference
 
   /// Creates a configuration.
   /// - Parameters:

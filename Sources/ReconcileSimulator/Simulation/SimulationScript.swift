@@ -28,7 +28,9 @@ import Reconcile
 /// [--upgraded]` per device, and optionally `invariants NAME …` (the ``Invariant``s to check; the resolver's defaults
 /// otherwise), `zone-deletion drop|reupload` (``ZoneDeletionResponse``; `drop` unless given), `send-after-edits`
 /// (devices send right after each user action, see ``Workload/sendsAfterEdits``), `server-limits batch-items N
-/// batch-bytes N page-size N` (lowered limits) and `defect NAME` lines (a ``ClientDefect`` every device makes). Each step line is one ``SimulationStep``; one second of virtual time passes after each
+/// batch-bytes N page-size N` (lowered limits), `defect NAME` lines (a ``ClientDefect`` every device makes) and
+/// `client NAME` (the ``ClientUnderTest`` every device runs; `reference` unless given). Each step line is one
+/// ``SimulationStep``; one second of virtual time passes after each
 /// (`advance Ns` waits N seconds instead):
 ///
 /// | Line | Step |
@@ -93,6 +95,7 @@ public enum SimulationScript {
     comments: [String] = []
   ) -> String {
     var lines = comments.map { "# " + $0.replacingOccurrences(of: "\n", with: " ") }
+    if setup.client != .reference { lines.append("client \(setup.client.name)") }
     lines.append("resolver \(setup.resolver.name)")
     lines.append("delete-policy \(setup.deletePolicy)")
     lines.append("schemas \(setup.schemas.rawValue)")
@@ -176,10 +179,15 @@ public enum SimulationScript {
   /// - Parameters:
   ///   - text: The script.
   ///   - resolvers: Your own resolvers, for `resolver NAME` lines that name them; the built-ins are always known.
+  ///   - clients: Your own sync clients, for `client NAME` lines that name them; the built-ins are always known.
   /// - Returns: The world, the steps, and the closing commands.
   /// - Throws: ``ParseError`` naming the first bad line and token.
-  public static func parse(_ text: String, resolvers: [ResolverUnderTest] = []) throws(ParseError) -> Parsed {
+  public static func parse(
+    _ text: String, resolvers: [ResolverUnderTest] = [], clients: [ClientUnderTest] = []
+  ) throws(ParseError) -> Parsed {
     let known = resolvers + ResolverChoice.allCases.map(ResolverUnderTest.init)
+    let knownClients = clients + ClientUnderTest.builtIns
+    var client = ClientUnderTest.reference
     var resolver = ResolverUnderTest(.fieldMerge)
     var deletePolicy = DeletePolicy.deleteWins
     var schemas = SchemaScenario.none
@@ -206,6 +214,13 @@ public enum SimulationScript {
             "unknown resolver; use one of \(known.map(\.name).joined(separator: ", "))", tokens.dropFirst().first)
         }
         resolver = choice
+      case "client":
+        guard tokens.count == 2, let choice = knownClients.first(where: { $0.name == tokens[1] }) else {
+          throw fail(
+            "unknown client; use one of \(knownClients.map(\.name).joined(separator: ", ")) or pass yours to the parser",
+            tokens.dropFirst().first)
+        }
+        client = choice
       case "delete-policy":
         guard tokens.count == 2, let policy = DeletePolicy.allCases.first(where: { "\($0)" == tokens[1] }) else {
           throw fail("unknown delete policy; use deleteWins or editWins", tokens.dropFirst().first)
@@ -295,7 +310,7 @@ public enum SimulationScript {
     return Parsed(
       setup: SimulationSetup(
         resolver: resolver, deletePolicy: deletePolicy, schemas: schemas, devices: devices, zoneDeletion: zoneDeletion,
-        defects: defects, limits: limits, sendsAfterEdits: sendsAfterEdits),
+        defects: defects, limits: limits, sendsAfterEdits: sendsAfterEdits, client: client),
       steps: steps, quiesces: quiesces, expectsInvariants: expects, invariants: invariants)
   }
 

@@ -100,7 +100,8 @@ struct StorageIntegrityTests {
         seed: seed, configuration: SimulationConfiguration(steps: 150, resolver: resolver, faults: .hostile))
       let result = simulation.run()
       damaged += result.steps.filter { if case .fault(.corruptStorage) = $0 { true } else { false } }.count
-      discarded += simulation.devices.map(\.storage.damagedRecordsDiscarded).reduce(0, +)
+      discarded += simulation.clients.compactMap { ($0 as? SimulatedDevice)?.storage.damagedRecordsDiscarded }.reduce(
+        0, +)
       #expect(result.passed, "\(result.violations); \(TestSeeds.replay(seed, test: "StorageIntegrityTests"))")
     }
     // The runs must actually damage records and the devices must actually find them, or this proves nothing.

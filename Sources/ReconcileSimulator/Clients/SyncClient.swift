@@ -1,0 +1,163 @@
+public import Foundation
+public import Reconcile
+
+/// A sync client the ``Simulation`` drives: your own sync engine, Reconcile's reference ``SimulatedDevice``, or a
+/// CKSyncEngine-style app around a ``SimulatedSyncEngine``.
+///
+/// The protocol is sans-I/O: the client never touches a network, a clock or a disk the simulation does not hand it. The
+/// simulation gives it the user's operations, asks it for its next request, hands it the server's answer (or nothing,
+/// when the network loses it: the client then times out on its own clock, see ``nextWakeTime``), tells it the time,
+/// crashes it and takes it offline. Nothing is `async`, so a run is byte-for-byte deterministic.
+///
+/// The oracles read only what any client exposes: the records the user sees (``records``), what the client still has
+/// to send (``pendingChangeCount``), whether it halted (``haltReason``) and the zone token it persisted
+/// (``persistedZoneToken``). They never read a client's queues or flags, so the same oracles judge clients Reconcile did
+/// not write.
+///
+/// ## The persistence contract
+/// A client keeps two kinds of state: what it persisted (its database, its engine state) and what lives in memory. On
+/// ``crash()`` it must come back from what it persisted alone, as a relaunched app does. A *torn* crash lands between
+/// two persistence writes while the client handles an answer: ``receive(_:for:at:crashingAfterWrites:)`` asks the
+/// client to stop after that many writes, then crash. Count every write that is its own transaction (applying a fetched
+/// page, committing a token, taking a save's results); ``PersistenceWrites`` does the counting.
+///
+/// ## Conforming
+/// Build requests from ``ServerRequest`` and read ``ServerReply`` and ``ServerError``, exactly what the
+/// ``SimulatedServer`` speaks. Give each request an ID with ``OutgoingRequest``; an answer carries it back. Wrap the
+/// client in a ``ClientUnderTest`` to run it under a ``PropertyRunner`` and to name it in replay scripts.
+public protocol SyncClient: Sendable {
+  /// The device's name, recorded by the server on every save it makes.
+  var name: String { get }
+  /// Who the client is, as the server sees it.
+  var identity: ClientIdentity { get }
+
+  // MARK: The user's operations
+
+  /// The user creates a record.
+  /// - Parameters:
+  ///   - record: The new record, with the user's values.
+  ///   - now: True (virtual) time; skew the client's own clock from it if it has one.
+  /// - Throws: Any error, when the client refuses the operation (the step is reported as skipped).
+  mutating func create(_ record: Record, at now: Date) throws
+  /// The user edits a record: sets each key to its value, or removes it for `nil`.
+  /// - Parameters:
+  ///   - id: The record.
+  ///   - values: New values; `nil` removes a key.
+  ///   - now: True (virtual) time.
+  /// - Throws: Any error, when the client refuses the operation.
+  mutating func edit(_ id: RecordID, setting values: [String: FieldValue?], at now: Date) throws
+  /// The user deletes a record.
+  /// - Parameters:
+  ///   - id: The record.
+  ///   - now: True (virtual) time.
+  /// - Throws: Any error, when the client refuses the operation.
+  mutating func delete(_ id: RecordID, at now: Date) throws
+
+  // MARK: What the user sees
+
+  /// The record with `id` as the app shows it, or `nil`.
+  /// - Parameter id: A record ID.
+  func record(_ id: RecordID) -> Record?
+  /// Every record the app shows, sorted by ID.
+  var records: [Record] { get }
+  /// The IDs of ``records``, sorted; the default maps ``records``.
+  var recordIDs: [RecordID] { get }
+
+  // MARK: The network
+
+  /// The request the client wants sent now, if any.
+  /// - Parameter now: True (virtual) time.
+  mutating func nextRequest(at now: Date) -> OutgoingRequest?
+  /// Hands the client the server's answer to request `id`, crashing it after `writes` persistence writes when given.
+  /// - Parameters:
+  ///   - answer: The server's answer.
+  ///   - id: The ``OutgoingRequest/id`` it answers.
+  ///   - now: True (virtual) time.
+  ///   - writes: When given, the client stops after this many persistence writes and crashes (see the persistence
+  ///     contract above).
+  /// - Returns: Whether a torn crash happened; `false` when the answer needed fewer writes (it was handled whole).
+  @discardableResult
+  mutating func receive(
+    _ answer: Result<ServerReply, ServerError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
+  ) -> Bool
+  /// Whether the client still waits for the answer to request `id`: it has not given up on it (timed out, gone offline,
+  /// crashed). The oracles use it to know which saves a client never heard back about.
+  /// - Parameter id: A request ID.
+  func isAwaitingAnswer(to id: Int) -> Bool
+  /// When the client next wants attention without an answer arriving (a retry wait ends, a request times out); `nil`
+  /// when only an answer or a sync request can move it.
+  var nextWakeTime: Date? { get }
+  /// The time is now `now`: the client times out requests and ends waits.
+  /// - Parameter now: True (virtual) time.
+  mutating func wake(at now: Date)
+
+  // MARK: Life
+
+  /// Whether the client has a network.
+  var isOnline: Bool { get }
+  /// The network goes away; a request in flight is abandoned.
+  mutating func goOffline()
+  /// The network comes back.
+  mutating func goOnline()
+  /// The app asks for a sync (a launch, a push, a pull to refresh).
+  mutating func requestSync()
+  /// The app asks to send local changes soon, as CKSyncEngine schedules after each change.
+  mutating func requestSend()
+  /// The app crashes and relaunches from what it persisted.
+  mutating func crash()
+  /// The user acts on a halt (signs in, upgrades, frees storage): the client clears it and syncs.
+  mutating func restart()
+  /// The device's clock moves by `seconds`.
+  /// - Parameter seconds: Positive to jump ahead.
+  mutating func jumpClock(by seconds: TimeInterval)
+  /// A new app version with this schema is installed.
+  /// - Parameter schema: The new schema.
+  mutating func upgrade(to schema: Schema?)
+  /// **Simulator only**: damages the client's stored copy of `id` behind its back. The default does nothing and returns
+  /// `false`: a client that cannot be damaged makes ``Invariant/damagedDataNeverUploaded`` not applicable.
+  /// - Parameter id: The record.
+  /// - Returns: Whether the client held a copy to damage.
+  mutating func damageStoredRecord(_ id: RecordID) -> Bool
+
+  // MARK: State the oracles read
+
+  /// Why the client stopped syncing, or `nil`.
+  var haltReason: HaltReason? { get }
+  /// Whether the client halted; the default compares ``haltReason`` with `nil`.
+  var isHalted: Bool { get }
+  /// Whether the client has nothing left to do: no sync running or asked for, nothing to send.
+  var isIdle: Bool { get }
+  /// How many local changes the client has not had accepted by the server.
+  var pendingChangeCount: Int { get }
+  /// The zone change token the client has persisted for its zone, so the simulation can check that it never moves
+  /// backwards; the default is `nil` (not checked).
+  var persistedZoneToken: ZoneChangeToken? { get }
+}
+
+extension SyncClient {
+  /// Maps ``records``.
+  public var recordIDs: [RecordID] { records.map(\.recordID) }
+  /// Compares ``haltReason`` with `nil`.
+  public var isHalted: Bool { haltReason != nil }
+  /// Not checked.
+  public var persistedZoneToken: ZoneChangeToken? { nil }
+  /// Nothing to damage.
+  public mutating func damageStoredRecord(_ id: RecordID) -> Bool { false }
+}
+
+/// A request a client wants sent, tagged so its answer can be matched.
+public struct OutgoingRequest: Sendable, Hashable {
+  /// The client's ID for the request; the answer comes back with it. Never reuse one, across crashes too.
+  public var id: Int
+  /// The request.
+  public var request: ServerRequest
+
+  /// Tags a request.
+  /// - Parameters:
+  ///   - id: The client's ID for it.
+  ///   - request: The request.
+  public init(id: Int, request: ServerRequest) {
+    self.id = id
+    self.request = request
+  }
+}

@@ -1,0 +1,46 @@
+public import Foundation
+public import Reconcile
+
+extension SimulatedDevice: SyncClient {
+  /// Every record ID the app sees, sorted.
+  public var recordIDs: [RecordID] { storage.records.keys.sorted() }
+
+  /// Handles an answer whole, or crashes after `writes` persistence writes (see
+  /// ``receive(_:for:at:crashingAfterWrites:)-(_,_,_,Int)``).
+  @discardableResult
+  public mutating func receive(
+    _ answer: Result<ServerReply, ServerError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
+  ) -> Bool {
+    guard let writes else {
+      receive(answer, for: id, at: now)
+      return false
+    }
+    return receive(answer, for: id, at: now, crashingAfterWrites: writes)
+  }
+
+  /// Whether request `id` is the one in flight.
+  public func isAwaitingAnswer(to id: Int) -> Bool { session.inFlight?.id == id }
+
+  /// Times out a request in flight for too long (see ``checkTimeout(at:)``).
+  public mutating func wake(at now: Date) { checkTimeout(at: now) }
+
+  /// Damages the stored copy (see ``corruptStoredRecord(_:)``).
+  public mutating func damageStoredRecord(_ id: RecordID) -> Bool { corruptStoredRecord(id) }
+
+  /// The number of entries in the pending queue.
+  public var pendingChangeCount: Int { storage.pending.count }
+
+  /// The committed zone token.
+  public var persistedZoneToken: ZoneChangeToken? { storage.zoneToken }
+}
+
+extension SimulatedDevice.Configuration {
+  /// The configuration of a reference device the simulation builds.
+  /// - Parameter setup: What the simulation asks for.
+  public init(_ setup: ClientSetup) {
+    self.init(
+      name: setup.name, userRecordName: setup.userRecordName, zoneID: setup.zoneID, resolver: setup.resolver,
+      deletePolicy: setup.deletePolicy, schema: setup.schema, bookkeeping: setup.bookkeeping,
+      clockOffset: setup.clockOffset, zoneDeletion: setup.zoneDeletion, defects: setup.defects)
+  }
+}
