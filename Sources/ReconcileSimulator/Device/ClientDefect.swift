@@ -30,6 +30,55 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// ``Invariant/unknownKeysKept``.
   case stripUnknownKeys = "strip-unknown-keys"
 
+  /// A fetched page's token is committed before the page is applied: a crash between the two writes skips the page
+  /// for good. Caught by ``Invariant/convergence`` (with torn crashes).
+  case commitTokenBeforePage = "commit-token-before-page"
+  /// Every fetched page is taken as the last one: the device stops fetching after the first page and shows none of the
+  /// later pages' records until something else changes on the server (after a fetch from the beginning it even takes
+  /// them for deleted). Caught by ``Invariant/convergence``.
+  case ignoreMoreComing = "ignore-more-coming"
+  /// A fetched record replaces the local copy even when it has unsent edits, which are lost. Caught by
+  /// ``Invariant/oneSidedChangesKept``.
+  case overwriteUnsentEdits = "overwrite-unsent-edits"
+  /// A record the server deleted while the device edited it is saved again as new whatever the delete policy says (a
+  /// fetched deletion, or `unknownItem` on a save). Caught by ``Invariant/noResurrection`` under `.deleteWins`.
+  case resaveDeleted = "resave-deleted"
+  /// A conflict is merged into the local copy but the merged record is never queued to be sent. Caught by
+  /// ``Invariant/convergence``.
+  case resolveWithoutResend = "resolve-without-resend"
+  /// Conflicts are merged two-way, without the ancestor: every key the two sides disagree on takes the device's value,
+  /// so the device's stale values overwrite other devices' newer ones. Caught by ``Invariant/oneSidedChangesKept``.
+  case mergeWithoutAncestor = "merge-without-ancestor"
+  /// When the zone is gone (`zoneNotFound`, or deleted elsewhere), every local record is dropped, even those created
+  /// after the deletion that the server never had. Caught by ``Invariant/noLostRecords``.
+  case dropDataOnZoneNotFound = "drop-data-on-zone-not-found"
+  /// Transient errors are retried at once, ignoring the server's retry-after. Caught on the wire by
+  /// ``Invariant/retryAfterHonoured``.
+  case ignoreRetryAfter = "ignore-retry-after"
+  /// `limitExceeded` does not halve the batch: the same oversized batch is sent again and again. Caught by
+  /// ``Invariant/liveness``.
+  case neverHalveBatch = "never-halve-batch"
+  /// Deleting a record whose save is still queued keeps the save too, and both go in one operation, which the server
+  /// refuses. Caught by ``Invariant/liveness``.
+  case saveAndDeleteTogether = "save-and-delete-together"
+
+  /// The invariant that catches the defect in random runs.
+  public var caughtBy: Invariant {
+    switch self {
+    case .dropUnacknowledgedDeletes, .resaveDeleted: .noResurrection
+    case .sendWhileHalted: .haltedDeviceSendsNothing
+    case .dropEditsDuringSave, .overwriteUnsentEdits, .mergeWithoutAncestor: .oneSidedChangesKept
+    case .forgetQueueOnCrash, .ignoreFetchedDeletions, .commitTokenBeforePage, .ignoreMoreComing, .resolveWithoutResend:
+      .convergence
+    case .skipStorageCheck: .damagedDataNeverUploaded
+    case .rewindTokenOnCrash: .serverInvariants
+    case .stripUnknownKeys: .unknownKeysKept
+    case .dropDataOnZoneNotFound: .noLostRecords
+    case .ignoreRetryAfter: .retryAfterHonoured
+    case .neverHalveBatch, .saveAndDeleteTogether: .liveness
+    }
+  }
+
   /// The script name.
   public var description: String { rawValue }
 }

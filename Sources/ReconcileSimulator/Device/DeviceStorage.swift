@@ -44,6 +44,8 @@ public struct DeviceStorage: Sendable, Hashable {
   /// A counter for request IDs, persisted so an answer to a request sent before a crash is never taken for an answer to
   /// one sent after.
   var requestSerial = 0
+  /// Saves kept queued beside a deletion of the same record: only ``ClientDefect/saveAndDeleteTogether`` keeps any.
+  var savesBesideDeletes: [RecordID: Record] = [:]
 
   init(clock: HybridLogicalClock) { self.clock = clock }
 }

@@ -103,6 +103,15 @@ extension SimulatedDevice {
       storage.records[id] = updated
       return nil
     }
+    if configuration.defects.contains(.overwriteUnsentEdits) {
+      var overwritten = local
+      overwritten.lastKnownServer = server
+      overwritten.current = server
+      overwritten.generation += 1
+      storage.records[id] = overwritten
+      storage.pending.remove(id)
+      return nil
+    }
     return resolveConflict(id, server: server)
   }
 
@@ -134,6 +143,10 @@ extension SimulatedDevice {
     }
     var edited = local.current
     if local.lastKnownServer == nil { for key in edited.allKeys { edited.markChanged(key) } }
+    if configuration.defects.contains(.resaveDeleted) {
+      settle(.recreate(Self.fresh(edited)), for: local)
+      return
+    }
     settle(configuration.deletePolicy.resolveFetchedDeletion(tombstone, of: edited), for: local)
   }
 
@@ -225,7 +238,11 @@ extension SimulatedDevice {
     do {
       let ancestor = Self.ancestor(
         known: local.lastKnownServer, unacknowledged: local.unacknowledgedSaves, server: server)
-      merged = try resolver.resolve(Conflict(client: local.current, ancestor: ancestor, server: server))
+      if configuration.defects.contains(.mergeWithoutAncestor) {
+        merged = Self.twoWayMerge(client: local.current, server: server)
+      } else {
+        merged = try resolver.resolve(Conflict(client: local.current, ancestor: ancestor, server: server))
+      }
     } catch let halt as SchemaHalt {
       return .schema(halt)
     } catch {
@@ -235,12 +252,32 @@ extension SimulatedDevice {
     local.current = merged
     local.generation += 1
     storage.records[id] = local
-    if merged.changedKeys.isEmpty {
+    if merged.changedKeys.isEmpty || configuration.defects.contains(.resolveWithoutResend) {
       storage.pending.remove(id)
     } else {
       storage.pending.enqueue(id, .save)
     }
     return nil
+  }
+
+  /// ``ClientDefect/mergeWithoutAncestor``: with no ancestor to tell who changed what, every key the two sides
+  /// disagree on takes the client's value.
+  static func twoWayMerge(client: Record, server: Record) -> Record {
+    var merged = server
+    for key in Set(client.allKeys).union(server.allKeys).sorted() where !sameValue(key, client, server) {
+      copy(key, from: client, into: &merged)
+      merged.markChanged(key)
+    }
+    return merged
+  }
+
+  /// A copy of `record` with its values and no system fields: a new record to upload.
+  static func fresh(_ record: Record) -> Record {
+    var fresh = Record(recordType: record.recordType, recordID: record.recordID)
+    for (key, value) in record.values { fresh[key] = value }
+    for (key, value) in record.encryptedValuesByKey { fresh.encryptedValues[key] = value }
+    fresh.parent = record.parent
+    return fresh
   }
 
   /// The ancestor of a conflict: the last version the server acknowledged, except that a key the server holds with

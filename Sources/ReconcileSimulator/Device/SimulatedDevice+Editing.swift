@@ -66,6 +66,9 @@ extension SimulatedDevice {
   /// - Throws: ``DeviceError/recordNotFound(_:)``.
   public mutating func delete(_ id: RecordID, at now: Date) throws(DeviceError) {
     guard let local = storage.records.removeValue(forKey: id) else { throw .recordNotFound(id) }
+    if configuration.defects.contains(.saveAndDeleteTogether), local.hasUnsentChanges, local.lastKnownServer != nil {
+      storage.savesBesideDeletes[id] = local.current
+    }
     var tombstone = Tombstone(deleting: local.current, at: deviceTime(at: now), by: name)
     if tombstone.creationDate == nil { tombstone.creationDate = local.replacedCreationDate }
     storage.tombstones.insert(tombstone)

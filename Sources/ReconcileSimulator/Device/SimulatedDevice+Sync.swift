@@ -128,6 +128,7 @@ extension SimulatedDevice {
         built.saves[id] = (local.generation, record)
       case .delete:
         if storage.deletesAwaitingFetch.contains(id) { continue }
+        if let save = storage.savesBesideDeletes[id] { saving.append(save) }
         deleting.append(id)
         built.deletes.insert(id)
       }
@@ -235,14 +236,18 @@ extension SimulatedDevice {
       storage.databaseToken = changes.token
       if !changes.moreComing { session.phase = .fetchingZone }
     case .zoneChanges(let changes):
-      guard apply(changes, at: now) else { return }
-      // The page is applied; its token is a second write.
-      if !changes.changed.isEmpty || !changes.deleted.isEmpty, persisted() { return }
-      if storage.zoneToken == nil || storage.firstZoneToken?.incarnation != changes.token.incarnation {
-        storage.firstZoneToken = changes.token
+      let pageHasChanges = !changes.changed.isEmpty || !changes.deleted.isEmpty
+      if configuration.defects.contains(.commitTokenBeforePage) {
+        commitZoneToken(changes.token)
+        if pageHasChanges, persisted() { return }
+        guard apply(changes, at: now) else { return }
+      } else {
+        guard apply(changes, at: now) else { return }
+        // The page is applied; its token is a second write.
+        if pageHasChanges, persisted() { return }
+        commitZoneToken(changes.token)
       }
-      storage.zoneToken = changes.token
-      if !changes.moreComing {
+      if !changes.moreComing || configuration.defects.contains(.ignoreMoreComing) {
         if storage.fullFetchSeen != nil { finishFullFetch(at: now) }
         storage.deletesAwaitingFetch.removeAll()
         storage.lastSuccessfulFetch = now
@@ -253,6 +258,13 @@ extension SimulatedDevice {
     case .fetchRecords, .query:
       break
     }
+  }
+
+  private mutating func commitZoneToken(_ token: ZoneChangeToken) {
+    if storage.zoneToken == nil || storage.firstZoneToken?.incarnation != token.incarnation {
+      storage.firstZoneToken = token
+    }
+    storage.zoneToken = token
   }
 
   private mutating func handleOperationError(_ error: ServerError, flight: InFlight, at now: Date) {
@@ -272,12 +284,14 @@ extension SimulatedDevice {
         // Give up on this sync; the next sync request starts again.
         session.retryCount = 0
         session.phase = .idle
-        session.waitUntil = now.addingTimeInterval(session.throttle)
+        session.waitUntil = now.addingTimeInterval(max(error.retryAfter ?? 0, session.throttle))
         return
       }
       let wait = error.retryAfter ?? retry.backoff(attempt: session.retryCount)
       session.waitUntil = now.addingTimeInterval(max(wait, session.throttle))
+      if configuration.defects.contains(.ignoreRetryAfter) { session.waitUntil = nil }
     case .limitExceeded:
+      guard !configuration.defects.contains(.neverHalveBatch) else { break }
       session.batchLimit = max(1, session.batchLimit / 2)
       session.cleanSaves = 0
     case .changeTokenExpired:
@@ -306,6 +320,10 @@ extension SimulatedDevice {
     discardDamagedRecords()
     storage.zoneCreated = false
     storage.zoneToken = nil
+    if configuration.defects.contains(.dropDataOnZoneNotFound) {
+      storage.records.removeAll()
+      storage.pending = PendingQueue()
+    }
     if configuration.zoneDeletion == .dropLocalData {
       for (id, local) in storage.records where local.lastKnownServer != nil {
         storage.records[id] = nil
@@ -313,11 +331,7 @@ extension SimulatedDevice {
       }
     }
     for (id, local) in storage.records.sorted(by: { $0.key < $1.key }) {
-      var fresh = Record(recordType: local.current.recordType, recordID: id)
-      for (key, value) in local.current.values { fresh[key] = value }
-      for (key, value) in local.current.encryptedValuesByKey { fresh.encryptedValues[key] = value }
-      fresh.parent = local.current.parent
-      var reset = LocalRecord(lastKnownServer: nil, current: fresh)
+      var reset = LocalRecord(lastKnownServer: nil, current: Self.fresh(local.current))
       reset.generation = local.generation + 1
       storage.records[id] = reset
       storage.pending.enqueue(id, .save)
@@ -391,6 +405,10 @@ extension SimulatedDevice {
         return nil
       }
       guard let local = storage.records[id] else { return nil }
+      if configuration.defects.contains(.resaveDeleted) {
+        settle(.recreate(Self.fresh(local.current)), for: local)
+        return nil
+      }
       settle(configuration.deletePolicy.resolveUnknownItem(for: local.current, at: deviceTime(at: now)), for: local)
       return nil
     case .batchRequestFailed:
@@ -405,7 +423,10 @@ extension SimulatedDevice {
       return .quotaExceeded
     case _ where error.isTransient:
       notLanded(id)
-      session.waitUntil = now.addingTimeInterval(error.retryAfter ?? configuration.retry.backoff(attempt: 1))
+      let until = now.addingTimeInterval(error.retryAfter ?? configuration.retry.backoff(attempt: 1))
+      // Several items may ask for a wait: the longest stands.
+      session.waitUntil = max(session.waitUntil ?? until, until)
+      if configuration.defects.contains(.ignoreRetryAfter) { session.waitUntil = nil }
       return nil
     default:
       return .rejected(error)

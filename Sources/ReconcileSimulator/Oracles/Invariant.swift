@@ -22,6 +22,9 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable, Codable, Custom
   case latestStampKept
   /// A halted device sends nothing, read or write, until it is restarted.
   case haltedDeviceSendsNothing
+  /// Judged on the wire: after a client is handed an error carrying a retry-after (the request's, or one of its
+  /// items'), it sends nothing until that time has passed. A crash excuses it (a relaunched app cannot know).
+  case retryAfterHonoured
   /// No device uploads a record its storage damaged: the server never holds `LocalRecord.corruptedValue`.
   case damagedDataNeverUploaded
   /// No save removes a key the saving device's schema does not know.

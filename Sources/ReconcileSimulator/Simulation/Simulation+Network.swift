@@ -38,6 +38,16 @@ extension Simulation {
       if clients[index].isHalted {
         liveViolations.append(InvariantViolation(.haltedDeviceSendsNothing, "halted \(name) sent \(outgoing.request)"))
       }
+      if let wait = retryNotBefore[index] {
+        if now < wait.until {
+          let early = Self.seconds(wait.until.timeIntervalSince(now))
+          liveViolations.append(
+            InvariantViolation(
+              .retryAfterHonoured,
+              "\(name) sent \(outgoing.request) \(early) before the retry-after of \(wait.why) ended"))
+        }
+        retryNotBefore[index] = nil
+      }
       var deliverAt = now.addingTimeInterval(Self.latency)
       var loseResponse = false
       var copies = 1
@@ -95,10 +105,16 @@ extension Simulation {
           history.recordUnanswered(reply.saved.map(\.recordID), device: clients[index].name)
         }
       }
+      if clients[index].isAwaitingAnswer(to: id), let wait = Self.retryAfter(in: answer) {
+        statistics.retryAftersHanded += 1
+        let until = now.addingTimeInterval(wait.seconds)
+        if until > retryNotBefore[index]?.until ?? .distantPast { retryNotBefore[index] = (until, wait.why) }
+      }
       let before = clients[index].persistedZoneToken
       let wasHalted = clients[index].isHalted
       if !tornCrashArmed.isEmpty, tornCrashArmed.contains(clients[index].name) {
         if clients[index].receive(answer, for: id, at: now, crashingAfterWrites: 1) {
+          retryNotBefore[index] = nil
           tornCrashArmed.remove(clients[index].name)
           statistics.tornCrashes += 1
           traceEntries.append(.note("\(clients[index].name) crashed between two persistence writes"))
@@ -112,6 +128,26 @@ extension Simulation {
         traceEntries.append(.note("\(clients[index].name) halted: \(reason.code)"))
       }
     }
+  }
+
+  /// The longest retry-after an answer carries, on the request or on one of its items, and the error that carries it.
+  static func retryAfter(in answer: Result<ServerReply, ServerError>) -> (seconds: TimeInterval, why: String)? {
+    var longest: (seconds: TimeInterval, why: String)?
+    func consider(_ error: ServerError) {
+      guard let seconds = error.retryAfter, seconds > 0, seconds > longest?.seconds ?? 0 else { return }
+      longest = (seconds, "\(error.name) (\(Self.seconds(seconds)))")
+    }
+    switch answer {
+    case .failure(.partialFailure(let failures)): failures.values.forEach(consider)
+    case .failure(let error): consider(error)
+    case .success(.modifyRecords(let reply)): reply.failures.values.forEach(consider)
+    case .success: break
+    }
+    return longest
+  }
+
+  static func seconds(_ interval: TimeInterval) -> String {
+    interval == interval.rounded() ? "\(Int(interval))s" : String(format: "%.2fs", interval)
   }
 
   private mutating func count(_ answer: Result<ServerReply, ServerError>) {

@@ -64,6 +64,7 @@ extension Simulation {
       guard let index = index(of: name) else { return nil }
       let before = clients[index].persistedZoneToken
       clients[index].crash()
+      retryNotBefore[index] = nil
       checkTokenOrder(before: before, after: clients[index].persistedZoneToken, device: name)
     case .offline(let name): withDevice(name) { $0.goOffline() }
     case .online(let name): withDevice(name) { $0.goOnline() }
@@ -245,6 +246,8 @@ extension Simulation {
     tally.inapplicable(.serverInvariants, "the server issued no change tag and no device moved a token")
     tally.judged(.haltedDeviceSendsNothing, statistics.halts)
     tally.inapplicable(.haltedDeviceSendsNothing, "no device halted")
+    tally.judged(.retryAfterHonoured, statistics.retryAftersHanded)
+    tally.inapplicable(.retryAfterHonoured, "no client was handed an error with a retry-after")
     tally.judged(.damagedDataNeverUploaded, history.damage.count)
     tally.inapplicable(.damagedDataNeverUploaded, "no device's stored copy was damaged")
     tally.judged(.unknownKeysKept, observer.unknownKeySaves)

@@ -52,6 +52,8 @@ public struct Simulation: Sendable {
   var tornCrashArmed: Set<String> = []
   /// When the user's full storage is freed, while it is full.
   var quotaFreedAt: Date?
+  /// Per device (by index), when the latest retry-after handed to it ends, and what asked for it.
+  var retryNotBefore: [Int: (until: Date, why: String)] = [:]
   /// Per device (by index), the save requests whose answer it took.
   var answered: [Int: Set<Int>] = [:]
   var upgraded: Set<String> = []
@@ -102,7 +104,8 @@ public struct Simulation: Sendable {
 
   var plannedStepCount = 0
 
-  /// The invariants a run checks by default: convergence, liveness, server invariants, halted devices, unknown keys,
+  /// The invariants a run checks by default: convergence, liveness, server invariants, halted devices, retry-afters,
+  /// unknown keys,
   /// damaged storage, no resurrection, no lost records, and the resolver's lost-write contract.
   /// - Parameters:
   ///   - resolver: The resolver.
@@ -110,7 +113,7 @@ public struct Simulation: Sendable {
   /// - Returns: The invariants.
   public static func invariants(for resolver: ResolverUnderTest, deletePolicy: DeletePolicy) -> Set<Invariant> {
     var set: Set<Invariant> = [
-      .convergence, .liveness, .serverInvariants, .haltedDeviceSendsNothing, .unknownKeysKept,
+      .convergence, .liveness, .serverInvariants, .haltedDeviceSendsNothing, .retryAfterHonoured, .unknownKeysKept,
       .damagedDataNeverUploaded, .noResurrection, .noLostRecords,
     ]
     if let contract = resolver.lostWriteContract { set.insert(contract) }

@@ -36,6 +36,8 @@ public struct SimulationStatistics: Sendable, Hashable, CustomStringConvertible 
   public var tornCrashes = 0
   /// Fetched copies of records a device had deleted that it kept from coming back (a pending or tombstoned deletion).
   public var resurrectionsBlocked = 0
+  /// Answers carrying a retry-after that a client took (it was still waiting for them).
+  public var retryAftersHanded = 0
 
   /// The paths a sync client can take that the runner reports coverage of, with how often this run took each.
   public var paths: [String: Int] {
@@ -43,7 +45,7 @@ public struct SimulationStatistics: Sendable, Hashable, CustomStringConvertible 
       "conflict": conflicts, "moreComing": moreComingPages, "limitExceeded": limitExceeded,
       "batchRequestFailed": batchRequestFailed, "tokenExpired": tokenExpiries, "tornCrash": tornCrashes,
       "resurrectionBlocked": resurrectionsBlocked, "halt": halts, "transientError": transientErrors,
-      "lostMessage": lostMessages,
+      "lostMessage": lostMessages, "retryAfter": retryAftersHanded,
     ]
   }
 
