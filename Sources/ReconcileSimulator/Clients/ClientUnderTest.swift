@@ -31,7 +31,7 @@ public struct ClientUnderTest: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The built-in clients.
-  public static var builtIns: [ClientUnderTest] { [.reference] }
+  public static var builtIns: [ClientUnderTest] { [.reference, .syncEngine] }
 
   /// Equal when the names are.
   public static func == (lhs: ClientUnderTest, rhs: ClientUnderTest) -> Bool { lhs.name == rhs.name }

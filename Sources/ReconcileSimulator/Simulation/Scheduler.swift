@@ -31,7 +31,10 @@ struct Scheduler: Sendable {
   /// swarm, server limits lowered at random.
   static func setup(for configuration: SimulationConfiguration, random: inout SimulationRandom) -> SimulationSetup {
     let devices = (0..<configuration.deviceCount).map { index in
-      DeviceSetup(name: "d\(index + 1)", clockOffset: index == 0 ? 0 : random.below(241) - 120)
+      // The draw happens whatever the bound, so runs with skew and without it share their other choices.
+      let skew = index == 0 ? 0 : random.below(241) - 120
+      let bound = max(0, configuration.maximumClockSkew)
+      return DeviceSetup(name: "d\(index + 1)", clockOffset: min(bound, max(-bound, skew)))
     }
     var limits = SimulatedServer.Limits.cloudKit
     if configuration.faults.isSwarm {
@@ -172,7 +175,10 @@ struct Scheduler: Sendable {
         return online ? .offline(device: device) : .online(device: device)
       default:
         let jump = 5 + random.below(116)
-        return .clockJump(device: device, seconds: random.below(2) == 0 ? jump : -jump)
+        let ahead = random.below(2) == 0
+        // Clocks that must agree crash instead (same draws, so the rest of the run is unchanged).
+        guard configuration.maximumClockSkew > 0 else { return .crash(device: device) }
+        return .clockJump(device: device, seconds: ahead ? jump : -jump)
       }
     case 4:
       let held = world.index(of: device).map { world.clients[$0].recordIDs.map(\.recordName).sorted() }

@@ -110,6 +110,9 @@ public struct SimulationConfiguration: Sendable, Hashable {
   public var workload: Workload = .colliding
   /// The sync client every device runs; ``ClientUnderTest/reference`` unless set.
   public var client: ClientUnderTest = .reference
+  /// The largest clock skew, in seconds, a device other than the first starts with; 120 unless set. 0 keeps every
+  /// clock true: device faults then crash a device where they would have moved its clock.
+  public var maximumClockSkew = 120
 
   /// Creates a configuration.
   /// - Parameters:

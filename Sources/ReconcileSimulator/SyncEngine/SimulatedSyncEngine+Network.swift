@@ -1,0 +1,301 @@
+public import Foundation
+public import Reconcile
+
+extension SimulatedSyncEngine {
+  /// The next request: nothing while halted, offline, waiting or with a request in flight.
+  public mutating func nextRequest(at now: Date) -> OutgoingRequest? {
+    guard haltReason == nil, isOnline, inFlight == nil else { return nil }
+    if let until = waitUntil {
+      guard now >= until else { return nil }
+      waitUntil = nil
+    }
+    var guardCount = 0
+    while guardCount < 1_000 {
+      guardCount += 1
+      if phase == .idle {
+        if fetchRequested {
+          fetchRequested = false
+          phase = .fetchingDatabase
+          guard emit(.willFetchChanges) else { return nil }
+        } else if sendRequested || pendingChangeCount > 0 {
+          sendRequested = false
+          guard pendingChangeCount > 0 else { return nil }
+          phase = .sending
+          sendContext = SyncEngine.SendChangesContext(
+            reason: .scheduled, zoneIDs: nil, maximumItems: batchLimit)
+          guard emit(.willSendChanges(sendContext)) else { return nil }
+        } else {
+          return nil
+        }
+      }
+      if let request = makeRequest(at: now) { return request }
+    }
+    return nil
+  }
+
+  private mutating func makeRequest(at now: Date) -> OutgoingRequest? {
+    switch phase {
+    case .idle:
+      return nil
+    case .fetchingDatabase:
+      return send(.fetchDatabaseChanges(DatabaseChangesRequest(since: state.serialization.databaseToken)), at: now)
+    case .fetchingZones:
+      guard let zone = zonesToFetch.first else {
+        phase = .idle
+        _ = emit(.didFetchChanges)
+        return nil
+      }
+      if !zoneFetchStarted {
+        zoneFetchStarted = true
+        guard emit(.willFetchRecordZoneChanges(zone)) else { return nil }
+      }
+      let since = state.serialization.zoneTokens[zone]
+      return send(.fetchZoneChanges(ZoneChangesRequest(zoneID: zone, since: since)), at: now)
+    case .sending:
+      if !state.pendingDatabaseChanges.isEmpty {
+        var saving: [RecordZone] = []
+        var deleting: [ZoneID] = []
+        for change in state.pendingDatabaseChanges {
+          switch change {
+          case .saveZone(let zone): saving.append(zone)
+          case .deleteZone(let id): deleting.append(id)
+          }
+        }
+        return send(.modifyZones(ModifyZonesRequest(saving: saving, deleting: deleting)), at: now)
+      }
+      sendContext.maximumItems = batchLimit
+      guard !state.pendingRecordZoneChanges.isEmpty,
+        let batch = delegate.nextRecordZoneChangeBatch(sendContext, syncEngine: state)
+      else {
+        // Nothing the delegate will send: what is pending has nothing to send.
+        state.remove(pendingRecordZoneChanges: state.pendingRecordZoneChanges)
+        persistStateIfChanged()
+        phase = .idle
+        _ = emit(.didSendChanges(sendContext))
+        return nil
+      }
+      let saving = Array(batch.recordsToSave.prefix(batchLimit))
+      let deleting = Array(batch.recordIDsToDelete.prefix(max(0, batchLimit - saving.count)))
+      let outgoing = send(
+        .modifyRecords(ModifyRecordsRequest(saving: saving, deleting: deleting, isAtomic: batch.atomicByZone)), at: now)
+      inFlight?.saved = saving.map(\.recordID)
+      inFlight?.deleted = deleting
+      readded = []
+      return outgoing
+    }
+  }
+
+  private mutating func send(_ request: ServerRequest, at now: Date) -> OutgoingRequest? {
+    serial += 1
+    let id = launches * 1_000_000 + serial
+    inFlight = InFlight(id: id, request: request, sentAt: now)
+    return OutgoingRequest(id: id, request: request)
+  }
+
+  /// Whether request `id` is the one in flight.
+  public func isAwaitingAnswer(to id: Int) -> Bool { inFlight?.id == id }
+
+  /// When a wait ends or the request in flight times out.
+  public var nextWakeTime: Date? {
+    guard haltReason == nil, isOnline else { return nil }
+    if let flight = inFlight { return flight.sentAt.addingTimeInterval(retry.requestTimeout) }
+    if let waitUntil, phase != .idle || fetchRequested || sendRequested || pendingChangeCount > 0 { return waitUntil }
+    return nil
+  }
+
+  /// Times out the request in flight: it counts as a network failure, retried after a backoff.
+  public mutating func wake(at now: Date) {
+    guard let flight = inFlight, now.timeIntervalSince(flight.sentAt) >= retry.requestTimeout else { return }
+    receive(.failure(.networkFailure(retryAfter: nil)), for: flight.id, at: now, crashingAfterWrites: nil)
+  }
+
+  /// Hands the engine the answer to request `id`; events go to the delegate, and a torn crash stops them after
+  /// `writes` events.
+  @discardableResult
+  public mutating func receive(
+    _ answer: Result<ServerReply, ServerError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
+  ) -> Bool {
+    guard let flight = inFlight, flight.id == id, haltReason == nil else { return false }
+    inFlight = nil
+    self.writes.arm(crashingAfter: writes)
+    stopped = false
+    switch answer {
+    case .failure(let error): handleFailure(error, flight: flight, at: now)
+    case .success(let reply):
+      retryCount = 0
+      handleReply(reply, flight: flight, at: now)
+    }
+    let torn = self.writes.disarm()
+    stopped = false
+    if torn { crash() }
+    return torn
+  }
+
+  // MARK: Answers
+
+  private mutating func wait(_ error: ServerError?, at now: Date) {
+    let seconds = error?.retryAfter ?? retry.backoff(attempt: max(1, retryCount))
+    let until = now.addingTimeInterval(max(seconds, retry.minimumInterval))
+    waitUntil = max(waitUntil ?? until, until)
+  }
+
+  private mutating func handleFailure(_ error: ServerError, flight: InFlight, at now: Date) {
+    switch error {
+    case _ where error.isTransient || error == .serverResponseLost || error == .quotaExceeded:
+      retryCount += 1
+      wait(error, at: now)
+      if error == .quotaExceeded { waitUntil = now.addingTimeInterval(60) }
+      if retryCount > retry.maximumRetries {
+        // Give up on this round; try again later.
+        retryCount = 0
+        abandonRound()
+      }
+    case .limitExceeded:
+      batchLimit = max(1, batchLimit / 2)
+    case .changeTokenExpired:
+      if phase == .fetchingDatabase {
+        state.serialization.databaseToken = nil
+      } else if let zone = zonesToFetch.first {
+        // The zone's fetch starts over from the beginning, announced again.
+        state.serialization.zoneTokens[zone] = nil
+        zoneFetchStarted = false
+      }
+      state.changed = true
+      persistStateIfChanged()
+    case .notAuthenticated:
+      haltReason = .notAuthenticated
+      abandonRound()
+    case .badDatabase(let reason):
+      haltReason = .badDatabase(reason)
+      abandonRound()
+    default:
+      switch flight.request {
+      case .modifyRecords(let request):
+        // The whole batch failed: each save and delete fails with the error, for the delegate to settle.
+        var failures: [RecordID: ServerError] = [:]
+        for id in request.saving.map(\.recordID) + request.deleting { failures[id] = error }
+        handleReply(.modifyRecords(ModifyRecordsReply(failures: failures)), flight: flight, at: now)
+      case .modifyZones(let request):
+        var failures: [ZoneID: ServerError] = [:]
+        for zone in request.saving { failures[zone.zoneID] = error }
+        state.remove(pendingDatabaseChanges: request.saving.map { .saveZone($0) })
+        guard
+          emit(
+            .sentDatabaseChanges(
+              SyncEngine.SentDatabaseChanges(
+                savedZones: [], failedZoneSaves: failures, deletedZoneIDs: [], failedZoneDeletes: [:])))
+        else { return }
+      case .fetchZoneChanges(let request):
+        state.serialization.zoneTokens[request.zoneID] = nil
+        state.changed = true
+        zonesToFetch.removeFirst(min(1, zonesToFetch.count))
+        zoneFetchStarted = false
+        guard persistStateIfChanged(), emit(.didFetchRecordZoneChanges(request.zoneID, error: error)) else { return }
+      default:
+        abandonRound()
+      }
+    }
+  }
+
+  private mutating func abandonRound() {
+    switch phase {
+    case .fetchingDatabase, .fetchingZones:
+      phase = .idle
+      zonesToFetch = []
+      zoneFetchStarted = false
+      _ = emit(.didFetchChanges)
+    case .sending:
+      phase = .idle
+      _ = emit(.didSendChanges(sendContext))
+    case .idle: break
+    }
+  }
+
+  private mutating func handleReply(_ reply: ServerReply, flight: InFlight, at now: Date) {
+    switch reply {
+    case .databaseChanges(let changes):
+      var deletions = changes.deletedZones.map { SyncEngine.ZoneDeletion(zoneID: $0, reason: .deleted) }
+      deletions += changes.purgedZones.map { SyncEngine.ZoneDeletion(zoneID: $0, reason: .purged) }
+      let gone = Set(changes.deletedZones + changes.purgedZones)
+      guard
+        emit(
+          .fetchedDatabaseChanges(
+            SyncEngine.FetchedDatabaseChanges(modifications: changes.changedZones, deletions: deletions)))
+      else { return }
+      for zone in gone { state.serialization.zoneTokens[zone] = nil }
+      state.serialization.databaseToken = changes.token
+      state.changed = true
+      for zone in changes.changedZones where !gone.contains(zone) && !zonesToFetch.contains(zone) {
+        zonesToFetch.append(zone)
+      }
+      guard persistStateIfChanged() else { return }
+      if !changes.moreComing { phase = .fetchingZones }
+    case .zoneChanges(let changes):
+      guard let zone = zonesToFetch.first else { return }
+      guard
+        emit(
+          .fetchedRecordZoneChanges(
+            SyncEngine.FetchedRecordZoneChanges(modifications: changes.changed, deletions: changes.deleted)))
+      else { return }
+      state.serialization.zoneTokens[zone] = changes.token
+      state.changed = true
+      guard persistStateIfChanged() else { return }
+      if !changes.moreComing {
+        zonesToFetch.removeFirst()
+        zoneFetchStarted = false
+        guard emit(.didFetchRecordZoneChanges(zone, error: nil)) else { return }
+      }
+    case .modifyZones(let result):
+      state.remove(pendingDatabaseChanges: result.saved.map { .saveZone($0) } + result.deleted.map { .deleteZone($0) })
+      guard
+        emit(
+          .sentDatabaseChanges(
+            SyncEngine.SentDatabaseChanges(
+              savedZones: result.saved, failedZoneSaves: [:], deletedZoneIDs: result.deleted, failedZoneDeletes: [:])))
+      else { return }
+    case .modifyRecords(let result):
+      handleSent(result, flight: flight, at: now)
+    case .fetchRecords, .query:
+      break
+    }
+  }
+
+  private mutating func handleSent(_ result: ModifyRecordsReply, flight: InFlight, at now: Date) {
+    var settled: [SyncEngine.PendingRecordZoneChange] = []
+    var failedSaves: [SyncEngine.FailedRecordSave] = []
+    var failedDeletes: [RecordID: ServerError] = [:]
+    let sentRecords = Dictionary(
+      flight.request.savedRecords.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
+    for saved in result.saved where !readded.contains(saved.recordID) { settled.append(.saveRecord(saved.recordID)) }
+    for id in result.deleted where !readded.contains(id) { settled.append(.deleteRecord(id)) }
+    for id in result.failures.keys.sorted() {
+      guard let error = result.failures[id] else { continue }
+      let retried = error.isTransient || error == .batchRequestFailed
+      if retried { wait(error, at: now) }
+      if let record = sentRecords[id] {
+        failedSaves.append(SyncEngine.FailedRecordSave(record: record, error: error))
+        if !retried && !readded.contains(id) { settled.append(.saveRecord(id)) }
+      } else {
+        failedDeletes[id] = error
+        if !retried && !readded.contains(id) { settled.append(.deleteRecord(id)) }
+      }
+    }
+    readded = []
+    state.remove(pendingRecordZoneChanges: settled)
+    guard
+      emit(
+        .sentRecordZoneChanges(
+          SyncEngine.SentRecordZoneChanges(
+            savedRecords: result.saved, failedRecordSaves: failedSaves, deletedRecordIDs: result.deleted,
+            failedRecordDeletes: failedDeletes)))
+    else { return }
+  }
+}
+
+extension ServerRequest {
+  /// The records a save request carries.
+  fileprivate var savedRecords: [Record] {
+    if case .modifyRecords(let request) = self { return request.saving }
+    return []
+  }
+}

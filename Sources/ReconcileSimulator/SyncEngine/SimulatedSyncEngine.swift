@@ -1,0 +1,214 @@
+public import Foundation
+public import Reconcile
+
+/// A simulated `CKSyncEngine` with your ``SyncEngineDelegate`` inside: the engine's part — pending changes kept in a
+/// state the app persists through ``SyncEngine/Event/stateUpdate(_:)`` events, fetch and send scheduling, batches from the
+/// delegate under the request limits, automatic retries — played against a ``SimulatedServer``, as a ``SyncClient`` the
+/// ``Simulation`` drives.
+///
+/// What it reproduces of CKSyncEngine:
+/// - **Fetching**: database changes first (`fetchedDatabaseChanges`), then each changed zone page by page
+///   (`fetchedRecordZoneChanges`, then a `stateUpdate` carrying the page's token), bracketed by the will/did events. An
+///   expired token is dropped and the fetch starts over.
+/// - **Sending**: pending zone changes first (`sentDatabaseChanges`), then record batches from
+///   ``SyncEngineDelegate/nextRecordZoneChangeBatch(_:syncEngine:)`` (`sentRecordZoneChanges`, then a `stateUpdate`), until
+///   nothing is pending. Sends are scheduled automatically after each change the app adds.
+/// - **Errors**: transient errors and `batchRequestFailed` items are retried after the server's retry-after (else an
+///   exponential backoff) and stay pending; `limitExceeded` halves the batch; every other failed save is removed from
+///   the pending changes and handed to the delegate, which decides (re-add, re-create the zone, drop).
+/// - A change re-added while its batch was in flight stays pending when the batch succeeds.
+///
+/// What it does not: accounts (no sign-out, so no `accountChange`), push scheduling (a fetch happens when the
+/// simulation asks for a sync), several databases (one private database), and the exact timing of CKSyncEngine's
+/// scheduler. A batch of `nil` while record changes are pending drops them, as they have nothing to send.
+public struct SimulatedSyncEngine<Delegate: SyncEngineDelegate>: SyncClient {
+  /// The app.
+  public internal(set) var delegate: Delegate
+  /// The engine's state, as the delegate sees it.
+  public internal(set) var state: SyncEngine.State
+  /// What the simulation set up.
+  public let setup: ClientSetup
+  /// Waits and retries.
+  public var retry = RetryPolicy()
+
+  enum Phase: Sendable, Hashable {
+    case idle, fetchingDatabase, fetchingZones, sending
+  }
+
+  struct InFlight: Sendable {
+    var id: Int
+    var request: ServerRequest
+    var sentAt: Date
+    var saved: [RecordID] = []
+    var deleted: [RecordID] = []
+  }
+
+  // Memory only: a crash loses all of this.
+  var phase = Phase.idle
+  var fetchRequested = true
+  var sendRequested = false
+  var inFlight: InFlight?
+  var waitUntil: Date?
+  var retryCount = 0
+  var batchLimit = 400
+  var zonesToFetch: [ZoneID] = []
+  /// Whether `willFetchRecordZoneChanges` was sent for the first zone of `zonesToFetch`.
+  var zoneFetchStarted = false
+  var readded: Set<RecordID> = []
+  var writes = PersistenceWrites()
+  var stopped = false
+  var sendContext = SyncEngine.SendChangesContext(reason: .scheduled, zoneIDs: nil, maximumItems: 400)
+  /// Launches so far: request IDs carry it, so an answer to a request sent before a crash is never taken for an answer
+  /// to one sent after (a relaunched process has new connections).
+  var launches = 0
+  var serial = 0
+  /// Whether the device has a network.
+  public internal(set) var isOnline = true
+  /// Why the engine stopped, or `nil`.
+  public internal(set) var haltReason: HaltReason?
+
+  /// Launches the app and its engine for the first time.
+  /// - Parameter setup: What the simulation set up.
+  /// - Throws: What the delegate's first launch throws.
+  public init(setup: ClientSetup) throws {
+    self.setup = setup
+    delegate = try Delegate(setup: setup)
+    state = SyncEngine.State(delegate.stateSerialization ?? SyncEngine.StateSerialization())
+  }
+
+  /// The device's name.
+  public var name: String { setup.name }
+  /// Who the device is.
+  public var identity: ClientIdentity { ClientIdentity(userRecordName: setup.userRecordName, deviceName: setup.name) }
+
+  // MARK: The user's operations
+
+  /// The app creates a record.
+  public mutating func create(_ record: Record, at now: Date) throws {
+    try delegate.create(record, at: now, syncEngine: &state)
+    changesAdded([record.recordID])
+  }
+
+  /// The app edits a record.
+  public mutating func edit(_ id: RecordID, setting values: [String: FieldValue?], at now: Date) throws {
+    try delegate.edit(id, setting: values, at: now, syncEngine: &state)
+    changesAdded([id])
+  }
+
+  /// The app deletes a record.
+  public mutating func delete(_ id: RecordID, at now: Date) throws {
+    try delegate.delete(id, at: now, syncEngine: &state)
+    changesAdded([id])
+  }
+
+  private mutating func changesAdded(_ ids: [RecordID]) {
+    if let flight = inFlight {
+      for id in ids where flight.saved.contains(id) || flight.deleted.contains(id) { readded.insert(id) }
+    }
+    persistStateIfChanged()
+    if !state.pendingRecordZoneChanges.isEmpty || !state.pendingDatabaseChanges.isEmpty { sendRequested = true }
+  }
+
+  // MARK: What the user sees
+
+  /// The record the app shows.
+  public func record(_ id: RecordID) -> Record? { delegate.record(id) }
+  /// Every record the app shows.
+  public var records: [Record] { delegate.records }
+
+  // MARK: State
+
+  /// Pending record and zone changes.
+  public var pendingChangeCount: Int { state.pendingRecordZoneChanges.count + state.pendingDatabaseChanges.count }
+  /// The zone token in the serialization the app persisted.
+  public var persistedZoneToken: ZoneChangeToken? { delegate.stateSerialization?.zoneTokens[setup.zoneID] }
+  /// Nothing running, asked for or pending.
+  public var isIdle: Bool {
+    phase == .idle && !fetchRequested && !sendRequested && inFlight == nil && pendingChangeCount == 0
+  }
+
+  // MARK: Life
+
+  /// Asks for a fetch, then a send.
+  public mutating func requestSync() {
+    fetchRequested = true
+    sendRequested = true
+  }
+  /// Asks for a send.
+  public mutating func requestSend() { sendRequested = true }
+  /// Loses the network and abandons the request in flight.
+  public mutating func goOffline() {
+    isOnline = false
+    abandonInFlight()
+  }
+  /// The network is back.
+  public mutating func goOnline() { isOnline = true }
+
+  /// The app is killed and relaunched: the delegate keeps what it persisted, and the engine starts from the
+  /// serialization the delegate persisted, then fetches and sends, as at launch.
+  public mutating func crash() {
+    delegate.relaunch()
+    state = SyncEngine.State(delegate.stateSerialization ?? SyncEngine.StateSerialization())
+    launches += 1
+    serial = 0
+    phase = .idle
+    inFlight = nil
+    waitUntil = nil
+    retryCount = 0
+    batchLimit = 400
+    zonesToFetch = []
+    zoneFetchStarted = false
+    readded = []
+    fetchRequested = true
+    sendRequested = true
+  }
+
+  /// Clears a halt and syncs.
+  public mutating func restart() {
+    haltReason = nil
+    requestSync()
+  }
+
+  /// Tells the delegate.
+  public mutating func jumpClock(by seconds: TimeInterval) { delegate.jumpClock(by: seconds) }
+  /// Tells the delegate.
+  public mutating func upgrade(to schema: Schema?) { delegate.upgrade(to: schema) }
+
+  private mutating func abandonInFlight() {
+    guard inFlight != nil else { return }
+    inFlight = nil
+    // Start the interrupted work over when the network returns.
+    if phase == .fetchingDatabase || phase == .fetchingZones { fetchRequested = true }
+    if phase == .sending { sendRequested = true }
+    phase = .idle
+    zonesToFetch = []
+    zoneFetchStarted = false
+  }
+
+  // MARK: Events
+
+  /// Hands the delegate an event; `false` when a torn crash struck (stop handling the answer).
+  mutating func emit(_ event: SyncEngine.Event) -> Bool {
+    guard !stopped else { return false }
+    delegate.handleEvent(event, syncEngine: &state)
+    if writes.wrote() {
+      stopped = true
+      return false
+    }
+    return persistStateIfChanged()
+  }
+
+  /// Emits a `stateUpdate` when the state changed; `false` when a torn crash struck.
+  @discardableResult
+  mutating func persistStateIfChanged() -> Bool {
+    guard state.changed, !stopped else { return !stopped }
+    state.changed = false
+    delegate.handleEvent(.stateUpdate(state.serialization), syncEngine: &state)
+    state.changed = false
+    if writes.wrote() {
+      stopped = true
+      return false
+    }
+    return true
+  }
+}

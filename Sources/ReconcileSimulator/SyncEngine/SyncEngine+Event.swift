@@ -1,0 +1,103 @@
+public import Reconcile
+
+extension SyncEngine {
+  /// What the engine tells its delegate: `CKSyncEngine.Event`, with the same cases in the same order of delivery.
+  ///
+  /// A fetch delivers `willFetchChanges`, `fetchedDatabaseChanges`, then per changed zone
+  /// `willFetchRecordZoneChanges`, one `fetchedRecordZoneChanges` and one `stateUpdate` per page,
+  /// `didFetchRecordZoneChanges`, and finally `didFetchChanges`. A send delivers `willSendChanges`,
+  /// `sentDatabaseChanges` when zones were sent, `sentRecordZoneChanges` and `stateUpdate` per batch, and
+  /// `didSendChanges`. A delegate persists each event's effect before returning: each event is one persistence write, and
+  /// a torn crash lands between two of them.
+  public enum Event: Sendable, Hashable {
+    /// The engine's state changed: persist the serialization and hand it back at launch.
+    case stateUpdate(StateSerialization)
+    /// The iCloud account changed. (Not produced by the simulation yet: accounts do not sign out.)
+    case accountChange
+    /// Zones changed or were deleted on the server.
+    case fetchedDatabaseChanges(FetchedDatabaseChanges)
+    /// One page of record changes in a zone.
+    case fetchedRecordZoneChanges(FetchedRecordZoneChanges)
+    /// The result of sending zone changes.
+    case sentDatabaseChanges(SentDatabaseChanges)
+    /// The result of sending one batch of record changes.
+    case sentRecordZoneChanges(SentRecordZoneChanges)
+    /// A fetch begins.
+    case willFetchChanges
+    /// A zone's fetch begins.
+    case willFetchRecordZoneChanges(ZoneID)
+    /// A zone's fetch ended, with the error that ended it early, if any.
+    case didFetchRecordZoneChanges(ZoneID, error: ServerError?)
+    /// A fetch ended.
+    case didFetchChanges
+    /// A send begins.
+    case willSendChanges(SendChangesContext)
+    /// A send ended.
+    case didSendChanges(SendChangesContext)
+  }
+
+  /// `CKSyncEngine.Event.FetchedDatabaseChanges`.
+  public struct FetchedDatabaseChanges: Sendable, Hashable {
+    /// Zones that changed.
+    public var modifications: [ZoneID]
+    /// Zones deleted, each with why.
+    public var deletions: [ZoneDeletion]
+  }
+
+  /// A deleted zone and why: `CKSyncEngine.Event.FetchedDatabaseChanges.Deletion`.
+  public struct ZoneDeletion: Sendable, Hashable {
+    /// Why a zone is gone.
+    public enum Reason: Sendable, Hashable {
+      /// A client deleted it.
+      case deleted
+      /// The user deleted the app's data in Settings.
+      case purged
+    }
+    /// The zone.
+    public var zoneID: ZoneID
+    /// Why it is gone.
+    public var reason: Reason
+  }
+
+  /// `CKSyncEngine.Event.FetchedRecordZoneChanges`: one page.
+  public struct FetchedRecordZoneChanges: Sendable, Hashable {
+    /// Records saved on the server since the last page.
+    public var modifications: [Record]
+    /// Records deleted on the server since the last page.
+    public var deletions: [DeletedRecord]
+  }
+
+  /// `CKSyncEngine.Event.SentDatabaseChanges`.
+  public struct SentDatabaseChanges: Sendable, Hashable {
+    /// Zones saved.
+    public var savedZones: [RecordZone]
+    /// Zones that could not be saved, with why.
+    public var failedZoneSaves: [ZoneID: ServerError]
+    /// Zones deleted.
+    public var deletedZoneIDs: [ZoneID]
+    /// Zones that could not be deleted, with why.
+    public var failedZoneDeletes: [ZoneID: ServerError]
+  }
+
+  /// `CKSyncEngine.Event.SentRecordZoneChanges`: the result of one batch.
+  public struct SentRecordZoneChanges: Sendable, Hashable {
+    /// Records the server saved, with their new system fields: keep them for the next save.
+    public var savedRecords: [Record]
+    /// Saves that failed, with why. The engine already removed their pending changes, except for errors it retries
+    /// itself (transient ones and `batchRequestFailed`).
+    public var failedRecordSaves: [FailedRecordSave]
+    /// Records deleted.
+    public var deletedRecordIDs: [RecordID]
+    /// Deletions that failed, with why.
+    public var failedRecordDeletes: [RecordID: ServerError]
+  }
+
+  /// `CKSyncEngine.Event.SentRecordZoneChanges.FailedRecordSave`.
+  public struct FailedRecordSave: Sendable, Hashable {
+    /// The record the delegate supplied.
+    public var record: Record
+    /// Why it failed: `serverRecordChanged` carries the client, ancestor and server versions; `zoneNotFound`,
+    /// `unknownItem` and the rest name what is wrong.
+    public var error: ServerError
+  }
+}

@@ -1,0 +1,80 @@
+public import Foundation
+public import Reconcile
+
+/// Your app around a ``SimulatedSyncEngine``: the `CKSyncEngineDelegate` methods, plus the app's side the simulation
+/// needs — the user's operations, the records the app shows, and relaunching from what the app persisted.
+///
+/// Everything is synchronous, so runs are deterministic; port a real delegate by dropping `async` and reading
+/// `syncEngine.state` as the `syncEngine` parameter. Persist the effect of each event before returning from
+/// ``handleEvent(_:syncEngine:)``, and keep the ``SyncEngine/StateSerialization`` of the latest
+/// ``SyncEngine/Event/stateUpdate(_:)``: after a crash the engine starts from ``stateSerialization`` and the app from
+/// whatever ``relaunch()`` keeps.
+public protocol SyncEngineDelegate: Sendable {
+  /// The app's first launch on a device.
+  /// - Parameter setup: The device, the zone, the clock skew and the app's merge rules.
+  init(setup: ClientSetup) throws
+
+  /// `handleEvent(_:syncEngine:)`: reacts to one engine event and persists its effect.
+  /// - Parameters:
+  ///   - event: The event.
+  ///   - syncEngine: The engine's state, to add or remove pending changes.
+  mutating func handleEvent(_ event: SyncEngine.Event, syncEngine: inout SyncEngine.State)
+
+  /// `nextRecordZoneChangeBatch(_:syncEngine:)`: the records to send next, or `nil` for none.
+  /// - Parameters:
+  ///   - context: Why the engine sends, and how many changes it takes now.
+  ///   - syncEngine: The engine's state.
+  /// - Returns: The batch.
+  func nextRecordZoneChangeBatch(_ context: SyncEngine.SendChangesContext, syncEngine: SyncEngine.State)
+    -> SyncEngine.RecordZoneChangeBatch?
+
+  /// The serialization of the latest ``SyncEngine/Event/stateUpdate(_:)`` the app persisted; `nil` before the first.
+  var stateSerialization: SyncEngine.StateSerialization? { get }
+
+  /// The app is killed and launched again: it keeps only what it persisted.
+  mutating func relaunch()
+
+  /// The user creates a record; the app stores it and adds the pending changes.
+  /// - Parameters:
+  ///   - record: The new record.
+  ///   - now: True time (skew it by the app's clock offset).
+  ///   - syncEngine: The engine's state.
+  /// - Throws: Any error, when the app refuses.
+  mutating func create(_ record: Record, at now: Date, syncEngine: inout SyncEngine.State) throws
+  /// The user edits a record.
+  /// - Parameters:
+  ///   - id: The record.
+  ///   - values: New values; `nil` removes a key.
+  ///   - now: True time.
+  ///   - syncEngine: The engine's state.
+  /// - Throws: Any error, when the app refuses.
+  mutating func edit(
+    _ id: RecordID, setting values: [String: FieldValue?], at now: Date, syncEngine: inout SyncEngine.State) throws
+  /// The user deletes a record.
+  /// - Parameters:
+  ///   - id: The record.
+  ///   - now: True time.
+  ///   - syncEngine: The engine's state.
+  /// - Throws: Any error, when the app refuses.
+  mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws
+
+  /// Every record the app shows, sorted by ID.
+  var records: [Record] { get }
+  /// The record the app shows for `id`.
+  /// - Parameter id: A record ID.
+  func record(_ id: RecordID) -> Record?
+
+  /// The device's clock moves; the default ignores it.
+  /// - Parameter seconds: Positive to jump ahead.
+  mutating func jumpClock(by seconds: TimeInterval)
+  /// A new app version is installed; the default ignores it.
+  /// - Parameter schema: The new schema.
+  mutating func upgrade(to schema: Schema?)
+}
+
+extension SyncEngineDelegate {
+  /// Ignores the jump.
+  public mutating func jumpClock(by seconds: TimeInterval) {}
+  /// Ignores the upgrade.
+  public mutating func upgrade(to schema: Schema?) {}
+}

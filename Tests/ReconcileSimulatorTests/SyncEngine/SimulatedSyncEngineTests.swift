@@ -1,0 +1,185 @@
+import Foundation
+import Reconcile
+import ReconcileSimulator
+import Testing
+
+/// A delegate written outside the module: the example delegate, recording every event it is handed.
+struct RecordingDelegate: SyncEngineDelegate {
+  var inner: ExampleSyncDelegate
+  var events: [String] = []
+
+  init(setup: ClientSetup) { inner = ExampleSyncDelegate(setup: setup) }
+
+  mutating func handleEvent(_ event: SyncEngine.Event, syncEngine: inout SyncEngine.State) {
+    events.append(Self.name(of: event))
+    inner.handleEvent(event, syncEngine: &syncEngine)
+  }
+
+  static func name(of event: SyncEngine.Event) -> String {
+    switch event {
+    case .stateUpdate: "stateUpdate"
+    case .accountChange: "accountChange"
+    case .fetchedDatabaseChanges: "fetchedDatabaseChanges"
+    case .fetchedRecordZoneChanges: "fetchedRecordZoneChanges"
+    case .sentDatabaseChanges: "sentDatabaseChanges"
+    case .sentRecordZoneChanges: "sentRecordZoneChanges"
+    case .willFetchChanges: "willFetchChanges"
+    case .willFetchRecordZoneChanges: "willFetchRecordZoneChanges"
+    case .didFetchRecordZoneChanges: "didFetchRecordZoneChanges"
+    case .didFetchChanges: "didFetchChanges"
+    case .willSendChanges: "willSendChanges"
+    case .didSendChanges: "didSendChanges"
+    }
+  }
+
+  func nextRecordZoneChangeBatch(_ context: SyncEngine.SendChangesContext, syncEngine: SyncEngine.State)
+    -> SyncEngine.RecordZoneChangeBatch?
+  { inner.nextRecordZoneChangeBatch(context, syncEngine: syncEngine) }
+  var stateSerialization: SyncEngine.StateSerialization? { inner.stateSerialization }
+  mutating func relaunch() { inner.relaunch() }
+  mutating func create(_ record: Record, at now: Date, syncEngine: inout SyncEngine.State) throws {
+    try inner.create(record, at: now, syncEngine: &syncEngine)
+  }
+  mutating func edit(
+    _ id: RecordID, setting values: [String: FieldValue?], at now: Date, syncEngine: inout SyncEngine.State
+  ) throws { try inner.edit(id, setting: values, at: now, syncEngine: &syncEngine) }
+  mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws {
+    try inner.delete(id, at: now, syncEngine: &syncEngine)
+  }
+  var records: [Record] { inner.records }
+  func record(_ id: RecordID) -> Record? { inner.record(id) }
+}
+
+/// A broken delegate written outside the module: it skips deletions in fetched changes.
+struct DeletionDroppingDelegate: SyncEngineDelegate {
+  var inner: ExampleSyncDelegate
+  init(setup: ClientSetup) { inner = ExampleSyncDelegate(setup: setup) }
+  mutating func handleEvent(_ event: SyncEngine.Event, syncEngine: inout SyncEngine.State) {
+    if case .fetchedRecordZoneChanges(var changes) = event {
+      changes.deletions = []
+      inner.handleEvent(.fetchedRecordZoneChanges(changes), syncEngine: &syncEngine)
+      return
+    }
+    inner.handleEvent(event, syncEngine: &syncEngine)
+  }
+  func nextRecordZoneChangeBatch(_ context: SyncEngine.SendChangesContext, syncEngine: SyncEngine.State)
+    -> SyncEngine.RecordZoneChangeBatch?
+  { inner.nextRecordZoneChangeBatch(context, syncEngine: syncEngine) }
+  var stateSerialization: SyncEngine.StateSerialization? { inner.stateSerialization }
+  mutating func relaunch() { inner.relaunch() }
+  mutating func create(_ record: Record, at now: Date, syncEngine: inout SyncEngine.State) throws {
+    try inner.create(record, at: now, syncEngine: &syncEngine)
+  }
+  mutating func edit(
+    _ id: RecordID, setting values: [String: FieldValue?], at now: Date, syncEngine: inout SyncEngine.State
+  ) throws { try inner.edit(id, setting: values, at: now, syncEngine: &syncEngine) }
+  mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws {
+    try inner.delete(id, at: now, syncEngine: &syncEngine)
+  }
+  var records: [Record] { inner.records }
+  func record(_ id: RecordID) -> Record? { inner.record(id) }
+}
+
+@Suite("Sync engine: a CKSyncEngine-shaped engine drives the app's delegate under the simulation")
+struct SimulatedSyncEngineTests {
+  static let recording = ClientUnderTest(name: "recording") { try SimulatedSyncEngine<RecordingDelegate>(setup: $0) }
+  static let dropping = ClientUnderTest(name: "deletion-dropping") {
+    try SimulatedSyncEngine<DeletionDroppingDelegate>(setup: $0)
+  }
+
+  static func configuration(skew: Int, faults: FaultProfile = .none, client: ClientUnderTest = .syncEngine)
+    -> SimulationConfiguration
+  {
+    var configuration = SimulationConfiguration(
+      steps: 60, resolver: .serverLastWriterWins, deletePolicy: .editWins, faults: faults)
+    configuration.client = client
+    configuration.maximumClockSkew = skew
+    return configuration
+  }
+
+  @Test("the example delegate keeps every invariant with true clocks and a perfect network")
+  func exampleHoldsWithTrueClocks() {
+    let report = PropertyRunner(configuration: Self.configuration(skew: 0), seeds: 0..<40).run()
+    #expect(report.failures.isEmpty, "\(report)")
+    // The runs must sync and collide, or passing proves nothing.
+    #expect(report.requests > 1_000)
+    #expect(report.conflicts > 50)
+  }
+
+  @Test("the runner finds the example delegate's clock-skew loss and shrinks it to a replayable script")
+  func runnerFindsClockSkewLoss() throws {
+    let report = PropertyRunner(configuration: Self.configuration(skew: 120), seeds: 0..<40).run()
+    let failure = try #require(report.failures.first)
+    #expect(failure.violation.invariant == .convergence)
+    #expect(failure.steps.count <= 15, "\(failure.script)")
+    #expect(failure.script.contains("client sync-engine"))
+    let skewed = failure.script.split(separator: "\n").filter {
+      $0.hasPrefix("device add") && !$0.contains("--clock-offset 0s")
+    }
+    #expect(!skewed.isEmpty, "the counterexample needs a skewed clock:\n\(failure.script)")
+
+    let replayed = try Simulation.replay(failure.script)
+    #expect(!replayed.passed)
+    // With every clock true the same steps keep every invariant: the skew is the cause.
+    let trueClocks = failure.script.split(separator: "\n").map { line in
+      line.hasPrefix("device add")
+        ? Substring(line.replacing(/--clock-offset -?\d+s/, with: "--clock-offset 0s")) : line
+    }.joined(separator: "\n")
+    #expect(try Simulation.replay(trueClocks).passed)
+  }
+
+  @Test("a fetch and a send deliver CKSyncEngine's events in CKSyncEngine's order")
+  func eventsArriveInOrder() throws {
+    let script = """
+      client recording
+      resolver server-lww
+      delete-policy editWins
+      schemas none
+      device add d1
+      device add d2
+      d1 create Note/r1 title="hello"
+      advance 5s
+      d2 sync
+      advance 5s
+      """
+    let parsed = try SimulationScript.parse(script, clients: [Self.recording])
+    var simulation = Simulation(script: parsed)
+    _ = simulation.run(quiescing: false)
+    let d1 = try #require(simulation.client(named: "d1") as? SimulatedSyncEngine<RecordingDelegate>)
+    let d2 = try #require(simulation.client(named: "d2") as? SimulatedSyncEngine<RecordingDelegate>)
+    let send = ["willSendChanges", "sentDatabaseChanges", "stateUpdate", "sentRecordZoneChanges", "stateUpdate"]
+    #expect(d1.delegate.events.joined(separator: " ").contains(send.joined(separator: " ")), "\(d1.delegate.events)")
+    let fetch = [
+      "willFetchChanges", "fetchedDatabaseChanges", "stateUpdate", "willFetchRecordZoneChanges",
+      "fetchedRecordZoneChanges", "stateUpdate", "didFetchRecordZoneChanges", "didFetchChanges",
+    ]
+    #expect(d2.delegate.events.joined(separator: " ").contains(fetch.joined(separator: " ")), "\(d2.delegate.events)")
+    #expect(d2.records.map(\.recordID.recordName) == ["r1"])
+    #expect(d2.pendingChangeCount == 0)
+  }
+
+  @Test("a broken delegate written outside the module is caught, shrunk, and replayed by name")
+  func outsideDelegateIsCaught() throws {
+    let report = PropertyRunner(configuration: Self.configuration(skew: 0, client: Self.dropping), seeds: 0..<40).run()
+    let failure = try #require(report.failures.first)
+    #expect(failure.violation.invariant == .convergence)
+    #expect(failure.steps.count <= 15, "\(failure.script)")
+    #expect(failure.script.contains("client deletion-dropping"))
+    #expect(!(try Simulation.replay(failure.script, clients: [Self.dropping])).passed)
+    #expect(throws: SimulationScript.ParseError.self) { try Simulation.replay(failure.script) }
+  }
+
+  @Test("the engine survives torn crashes: the app relaunches from the state it persisted")
+  func tornCrashesAreSurvived() {
+    var torn = 0
+    for seed in UInt64(0)..<30 {
+      var configuration = Self.configuration(skew: 0, faults: .hostile)
+      configuration.steps = 40
+      var simulation = Simulation(seed: seed, configuration: configuration)
+      let result = simulation.run()
+      torn += result.statistics.tornCrashes
+      #expect(!result.violations.contains { $0.invariant == .serverInvariants }, "seed \(seed): \(result.violations)")
+    }
+    #expect(torn > 0, "no torn crash landed inside the engine")
+  }
+}
