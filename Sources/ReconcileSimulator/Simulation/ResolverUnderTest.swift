@@ -11,7 +11,7 @@ public import Reconcile
 /// ```
 ///
 /// Two resolvers under test are equal when their names are: the name stands for the resolver in replay scripts
-/// (`resolver NAME`), and ``Simulation/replay(_:resolvers:)`` maps it back.
+/// (`resolver NAME`), and ``Simulation/replay(_:resolvers:clients:)`` maps it back.
 public struct ResolverUnderTest: Sendable, Hashable, CustomStringConvertible {
   /// The name scripts use; it must not be a built-in's name.
   public var name: String

@@ -3,7 +3,7 @@ public import Reconcile
 
 /// The vocabulary of ``SimulatedSyncEngine``, named after CloudKit's `CKSyncEngine` so a delegate written against one
 /// reads like one written against the other: `SyncEngine.Event` for `CKSyncEngine.Event`, `SyncEngine.State` for
-/// `CKSyncEngine.State`, and so on, in terms of Reconcile's ``Record`` and ``ServerError``.
+/// `CKSyncEngine.State`, and so on, in terms of Reconcile's `Record` and ``ServerError``.
 public enum SyncEngine {
   /// A record change the engine must send: `CKSyncEngine.PendingRecordZoneChange`.
   public enum PendingRecordZoneChange: Sendable, Hashable, CustomStringConvertible {
