@@ -144,7 +144,7 @@ extension SimulatedDevice {
     var edited = local.current
     if local.lastKnownServer == nil { for key in edited.allKeys { edited.markChanged(key) } }
     if configuration.defects.contains(.resaveDeleted) {
-      settle(.recreate(Self.fresh(edited)), for: local)
+      settle(.recreate(edited.withoutSystemFields), for: local)
       return
     }
     settle(configuration.deletePolicy.resolveFetchedDeletion(tombstone, of: edited), for: local)
@@ -269,15 +269,6 @@ extension SimulatedDevice {
       merged.markChanged(key)
     }
     return merged
-  }
-
-  /// A copy of `record` with its values and no system fields: a new record to upload.
-  static func fresh(_ record: Record) -> Record {
-    var fresh = Record(recordType: record.recordType, recordID: record.recordID)
-    for (key, value) in record.values { fresh[key] = value }
-    for (key, value) in record.encryptedValuesByKey { fresh.encryptedValues[key] = value }
-    fresh.parent = record.parent
-    return fresh
   }
 
   /// The ancestor of a conflict: the last version the server acknowledged, except that a key the server holds with

@@ -331,7 +331,7 @@ extension SimulatedDevice {
       }
     }
     for (id, local) in storage.records.sorted(by: { $0.key < $1.key }) {
-      var reset = LocalRecord(lastKnownServer: nil, current: Self.fresh(local.current))
+      var reset = LocalRecord(lastKnownServer: nil, current: local.current.withoutSystemFields)
       reset.generation = local.generation + 1
       storage.records[id] = reset
       storage.pending.enqueue(id, .save)
@@ -406,7 +406,7 @@ extension SimulatedDevice {
       }
       guard let local = storage.records[id] else { return nil }
       if configuration.defects.contains(.resaveDeleted) {
-        settle(.recreate(Self.fresh(local.current)), for: local)
+        settle(.recreate(local.current.withoutSystemFields), for: local)
         return nil
       }
       settle(configuration.deletePolicy.resolveUnknownItem(for: local.current, at: deviceTime(at: now)), for: local)

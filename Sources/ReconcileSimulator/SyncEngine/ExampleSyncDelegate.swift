@@ -169,14 +169,14 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
     case .zoneNotFound:
       disk.zoneCreated = false
       syncEngine.add(pendingDatabaseChanges: [.saveZone(RecordZone(zoneID: zoneID))])
-      if let local = disk.records[id] { disk.records[id] = Self.fresh(local) }
+      if let local = disk.records[id] { disk.records[id] = local.withoutSystemFields }
       syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
     case .unknownItem:
       guard let local = disk.records[id] else { return }
       if deletePolicy == .deleteWins {
         disk.records[id] = nil
       } else {
-        disk.records[id] = Self.fresh(local)
+        disk.records[id] = local.withoutSystemFields
         syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
       }
     default:
@@ -191,7 +191,7 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
   private mutating func applyDeletion(of id: RecordID, _ syncEngine: inout SyncEngine.State) {
     guard let local = disk.records[id], local.recordChangeTag != nil else { return }
     if deletePolicy == .editWins, syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id)) {
-      disk.records[id] = Self.fresh(local)
+      disk.records[id] = local.withoutSystemFields
       return
     }
     disk.records[id] = nil
@@ -212,7 +212,7 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
         disk.records[id] = nil
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       } else {
-        disk.records[id] = Self.fresh(record)
+        disk.records[id] = record.withoutSystemFields
         syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
       }
     }
@@ -243,15 +243,6 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
 
   static func sameValues(_ a: Record, _ b: Record) -> Bool {
     a.values == b.values && a.encryptedValuesByKey == b.encryptedValuesByKey
-  }
-
-  /// The record's values with no system fields, to upload as new.
-  static func fresh(_ record: Record) -> Record {
-    var fresh = Record(recordType: record.recordType, recordID: record.recordID)
-    for (key, value) in record.values { fresh[key] = value }
-    for (key, value) in record.encryptedValuesByKey { fresh.encryptedValues[key] = value }
-    fresh.parent = record.parent
-    return fresh
   }
 }
 
