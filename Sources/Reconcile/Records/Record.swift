@@ -264,7 +264,7 @@ public struct Record: Sendable {
   mutating func replaceChangedKeys(with keys: Set<String>) { mutableStorage.changedKeys = keys }
 
   /// Whether `key` holds the same value, in the same place, as in `other`.
-  func hasSameValue(forKey key: String, as other: Record) -> Bool {
+  package func hasSameValue(forKey key: String, as other: Record) -> Bool {
     storage.values[key] == other.storage.values[key] && storage.encrypted[key] == other.storage.encrypted[key]
   }
 }

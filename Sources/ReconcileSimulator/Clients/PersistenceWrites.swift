@@ -40,9 +40,6 @@ public struct PersistenceWrites: Sendable, Hashable {
     return false
   }
 
-  /// Whether a crash is armed and not yet reached.
-  public var isArmed: Bool { remaining != nil }
-
   /// Ends the answer's handling.
   /// - Returns: Whether the crash was reached (the caller then crashes).
   public mutating func disarm() -> Bool {

@@ -60,7 +60,8 @@ public protocol SyncClient: Sendable {
   func record(_ id: RecordID) -> Record?
   /// Every record the app shows, sorted by ID.
   var records: [Record] { get }
-  /// The IDs of ``records``, sorted; the default maps ``records``.
+  /// The IDs of ``records``, sorted (the scheduler picks records from this order, so it must not vary between runs);
+  /// the default maps ``records``.
   var recordIDs: [RecordID] { get }
 
   // MARK: The network

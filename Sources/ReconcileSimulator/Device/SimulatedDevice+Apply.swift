@@ -225,7 +225,7 @@ extension SimulatedDevice {
       // Keys this app does not know stay: a newer app wrote them, and this one must not remove them.
       let unknown = configuration.schema?.unknownKeys(in: server) ?? []
       for key in Set(server.allKeys).union(local.current.allKeys).sorted() where !unknown.contains(key) {
-        Self.copy(key, from: local.current, into: &replaced)
+        replaced.takeValue(of: key, from: local.current)
       }
       local.lastKnownServer = server
       local.current = replaced
@@ -264,8 +264,8 @@ extension SimulatedDevice {
   /// disagree on takes the client's value.
   static func twoWayMerge(client: Record, server: Record) -> Record {
     var merged = server
-    for key in Set(client.allKeys).union(server.allKeys).sorted() where !sameValue(key, client, server) {
-      copy(key, from: client, into: &merged)
+    for key in Set(client.allKeys).union(server.allKeys).sorted() where !client.hasSameValue(forKey: key, as: server) {
+      merged.takeValue(of: key, from: client)
       merged.markChanged(key)
     }
     return merged
@@ -278,8 +278,8 @@ extension SimulatedDevice {
     guard !unacknowledged.isEmpty else { return known }
     var ancestor = known ?? Record(recordType: server.recordType, recordID: server.recordID)
     for sent in unacknowledged {
-      for key in Set(sent.allKeys).union(server.allKeys).sorted() where sameValue(key, server, sent) {
-        copy(key, from: sent, into: &ancestor)
+      for key in Set(sent.allKeys).union(server.allKeys).sorted() where server.hasSameValue(forKey: key, as: sent) {
+        ancestor.takeValue(of: key, from: sent)
       }
     }
     ancestor.clearChangedKeys()

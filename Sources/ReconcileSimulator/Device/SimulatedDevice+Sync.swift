@@ -155,35 +155,23 @@ extension SimulatedDevice {
   ///   - response: The server's answer.
   ///   - id: The ID from ``OutgoingRequest/id``.
   ///   - now: True (virtual) time.
-  ///   - writes: How many persistence writes complete before the crash, at least 1.
+  ///   - writes: How many persistence writes complete before the crash, at least 1; `nil` handles the answer whole.
   /// - Returns: Whether the crash landed between two writes; when the answer needed fewer writes it is handled
   ///   whole and the device does not crash.
   @discardableResult
   public mutating func receive(
-    _ response: Result<ServerReply, ServerError>, for id: Int, at now: Date, crashingAfterWrites writes: Int
+    _ response: Result<ServerReply, ServerError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
   ) -> Bool {
-    session.writesBeforeCrash = max(1, writes)
-    session.tornCrashReached = false
+    session.writes.arm(crashingAfter: writes)
     handle(response, for: id, at: now)
-    let torn = session.tornCrashReached
-    session.writesBeforeCrash = nil
-    session.tornCrashReached = false
+    let torn = session.writes.disarm()
     if torn { crash() }
     return torn
   }
 
   /// Counts one persistence write made while handling an answer; `true` when an armed torn crash strikes now and the
   /// handler must stop.
-  mutating func persisted() -> Bool {
-    guard let left = session.writesBeforeCrash else { return false }
-    if left <= 1 {
-      session.writesBeforeCrash = nil
-      session.tornCrashReached = true
-      return true
-    }
-    session.writesBeforeCrash = left - 1
-    return false
-  }
+  mutating func persisted() -> Bool { session.writes.wrote() }
 
   private mutating func handle(_ response: Result<ServerReply, ServerError>, for id: Int, at now: Date) {
     guard let flight = session.inFlight, flight.id == id, !isHalted else { return }
@@ -382,8 +370,8 @@ extension SimulatedDevice {
     }
     var rebased = saved
     for key in local.current.changedKeys.union(local.current.allKeys)
-    where !Self.sameValue(key, local.current, sent.record) {
-      Self.copy(key, from: local.current, into: &rebased)
+    where !local.current.hasSameValue(forKey: key, as: sent.record) {
+      rebased.takeValue(of: key, from: local.current)
     }
     local.lastKnownServer = saved
     local.current = rebased
@@ -452,21 +440,6 @@ extension SimulatedDevice {
     switch error {
     case .serverRecordChanged, .batchRequestFailed, .unknownItem: false
     default: true
-    }
-  }
-
-  static func sameValue(_ key: String, _ a: Record, _ b: Record) -> Bool {
-    a[key] == b[key] && a.encryptedValuesByKey[key] == b.encryptedValuesByKey[key]
-  }
-
-  static func copy(_ key: String, from source: Record, into target: inout Record) {
-    if let value = source.encryptedValuesByKey[key] {
-      target.encryptedValues[key] = value
-    } else if let value = source[key] {
-      target[key] = value
-    } else {
-      target[key] = nil
-      target.encryptedValues[key] = nil
     }
   }
 }

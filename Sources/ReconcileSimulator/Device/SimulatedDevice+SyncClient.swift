@@ -5,19 +5,6 @@ extension SimulatedDevice: SyncClient {
   /// Every record ID the app sees, sorted.
   public var recordIDs: [RecordID] { storage.records.keys.sorted() }
 
-  /// Handles an answer whole, or crashes after `writes` persistence writes (see
-  /// ``receive(_:for:at:crashingAfterWrites:)-(_,_,_,Int)``).
-  @discardableResult
-  public mutating func receive(
-    _ answer: Result<ServerReply, ServerError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
-  ) -> Bool {
-    guard let writes else {
-      receive(answer, for: id, at: now)
-      return false
-    }
-    return receive(answer, for: id, at: now, crashingAfterWrites: writes)
-  }
-
   /// Whether request `id` is the one in flight.
   public func isAwaitingAnswer(to id: Int) -> Bool { session.inFlight?.id == id }
 

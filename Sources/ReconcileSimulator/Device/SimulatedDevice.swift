@@ -131,10 +131,8 @@ public struct SimulatedDevice: Sendable {
     var haltReason: HaltReason?
     /// Clean saves since the batch limit last changed: after ten, a halved limit doubles back toward the configured one.
     var cleanSaves = 0
-    /// Persistence writes left before a torn crash, while one is armed for the answer being handled.
-    var writesBeforeCrash: Int?
-    /// Whether the armed torn crash was reached.
-    var tornCrashReached = false
+    /// Counts persistence writes while an answer is handled, for a torn crash.
+    var writes = PersistenceWrites()
   }
 
   /// Everything the device holds, behind one reference: a device is a large value that drivers read often (through

@@ -93,7 +93,7 @@ struct Scheduler: Sendable {
 
   /// A record the device holds: one of the hot records with the workload's hot share, else any.
   private mutating func pickHeld(_ device: any SyncClient) -> String? {
-    let held = device.recordIDs.map(\.recordName).sorted()
+    let held = device.recordIDs.map(\.recordName)
     let hot = workload.hot.filter { held.contains($0) }
     if !hot.isEmpty, random.chance(workload.hotShare) { return zipf(hot) }
     return random.pick(held)
@@ -181,7 +181,7 @@ struct Scheduler: Sendable {
         return .clockJump(device: device, seconds: ahead ? jump : -jump)
       }
     case 4:
-      let held = world.index(of: device).map { world.clients[$0].recordIDs.map(\.recordName).sorted() }
+      let held = world.index(of: device).map { world.clients[$0].recordIDs.map(\.recordName) }
       guard let record = random.pick(held ?? []) else { return .crash(device: device) }
       return .fault(.corruptStorage(device: device, record: record))
     default:

@@ -40,7 +40,7 @@ extension Simulation {
       }
       if let wait = retryNotBefore[index] {
         if now < wait.until {
-          let early = Self.seconds(wait.until.timeIntervalSince(now))
+          let early = ServerError.seconds(wait.until.timeIntervalSince(now))
           liveViolations.append(
             InvariantViolation(
               .retryAfterHonoured,
@@ -94,8 +94,9 @@ extension Simulation {
       }
       network.send(.response(id: id, answer, saving: saving), device: index, at: now.addingTimeInterval(Self.latency))
     case .response(let id, let answer, let saving):
+      let awaited = clients[index].isAwaitingAnswer(to: id)
       if !saving.isEmpty {
-        if clients[index].isAwaitingAnswer(to: id) {
+        if awaited {
           answered[index, default: []].insert(id)
         } else if answered[index]?.contains(id) != true {
           // The device gave up on this request (timed out, went offline, crashed): it never learns what landed.
@@ -105,7 +106,7 @@ extension Simulation {
           history.recordUnanswered(reply.saved.map(\.recordID), device: clients[index].name)
         }
       }
-      if clients[index].isAwaitingAnswer(to: id), let wait = Self.retryAfter(in: answer) {
+      if awaited, let wait = Self.retryAfter(in: answer) {
         statistics.retryAftersHanded += 1
         let until = now.addingTimeInterval(wait.seconds)
         if until > retryNotBefore[index]?.until ?? .distantPast { retryNotBefore[index] = (until, wait.why) }
@@ -135,7 +136,7 @@ extension Simulation {
     var longest: (seconds: TimeInterval, why: String)?
     func consider(_ error: ServerError) {
       guard let seconds = error.retryAfter, seconds > 0, seconds > longest?.seconds ?? 0 else { return }
-      longest = (seconds, "\(error.name) (\(Self.seconds(seconds)))")
+      longest = (seconds, "\(error.name) (\(ServerError.seconds(seconds)))")
     }
     switch answer {
     case .failure(.partialFailure(let failures)): failures.values.forEach(consider)
@@ -144,10 +145,6 @@ extension Simulation {
     case .success: break
     }
     return longest
-  }
-
-  static func seconds(_ interval: TimeInterval) -> String {
-    interval == interval.rounded() ? "\(Int(interval))s" : String(format: "%.2fs", interval)
   }
 
   private mutating func count(_ answer: Result<ServerReply, ServerError>) {

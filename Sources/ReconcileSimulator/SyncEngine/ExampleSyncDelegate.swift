@@ -229,20 +229,14 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
   /// `record`'s values and encrypted values on `base`'s system fields.
   static func values(of record: Record, on base: Record) -> Record {
     var result = base
-    for key in Set(base.allKeys).union(record.allKeys) {
-      if let value = record.encryptedValuesByKey[key] {
-        result.encryptedValues[key] = value
-      } else {
-        result.encryptedValues[key] = nil
-        result[key] = record[key]
-      }
+    for key in Set(base.allKeys).union(record.allKeys).sorted() where !record.hasSameValue(forKey: key, as: base) {
+      result.takeValue(of: key, from: record)
     }
-    if sameValues(result, base) { return base }
     return result
   }
 
   static func sameValues(_ a: Record, _ b: Record) -> Bool {
-    a.values == b.values && a.encryptedValuesByKey == b.encryptedValuesByKey
+    Set(a.allKeys).union(b.allKeys).allSatisfy { a.hasSameValue(forKey: $0, as: b) }
   }
 }
 

@@ -4,27 +4,27 @@ public import Reconcile
 extension SimulatedSyncEngine {
   /// The next request: nothing while halted, offline, waiting or with a request in flight.
   public mutating func nextRequest(at now: Date) -> OutgoingRequest? {
-    guard haltReason == nil, isOnline, inFlight == nil else { return nil }
-    if let until = waitUntil {
+    guard haltReason == nil, isOnline, session.inFlight == nil else { return nil }
+    if let until = session.waitUntil {
       guard now >= until else { return nil }
-      waitUntil = nil
+      session.waitUntil = nil
     }
     var guardCount = 0
     while guardCount < 1_000 {
       guardCount += 1
-      if phase == .idle {
-        if fetchRequested {
-          fetchRequested = false
-          phase = .fetchingDatabase
+      if session.phase == .idle {
+        if session.fetchRequested {
+          session.fetchRequested = false
+          session.phase = .fetchingDatabase
           guard emit(.willFetchChanges) else { return nil }
-        } else if sendRequested || pendingChangeCount > 0 {
-          sendRequested = false
-          guard pendingChangeCount > 0 else { return nil }
-          phase = .sending
-          sendContext = SyncEngine.SendChangesContext(
-            reason: .scheduled, zoneIDs: nil, maximumItems: batchLimit)
-          guard emit(.willSendChanges(sendContext)) else { return nil }
+        } else if pendingChangeCount > 0 {
+          session.phase = .sending
+          session.sendContext = SyncEngine.SendChangesContext(
+            reason: session.explicitSendRequested ? .explicit : .scheduled, maximumItems: session.batchLimit)
+          session.explicitSendRequested = false
+          guard emit(.willSendChanges(session.sendContext)) else { return nil }
         } else {
+          session.explicitSendRequested = false
           return nil
         }
       }
@@ -34,19 +34,19 @@ extension SimulatedSyncEngine {
   }
 
   private mutating func makeRequest(at now: Date) -> OutgoingRequest? {
-    switch phase {
+    switch session.phase {
     case .idle:
       return nil
     case .fetchingDatabase:
       return send(.fetchDatabaseChanges(DatabaseChangesRequest(since: state.serialization.databaseToken)), at: now)
     case .fetchingZones:
-      guard let zone = zonesToFetch.first else {
-        phase = .idle
+      guard let zone = session.zonesToFetch.first else {
+        session.phase = .idle
         _ = emit(.didFetchChanges)
         return nil
       }
-      if !zoneFetchStarted {
-        zoneFetchStarted = true
+      if !session.zoneFetchStarted {
+        session.zoneFetchStarted = true
         guard emit(.willFetchRecordZoneChanges(zone)) else { return nil }
       }
       let since = state.serialization.zoneTokens[zone]
@@ -63,49 +63,48 @@ extension SimulatedSyncEngine {
         }
         return send(.modifyZones(ModifyZonesRequest(saving: saving, deleting: deleting)), at: now)
       }
-      sendContext.maximumItems = batchLimit
+      session.sendContext.maximumItems = session.batchLimit
       guard !state.pendingRecordZoneChanges.isEmpty,
-        let batch = delegate.nextRecordZoneChangeBatch(sendContext, syncEngine: state)
+        let batch = delegate.nextRecordZoneChangeBatch(session.sendContext, syncEngine: state)
       else {
         // Nothing the delegate will send: what is pending has nothing to send.
         state.remove(pendingRecordZoneChanges: state.pendingRecordZoneChanges)
         persistStateIfChanged()
-        phase = .idle
-        _ = emit(.didSendChanges(sendContext))
+        session.phase = .idle
+        _ = emit(.didSendChanges(session.sendContext))
         return nil
       }
-      let saving = Array(batch.recordsToSave.prefix(batchLimit))
-      let deleting = Array(batch.recordIDsToDelete.prefix(max(0, batchLimit - saving.count)))
-      let outgoing = send(
+      let saving = Array(batch.recordsToSave.prefix(session.batchLimit))
+      let deleting = Array(batch.recordIDsToDelete.prefix(max(0, session.batchLimit - saving.count)))
+      session.readded = []
+      return send(
         .modifyRecords(ModifyRecordsRequest(saving: saving, deleting: deleting, isAtomic: batch.atomicByZone)), at: now)
-      inFlight?.saved = saving.map(\.recordID)
-      inFlight?.deleted = deleting
-      readded = []
-      return outgoing
     }
   }
 
   private mutating func send(_ request: ServerRequest, at now: Date) -> OutgoingRequest? {
-    serial += 1
-    let id = launches * 1_000_000 + serial
-    inFlight = InFlight(id: id, request: request, sentAt: now)
+    session.serial += 1
+    let id = launches * 1_000_000 + session.serial
+    session.inFlight = InFlight(id: id, request: request, sentAt: now)
     return OutgoingRequest(id: id, request: request)
   }
 
   /// Whether request `id` is the one in flight.
-  public func isAwaitingAnswer(to id: Int) -> Bool { inFlight?.id == id }
+  public func isAwaitingAnswer(to id: Int) -> Bool { session.inFlight?.id == id }
 
   /// When a wait ends or the request in flight times out.
   public var nextWakeTime: Date? {
     guard haltReason == nil, isOnline else { return nil }
-    if let flight = inFlight { return flight.sentAt.addingTimeInterval(retry.requestTimeout) }
-    if let waitUntil, phase != .idle || fetchRequested || sendRequested || pendingChangeCount > 0 { return waitUntil }
+    if let flight = session.inFlight { return flight.sentAt.addingTimeInterval(retry.requestTimeout) }
+    if let until = session.waitUntil, session.phase != .idle || session.fetchRequested || pendingChangeCount > 0 {
+      return until
+    }
     return nil
   }
 
   /// Times out the request in flight: it counts as a network failure, retried after a backoff.
   public mutating func wake(at now: Date) {
-    guard let flight = inFlight, now.timeIntervalSince(flight.sentAt) >= retry.requestTimeout else { return }
+    guard let flight = session.inFlight, now.timeIntervalSince(flight.sentAt) >= retry.requestTimeout else { return }
     receive(.failure(.networkFailure(retryAfter: nil)), for: flight.id, at: now, crashingAfterWrites: nil)
   }
 
@@ -115,14 +114,14 @@ extension SimulatedSyncEngine {
   public mutating func receive(
     _ answer: Result<ServerReply, ServerError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
   ) -> Bool {
-    guard let flight = inFlight, flight.id == id, haltReason == nil else { return false }
-    inFlight = nil
+    guard let flight = session.inFlight, flight.id == id, haltReason == nil else { return false }
+    session.inFlight = nil
     self.writes.arm(crashingAfter: writes)
     stopped = false
     switch answer {
     case .failure(let error): handleFailure(error, flight: flight, at: now)
     case .success(let reply):
-      retryCount = 0
+      session.retryCount = 0
       handleReply(reply, flight: flight, at: now)
     }
     let torn = self.writes.disarm()
@@ -134,31 +133,35 @@ extension SimulatedSyncEngine {
   // MARK: Answers
 
   private mutating func wait(_ error: ServerError?, at now: Date) {
-    let seconds = error?.retryAfter ?? retry.backoff(attempt: max(1, retryCount))
+    let seconds = error?.retryAfter ?? retry.backoff(attempt: max(1, session.retryCount))
     let until = now.addingTimeInterval(max(seconds, retry.minimumInterval))
-    waitUntil = max(waitUntil ?? until, until)
+    session.waitUntil = max(session.waitUntil ?? until, until)
   }
 
   private mutating func handleFailure(_ error: ServerError, flight: InFlight, at now: Date) {
     switch error {
     case _ where error.isTransient || error == .serverResponseLost || error == .quotaExceeded:
-      retryCount += 1
-      wait(error, at: now)
-      if error == .quotaExceeded { waitUntil = now.addingTimeInterval(60) }
-      if retryCount > retry.maximumRetries {
+      session.retryCount += 1
+      // Full storage has no retry-after: the user must free space, so wait a minute between tries.
+      if error == .quotaExceeded {
+        session.waitUntil = now.addingTimeInterval(60)
+      } else {
+        wait(error, at: now)
+      }
+      if session.retryCount > retry.maximumRetries {
         // Give up on this round; try again later.
-        retryCount = 0
+        session.retryCount = 0
         abandonRound()
       }
     case .limitExceeded:
-      batchLimit = max(1, batchLimit / 2)
+      session.batchLimit = max(1, session.batchLimit / 2)
     case .changeTokenExpired:
-      if phase == .fetchingDatabase {
+      if session.phase == .fetchingDatabase {
         state.serialization.databaseToken = nil
-      } else if let zone = zonesToFetch.first {
+      } else if let zone = session.zonesToFetch.first {
         // The zone's fetch starts over from the beginning, announced again.
         state.serialization.zoneTokens[zone] = nil
-        zoneFetchStarted = false
+        session.zoneFetchStarted = false
       }
       state.changed = true
       persistStateIfChanged()
@@ -176,20 +179,22 @@ extension SimulatedSyncEngine {
         for id in request.saving.map(\.recordID) + request.deleting { failures[id] = error }
         handleReply(.modifyRecords(ModifyRecordsReply(failures: failures)), flight: flight, at: now)
       case .modifyZones(let request):
-        var failures: [ZoneID: ServerError] = [:]
-        for zone in request.saving { failures[zone.zoneID] = error }
-        state.remove(pendingDatabaseChanges: request.saving.map { .saveZone($0) })
+        // Every zone change failed: none stays pending, and the delegate decides what to add again.
+        let saves = Dictionary(request.saving.map { ($0.zoneID, error) }, uniquingKeysWith: { a, _ in a })
+        let deletes = Dictionary(request.deleting.map { ($0, error) }, uniquingKeysWith: { a, _ in a })
+        state.remove(
+          pendingDatabaseChanges: request.saving.map { .saveZone($0) } + request.deleting.map { .deleteZone($0) })
         guard
           emit(
             .sentDatabaseChanges(
               SyncEngine.SentDatabaseChanges(
-                savedZones: [], failedZoneSaves: failures, deletedZoneIDs: [], failedZoneDeletes: [:])))
+                savedZones: [], failedZoneSaves: saves, deletedZoneIDs: [], failedZoneDeletes: deletes)))
         else { return }
       case .fetchZoneChanges(let request):
         state.serialization.zoneTokens[request.zoneID] = nil
         state.changed = true
-        zonesToFetch.removeFirst(min(1, zonesToFetch.count))
-        zoneFetchStarted = false
+        session.zonesToFetch.removeFirst(min(1, session.zonesToFetch.count))
+        session.zoneFetchStarted = false
         guard persistStateIfChanged(), emit(.didFetchRecordZoneChanges(request.zoneID, error: error)) else { return }
       default:
         abandonRound()
@@ -198,15 +203,15 @@ extension SimulatedSyncEngine {
   }
 
   private mutating func abandonRound() {
-    switch phase {
+    switch session.phase {
     case .fetchingDatabase, .fetchingZones:
-      phase = .idle
-      zonesToFetch = []
-      zoneFetchStarted = false
+      session.phase = .idle
+      session.zonesToFetch = []
+      session.zoneFetchStarted = false
       _ = emit(.didFetchChanges)
     case .sending:
-      phase = .idle
-      _ = emit(.didSendChanges(sendContext))
+      session.phase = .idle
+      _ = emit(.didSendChanges(session.sendContext))
     case .idle: break
     }
   }
@@ -225,13 +230,13 @@ extension SimulatedSyncEngine {
       for zone in gone { state.serialization.zoneTokens[zone] = nil }
       state.serialization.databaseToken = changes.token
       state.changed = true
-      for zone in changes.changedZones where !gone.contains(zone) && !zonesToFetch.contains(zone) {
-        zonesToFetch.append(zone)
+      for zone in changes.changedZones where !gone.contains(zone) && !session.zonesToFetch.contains(zone) {
+        session.zonesToFetch.append(zone)
       }
       guard persistStateIfChanged() else { return }
-      if !changes.moreComing { phase = .fetchingZones }
+      if !changes.moreComing { session.phase = .fetchingZones }
     case .zoneChanges(let changes):
-      guard let zone = zonesToFetch.first else { return }
+      guard let zone = session.zonesToFetch.first else { return }
       guard
         emit(
           .fetchedRecordZoneChanges(
@@ -241,8 +246,8 @@ extension SimulatedSyncEngine {
       state.changed = true
       guard persistStateIfChanged() else { return }
       if !changes.moreComing {
-        zonesToFetch.removeFirst()
-        zoneFetchStarted = false
+        session.zonesToFetch.removeFirst()
+        session.zoneFetchStarted = false
         guard emit(.didFetchRecordZoneChanges(zone, error: nil)) else { return }
       }
     case .modifyZones(let result):
@@ -266,21 +271,22 @@ extension SimulatedSyncEngine {
     var failedDeletes: [RecordID: ServerError] = [:]
     let sentRecords = Dictionary(
       flight.request.savedRecords.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
-    for saved in result.saved where !readded.contains(saved.recordID) { settled.append(.saveRecord(saved.recordID)) }
-    for id in result.deleted where !readded.contains(id) { settled.append(.deleteRecord(id)) }
+    for saved in result.saved where !session.readded.contains(saved.recordID) {
+      settled.append(.saveRecord(saved.recordID))
+    }
+    for id in result.deleted where !session.readded.contains(id) { settled.append(.deleteRecord(id)) }
     for id in result.failures.keys.sorted() {
       guard let error = result.failures[id] else { continue }
       let retried = error.isTransient || error == .batchRequestFailed
       if retried { wait(error, at: now) }
       if let record = sentRecords[id] {
         failedSaves.append(SyncEngine.FailedRecordSave(record: record, error: error))
-        if !retried && !readded.contains(id) { settled.append(.saveRecord(id)) }
+        if !retried && !session.readded.contains(id) { settled.append(.saveRecord(id)) }
       } else {
         failedDeletes[id] = error
-        if !retried && !readded.contains(id) { settled.append(.deleteRecord(id)) }
+        if !retried && !session.readded.contains(id) { settled.append(.deleteRecord(id)) }
       }
     }
-    readded = []
     state.remove(pendingRecordZoneChanges: settled)
     guard
       emit(

@@ -39,29 +39,37 @@ public struct SimulatedSyncEngine<Delegate: SyncEngineDelegate>: SyncClient {
     var id: Int
     var request: ServerRequest
     var sentAt: Date
-    var saved: [RecordID] = []
-    var deleted: [RecordID] = []
   }
 
-  // Memory only: a crash loses all of this.
-  var phase = Phase.idle
-  var fetchRequested = true
-  var sendRequested = false
-  var inFlight: InFlight?
-  var waitUntil: Date?
-  var retryCount = 0
-  var batchLimit = 400
-  var zonesToFetch: [ZoneID] = []
-  /// Whether `willFetchRecordZoneChanges` was sent for the first zone of `zonesToFetch`.
-  var zoneFetchStarted = false
-  var readded: Set<RecordID> = []
+  /// What lives in memory only: a crash starts a new session.
+  struct Session: Sendable {
+    var phase = Phase.idle
+    /// A fetch is due; at launch, one is.
+    var fetchRequested = true
+    /// The app asked to sync: the next send's reason is `.explicit`. Sends themselves are automatic whenever changes
+    /// are pending.
+    var explicitSendRequested = false
+    var inFlight: InFlight?
+    var waitUntil: Date?
+    var retryCount = 0
+    var batchLimit = 400
+    var zonesToFetch: [ZoneID] = []
+    /// Whether `willFetchRecordZoneChanges` was sent for the first zone of `zonesToFetch`.
+    var zoneFetchStarted = false
+    /// Records the app changed again while their batch was in flight: their pending changes stay when it lands.
+    var readded: Set<RecordID> = []
+    var sendContext = SyncEngine.SendChangesContext(reason: .scheduled, maximumItems: 400)
+    var serial = 0
+  }
+
+  var session = Session()
+  /// Counts the events handed to the delegate while one answer is handled, for torn crashes.
   var writes = PersistenceWrites()
+  /// Whether a torn crash struck while handling the current answer: no more events go out.
   var stopped = false
-  var sendContext = SyncEngine.SendChangesContext(reason: .scheduled, zoneIDs: nil, maximumItems: 400)
   /// Launches so far: request IDs carry it, so an answer to a request sent before a crash is never taken for an answer
   /// to one sent after (a relaunched process has new connections).
   var launches = 0
-  var serial = 0
   /// Whether the device has a network.
   public internal(set) var isOnline = true
   /// Why the engine stopped, or `nil`.
@@ -102,11 +110,12 @@ public struct SimulatedSyncEngine<Delegate: SyncEngineDelegate>: SyncClient {
   }
 
   private mutating func changesAdded(_ ids: [RecordID]) {
-    if let flight = inFlight {
-      for id in ids where flight.saved.contains(id) || flight.deleted.contains(id) { readded.insert(id) }
+    if case .modifyRecords(let batch)? = session.inFlight?.request {
+      for id in ids where batch.saving.contains(where: { $0.recordID == id }) || batch.deleting.contains(id) {
+        session.readded.insert(id)
+      }
     }
     persistStateIfChanged()
-    if !state.pendingRecordZoneChanges.isEmpty || !state.pendingDatabaseChanges.isEmpty { sendRequested = true }
   }
 
   // MARK: What the user sees
@@ -124,18 +133,18 @@ public struct SimulatedSyncEngine<Delegate: SyncEngineDelegate>: SyncClient {
   public var persistedZoneToken: ZoneChangeToken? { delegate.stateSerialization?.zoneTokens[setup.zoneID] }
   /// Nothing running, asked for or pending.
   public var isIdle: Bool {
-    phase == .idle && !fetchRequested && !sendRequested && inFlight == nil && pendingChangeCount == 0
+    session.phase == .idle && !session.fetchRequested && session.inFlight == nil && pendingChangeCount == 0
   }
 
   // MARK: Life
 
-  /// Asks for a fetch, then a send.
+  /// Asks for a fetch, then a send of what is pending (reason `.explicit`), as `fetchChanges()` and `sendChanges()` do.
   public mutating func requestSync() {
-    fetchRequested = true
-    sendRequested = true
+    session.fetchRequested = true
+    session.explicitSendRequested = true
   }
-  /// Asks for a send.
-  public mutating func requestSend() { sendRequested = true }
+  /// Nothing to do: the engine sends whenever changes are pending, as CKSyncEngine's automatic sync does.
+  public mutating func requestSend() {}
   /// Loses the network and abandons the request in flight.
   public mutating func goOffline() {
     isOnline = false
@@ -150,17 +159,7 @@ public struct SimulatedSyncEngine<Delegate: SyncEngineDelegate>: SyncClient {
     delegate.relaunch()
     state = SyncEngine.State(delegate.stateSerialization ?? SyncEngine.StateSerialization())
     launches += 1
-    serial = 0
-    phase = .idle
-    inFlight = nil
-    waitUntil = nil
-    retryCount = 0
-    batchLimit = 400
-    zonesToFetch = []
-    zoneFetchStarted = false
-    readded = []
-    fetchRequested = true
-    sendRequested = true
+    session = Session()
   }
 
   /// Clears a halt and syncs.
@@ -175,40 +174,36 @@ public struct SimulatedSyncEngine<Delegate: SyncEngineDelegate>: SyncClient {
   public mutating func upgrade(to schema: Schema?) { delegate.upgrade(to: schema) }
 
   private mutating func abandonInFlight() {
-    guard inFlight != nil else { return }
-    inFlight = nil
-    // Start the interrupted work over when the network returns.
-    if phase == .fetchingDatabase || phase == .fetchingZones { fetchRequested = true }
-    if phase == .sending { sendRequested = true }
-    phase = .idle
-    zonesToFetch = []
-    zoneFetchStarted = false
+    guard session.inFlight != nil else { return }
+    session.inFlight = nil
+    // Start an interrupted fetch over when the network returns; pending changes are sent again anyway.
+    if session.phase == .fetchingDatabase || session.phase == .fetchingZones { session.fetchRequested = true }
+    session.phase = .idle
+    session.zonesToFetch = []
+    session.zoneFetchStarted = false
   }
 
   // MARK: Events
 
-  /// Hands the delegate an event; `false` when a torn crash struck (stop handling the answer).
+  /// Hands the delegate an event, then a `stateUpdate` if the state changed; `false` when a torn crash struck (stop
+  /// handling the answer).
   mutating func emit(_ event: SyncEngine.Event) -> Bool {
-    guard !stopped else { return false }
-    delegate.handleEvent(event, syncEngine: &state)
-    if writes.wrote() {
-      stopped = true
-      return false
-    }
-    return persistStateIfChanged()
+    deliver(event) && persistStateIfChanged()
   }
 
   /// Emits a `stateUpdate` when the state changed; `false` when a torn crash struck.
   @discardableResult
   mutating func persistStateIfChanged() -> Bool {
-    guard state.changed, !stopped else { return !stopped }
+    guard state.changed else { return !stopped }
     state.changed = false
-    delegate.handleEvent(.stateUpdate(state.serialization), syncEngine: &state)
-    state.changed = false
-    if writes.wrote() {
-      stopped = true
-      return false
-    }
-    return true
+    return deliver(.stateUpdate(state.serialization))
+  }
+
+  /// One event, one persistence write.
+  private mutating func deliver(_ event: SyncEngine.Event) -> Bool {
+    guard !stopped else { return false }
+    delegate.handleEvent(event, syncEngine: &state)
+    if writes.wrote() { stopped = true }
+    return !stopped
   }
 }

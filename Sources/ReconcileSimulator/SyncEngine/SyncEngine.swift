@@ -81,9 +81,7 @@ public enum SyncEngine {
     /// Removes record changes.
     /// - Parameter changes: The changes.
     public mutating func remove(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) {
-      let before = serialization.pendingRecordZoneChanges.count
-      serialization.pendingRecordZoneChanges.removeAll { changes.contains($0) }
-      if serialization.pendingRecordZoneChanges.count != before { changed = true }
+      remove(changes, from: \.pendingRecordZoneChanges)
     }
 
     /// Adds zone changes to send.
@@ -98,9 +96,17 @@ public enum SyncEngine {
     /// Removes zone changes.
     /// - Parameter changes: The changes.
     public mutating func remove(pendingDatabaseChanges changes: [PendingDatabaseChange]) {
-      let before = serialization.pendingDatabaseChanges.count
-      serialization.pendingDatabaseChanges.removeAll { changes.contains($0) }
-      if serialization.pendingDatabaseChanges.count != before { changed = true }
+      remove(changes, from: \.pendingDatabaseChanges)
+    }
+
+    private mutating func remove<Change: Hashable>(
+      _ changes: [Change], from list: WritableKeyPath<StateSerialization, [Change]>
+    ) {
+      guard !changes.isEmpty else { return }
+      let gone = Set(changes)
+      let before = serialization[keyPath: list].count
+      serialization[keyPath: list].removeAll { gone.contains($0) }
+      if serialization[keyPath: list].count != before { changed = true }
     }
   }
 
@@ -115,8 +121,6 @@ public enum SyncEngine {
     }
     /// What asked for the send.
     public var reason: Reason
-    /// The zones the send may touch; all when `nil`.
-    public var zoneIDs: [ZoneID]?
     /// The most changes the engine sends in one request now: 400, halved after `limitExceeded` (CKSyncEngine sizes
     /// batches itself; here the delegate is told, and ``RecordZoneChangeBatch/init(pendingChanges:maximumItems:recordProvider:)``
     /// takes it).

@@ -3,8 +3,33 @@ import Reconcile
 import ReconcileSimulator
 import Testing
 
-/// A delegate written outside the module: the example delegate, recording every event it is handed.
-struct RecordingDelegate: SyncEngineDelegate {
+/// Delegates written outside the module, each wrapping the example delegate and changing how it handles events; the
+/// rest forwards.
+protocol WrappingDelegate: SyncEngineDelegate {
+  var inner: ExampleSyncDelegate { get set }
+}
+
+extension WrappingDelegate {
+  func nextRecordZoneChangeBatch(_ context: SyncEngine.SendChangesContext, syncEngine: SyncEngine.State)
+    -> SyncEngine.RecordZoneChangeBatch?
+  { inner.nextRecordZoneChangeBatch(context, syncEngine: syncEngine) }
+  var stateSerialization: SyncEngine.StateSerialization? { inner.stateSerialization }
+  mutating func relaunch() { inner.relaunch() }
+  mutating func create(_ record: Record, at now: Date, syncEngine: inout SyncEngine.State) throws {
+    try inner.create(record, at: now, syncEngine: &syncEngine)
+  }
+  mutating func edit(
+    _ id: RecordID, setting values: [String: FieldValue?], at now: Date, syncEngine: inout SyncEngine.State
+  ) throws { try inner.edit(id, setting: values, at: now, syncEngine: &syncEngine) }
+  mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws {
+    try inner.delete(id, at: now, syncEngine: &syncEngine)
+  }
+  var records: [Record] { inner.records }
+  func record(_ id: RecordID) -> Record? { inner.record(id) }
+}
+
+/// Records every event it is handed.
+struct RecordingDelegate: WrappingDelegate {
   var inner: ExampleSyncDelegate
   var events: [String] = []
 
@@ -31,27 +56,10 @@ struct RecordingDelegate: SyncEngineDelegate {
     case .didSendChanges: "didSendChanges"
     }
   }
-
-  func nextRecordZoneChangeBatch(_ context: SyncEngine.SendChangesContext, syncEngine: SyncEngine.State)
-    -> SyncEngine.RecordZoneChangeBatch?
-  { inner.nextRecordZoneChangeBatch(context, syncEngine: syncEngine) }
-  var stateSerialization: SyncEngine.StateSerialization? { inner.stateSerialization }
-  mutating func relaunch() { inner.relaunch() }
-  mutating func create(_ record: Record, at now: Date, syncEngine: inout SyncEngine.State) throws {
-    try inner.create(record, at: now, syncEngine: &syncEngine)
-  }
-  mutating func edit(
-    _ id: RecordID, setting values: [String: FieldValue?], at now: Date, syncEngine: inout SyncEngine.State
-  ) throws { try inner.edit(id, setting: values, at: now, syncEngine: &syncEngine) }
-  mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws {
-    try inner.delete(id, at: now, syncEngine: &syncEngine)
-  }
-  var records: [Record] { inner.records }
-  func record(_ id: RecordID) -> Record? { inner.record(id) }
 }
 
-/// A broken delegate written outside the module: it skips deletions in fetched changes.
-struct DeletionDroppingDelegate: SyncEngineDelegate {
+/// A broken delegate: it skips deletions in fetched changes.
+struct DeletionDroppingDelegate: WrappingDelegate {
   var inner: ExampleSyncDelegate
   init(setup: ClientSetup) { inner = ExampleSyncDelegate(setup: setup) }
   mutating func handleEvent(_ event: SyncEngine.Event, syncEngine: inout SyncEngine.State) {
@@ -62,22 +70,6 @@ struct DeletionDroppingDelegate: SyncEngineDelegate {
     }
     inner.handleEvent(event, syncEngine: &syncEngine)
   }
-  func nextRecordZoneChangeBatch(_ context: SyncEngine.SendChangesContext, syncEngine: SyncEngine.State)
-    -> SyncEngine.RecordZoneChangeBatch?
-  { inner.nextRecordZoneChangeBatch(context, syncEngine: syncEngine) }
-  var stateSerialization: SyncEngine.StateSerialization? { inner.stateSerialization }
-  mutating func relaunch() { inner.relaunch() }
-  mutating func create(_ record: Record, at now: Date, syncEngine: inout SyncEngine.State) throws {
-    try inner.create(record, at: now, syncEngine: &syncEngine)
-  }
-  mutating func edit(
-    _ id: RecordID, setting values: [String: FieldValue?], at now: Date, syncEngine: inout SyncEngine.State
-  ) throws { try inner.edit(id, setting: values, at: now, syncEngine: &syncEngine) }
-  mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws {
-    try inner.delete(id, at: now, syncEngine: &syncEngine)
-  }
-  var records: [Record] { inner.records }
-  func record(_ id: RecordID) -> Record? { inner.record(id) }
 }
 
 @Suite("Sync engine: a CKSyncEngine-shaped engine drives the app's delegate under the simulation")

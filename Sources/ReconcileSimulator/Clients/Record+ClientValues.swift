@@ -1,0 +1,27 @@
+import Reconcile
+
+/// How clients move a record's values around: plain and encrypted values alike, since a key lives in one or the other.
+extension Record {
+  /// The record's type, ID, values, encrypted values and parent, without system fields: what a client uploads as a new
+  /// record (after its zone or the server's copy is gone).
+  var withoutSystemFields: Record {
+    var fresh = Record(recordType: recordType, recordID: recordID)
+    for (key, value) in values { fresh[key] = value }
+    for (key, value) in encryptedValuesByKey { fresh.encryptedValues[key] = value }
+    fresh.parent = parent
+    return fresh
+  }
+
+  /// Sets `key` to its value in `source`, plain or encrypted, or removes it when `source` has none, marking it changed
+  /// so it is sent (core's `restore(_:from:)` leaves it unmarked).
+  mutating func takeValue(of key: String, from source: Record) {
+    if let value = source.encryptedValuesByKey[key] {
+      encryptedValues[key] = value
+    } else if let value = source[key] {
+      self[key] = value
+    } else {
+      self[key] = nil
+      encryptedValues[key] = nil
+    }
+  }
+}
