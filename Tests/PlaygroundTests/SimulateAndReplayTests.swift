@@ -35,6 +35,24 @@ struct SimulateAndReplayTests {
     #expect(Self.run(["simulate", "--seed", "8", "--steps", "80", "--trace"]).text != first.text)
   }
 
+  @Test("simulate runs another client and a zoo defect, and names an unknown client")
+  func simulateClientsAndDefects() {
+    let engine = Self.run([
+      "simulate", "--seed", "3", "--steps", "60", "--client", "sync-engine", "--clock-skew", "0", "--faults", "none",
+      "--resolver", "server-lww", "--delete-policy", "editWins",
+    ])
+    #expect(engine.status == 0, "\(engine.text)")
+    #expect(engine.text.contains("no invariant violated"))
+    let broken = Self.run([
+      "simulate", "--seed", "3", "--steps", "60", "--faults", "swarm", "--defect", "ignore-retry-after",
+    ])
+    #expect(broken.status == 1)
+    #expect(broken.text.contains("retryAfterHonoured") && broken.text.contains("defect ignore-retry-after"))
+    let unknown = Self.run(["simulate", "--client", "nope"])
+    #expect(unknown.status == 64)
+    #expect(unknown.text.contains("unknown client 'nope'"))
+  }
+
   @Test("simulate --json prints one JSON object with the invariants, devices and statistics")
   func simulateJSON() throws {
     let result = Self.run(["simulate", "--seed", "3", "--steps", "50", "--devices", "4", "--json"])

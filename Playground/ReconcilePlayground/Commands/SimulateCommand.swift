@@ -3,22 +3,25 @@ import Reconcile
 import ReconcileSimulator
 
 /// `simulate --seed N --devices N --steps N --resolver NAME --faults none|flaky|hostile|swarm [--delete-policy P]
-/// [--schemas S] [--trace] [--json]`: one seeded run of the simulator, its invariants, diagnostics and counts. The same
-/// arguments print the same output.
+/// [--schemas S] [--client reference|sync-engine] [--clock-skew N] [--defect NAME] [--trace] [--json]`: one seeded run
+/// of the simulator, its invariants, diagnostics and counts. The same arguments print the same output.
 enum SimulateCommand {
   static let usage =
     "usage: reconcile-playground simulate [--seed N] [--devices 1-26] [--steps N] [--resolver NAME] "
-    + "[--faults none|flaky|hostile|swarm] [--delete-policy deleteWins|editWins] [--schemas none|minor|major] [--trace] "
-    + "[--json]\n"
+    + "[--faults none|flaky|hostile|swarm] [--delete-policy deleteWins|editWins] [--schemas none|minor|major] "
+    + "[--client reference|sync-engine] [--clock-skew SECONDS] [--defect NAME] [--trace] [--json]\n"
 
   static func run(arguments: [String], output: some TextOutput) -> Int32 {
-    let configuration: SimulationConfiguration
+    var configuration: SimulationConfiguration
     let seed: UInt64
     let options: CommandLineOptions
     do {
       options = try CommandLineOptions(
         arguments,
-        valued: ["--seed", "--devices", "--steps", "--resolver", "--faults", "--delete-policy", "--schemas"],
+        valued: [
+          "--seed", "--devices", "--steps", "--resolver", "--faults", "--delete-policy", "--schemas", "--client",
+          "--clock-skew", "--defect",
+        ],
         switches: ["--json", "--trace"])
       if let word = options.positional.first { throw CommandLineOptions.Problem(description: "unexpected \(word)") }
       let seedText = options.values["--seed"] ?? "1"
@@ -33,6 +36,9 @@ enum SimulateCommand {
         deletePolicy: try PlaygroundNames.deletePolicy(options.values["--delete-policy"] ?? "deleteWins"),
         faults: try PlaygroundNames.faults(options.values["--faults"] ?? "flaky"),
         schemas: try PlaygroundNames.schemas(options.values["--schemas"] ?? "none"))
+      configuration.client = try PlaygroundNames.client(options.values["--client"] ?? "reference")
+      configuration.maximumClockSkew = try options.integer("--clock-skew", default: 120, in: 0...86_400)
+      if let defect = options.values["--defect"] { configuration.defects = [try PlaygroundNames.defect(defect)] }
     } catch {
       output.write("error: \(error)\n" + usage)
       return 64
@@ -68,6 +74,14 @@ enum PlaygroundNames {
 
   static func faults(_ name: String) throws(CommandLineOptions.Problem) -> FaultProfile {
     try pick(name, FaultProfile.presets.map { ($0.name, $0) }, what: "fault profile")
+  }
+
+  static func client(_ name: String) throws(CommandLineOptions.Problem) -> ClientUnderTest {
+    try pick(name, ClientUnderTest.builtIns.map { ($0.name, $0) }, what: "client")
+  }
+
+  static func defect(_ name: String) throws(CommandLineOptions.Problem) -> ClientDefect {
+    try pick(name, ClientDefect.allCases.map { ($0.rawValue, $0) }, what: "defect")
   }
 
   static func schemas(_ name: String) throws(CommandLineOptions.Problem) -> SchemaScenario {

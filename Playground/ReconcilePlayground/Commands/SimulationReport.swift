@@ -85,6 +85,7 @@ struct SimulationReport: Encodable {
       "moreComingPages": Double(s.moreComingPages), "limitExceeded": Double(s.limitExceeded),
       "batchRequestFailed": Double(s.batchRequestFailed), "tokenExpiries": Double(s.tokenExpiries),
       "tornCrashes": Double(s.tornCrashes), "resurrectionsBlocked": Double(s.resurrectionsBlocked),
+      "retryAftersHanded": Double(s.retryAftersHanded),
     ]
     trace = includeTrace ? result.trace : nil
   }
@@ -132,6 +133,7 @@ struct SimulationReport: Encodable {
     let order = [
       "steps", "skippedSteps", "requests", "lostMessages", "conflicts", "transientErrors", "halts", "serverChanges",
       "moreComingPages", "limitExceeded", "batchRequestFailed", "tokenExpiries", "tornCrashes", "resurrectionsBlocked",
+      "retryAftersHanded",
       "quiescenceRounds", "virtualSeconds",
     ]
     text += TextTable.render(

@@ -8,18 +8,27 @@ public import Reconcile
 /// - A fetched record replaces the local copy when its modification date is at least the local one; otherwise the local
 ///   values stay on top of the server's system fields.
 /// - A `serverRecordChanged` failure merges the server's record the same way and re-adds the save.
-/// - `zoneNotFound` re-creates the zone and re-adds the save as a new record; `unknownItem` (the record was deleted on
-///   the server) re-uploads it under `.editWins` and drops it under `.deleteWins`.
-/// - A deleted zone drops what the server had acknowledged and re-uploads records it never had (under
-///   ``ZoneDeletionResponse/reuploadLocalData``, everything).
+/// - `unknownItem` (the record was deleted on the server) re-uploads it under `.editWins` and drops it under
+///   `.deleteWins`.
+/// - A deleted zone, or `zoneNotFound` on a save, drops what the server had acknowledged and re-uploads into a
+///   re-created zone the records it never had (under ``ZoneDeletionResponse/reuploadLocalData``, everything).
+/// - Deletions carry no change tag, so one sent blindly could delete a record created anew elsewhere under the same ID.
+///   Each deletion waits for a fetch that starts after it; a fetched record with another creation date cancels it, and
+///   one written since by another device settles it by the delete policy. A new record never handed to the engine is
+///   deleted locally only. The engine fetches when the network returns, before it sends.
+/// - It removes pending saves of records it no longer has when it builds a batch: a crash between its own write and
+///   the engine's `stateUpdate` leaves such changes.
 ///
-/// It persists every change at once, so ``relaunch()`` keeps everything and a crash loses nothing of the app's.
+/// It persists every change at once; ``relaunch()`` loses only which deletions the fetch under way covers.
 ///
-/// **Its known flaw** is the sample's: the modification date comes from the device's clock. A device whose clock runs
-/// ahead writes dates from the future, and a later edit made elsewhere loses to them — on fetch the device keeps its
-/// own older values and never sends them, so it no longer matches the server. The property runner finds this in seeded
-/// runs with clock skew (``Invariant/convergence``) and shrinks it to a few steps; whole-record merging also loses one
-/// side of concurrent edits to different keys, which field-merge's ``Invariant/oneSidedChangesKept`` reports.
+/// **Its known flaw** is the sample's: a fetched record's values win only when its modification date is later, and
+/// the date comes from the writing device's clock. When a save lands later than another device's but carries an older
+/// date — a clock running behind, or a save retried after a lost answer — a device that already showed the newer-dated
+/// copy keeps it, and no longer matches the server. The property runner finds this within a few seeds with clock skew
+/// (``Invariant/convergence``) and shrinks it to a few steps; with true clocks it takes lost answers (flaky faults).
+/// Whole-record merging also loses one side of concurrent edits to different keys, which field-merge's
+/// ``Invariant/oneSidedChangesKept`` reports. Under `.deleteWins`, a deletion whose record another device re-created
+/// (by a conflict merge onto the deleted record) can still delete the new one.
 public struct ExampleSyncDelegate: SyncEngineDelegate {
   /// The encrypted field holding the device-written modification date.
   public static let modifiedAtKey = "modifiedAt"
@@ -36,19 +45,34 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
     /// The records seen so far by a fetch from the beginning of the zone (its token was `nil`: first launch, or an
     /// expired token); `nil` when none is under way. At its end, acknowledged records it did not bring are gone.
     public var fullFetchSeen: Set<RecordID>?
+    /// Records the user deleted whose deletion the server has not confirmed, with the deleted record's creation date
+    /// (`nil` when the server never confirmed the record: a copy that turns up may be this device's own save, so the
+    /// deletion stands): a fetched record with the same ID but another creation date was created anew elsewhere, and
+    /// the deletion — which carries no change tag — must not be sent against it.
+    public var deletions: [RecordID: Date?] = [:]
+    /// New records (no system fields) handed to the engine to send, until the server confirms or refuses them: one of
+    /// these may have landed, so deleting it must reach the server; a new record never handed out is deleted locally
+    /// only.
+    public var newRecordsHandedOut: Set<RecordID> = []
+    /// Deletions not sent until a fetch that starts after them shows the zone unchanged or fetches it.
+    public var deletionsAwaitingFetch: Set<RecordID> = []
   }
 
   /// What the app persisted.
   public internal(set) var disk = Disk()
   let zoneID: ZoneID
+  let deviceName: String
   let deletePolicy: DeletePolicy
   let zoneDeletion: ZoneDeletionResponse
   var clockOffset: TimeInterval
+  /// The deletions that were waiting when the fetch under way started (memory only).
+  var fetchCovers: Set<RecordID> = []
 
   /// The first launch.
   /// - Parameter setup: The device and the zone.
   public init(setup: ClientSetup) {
     zoneID = setup.zoneID
+    deviceName = setup.name
     deletePolicy = setup.deletePolicy
     zoneDeletion = setup.zoneDeletion
     clockOffset = setup.clockOffset
@@ -58,7 +82,7 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
   public var stateSerialization: SyncEngine.StateSerialization? { disk.stateSerialization }
 
   /// Everything is on disk already.
-  public mutating func relaunch() {}
+  public mutating func relaunch() { fetchCovers = [] }
 
   /// Every record, sorted by ID.
   public var records: [Record] { disk.records.values.sorted { $0.recordID < $1.recordID } }
@@ -76,6 +100,8 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
     guard disk.records[record.recordID] == nil else { throw DeviceError.recordExists(record.recordID) }
     var new = record
     stamp(&new, at: now)
+    disk.deletions[record.recordID] = nil
+    disk.deletionsAwaitingFetch.remove(record.recordID)
     disk.records[record.recordID] = new
     if !disk.zoneCreated { syncEngine.add(pendingDatabaseChanges: [.saveZone(RecordZone(zoneID: zoneID))]) }
     syncEngine.add(pendingRecordZoneChanges: [.saveRecord(record.recordID)])
@@ -94,7 +120,14 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
 
   /// Removes the record and queues its deletion.
   public mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws {
-    guard disk.records.removeValue(forKey: id) != nil else { throw DeviceError.recordNotFound(id) }
+    guard let deleted = disk.records.removeValue(forKey: id) else { throw DeviceError.recordNotFound(id) }
+    if deleted.recordChangeTag == nil, !disk.newRecordsHandedOut.contains(id) {
+      // The server never had it: nothing to delete there (a deletion could only hit another device's record).
+      syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+      return
+    }
+    disk.deletions[id] = .some(deleted.creationDate)
+    disk.deletionsAwaitingFetch.insert(id)
     syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
   }
 
@@ -109,14 +142,28 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
 
   // MARK: The engine
 
-  /// Builds the next batch from the pending changes of the app's zone.
-  public func nextRecordZoneChangeBatch(
-    _ context: SyncEngine.SendChangesContext, syncEngine: SyncEngine.State
+  /// Builds the next batch from the pending changes of the app's zone, noting the new records it hands out and
+  /// removing saves of records it no longer has.
+  public mutating func nextRecordZoneChangeBatch(
+    _ context: SyncEngine.SendChangesContext, syncEngine: inout SyncEngine.State
   ) -> SyncEngine.RecordZoneChangeBatch? {
-    SyncEngine.RecordZoneChangeBatch(
-      pendingChanges: syncEngine.pendingRecordZoneChanges.filter { $0.recordID.zoneID == zoneID },
+    let orphans = syncEngine.pendingRecordZoneChanges.filter {
+      if case .saveRecord(let id) = $0 { return disk.records[id] == nil }
+      return false
+    }
+    syncEngine.remove(pendingRecordZoneChanges: orphans)
+    let batch = SyncEngine.RecordZoneChangeBatch(
+      pendingChanges: syncEngine.pendingRecordZoneChanges.filter { change in
+        guard change.recordID.zoneID == zoneID else { return false }
+        if case .deleteRecord(let id) = change { return !disk.deletionsAwaitingFetch.contains(id) }
+        return true
+      },
       maximumItems: context.maximumItems
     ) { disk.records[$0] }
+    for record in batch?.recordsToSave ?? [] where record.recordChangeTag == nil {
+      disk.newRecordsHandedOut.insert(record.recordID)
+    }
+    return batch
   }
 
   /// Handles one event, persisting its effect.
@@ -124,21 +171,33 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
     switch event {
     case .stateUpdate(let serialization):
       disk.stateSerialization = serialization
+    case .willFetchChanges:
+      fetchCovers = disk.deletionsAwaitingFetch
     case .fetchedDatabaseChanges(let changes):
-      if changes.modifications.contains(zoneID) { disk.zoneCreated = true }
+      if changes.modifications.contains(zoneID) {
+        disk.zoneCreated = true
+      } else {
+        // Nothing changed in the zone since the last fetch: nothing was created anew under a deleted ID.
+        disk.deletionsAwaitingFetch.subtract(fetchCovers)
+      }
       if changes.deletions.contains(where: { $0.zoneID == zoneID }) { zoneWasDeleted(&syncEngine) }
-    case .willFetchRecordZoneChanges(let zone):
-      if zone == zoneID, syncEngine.serialization.zoneTokens[zone] == nil { disk.fullFetchSeen = [] }
+    case .willFetchRecordZoneChanges(let zone) where zone == zoneID:
+      if syncEngine.serialization.zoneTokens[zone] == nil { disk.fullFetchSeen = [] }
     case .didFetchRecordZoneChanges(let zone, nil) where zone == zoneID:
       finishFullFetch(&syncEngine)
+      disk.deletionsAwaitingFetch.subtract(fetchCovers)
     case .fetchedRecordZoneChanges(let changes):
       for server in changes.modifications where server.recordID.zoneID == zoneID {
         disk.fullFetchSeen?.insert(server.recordID)
-        // A record the user deleted here stays deleted; its deletion is pending.
         if disk.records[server.recordID] == nil,
-          syncEngine.pendingRecordZoneChanges.contains(.deleteRecord(server.recordID))
+          syncEngine.pendingRecordZoneChanges.contains(.deleteRecord(server.recordID)),
+          deletionStands(against: server)
         {
           continue
+        }
+        if disk.deletions.removeValue(forKey: server.recordID) != nil {
+          syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(server.recordID)])
+          disk.deletionsAwaitingFetch.remove(server.recordID)
         }
         disk.records[server.recordID] = merge(server: server, local: disk.records[server.recordID])
       }
@@ -147,12 +206,28 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
       if sent.savedZones.contains(where: { $0.zoneID == zoneID }) { disk.zoneCreated = true }
     case .sentRecordZoneChanges(let sent):
       for saved in sent.savedRecords {
-        guard let local = disk.records[saved.recordID] else { continue }
+        guard let local = disk.records[saved.recordID] else {
+          // Deleted while its first save was in flight: the deletion now knows which record it deletes.
+          if case .some(nil) = disk.deletions[saved.recordID] {
+            disk.deletions[saved.recordID] = .some(saved.creationDate)
+          }
+          continue
+        }
         // Edits made while the save was in flight stay on top of the new system fields (their save is pending).
         disk.records[saved.recordID] = Self.values(of: local, on: saved)
       }
+      for saved in sent.savedRecords { disk.newRecordsHandedOut.remove(saved.recordID) }
+      for failure in sent.failedRecordSaves where !failure.error.isTransient && failure.error != .batchRequestFailed {
+        // Refused for good: the record did not land (a retried one may still).
+        disk.newRecordsHandedOut.remove(failure.record.recordID)
+      }
       for failure in sent.failedRecordSaves { handleFailedSave(failure, &syncEngine) }
-    case .accountChange, .willFetchChanges, .didFetchRecordZoneChanges, .didFetchChanges, .willSendChanges,
+      for id in sent.deletedRecordIDs { disk.deletions[id] = nil }
+      // A deletion the engine retries is still pending; one it gave up on is over.
+      for id in sent.failedRecordDeletes.keys where !syncEngine.pendingRecordZoneChanges.contains(.deleteRecord(id)) {
+        disk.deletions[id] = nil
+      }
+    case .accountChange, .willFetchRecordZoneChanges, .didFetchRecordZoneChanges, .didFetchChanges, .willSendChanges,
       .didSendChanges:
       break
     }
@@ -167,10 +242,9 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
       disk.records[id] = merged
       if !Self.sameValues(merged, server) { syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)]) }
     case .zoneNotFound:
-      disk.zoneCreated = false
-      syncEngine.add(pendingDatabaseChanges: [.saveZone(RecordZone(zoneID: zoneID))])
-      if let local = disk.records[id] { disk.records[id] = local.withoutSystemFields }
-      syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+      // The zone is gone (deleted elsewhere, or never created): what the server had went with it, as the
+      // zone-deletion response says; records it never had are uploaded again into a re-created zone.
+      zoneWasDeleted(&syncEngine)
     case .unknownItem:
       guard let local = disk.records[id] else { return }
       if deletePolicy == .deleteWins {
@@ -183,6 +257,20 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
       // Transient errors and batchRequestFailed are retried by the engine; anything else is logged and dropped.
       break
     }
+  }
+
+  /// A fetch brings a record the user deleted here before the deletion was sent. The deletion stands against the very
+  /// record deleted (this device's own save, or one written elsewhere since, as the delete policy says); a record
+  /// created anew since (another creation date) is another record, which the deletion must not touch.
+  private func deletionStands(against server: Record) -> Bool {
+    let id = server.recordID
+    let deletedCreation = disk.deletions[id] ?? nil
+    if let deletedCreation, let created = server.creationDate, deletedCreation != created { return false }
+    if server.modifiedByDevice == deviceName { return true }
+    let pending = Tombstone(
+      recordID: id, recordType: server.recordType, deletedAt: .distantPast, creationDate: deletedCreation)
+    if case .deleted = deletePolicy.resolvePendingDeletion(pending, against: server) { return true }
+    return false
   }
 
   /// The server deleted a record. A local record without system fields was created here since (the deletion is of an
@@ -207,6 +295,14 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
 
   private mutating func zoneWasDeleted(_ syncEngine: inout SyncEngine.State) {
     disk.zoneCreated = false
+    // Deleted records went with the zone: their deletions have nothing left to delete.
+    syncEngine.remove(
+      pendingRecordZoneChanges: syncEngine.pendingRecordZoneChanges.filter {
+        if case .deleteRecord = $0 { return true }
+        return false
+      })
+    disk.deletions = [:]
+    disk.deletionsAwaitingFetch = []
     for (id, record) in disk.records.sorted(by: { $0.key < $1.key }) {
       if zoneDeletion == .dropLocalData, record.recordChangeTag != nil {
         disk.records[id] = nil
@@ -217,6 +313,7 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
       }
     }
     if !disk.records.isEmpty { syncEngine.add(pendingDatabaseChanges: [.saveZone(RecordZone(zoneID: zoneID))]) }
+    disk.newRecordsHandedOut = []
   }
 
   /// Last writer wins, whole record, by the device-written date: the server's record when its date is at least the

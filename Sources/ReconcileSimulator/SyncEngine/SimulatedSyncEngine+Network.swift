@@ -17,7 +17,7 @@ extension SimulatedSyncEngine {
           session.fetchRequested = false
           session.phase = .fetchingDatabase
           guard emit(.willFetchChanges) else { return nil }
-        } else if pendingChangeCount > 0 {
+        } else if pendingChangeCount > 0, !session.nothingToSend {
           session.phase = .sending
           session.sendContext = SyncEngine.SendChangesContext(
             reason: session.explicitSendRequested ? .explicit : .scheduled, maximumItems: session.batchLimit)
@@ -42,6 +42,7 @@ extension SimulatedSyncEngine {
     case .fetchingZones:
       guard let zone = session.zonesToFetch.first else {
         session.phase = .idle
+        session.nothingToSend = false
         _ = emit(.didFetchChanges)
         return nil
       }
@@ -64,12 +65,13 @@ extension SimulatedSyncEngine {
         return send(.modifyZones(ModifyZonesRequest(saving: saving, deleting: deleting)), at: now)
       }
       session.sendContext.maximumItems = session.batchLimit
-      guard !state.pendingRecordZoneChanges.isEmpty,
-        let batch = delegate.nextRecordZoneChangeBatch(session.sendContext, syncEngine: state)
-      else {
-        // Nothing the delegate will send: what is pending has nothing to send.
-        state.remove(pendingRecordZoneChanges: state.pendingRecordZoneChanges)
-        persistStateIfChanged()
+      let batch =
+        state.pendingRecordZoneChanges.isEmpty
+        ? nil : delegate.nextRecordZoneChangeBatch(session.sendContext, syncEngine: &state)
+      persistStateIfChanged()
+      guard let batch else {
+        // The delegate holds back what is pending: the send ends, and the changes wait for a reason to try again.
+        session.nothingToSend = !state.pendingRecordZoneChanges.isEmpty
         session.phase = .idle
         _ = emit(.didSendChanges(session.sendContext))
         return nil
@@ -96,7 +98,9 @@ extension SimulatedSyncEngine {
   public var nextWakeTime: Date? {
     guard haltReason == nil, isOnline else { return nil }
     if let flight = session.inFlight { return flight.sentAt.addingTimeInterval(retry.requestTimeout) }
-    if let until = session.waitUntil, session.phase != .idle || session.fetchRequested || pendingChangeCount > 0 {
+    if let until = session.waitUntil,
+      session.phase != .idle || session.fetchRequested || (pendingChangeCount > 0 && !session.nothingToSend)
+    {
       return until
     }
     return nil

@@ -20,7 +20,8 @@ public import Reconcile
 ///
 /// What it does not: accounts (no sign-out, so no `accountChange`), push scheduling (a fetch happens when the
 /// simulation asks for a sync), several databases (one private database), and the exact timing of CKSyncEngine's
-/// scheduler. A batch of `nil` while record changes are pending drops them, as they have nothing to send.
+/// scheduler. A batch of `nil` while record changes are pending ends the send and keeps them: the engine tries again when
+/// the app adds a change, a fetch completes or the app asks to sync.
 public struct SimulatedSyncEngine<Delegate: SyncEngineDelegate>: SyncClient {
   /// The app.
   public internal(set) var delegate: Delegate
@@ -49,6 +50,9 @@ public struct SimulatedSyncEngine<Delegate: SyncEngineDelegate>: SyncClient {
     /// The app asked to sync: the next send's reason is `.explicit`. Sends themselves are automatic whenever changes
     /// are pending.
     var explicitSendRequested = false
+    /// The delegate had nothing to send although changes are pending: no send starts again until the app adds a
+    /// change, a fetch completes or the app asks to sync.
+    var nothingToSend = false
     var inFlight: InFlight?
     var waitUntil: Date?
     var retryCount = 0
@@ -116,6 +120,7 @@ public struct SimulatedSyncEngine<Delegate: SyncEngineDelegate>: SyncClient {
       }
     }
     persistStateIfChanged()
+    session.nothingToSend = false
   }
 
   // MARK: What the user sees
@@ -142,6 +147,7 @@ public struct SimulatedSyncEngine<Delegate: SyncEngineDelegate>: SyncClient {
   public mutating func requestSync() {
     session.fetchRequested = true
     session.explicitSendRequested = true
+    session.nothingToSend = false
   }
   /// Nothing to do: the engine sends whenever changes are pending, as CKSyncEngine's automatic sync does.
   public mutating func requestSend() {}
@@ -150,8 +156,11 @@ public struct SimulatedSyncEngine<Delegate: SyncEngineDelegate>: SyncClient {
     isOnline = false
     abandonInFlight()
   }
-  /// The network is back.
-  public mutating func goOnline() { isOnline = true }
+  /// The network is back: the engine fetches before it sends anything held while offline.
+  public mutating func goOnline() {
+    if !isOnline { session.fetchRequested = true }
+    isOnline = true
+  }
 
   /// The app is killed and relaunched: the delegate keeps what it persisted, and the engine starts from the
   /// serialization the delegate persisted, then fetches and sends, as at launch.

@@ -20,13 +20,16 @@ public protocol SyncEngineDelegate: Sendable {
   ///   - syncEngine: The engine's state, to add or remove pending changes.
   mutating func handleEvent(_ event: SyncEngine.Event, syncEngine: inout SyncEngine.State)
 
-  /// `nextRecordZoneChangeBatch(_:syncEngine:)`: the records to send next, or `nil` for none.
+  /// `nextRecordZoneChangeBatch(_:syncEngine:)`: the records to send next, or `nil` for none. As in CKSyncEngine's
+  /// record provider, the delegate may note what it hands out (a record handed out may land on the server) and remove
+  /// pending changes it has nothing for (a crash between its own write and the engine's `stateUpdate` leaves such).
   /// - Parameters:
   ///   - context: Why the engine sends, and how many changes it takes now.
   ///   - syncEngine: The engine's state.
   /// - Returns: The batch.
-  func nextRecordZoneChangeBatch(_ context: SyncEngine.SendChangesContext, syncEngine: SyncEngine.State)
-    -> SyncEngine.RecordZoneChangeBatch?
+  mutating func nextRecordZoneChangeBatch(
+    _ context: SyncEngine.SendChangesContext, syncEngine: inout SyncEngine.State
+  ) -> SyncEngine.RecordZoneChangeBatch?
 
   /// The serialization of the latest ``SyncEngine/Event/stateUpdate(_:)`` the app persisted; `nil` before the first.
   var stateSerialization: SyncEngine.StateSerialization? { get }

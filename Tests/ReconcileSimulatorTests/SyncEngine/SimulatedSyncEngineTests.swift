@@ -10,9 +10,9 @@ protocol WrappingDelegate: SyncEngineDelegate {
 }
 
 extension WrappingDelegate {
-  func nextRecordZoneChangeBatch(_ context: SyncEngine.SendChangesContext, syncEngine: SyncEngine.State)
-    -> SyncEngine.RecordZoneChangeBatch?
-  { inner.nextRecordZoneChangeBatch(context, syncEngine: syncEngine) }
+  mutating func nextRecordZoneChangeBatch(
+    _ context: SyncEngine.SendChangesContext, syncEngine: inout SyncEngine.State
+  ) -> SyncEngine.RecordZoneChangeBatch? { inner.nextRecordZoneChangeBatch(context, syncEngine: &syncEngine) }
   var stateSerialization: SyncEngine.StateSerialization? { inner.stateSerialization }
   mutating func relaunch() { inner.relaunch() }
   mutating func create(_ record: Record, at now: Date, syncEngine: inout SyncEngine.State) throws {
@@ -96,6 +96,15 @@ struct SimulatedSyncEngineTests {
     // The runs must sync and collide, or passing proves nothing.
     #expect(report.requests > 1_000)
     #expect(report.conflicts > 50)
+  }
+
+  @Test(
+    "with true clocks the example delegate survives crashes, torn crashes, zone deletions, throttling and lowered limits",
+    arguments: [FaultProfile.hostile, .swarm])
+  func exampleHoldsUnderFaults(_ faults: FaultProfile) {
+    let report = PropertyRunner(configuration: Self.configuration(skew: 0, faults: faults), seeds: 0..<40).run()
+    #expect(report.failures.isEmpty, "\(report)")
+    #expect(report.runsReaching["tornCrash", default: 0] > 0)
   }
 
   @Test("the runner finds the example delegate's clock-skew loss and shrinks it to a replayable script")
