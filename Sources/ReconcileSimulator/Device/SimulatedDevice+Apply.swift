@@ -104,12 +104,7 @@ extension SimulatedDevice {
       return nil
     }
     if configuration.defects.contains(.overwriteUnsentEdits) {
-      var overwritten = local
-      overwritten.lastKnownServer = server
-      overwritten.current = server
-      overwritten.generation += 1
-      storage.records[id] = overwritten
-      storage.pending.remove(id)
+      replaceUnsent(local, with: server)
       return nil
     }
     return resolveConflict(id, server: server)
@@ -200,11 +195,7 @@ extension SimulatedDevice {
     if let known = local.lastKnownServer?.creationDate, let created = server.creationDate, known != created {
       // The record was deleted and created anew elsewhere: this device's edits were to the deleted one.
       if configuration.deletePolicy == .deleteWins || !local.hasUnsentChanges {
-        local.lastKnownServer = server
-        local.current = server
-        local.generation += 1
-        storage.records[id] = local
-        storage.pending.remove(id)
+        replaceUnsent(local, with: server)
         return nil
       }
       local.lastKnownServer = nil
@@ -258,6 +249,16 @@ extension SimulatedDevice {
       storage.pending.enqueue(id, .save)
     }
     return nil
+  }
+
+  /// The server's version replaces the device's copy and its unsent edits, which leave the queue.
+  private mutating func replaceUnsent(_ local: LocalRecord, with server: Record) {
+    var replaced = local
+    replaced.lastKnownServer = server
+    replaced.current = server
+    replaced.generation += 1
+    storage.records[server.recordID] = replaced
+    storage.pending.remove(server.recordID)
   }
 
   /// ``ClientDefect/mergeWithoutAncestor``: with no ancestor to tell who changed what, every key the two sides
