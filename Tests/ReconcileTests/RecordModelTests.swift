@@ -13,13 +13,37 @@ struct RecordIDTests {
     #expect(id.zoneID == .default)
   }
 
+  @Test("names starting with an underscore are read, but a client may not create a record with one")
+  func underscoreNamesAreTheServers() throws {
+    let user = try RecordID(recordName: "_91ac8fc0c2e697b008a586b0d9e43566")
+    #expect(user.isReservedName)
+    #expect(throws: RecordValidationError.invalidName(.recordName, user.recordName, violation: .leadingUnderscore)) {
+      try user.checkNameForNewRecord()
+    }
+    let chosen = try RecordID(recordName: "note-1")
+    #expect(!chosen.isReservedName)
+    try chosen.checkNameForNewRecord()
+  }
+
+  @Test("CloudKit's system record types and keys are accepted, other dotted names are not")
+  func systemNames() throws {
+    var share = Record(recordType: "cloudkit.share", recordID: try RecordID(recordName: "cloudkit.zoneshare"))
+    share["cloudkit.title"] = "Trip"
+    try share.validate()
+    var bad = Record(recordType: "cloud.share")
+    #expect(throws: RecordValidationError.invalidName(.recordType, "cloud.share", violation: .invalidCharacter(".", offset: 5))) {
+      try bad.validate()
+    }
+    bad = Record(recordType: "cloudkit._x")
+    #expect(throws: RecordValidationError.invalidName(.recordType, "cloudkit._x", violation: .leadingUnderscore)) {
+      try bad.validate()
+    }
+  }
+
   @Test("invalid record names throw an error naming the rule")
   func invalidRecordNames() {
     #expect(throws: RecordValidationError.invalidName(.recordName, "", violation: .empty)) {
       try RecordID(recordName: "")
-    }
-    #expect(throws: RecordValidationError.invalidName(.recordName, "_x", violation: .leadingUnderscore)) {
-      try RecordID(recordName: "_x")
     }
     let long = String(repeating: "a", count: 256)
     #expect(throws: RecordValidationError.invalidName(.recordName, long, violation: .tooLong(count: 256))) {

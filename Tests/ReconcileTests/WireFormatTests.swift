@@ -168,8 +168,8 @@ struct WireFormatTests {
       name: "location without longitude", fields: #"{"f":{"value":{"latitude":1},"type":"LOCATION"}}"#,
       mentions: "longitude"),
     BadInput(
-      name: "invalid reference name", fields: #"{"f":{"value":{"recordName":"_x"},"type":"REFERENCE"}}"#,
-      mentions: "reserved"),
+      name: "invalid reference name", fields: #"{"f":{"value":{"recordName":""},"type":"REFERENCE"}}"#,
+      mentions: "empty"),
   ]
 
   @Test("malformed values give a DecodingError naming the field", arguments: badInputs)
@@ -196,9 +196,33 @@ struct WireFormatTests {
     }
   }
 
+  @Test("server-made names, user references and system types decode")
+  func serverNamesDecode() throws {
+    let json = #"""
+      {"recordName":"_3f1a","recordType":"cloudkit.share","fields":{
+        "cloudkit.title":{"value":"Trip","type":"STRING"},
+        "contributors":{"value":[{"recordName":"_91ac8fc0c2e697b008a586b0d9e43566","action":"NONE"}],"type":"REFERENCE_LIST"},
+        "count":{"value":7,"type":"NUMBER_INT64"},
+        "note":{"value":"secret","type":"STRING","isEncrypted":true}}}
+      """#
+    let record = try Record(wireJSON: Data(json.utf8))
+    #expect(record.recordID.recordName == "_3f1a")
+    #expect(record.recordType == "cloudkit.share")
+    #expect(record["cloudkit.title"] == "Trip")
+    #expect(record["count"] == .int64(7))
+    #expect(record.encryptedValues["note"] == "secret")
+    let contributor = try RecordID(recordName: "_91ac8fc0c2e697b008a586b0d9e43566")
+    #expect(record["contributors"] == .list([.reference(Reference(recordID: contributor, action: .none))]))
+    let again = try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any]
+    let fields = try #require(again?["fields"] as? [String: [String: Any]])
+    #expect(fields["count"]?["type"] as? String == "INT64")
+    #expect(fields["note"]?["type"] as? String == "ENCRYPTED_BYTES")
+    #expect(try JSONDecoder().decode(Record.self, from: JSONEncoder().encode(record)) == record)
+  }
+
   @Test("invalid IDs and record types are rejected with the rule")
   func invalidIDs() {
-    #expect(throws: DecodingError.self) { try decode(#"{"recordName":"_bad","recordType":"T"}"#) }
+    #expect(throws: DecodingError.self) { try decode(#"{"recordName":"b\u00e4d","recordType":"T"}"#) }
     #expect(throws: DecodingError.self) { try decode(#"{"recordName":"n","recordType":"1T"}"#) }
     #expect(throws: DecodingError.self) {
       try decode(#"{"recordName":"n","recordType":"T","zoneID":{"zoneName":"_z"}}"#)

@@ -9,11 +9,19 @@ enum NameRules {
     "lastModifiedUserRecordID", "parent", "share", "encryptedValues", "allKeys", "changedKeys",
   ]
 
-  /// Record names: 1–255 printable ASCII characters, not starting with `_`.
+  /// Record names: 1–255 printable ASCII characters. Names the server makes, and every user record's name, start
+  /// with `_`, so IDs read from anywhere may; only a client creating a record is held to ``checkNameForNewRecord(_:)``.
   static func checkRecordName(_ name: String) throws(RecordValidationError) {
     try checkPrintableASCII(name, kind: .recordName)
+  }
+
+  /// The rule CloudKit applies when a client chooses the name of a record it creates: not starting with `_`.
+  static func checkNameForNewRecord(_ name: String) throws(RecordValidationError) {
     if name.utf8.first == UInt8(ascii: "_") { throw .invalidName(.recordName, name, violation: .leadingUnderscore) }
   }
+
+  /// The prefix of CloudKit's system record types and keys: `cloudkit.share`, `cloudkit.title`.
+  static let systemPrefix = "cloudkit."
 
   /// Zone names: 1–255 printable ASCII characters, not starting with `_` (the default zone excepted).
   static func checkZoneName(_ name: String) throws(RecordValidationError) {
@@ -28,10 +36,12 @@ enum NameRules {
     try checkPrintableASCII(name, kind: .ownerName)
   }
 
-  /// Record types and keys: an ASCII letter, then ASCII letters, digits or `_`; at most 255 characters.
+  /// Record types and keys: an ASCII letter, then ASCII letters, digits or `_`; at most 255 characters. CloudKit's
+  /// own types and keys (`cloudkit.share`, `cloudkit.title`) are that after ``systemPrefix``.
   static func checkIdentifier(_ name: String, kind: NameKind) throws(RecordValidationError) {
+    let body = name.hasPrefix(systemPrefix) ? name.dropFirst(systemPrefix.count) : Substring(name)
     var count = 0
-    for scalar in name.unicodeScalars {
+    for scalar in body.unicodeScalars {
       let v = scalar.value
       let isLetter = (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A)
       if count == 0 {
@@ -48,6 +58,9 @@ enum NameRules {
     }
     if count == 0 { throw .invalidName(kind, name, violation: .empty) }
     if count > maximumLength {
+      throw .invalidName(kind, name, violation: .tooLong(count: name.unicodeScalars.count))
+    }
+    if count + name.unicodeScalars.count - body.unicodeScalars.count > maximumLength {
       throw .invalidName(kind, name, violation: .tooLong(count: name.unicodeScalars.count))
     }
     if kind == .key && reservedKeys.contains(name) { throw .invalidName(kind, name, violation: .reserved) }

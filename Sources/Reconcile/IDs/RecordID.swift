@@ -9,7 +9,10 @@ import Foundation
 ///
 /// Two record IDs are equal when their names and zones are equal.
 public struct RecordID: Sendable, Hashable, Comparable, CustomStringConvertible {
-  /// The record's name: 1–255 printable ASCII characters, not starting with `_`.
+  /// The record's name: 1–255 printable ASCII characters.
+  ///
+  /// Names that start with `_` are the server's: user records (`_9a06c1…`) and records CloudKit makes. They read and
+  /// compare like any other; a client may not *create* a record with one (see ``checkNameForNewRecord()``).
   public let recordName: String
   /// The zone that holds the record.
   public let zoneID: ZoneID
@@ -17,7 +20,7 @@ public struct RecordID: Sendable, Hashable, Comparable, CustomStringConvertible 
   /// Creates a record ID after checking the name.
   ///
   /// - Parameters:
-  ///   - recordName: 1–255 printable ASCII characters, not starting with `_`.
+  ///   - recordName: 1–255 printable ASCII characters; see ``recordName`` for names starting with `_`.
   ///   - zoneID: The record's zone; the default zone unless given.
   /// - Throws: ``RecordValidationError/invalidName(_:_:violation:)`` naming the bad name and the rule it broke.
   public init(recordName: String, zoneID: ZoneID = .default) throws(RecordValidationError) {
@@ -32,6 +35,19 @@ public struct RecordID: Sendable, Hashable, Comparable, CustomStringConvertible 
   public init(zoneID: ZoneID = .default) {
     self.recordName = UUID().uuidString
     self.zoneID = zoneID
+  }
+
+  /// Whether the name is one a client may not choose for a record it creates: it starts with `_`, as the names of
+  /// user records and of records the server makes do.
+  public var isReservedName: Bool { recordName.utf8.first == UInt8(ascii: "_") }
+
+  /// Checks the rule CloudKit applies when a client creates a record with this ID: the name may not start with `_`.
+  ///
+  /// Decoding never applies it — IDs from a server may start with `_` — and neither does ``init(recordName:zoneID:)``.
+  /// The simulated server applies it to every record a client creates.
+  /// - Throws: ``RecordValidationError/invalidName(_:_:violation:)`` with ``NameViolation/leadingUnderscore``.
+  public func checkNameForNewRecord() throws(RecordValidationError) {
+    try NameRules.checkNameForNewRecord(recordName)
   }
 
   init(uncheckedRecordName recordName: String, zoneID: ZoneID) {

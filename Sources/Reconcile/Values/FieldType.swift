@@ -36,7 +36,8 @@ public enum FieldType: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// Parses a Web Services type name (`STRING`, `ASSETID`, `TIMESTAMP_LIST`, …). `ASSETID` reads as ``asset``.
+  /// Parses a Web Services type name (`STRING`, `ASSETID`, `TIMESTAMP_LIST`, …). `ASSETID` reads as ``asset``;
+  /// `NUMBER_INT64`, the spelling of responses relayed by icloud.com, reads as ``int64`` (and is written `INT64`).
   ///
   /// `ENCRYPTED_BYTES` is not a field type of its own: it marks an encrypted value, see ``Record/encryptedValues``.
   /// - Parameter wireName: The type string from a record's JSON.
@@ -54,7 +55,7 @@ public enum FieldType: Sendable, Hashable, CustomStringConvertible {
   private init?(scalarWireName: String) {
     switch scalarWireName {
     case "STRING": self = .string
-    case "INT64": self = .int64
+    case "INT64", "NUMBER_INT64": self = .int64
     case "DOUBLE": self = .double
     case "TIMESTAMP": self = .timestamp
     case "BYTES": self = .bytes

@@ -8,7 +8,11 @@ import Foundation
 /// - Each field is `{"value": …, "type": "…"}`: `STRING`, `INT64`, `DOUBLE`, `TIMESTAMP` (whole milliseconds since
 ///   1970; a fraction is rounded away, here and in locations, `created` and `modified`), `BYTES` (base64), `REFERENCE`
 ///   (`{recordName, action, zoneID}`), `ASSET`/`ASSETID` (metadata), `LOCATION`, each as `<TYPE>_LIST` with an array,
-///   and `ENCRYPTED_BYTES` (base64) for ``Record/encryptedValues``.
+///   and `ENCRYPTED_BYTES` (base64) for ``Record/encryptedValues``. `NUMBER_INT64` (from icloud.com) reads as `INT64`.
+///   A field marked `"isEncrypted": true` beside a plain type (as some clients write decrypted values) reads into
+///   ``Record/encryptedValues``; Reconcile writes encrypted values as `ENCRYPTED_BYTES`.
+/// - Names: record names and owner names starting with `_` (user records, records the server makes) are accepted;
+///   CloudKit's system types and keys (`cloudkit.share`, `cloudkit.title`) are too.
 /// - When decoding, `type` may be omitted (requests do): a string is `STRING`; an integer or a Boolean `INT64`; any
 ///   other number `DOUBLE`; an object with `recordName` a `REFERENCE`, with `latitude` a `LOCATION`, with
 ///   `fileChecksum`, `receipt`, `downloadURL`, `size`, `referenceChecksum` or `wrappingKey` an `ASSET`; an array a list

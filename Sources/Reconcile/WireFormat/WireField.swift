@@ -2,7 +2,7 @@ import Foundation
 
 /// One entry of a record's `fields`: `{"value": …, "type": "…"}`.
 enum WireField {
-  enum Keys: String, CodingKey { case value, type }
+  enum Keys: String, CodingKey { case value, type, isEncrypted }
 
   static let encryptedBytesType = "ENCRYPTED_BYTES"
 
@@ -35,7 +35,9 @@ enum WireField {
     } else {
       type = try infer(json, name: name, path: path)
     }
-    return (try convert(json, to: type, name: name, path: path, recordZone: recordZone), false)
+    // Some clients mark a decrypted value `"isEncrypted": true` beside its plain type; it belongs in encryptedValues.
+    let encrypted = try c.decodeIfPresent(Bool.self, forKey: .isEncrypted) ?? false
+    return (try convert(json, to: type, name: name, path: path, recordZone: recordZone), encrypted)
   }
 
   static func encode(_ value: FieldValue, into c: inout KeyedEncodingContainer<Keys>) throws {

@@ -148,6 +148,13 @@ extension SimulatedServer {
     let record = access.renames ? sent.movingZone(from: access.visibleZone, to: access.storedZone) : sent
     try checkValid(record, scope: access.scope)
     let existing = zone.records[record.recordID]
+    if existing == nil {
+      do {
+        try sent.recordID.checkNameForNewRecord()
+      } catch {
+        throw .invalidArguments(reason: "cannot create record \(sent.recordID): \(error)")
+      }
+    }
     if let parent = record.parent, let named = sent.parent, zone.records[parent.recordID] == nil,
       !inBatch.contains(named.recordID)
     {

@@ -110,6 +110,18 @@ struct ServerErrorTests {
     #expect(error.description.contains("_secret"))
   }
 
+  @Test("a client creating a record whose name starts with '_' is refused with invalidArguments naming the rule")
+  func reservedNameOnCreate() throws {
+    var fixture = try ServerFixture()
+    let note = try fixture.note("_x")
+    let error = try #require(try fixture.save([note]).failures[note.recordID])
+    #expect(error.code == 12)
+    #expect(error.description.contains("cannot create record _x"))
+    #expect(error.description.contains("names starting with '_' are reserved"))
+    let fine = try fixture.note("x")
+    #expect(try fixture.save([fine]).failures.isEmpty)
+  }
+
   @Test("no account: notAuthenticated on private, shared and public writes; public reads work")
   func noAccount() throws {
     var fixture = try ServerFixture()
