@@ -410,7 +410,8 @@ public enum ScriptParser {
       return (low...high).map { RecordPath(recordType: type, recordName: String($0)) }
     }
     do {
-      _ = try RecordID(recordName: name, zoneID: Simulation.zoneID)
+      // Playground records are the user's own, so they follow the rule for names a client chooses.
+      try RecordID(recordName: name, zoneID: Simulation.zoneID).checkNameForNewRecord()
     } catch {
       throw ScriptError("\(word): \(error)")
     }
