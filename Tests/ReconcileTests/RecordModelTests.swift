@@ -31,7 +31,10 @@ struct RecordIDTests {
     share["cloudkit.title"] = "Trip"
     try share.validate()
     var bad = Record(recordType: "cloud.share")
-    #expect(throws: RecordValidationError.invalidName(.recordType, "cloud.share", violation: .invalidCharacter(".", offset: 5))) {
+    #expect(
+      throws: RecordValidationError.invalidName(
+        .recordType, "cloud.share", violation: .invalidCharacter(".", offset: 5))
+    ) {
       try bad.validate()
     }
     bad = Record(recordType: "cloudkit._x")

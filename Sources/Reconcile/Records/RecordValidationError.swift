@@ -35,6 +35,8 @@ public enum NameViolation: Sendable, Hashable {
 public enum RecordValidationError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A name (record name, zone name, owner, record type or key) breaks the naming rules.
   case invalidName(NameKind, String, violation: NameViolation)
+  /// A ``Share`` was made from a record that is not of type `cloudkit.share`.
+  case notAShare(recordType: String)
   /// A list field holds elements of more than one type; CloudKit lists are homogeneous.
   case mixedTypeList(key: String, index: Int, expected: FieldType, found: FieldType)
   /// A list field holds another list; CloudKit has no lists of lists.
@@ -58,6 +60,8 @@ public enum RecordValidationError: Error, Sendable, Hashable, CustomStringConver
     case .invalidName(let kind, let name, let violation):
       let shown = name.count > 60 ? String(name.prefix(60)) + "…" : name
       return "invalid \(kind.rawValue) \"\(shown)\": \(violation.explanation)"
+    case .notAShare(let recordType):
+      return "a share's record type is cloudkit.share, not '\(recordType)'"
     case .mixedTypeList(let key, let index, let expected, let found):
       return
         "field '\(key)': list element \(index) is \(found) but the list holds \(expected); lists must be homogeneous"

@@ -106,7 +106,8 @@ struct DeletePolicyTests {
 
   @Test("a tombstone with a bad record name does not decode, and the error names it")
   func badTombstoneJSON() throws {
-    let json = #"[{"recordID":{"recordName":"b\u00e4d","zoneID":{"zoneName":"Notes"}},"recordType":"Note","deletedAt":0}]"#
+    let json =
+      #"[{"recordID":{"recordName":"b\u00e4d","zoneID":{"zoneName":"Notes"}},"recordType":"Note","deletedAt":0}]"#
     let error = #expect(throws: DecodingError.self) { try JSONDecoder().decode(Tombstones.self, from: Data(json.utf8)) }
     #expect(String(describing: error).contains("bäd"))
   }

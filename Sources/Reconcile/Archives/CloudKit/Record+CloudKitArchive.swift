@@ -22,6 +22,15 @@ enum CloudKitArchiveKeys {
   static let referenceRecordID = "RecordID"
   static let referenceAction = "Action"
 
+  // Apple's archivedData(withRootObject:) puts the object under this $top key.
+  static let root = "root"
+  static let tokenData = "ChangeTokenData"
+  static let changeTokenClass = "CKServerChangeToken"
+  // Inside a CKShare's system fields.
+  static let participants = "Participants"
+  static let publicPermission = "PublicPermission"
+  static let url = "URL"
+
   static let recordIDClass = "CKRecordID"
   static let zoneIDClass = "CKRecordZoneID"
   static let referenceClass = "CKReference"
@@ -51,9 +60,13 @@ extension Record {
   ///   missing or mistyped field, or an ID that breaks CloudKit's rules.
   /// - Complexity: O(*n*) in the size of the data.
   public init(cloudKitSystemFieldsArchive data: Data) throws(CloudKitArchiveError) {
-    typealias K = CloudKitArchiveKeys
     let archive = try KeyedArchiveReader(data: data)
-    let top = archive.top
+    try self.init(systemFields: try archive.recordKeys(), in: archive)
+  }
+
+  /// Reads the system fields from the keys of an archived record: `$top`, or the object under `root`.
+  init(systemFields top: [String: PropertyList], in archive: KeyedArchiveReader) throws(CloudKitArchiveError) {
+    typealias K = CloudKitArchiveKeys
     guard let recordType = try archive.string(top[K.recordType], field: K.recordType) else {
       throw .missingField(K.recordType)
     }
@@ -62,19 +75,18 @@ extension Record {
     } catch {
       throw .invalidField(K.recordType, error)
     }
-    guard let recordID = try Self.recordID(top[K.recordID], archive: archive, field: K.recordID) else {
+    guard let recordID = try archive.recordID(top[K.recordID], field: K.recordID) else {
       throw .missingField(K.recordID)
     }
     let box = Storage(recordType: recordType, recordID: recordID)
     box.system.recordChangeTag = try archive.string(top[K.changeTag], field: K.changeTag)
     box.system.creationDate = try archive.date(top[K.creationDate], field: K.creationDate)
     box.system.modificationDate = try archive.date(top[K.modificationDate], field: K.modificationDate)
-    box.system.creatorUserRecordName = try Self.userRecordName(top[K.creator], archive: archive, field: K.creator)
-    box.system.lastModifiedUserRecordName = try Self.userRecordName(
-      top[K.lastModifier], archive: archive, field: K.lastModifier)
+    box.system.creatorUserRecordName = try archive.userRecordName(top[K.creator], field: K.creator)
+    box.system.lastModifiedUserRecordName = try archive.userRecordName(top[K.lastModifier], field: K.lastModifier)
     box.system.modifiedByDevice = try archive.string(top[K.device], field: K.device)
-    box.parent = try Self.reference(top[K.parent], archive: archive, field: K.parent)
-    box.share = try Self.reference(top[K.share], archive: archive, field: K.share)
+    box.parent = try archive.reference(top[K.parent], field: K.parent)
+    box.share = try archive.reference(top[K.share], field: K.share)
     self.init(storage: box)
   }
 
@@ -91,9 +103,15 @@ extension Record {
   /// - Returns: The archive's bytes, typically 1–1.5 KB.
   /// - Throws: ``RecordValidationError`` if the record's type or IDs break CloudKit's rules.
   public func cloudKitSystemFieldsArchive() throws(RecordValidationError) -> Data {
+    var b = KeyedArchiveBuilder()
+    let top = try systemFieldsTop(into: &b)
+    return BinaryPropertyListWriter.write(b.archive(top: top))
+  }
+
+  /// The `$top` keys of the system-fields archive, with their objects added to `b`.
+  func systemFieldsTop(into b: inout KeyedArchiveBuilder) throws(RecordValidationError) -> [String: PropertyList] {
     typealias K = CloudKitArchiveKeys
     try NameRules.checkIdentifier(recordType, kind: .recordType)
-    var b = KeyedArchiveBuilder()
     let s = storage.system
     var top: [String: PropertyList] = [:]
     top[K.recordType] = b.string(recordType)
@@ -109,96 +127,25 @@ extension Record {
     top[K.share] = storage.share.map { Self.archive($0, into: &b) } ?? KeyedArchiveBuilder.null
     top[K.knownToServer] = .bool(s.recordChangeTag != nil)
     for flag in K.falseFlags { top[flag] = .bool(false) }
-    return BinaryPropertyListWriter.write(b.archive(top: top))
-  }
-
-  // MARK: Reading helpers
-
-  private static func zoneID(_ value: PropertyList?, archive: KeyedArchiveReader, field: String)
-    throws(CloudKitArchiveError) -> ZoneID?
-  {
-    typealias K = CloudKitArchiveKeys
-    guard let dict = try archive.object(value, field: field, expectedClass: K.zoneIDClass) else { return nil }
-    guard let zoneName = try archive.string(dict[K.zoneName], field: field + "." + K.zoneName) else {
-      throw .missingField(field + "." + K.zoneName)
-    }
-    // Older archives spell the owner key with a capital O.
-    let ownerValue = dict[K.ownerName] ?? dict["OwnerName"]
-    let ownerName = try archive.string(ownerValue, field: field + "." + K.ownerName) ?? ZoneID.defaultOwnerName
-    do {
-      return try ZoneID(zoneName: zoneName, ownerName: ownerName)
-    } catch {
-      throw .invalidField(field, error)
-    }
-  }
-
-  private static func recordIDParts(_ value: PropertyList?, archive: KeyedArchiveReader, field: String)
-    throws(CloudKitArchiveError) -> (name: String, zone: ZoneID)?
-  {
-    typealias K = CloudKitArchiveKeys
-    guard let dict = try archive.object(value, field: field, expectedClass: K.recordIDClass) else { return nil }
-    guard let name = try archive.string(dict[K.recordName], field: field + "." + K.recordName) else {
-      throw .missingField(field + "." + K.recordName)
-    }
-    let zone = try zoneID(dict[K.zoneID], archive: archive, field: field + "." + K.zoneID) ?? .default
-    return (name, zone)
-  }
-
-  private static func recordID(_ value: PropertyList?, archive: KeyedArchiveReader, field: String)
-    throws(CloudKitArchiveError) -> RecordID?
-  {
-    guard let (name, zone) = try recordIDParts(value, archive: archive, field: field) else { return nil }
-    do {
-      return try RecordID(recordName: name, zoneID: zone)
-    } catch {
-      throw .invalidField(field, error)
-    }
-  }
-
-  /// A user is archived as a `CKRecordID` whose name is the user record name (which starts with `_`, so it is not
-  /// checked as a record name).
-  private static func userRecordName(_ value: PropertyList?, archive: KeyedArchiveReader, field: String)
-    throws(CloudKitArchiveError) -> String?
-  {
-    try recordIDParts(value, archive: archive, field: field)?.name
-  }
-
-  private static func reference(_ value: PropertyList?, archive: KeyedArchiveReader, field: String)
-    throws(CloudKitArchiveError) -> Reference?
-  {
-    typealias K = CloudKitArchiveKeys
-    guard let dict = try archive.object(value, field: field, expectedClass: K.referenceClass) else { return nil }
-    let target = dict[K.referenceRecordID] ?? dict["recordID"]
-    guard let recordID = try recordID(target, archive: archive, field: field + ".recordID") else {
-      throw .missingField(field + ".recordID")
-    }
-    let actionValue = dict[K.referenceAction] ?? dict["ReferenceAction"] ?? dict["action"]
-    let action: Reference.Action
-    switch try archive.integer(actionValue, field: field + ".action") ?? 0 {
-    case 0: action = .none
-    case 1: action = .deleteSelf
-    case let other:
-      throw .wrongType(field: field + ".action", expected: "reference action 0 or 1", found: "integer \(other)")
-    }
-    return Reference(recordID: recordID, action: action)
+    return top
   }
 
   // MARK: Writing helpers
 
-  private static func archive(_ zone: ZoneID, into b: inout KeyedArchiveBuilder) -> PropertyList {
+  static func archive(_ zone: ZoneID, into b: inout KeyedArchiveBuilder) -> PropertyList {
     typealias K = CloudKitArchiveKeys
     return b.object(
       className: K.zoneIDClass,
       fields: [K.zoneName: b.string(zone.zoneName), K.ownerName: b.string(zone.ownerName)])
   }
 
-  private static func archive(_ id: RecordID, into b: inout KeyedArchiveBuilder) -> PropertyList {
+  static func archive(_ id: RecordID, into b: inout KeyedArchiveBuilder) -> PropertyList {
     typealias K = CloudKitArchiveKeys
     let zone = archive(id.zoneID, into: &b)
     return b.object(className: K.recordIDClass, fields: [K.recordName: b.string(id.recordName), K.zoneID: zone])
   }
 
-  private static func archiveUser(_ name: String, into b: inout KeyedArchiveBuilder) -> PropertyList {
+  static func archiveUser(_ name: String, into b: inout KeyedArchiveBuilder) -> PropertyList {
     typealias K = CloudKitArchiveKeys
     let zone = archive(ZoneID.default, into: &b)
     return b.object(className: K.recordIDClass, fields: [K.recordName: b.string(name), K.zoneID: zone])
@@ -206,7 +153,7 @@ extension Record {
 
   /// `CKReference` with `RecordID` and `Action` (0 none, 1 deleteSelf). Apple has no `validate` action; it is written
   /// as none.
-  private static func archive(_ reference: Reference, into b: inout KeyedArchiveBuilder) -> PropertyList {
+  static func archive(_ reference: Reference, into b: inout KeyedArchiveBuilder) -> PropertyList {
     typealias K = CloudKitArchiveKeys
     let id = archive(reference.recordID, into: &b)
     let action: Int64 = reference.action == .deleteSelf ? 1 : 0

@@ -1,0 +1,133 @@
+import Foundation
+import Reconcile
+import Testing
+
+@Suite("Apple's archived tokens, IDs and shares")
+struct CloudKitStateArchiveTests {
+  @Test(
+    "real archived CKServerChangeTokens read as their bytes, whether stored as data or as NSMutableData",
+    arguments: [
+      ("canopy-server-change-token.bplist", "9 bytes: 01000001861120693e"),
+      ("synckit-server-change-token.bplist", "9 bytes: 0100000163dad43502"),
+    ])
+  func readsChangeTokens(file: String, expected: String) throws {
+    let data = try Fixtures.data(file)
+    let token = try ServerChangeToken(cloudKitArchive: data)
+    #expect(token.description == expected)
+    #expect(try CloudKitArchive(data: data) == .serverChangeToken(token))
+    #expect(try ServerChangeToken(cloudKitArchive: token.cloudKitArchive()) == token)
+  }
+
+  @Test("a real archived CKRecord.ID and an array of CKRecordZone.IDs read, and write back")
+  func readsIDs() throws {
+    let id = try RecordID(cloudKitArchive: try Fixtures.data("canopy-record-id.bplist"))
+    #expect(id == (try RecordID(recordName: "mockRecordName")))
+    #expect(try RecordID(cloudKitArchive: id.cloudKitArchive()) == id)
+    let zones = try CloudKitArchive(data: try Fixtures.data("canopy-record-zone-id-array.bplist"))
+    let expected = try ZoneID(zoneName: "changedZone", ownerName: "owner1")
+    #expect(zones == .array([.zoneID(expected)]))
+    #expect(try CloudKitArchive(data: zones.archivedData()) == zones)
+    #expect(try ZoneID(cloudKitArchive: expected.cloudKitArchive()) == expected)
+  }
+
+  @Test("asking for one kind of archive and finding another names both")
+  func wrongKindIsNamed() throws {
+    let token = try Fixtures.data("canopy-server-change-token.bplist")
+    #expect(
+      throws: CloudKitArchiveError.unexpectedClass(field: "root", expected: "CKRecordID", found: "CKServerChangeToken")
+    ) {
+      try RecordID(cloudKitArchive: token)
+    }
+    let record = try Fixtures.data("synckit-system-fields-QSCompany.bplist")
+    #expect(
+      throws: CloudKitArchiveError.unexpectedClass(
+        field: "RecordType", expected: "cloudkit.share", found: "record system fields")
+    ) {
+      try Share(cloudKitSystemFieldsArchive: record)
+    }
+    let error = #expect(throws: CloudKitArchiveError.self) {
+      try CloudKitArchive(data: Self.archive(rootClass: "CKQueryCursor"))
+    }
+    #expect(error?.description.contains("CKQueryCursor") == true)
+  }
+
+  @Test("Apple Notes' real system fields, with keys directly in $top and scoped zone IDs, read as a record")
+  func readsNotesSystemFields() throws {
+    guard
+      case .record(let record) = try CloudKitArchive(
+        data: Fixtures.data("apple-notes-system-fields-AccountData.bplist"))
+    else {
+      Issue.record("not a record")
+      return
+    }
+    #expect(record.recordType == "AccountData")
+    #expect(record.recordID == (try RecordID(recordName: "AccountData", zoneID: ZoneID(zoneName: "Notes"))))
+    #expect(record.recordChangeTag == "ey")
+    #expect(record.modifiedByDevice == "Tester’s iPhone")
+  }
+
+  @Test("a share's system fields read with participants, identities, roles, permissions and acceptance")
+  func readsShareArchive() throws {
+    let share = try Share(cloudKitSystemFieldsArchive: try Fixtures.data("synthetic-share-system-fields.bplist"))
+    #expect(share.recordID.recordName == "Share-00000000-0000-4000-8000-00000000abcd")
+    #expect(share.recordID.zoneID.zoneName == "Notes")
+    #expect(share.record.recordChangeTag == "1av")
+    #expect(share.publicPermission == .none)
+    #expect(share.url == nil)
+    #expect(share.participants.count == 2)
+    let owner = try #require(share.owner)
+    #expect(owner.userIdentity.userRecordName == "__defaultOwner__")
+    #expect(owner.userIdentity.givenName == "Ada")
+    #expect(owner.userIdentity.lookupInfo?.emailAddress == "ada@example.invalid")
+    #expect(owner.permission == .readWrite)
+    #expect(owner.acceptanceStatus == .accepted)
+    #expect(owner.isCurrentUser)
+    let guest = share.participants[1]
+    #expect(guest.role == .privateUser)
+    #expect(guest.permission == .readOnly)
+    #expect(guest.acceptanceStatus == .pending)
+    #expect(guest.userIdentity.userRecordName == "_0123456789abcdef0123456789abcdef")
+    #expect(try Share(cloudKitSystemFieldsArchive: share.cloudKitSystemFieldsArchive()) == share)
+  }
+
+  @Test("a written share has Apple's share keys, and reads back without its values, as system fields never hold values")
+  func foundationReadsWrittenShare() throws {
+    var share = Share(recordID: try RecordID(recordName: "s1", zoneID: ZoneID(zoneName: "Trip")), title: "Trip")
+    share.publicPermission = .readOnly
+    share.participants = [
+      .init(
+        participantID: "p1", userIdentity: .init(userRecordName: "_ab", givenName: "A"), role: .owner,
+        permission: .readWrite, acceptanceStatus: .accepted)
+    ]
+    let data = try share.cloudKitSystemFieldsArchive()
+    let plist = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+    let top = try #require(plist?["$top"] as? [String: Any])
+    #expect(top["PublicPermission"] as? Int == 2)
+    #expect(top["Participants"] != nil)
+    let read = try Share(cloudKitSystemFieldsArchive: data)
+    #expect(read.participants == share.participants)
+    #expect(read.publicPermission == .readOnly)
+    #expect(read.recordID == share.recordID)
+    #expect(read.title == nil)
+  }
+
+  @Test("an archived array that contains itself is an error, not endless recursion")
+  func selfContainingArrayIsRefused() throws {
+    let data = try Self.archive(rootClass: "NSArray", fields: ["NS.objects": [["CF$UID": 1]]])
+    let error = #expect(throws: CloudKitArchiveError.self) { try CloudKitArchive(data: data) }
+    #expect(error?.description.contains("nested at most 4 deep") == true)
+  }
+
+  /// A keyed archive whose root object (UID 1) has `rootClass` and `fields`, written by Foundation.
+  static func archive(rootClass: String, fields: [String: Any] = [:]) throws -> Data {
+    var root = fields
+    root["$class"] = ["CF$UID": 2]
+    let xml = try PropertyListSerialization.data(
+      fromPropertyList: [
+        "$archiver": "NSKeyedArchiver", "$version": 100_000, "$top": ["root": ["CF$UID": 1]],
+        "$objects": ["$null", root, ["$classname": rootClass, "$classes": [rootClass, "NSObject"]]],
+      ], format: .xml, options: 0)
+    // Foundation writes UIDs as {CF$UID: n} dictionaries in XML, which is how keyed archives spell them.
+    return xml
+  }
+}
