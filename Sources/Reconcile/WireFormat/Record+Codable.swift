@@ -36,7 +36,7 @@ extension Record: Codable {
   ///   type, a value that does not match its type, a non-finite number, an invalid name.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: WireKeys.self)
-    let zone = try WireCoding.decodeZoneID(c, key: .zoneID) ?? .default
+    let zone = try WireCoding.decodeZoneID(c, key: .zoneID) ?? WireCoding.contextZone(decoder)
     let name = try c.decode(String.self, forKey: .recordName)
     let recordID = try WireCoding.recordID(name, zone: zone, codingPath: c.codingPath + [WireKeys.recordName])
     let recordType = try c.decode(String.self, forKey: .recordType)

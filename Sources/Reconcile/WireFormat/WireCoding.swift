@@ -5,6 +5,14 @@ enum WireCoding {
   enum ZoneKeys: String, CodingKey { case zoneName, ownerRecordName }
   enum ReferenceKeys: String, CodingKey { case recordName, action, zoneID }
 
+  /// `userInfo` key for the zone of records and references that name none: a request's `zoneID`.
+  static let contextZoneKey = CodingUserInfoKey(rawValue: "reconcile.contextZone")!
+
+  /// The zone a record without `zoneID` is in: the body's zone when one was given, else the default zone.
+  static func contextZone(_ decoder: any Decoder) -> ZoneID {
+    decoder.userInfo[contextZoneKey] as? ZoneID ?? .default
+  }
+
   /// The largest timestamp JavaScript dates (and so the Web Services) represent: ±8.64e15 ms.
   static let maximumMilliseconds = 8.64e15
 

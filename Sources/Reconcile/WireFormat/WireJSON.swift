@@ -55,8 +55,9 @@ extension Record {
 }
 
 extension WireJSONError {
-  /// The decoding error as an ``invalidRecord(path:reason:)`` with a dotted path (`fields.title.value`).
-  init(_ error: DecodingError) {
+  /// The decoding error as an ``invalidRecord(path:reason:)`` with a dotted path (`fields.title.value`), or as an
+  /// ``invalidBody(_:path:reason:)`` when `subject` names a body.
+  init(_ error: DecodingError, subject: String? = nil) {
     let context: DecodingError.Context
     let reason: String
     switch error {
@@ -77,6 +78,10 @@ extension WireJSONError {
       return
     }
     let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-    self = .invalidRecord(path: path, reason: reason)
+    if let subject {
+      self = .invalidBody(subject, path: path, reason: reason)
+    } else {
+      self = .invalidRecord(path: path, reason: reason)
+    }
   }
 }

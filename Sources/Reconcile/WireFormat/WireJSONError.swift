@@ -18,6 +18,9 @@ public enum WireJSONError: Error, Sendable, Hashable, CustomStringConvertible {
   case invalidEscape(offset: Int)
   /// The JSON is well formed but is not a valid record: `path` is the field path, `reason` what is wrong there.
   case invalidRecord(path: String, reason: String)
+  /// The JSON is well formed but is not a valid Web Services body of the kind named by `subject` (such as
+  /// `records/modify response`): `path` is where in the body, `reason` what is wrong there.
+  case invalidBody(String, path: String, reason: String)
 
   /// A sentence naming what is wrong and where.
   public var description: String {
@@ -33,6 +36,8 @@ public enum WireJSONError: Error, Sendable, Hashable, CustomStringConvertible {
     case .invalidEscape(let offset): return "JSON string has a malformed escape at byte \(offset)"
     case .invalidRecord(let path, let reason):
       return "record JSON is invalid at \(path.isEmpty ? "top level" : path): \(reason)"
+    case .invalidBody(let subject, let path, let reason):
+      return "\(subject) is invalid at \(path.isEmpty ? "top level" : path): \(reason)"
     }
   }
 }

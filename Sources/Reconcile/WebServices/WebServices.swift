@@ -1,0 +1,91 @@
+public import Foundation
+
+/// The CloudKit Web Services model: typed requests and responses for the record and zone endpoints, with encoding
+/// and strict decoding, so server-side Swift can talk to CloudKit (or to the simulator) without hand-written JSON.
+///
+/// ```swift
+/// let request = WebServices.ModifyRecordsRequest(zoneID: notes, operations: [.update(note)])
+/// let body = try request.jsonData()                       // POST …/records/modify
+/// let response = try WebServices.Response(json: reply, endpoint: .recordsModify, httpStatus: 200, zone: notes)
+/// for result in response.records?.results ?? [] {
+///   if case .failed(let error) = result, error.code == .conflict { … }
+/// }
+/// ```
+///
+/// Every body is checked by ``WireJSON/check(_:maximumDepth:)`` before it is decoded (repeated keys, invalid UTF-8,
+/// depth, non-finite numbers, each with its byte offset), then decoded into types whose errors name the JSON path.
+///
+/// Real responses vary, and the decoders accept what Apple's servers were seen to send: `syncToken` at the top level
+/// of query, lookup and modify responses; no `zoneID` on records of the public database or on same-zone references
+/// (they take the request's zone); no `created` when `desiredKeys` left it out; `deviceID` in any form; and
+/// `expirationTime`, `pluginFields` and `zoneType`, which are read and ignored (records) or kept (zones).
+public enum WebServices {
+  /// An endpoint, by its path after `…/database/1/CONTAINER/ENVIRONMENT/DATABASE/`.
+  public enum Endpoint: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// `records/modify`: create, update, replace and delete records.
+    case recordsModify = "records/modify"
+    /// `records/lookup`: fetch records by name.
+    case recordsLookup = "records/lookup"
+    /// `records/query`: records of one type matching filters, sorted, paged by `continuationMarker`.
+    case recordsQuery = "records/query"
+    /// `records/changes`: the records of one zone changed since a `syncToken`.
+    case recordsChanges = "records/changes"
+    /// `changes/zone`: the records changed in several zones, each since its own token.
+    case changesZone = "changes/zone"
+    /// `changes/database`: the zones changed since a `syncToken`.
+    case changesDatabase = "changes/database"
+    /// `zones/list`: every zone of the database (a GET without a body).
+    case zonesList = "zones/list"
+    /// `zones/lookup`: zones by ID.
+    case zonesLookup = "zones/lookup"
+    /// `zones/modify`: create and delete zones.
+    case zonesModify = "zones/modify"
+    /// `zones/changes`: the zones changed since a `syncToken`.
+    case zonesChanges = "zones/changes"
+
+    /// The path, such as `records/modify`.
+    public var description: String { rawValue }
+
+    /// What a successful response of this endpoint holds.
+    var responseShape: ResponseShape {
+      switch self {
+      case .recordsModify, .recordsLookup, .recordsQuery, .recordsChanges: return .records
+      case .changesZone: return .zoneChanges
+      case .changesDatabase, .zonesList, .zonesLookup, .zonesModify, .zonesChanges: return .zones
+      }
+    }
+  }
+
+  enum ResponseShape { case records, zones, zoneChanges }
+
+  /// The decoder every body goes through: strict bytes first, then the typed model, with `zone` as the zone of
+  /// records and references that name none.
+  static func decode<T: Decodable>(_ type: T.Type, from data: Data, zone: ZoneID?, what: String) throws(WireJSONError)
+    -> T
+  {
+    try WireJSON.check(data)
+    let decoder = JSONDecoder()
+    if let zone { decoder.userInfo[WireCoding.contextZoneKey] = zone }
+    do {
+      return try decoder.decode(T.self, from: data)
+    } catch let error as DecodingError {
+      throw WireJSONError(error, subject: what)
+    } catch {
+      throw .invalidBody(what, path: "", reason: "\(error)")
+    }
+  }
+
+  /// Encodes a body with sorted keys, so equal values give equal bytes.
+  static func encode<T: Encodable>(_ value: T) throws(WireJSONError) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    do {
+      return try encoder.encode(value)
+    } catch let EncodingError.invalidValue(_, context) {
+      let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+      throw .invalidBody("body to encode", path: path, reason: context.debugDescription)
+    } catch {
+      throw .invalidBody("body to encode", path: "", reason: "\(error)")
+    }
+  }
+}
