@@ -23,7 +23,7 @@ struct InspectTests {
   func inspectsAppleArchive() {
     let out = BufferedOutput()
     #expect(PlaygroundCommand.run(arguments: ["inspect", Self.fixture.path], output: out) == 0)
-    #expect(out.text.contains("Apple keyed system-fields archive, 1690 bytes"))
+    #expect(out.text.contains("Apple keyed archive of record system fields, 1690 bytes"))
     #expect(out.text.contains("QSCompany.1739C6A5-C07E-48A5-B83E-AB07694F23DF"))
     #expect(out.text.contains("2017-08-01T22:38:26.484Z"))
     #expect(out.text.contains("Manuel’s MacBook Air"))
@@ -83,6 +83,82 @@ struct InspectTests {
     #expect(garbage.text.contains("Reconcile archive: not a Reconcile system-fields archive"))
     let usage = BufferedOutput()
     #expect(PlaygroundCommand.run(arguments: ["inspect"], output: usage) == 64)
+  }
+
+  static var fixtureFiles: [URL] {
+    let root = fixture.deletingLastPathComponent()
+    let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
+    return (files ?? []).filter { ["bplist", "plist", "json"].contains($0.pathExtension) }
+      .sorted { $0.path < $1.path }
+  }
+
+  @Test("inspect recognises every fixture: archives of records, shares, tokens and IDs, and every Web Services body")
+  func inspectsEveryFixture() throws {
+    let files = Self.fixtureFiles
+    #expect(files.count >= 21, "the fixtures folder moved?")
+    for file in files {
+      let out = BufferedOutput()
+      let status = PlaygroundCommand.run(arguments: ["inspect", file.path], output: out)
+      #expect(status == 0, "\(file.lastPathComponent): \(out.text)")
+      let json = BufferedOutput()
+      #expect(
+        PlaygroundCommand.run(arguments: ["inspect", file.path, "--json"], output: json) == 0,
+        "\(file.lastPathComponent)")
+    }
+  }
+
+  @Test("inspect prints tombstones, errors with codes, tokens, moreComing, markers and participants")
+  func inspectsWhatBodiesHold() throws {
+    let root = Self.fixture.deletingLastPathComponent()
+    func inspect(_ name: String) -> String {
+      let out = BufferedOutput()
+      _ = PlaygroundCommand.run(arguments: ["inspect", root.appendingPathComponent(name).path], output: out)
+      return out.text
+    }
+    let changes = inspect("web-services/pyicloud-photos-records-changes-zone-tombstone-response.json")
+    #expect(changes.contains("changes/zone response"))
+    #expect(changes.contains("deleted     ALBUM_RECORD_ID_999"))
+    #expect(changes.contains("moreComing  false"))
+    #expect(changes.contains("syncToken   SYNC_TOKEN_103"))
+    let query = inspect("web-services/icloudpd-records-query-continuationMarker-TRIMMED-response.json")
+    #expect(query.contains("continuationMarker  EgYZYs4rPu8a"))
+    let errors = inspect("web-services/detectify-real-ckws-error-and-zone-responses.json")
+    #expect(errors.contains("NOT_SUPPORTED_BY_ZONE for zone metadata_zone"))
+    let token = inspect("canopy-server-change-token.bplist")
+    #expect(token.contains("Apple keyed archive of CKServerChangeToken"))
+    #expect(token.contains("9 bytes: 01000001861120693e"))
+    let share = inspect("synthetic-share-system-fields.bplist")
+    #expect(share.contains("share system fields"))
+    #expect(
+      share.contains(
+        "_0123456789abcdef0123456789abcdef <bo@example.invalid> (Bo Sample) PRIVATE_USER READ_ONLY PENDING"))
+  }
+
+  @Test("a damaged archive or body is one error naming each reading and why it failed, with status 1")
+  func damagedInputs() throws {
+    let root = Self.fixture.deletingLastPathComponent()
+    let archive = try Data(contentsOf: root.appendingPathComponent("canopy-server-change-token.bplist"))
+    let body = try Data(
+      contentsOf: root.appendingPathComponent("web-services/icloudpd-zones-list-private-response.json"))
+    let files: [String: Data] = [
+      "cut.bplist": archive.prefix(archive.count / 2),
+      "cut.json": body.prefix(body.count - 3),
+      "foreign.json": Data(#"{"hello":"world"}"#.utf8),
+    ]
+    let environment = PlaygroundEnvironment(readFile: { path in
+      guard let data = files[path] else { throw CocoaError(.fileNoSuchFile) }
+      return data
+    })
+    for (name, reason) in [
+      ("cut.bplist", "Apple keyed archive: malformed property list"), ("cut.json", "JSON: JSON syntax error at byte"),
+      ("foreign.json", "no known request or response has the top-level keys hello"),
+    ] {
+      let out = BufferedOutput()
+      #expect(PlaygroundCommand.run(arguments: ["inspect", name], output: out, environment: environment) == 1)
+      #expect(out.text.contains("is not a Reconcile archive, a CloudKit keyed archive or a Web Services JSON document"))
+      #expect(out.text.contains("Reconcile archive: "), "\(name)")
+      #expect(out.text.contains(reason), "\(name): \(out.text)")
+    }
   }
 
   @Test("inspect reads JSON strictly: a repeated key is named with its offset; replay refuses bytes that are not UTF-8")

@@ -1,21 +1,39 @@
 import Foundation
 import Reconcile
 
-/// `inspect FILE [--json]`: reads a Reconcile system-fields archive, an Apple keyed archive (binary or XML) or a Web
-/// Services JSON record, and prints what it holds.
+/// `inspect FILE [--json]`: recognises a Reconcile system-fields archive, any CloudKit keyed archive (record and share
+/// system fields, change tokens, record and zone IDs, arrays of them), or any Web Services JSON document (a record, a
+/// share, a request or response of the record and zone endpoints, an error body) or a collection of such bodies, and
+/// prints what it holds.
 enum InspectCommand {
+  /// What a file held.
+  enum Contents {
+    case reconcileArchive(Record)
+    case keyedArchive(CloudKitArchive)
+    case webServices(WebServices.Body)
+    case collection(InspectCollection)
+
+    var format: String {
+      switch self {
+      case .reconcileArchive: return "Reconcile system-fields archive"
+      case .keyedArchive(let archive): return "Apple keyed archive of \(archive.kind)"
+      case .webServices(let body): return "CloudKit Web Services JSON \(body.kind)"
+      case .collection(let c): return "collection of \(c.entries.count) Web Services bodies"
+      }
+    }
+  }
+
   /// Tries each format in order, once: the first that reads the data wins; otherwise every format's refusal.
-  static func decode(_ data: Data) -> Result<(format: String, record: Record), Refusals> {
+  static func decode(_ data: Data) -> Result<Contents, Refusals> {
     var reasons: [String] = []
-    do { return .success(("Reconcile system-fields archive", try Record(systemFieldsData: data))) } catch {
+    do { return .success(.reconcileArchive(try Record(systemFieldsData: data))) } catch {
       reasons.append("Reconcile archive: \(error)")
     }
-    do { return .success(("Apple keyed system-fields archive", try Record(cloudKitSystemFieldsArchive: data))) } catch {
+    do { return .success(.keyedArchive(try CloudKitArchive(data: data))) } catch {
       reasons.append("Apple keyed archive: \(error)")
     }
-    do {
-      return .success(("CloudKit Web Services JSON record", try Record(wireJSON: data)))
-    } catch {
+    do { return .success(.webServices(try WebServices.Body(json: data))) } catch {
+      if let collection = InspectCollection(data) { return .success(.collection(collection)) }
       reasons.append("JSON: \(error)")
     }
     return .failure(Refusals(reasons: reasons))
@@ -40,48 +58,28 @@ enum InspectCommand {
       output.write("error: cannot read \(path): \(error.localizedDescription)\n")
       return 1
     }
-    let format: String
-    let record: Record
+    let contents: Contents
     switch decode(data) {
     case .success(let decoded):
-      (format, record) = decoded
+      contents = decoded
     case .failure(let refusals):
-      output.write("error: \(path) is not a Reconcile archive, an Apple keyed archive or a Web Services JSON record\n")
+      output.write(
+        "error: \(path) is not a Reconcile archive, a CloudKit keyed archive or a Web Services JSON document\n")
       output.write(refusals.reasons.map { "  \($0)\n" }.joined())
       return 1
     }
     if json {
-      guard let text = try? JSONText.render(record) else {
-        output.write("error: the record does not pass validate(), so it cannot be written as JSON\n")
+      do {
+        output.write(try InspectJSON.render(contents))
+        return 0
+      } catch {
+        output.write("error: \(path) read, but cannot be written as JSON: \(error)\n")
         return 1
       }
-      output.write(text)
-      return 0
     }
-    output.write("\(path): \(format), \(data.count) bytes\n")
-    output.write(TextTable.render(rows(record).map { [$0.0, $0.1] }, header: false))
+    output.write("\(path): \(contents.format), \(data.count) bytes\n")
+    output.write(InspectText.render(contents))
+    if case .collection(let collection) = contents, !collection.allDecoded { return 1 }
     return 0
-  }
-
-  private static func rows(_ r: Record) -> [(String, String)] {
-    var rows: [(String, String)] = [
-      ("recordType", r.recordType), ("recordName", r.recordID.recordName), ("zoneName", r.recordID.zoneID.zoneName),
-      ("ownerName", r.recordID.zoneID.ownerName),
-    ]
-    let optional: [(String, String?)] = [
-      ("recordChangeTag", r.recordChangeTag), ("creationDate", r.creationDate.map(iso)),
-      ("modificationDate", r.modificationDate.map(iso)), ("creatorUserRecordName", r.creatorUserRecordName),
-      ("lastModifiedUserRecordName", r.lastModifiedUserRecordName), ("modifiedByDevice", r.modifiedByDevice),
-      ("parent", r.parent?.description), ("share", r.share?.description),
-    ]
-    rows += optional.map { ($0.0, $0.1 ?? "–") }
-    if r.isDeleted { rows.append(("deleted", "true")) }
-    for key in r.values.keys.sorted() { rows.append(("field " + key, r[key]?.description ?? "")) }
-    for key in r.encryptedValues.keys { rows.append(("field " + key, "<encrypted>")) }
-    return rows
-  }
-
-  private static func iso(_ date: Date) -> String {
-    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
   }
 }

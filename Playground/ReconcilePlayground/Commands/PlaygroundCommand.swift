@@ -9,7 +9,7 @@ public enum PlaygroundCommand {
     ("run", "run a script of commands (FILE.rcp); stops at the first failed expect"),
     ("simulate", "one seeded random run of the simulator: invariants, diagnostics, statistics"),
     ("replay", "run a replay script the property runner wrote (FILE.rcp)"),
-    ("inspect", "print the record in a system-fields archive (Reconcile's or Apple's) or a JSON record"),
+    ("inspect", "print what a CloudKit archive (record, share, token, ID) or Web Services JSON body holds"),
     ("help", "list the subcommands"),
   ]
 

@@ -14,8 +14,9 @@ extension WebServices {
     case share(Share)
     /// A request body.
     case request(Request)
-    /// A response body; `endpoint` is the first endpoint whose responses have this shape.
-    case response(Response, endpoint: Endpoint)
+    /// A response body; `endpoint` is the endpoint when the body shows it (a `continuationMarker` is a query's, zones
+    /// with records are `changes/zone`'s), and `nil` when several endpoints answer with this shape.
+    case response(Response, endpoint: Endpoint?)
 
     /// Recognises and decodes a document.
     /// - Parameter json: The document.
@@ -36,7 +37,7 @@ extension WebServices {
       }
       let topKeys = Set(top.keys)
       if topKeys.contains("serverErrorCode") {
-        self = .response(try Response(json: json, endpoint: .recordsModify), endpoint: .recordsModify)
+        self = .response(try Response(json: json, endpoint: .recordsModify), endpoint: nil)
       } else if topKeys.contains("operations") {
         let first = keys(entries("operations").first)
         self = .request(try Request(json: json, endpoint: first.contains("zone") ? .zonesModify : .recordsModify))
@@ -51,10 +52,11 @@ extension WebServices {
           self = .request(try Request(json: json, endpoint: .recordsLookup))
         } else {
           let zone = try Self.zone(top["zoneID"])
-          let endpoint: Endpoint =
+          let endpoint: Endpoint? =
             topKeys.contains("continuationMarker")
-            ? .recordsQuery : topKeys.contains("moreComing") ? .recordsChanges : .recordsModify
-          self = .response(try Response(json: json, endpoint: endpoint, zone: zone), endpoint: endpoint)
+            ? .recordsQuery : topKeys.contains("moreComing") ? .recordsChanges : nil
+          self = .response(
+            try Response(json: json, endpoint: endpoint ?? .recordsModify, zone: zone), endpoint: endpoint)
         }
       } else if topKeys.contains("zones") {
         let zoneEntries = entries("zones").map(keys)
@@ -66,7 +68,7 @@ extension WebServices {
         } else if zoneEntries.contains(where: { !$0.isDisjoint(with: requestKeys) }) {
           self = .request(try Request(json: json, endpoint: .changesZone))
         } else {
-          self = .response(try Response(json: json, endpoint: .zonesList), endpoint: .zonesList)
+          self = .response(try Response(json: json, endpoint: .zonesList), endpoint: nil)
         }
       } else if topKeys.contains("recordName") {
         let single = try WebServices.decode(RecordResult.self, from: json, zone: nil, what: "record JSON")
@@ -74,7 +76,7 @@ extension WebServices {
         case .share(let share): self = .share(share)
         case .record(let record): self = .record(record)
         case .deleted, .failed:
-          self = .response(.records(RecordsResponse(results: [single])), endpoint: .recordsModify)
+          self = .response(.records(RecordsResponse(results: [single])), endpoint: nil)
         }
       } else if topKeys.contains("zoneID") {
         self = .request(try Request(json: json, endpoint: .recordsChanges))
@@ -94,7 +96,9 @@ extension WebServices {
       case .share: return "share"
       case .request(let request): return "\(request.endpoint) request"
       case .response(.error, _): return "error response"
-      case .response(_, let endpoint): return "\(endpoint) response"
+      case .response(_, let endpoint?): return "\(endpoint) response"
+      case .response(.zones, nil): return "zones response"
+      case .response(_, nil): return "records response"
       }
     }
 

@@ -7,15 +7,15 @@ struct WebServicesFixtureTests {
   /// Every single-body fixture, with what it must be recognised as.
   static let bodies: [(file: String, kind: String)] = [
     ("icloudpd-records-modify-update-request.json", "records/modify request"),
-    ("icloudpd-records-modify-update-response.json", "records/modify response"),
+    ("icloudpd-records-modify-update-response.json", "records response"),
     ("icloudpd-records-query-continuationMarker-TRIMMED-response.json", "records/query response"),
-    ("icloudpd-zones-list-private-response.json", "zones/list response"),
-    ("pyicloud-invites-records-lookup-zoneshare-response.json", "records/modify response"),
-    ("pyicloud-photos-changes-database-response.json", "zones/list response"),
+    ("icloudpd-zones-list-private-response.json", "zones response"),
+    ("pyicloud-invites-records-lookup-zoneshare-response.json", "records response"),
+    ("pyicloud-photos-changes-database-response.json", "zones response"),
     ("pyicloud-photos-records-changes-zone-tombstone-response.json", "changes/zone response"),
     ("pyicloud-photos-records-modify-delete-request.json", "records/modify request"),
-    ("pyicloud-photos-records-modify-delete-response.json", "records/modify response"),
-    ("pyicloud-photos-zones-list-response.json", "zones/list response"),
+    ("pyicloud-photos-records-modify-delete-response.json", "records response"),
+    ("pyicloud-photos-zones-list-response.json", "zones response"),
     ("shortcuts-icloud-api-SharedShortcut-record.json", "record"),
     ("talktocloud-public-record-Mapping.json", "record"),
   ]
