@@ -16,6 +16,10 @@ public struct ModifyRecordsRequest: Sendable, Hashable {
   public var isAtomic: Bool
   /// Opaque client data the server keeps per zone and echoes in zone-change fetches.
   public var clientChangeToken: Data?
+  /// Per-record save policies that override ``savePolicy`` (the Web Services give each operation its own).
+  var savePolicies: [RecordID: SavePolicy] = [:]
+  /// Records saved whole: keys the server has that the record lacks are removed (the Web Services' `replace`).
+  var replacing: Set<RecordID> = []
 
   /// Creates a request.
   /// - Parameters:

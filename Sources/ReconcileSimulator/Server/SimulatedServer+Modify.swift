@@ -131,7 +131,9 @@ extension SimulatedServer {
       return .failed(error, nil)
     }
     do {
-      return try decideSave(sent, access: access, policy: request.savePolicy, client: client, inBatch: inBatch)
+      return try decideSave(
+        sent, access: access, policy: request.savePolicies[sent.recordID] ?? request.savePolicy,
+        replacing: request.replacing.contains(sent.recordID), client: client, inBatch: inBatch)
     } catch {
       return .failed(error, access)
     }
@@ -141,6 +143,7 @@ extension SimulatedServer {
     _ sent: Record,
     access: ZoneAccess,
     policy: SavePolicy,
+    replacing: Bool,
     client: ClientIdentity,
     inBatch: Set<RecordID>
   ) throws(ServerError) -> Plan {
@@ -184,8 +187,9 @@ extension SimulatedServer {
     }
     try checkFieldTypes(record)
     var merged = existing ?? Record(recordType: record.recordType, recordID: record.recordID)
-    let sentKeys: Set<String> =
+    var sentKeys: Set<String> =
       existing == nil || policy == .allKeys ? record.changedKeys.union(record.allKeys) : record.changedKeys
+    if replacing { sentKeys.formUnion(record.allKeys + (existing?.allKeys ?? [])) }
     for key in sentKeys {
       if let value = record.encryptedValuesByKey[key] {
         merged.encryptedValues[key] = value
