@@ -9,15 +9,16 @@
 #        Scripts/fuzz.sh --list                             the target names
 # RECONCILE_FUZZ_BUILD=DIR builds elsewhere than .build-fuzz (to build while another fuzzer runs).
 #
-# Targets (Fuzz/Harness/FuzzTarget.swift): system-fields, cloudkit-archive, wire-json, schema-version, playground-script,
-# replay-script.
+# Targets (Fuzz/Harness/FuzzTarget.swift): system-fields, cloudkit-archive, wire-json, web-services, cloudkit-state,
+# schema-version, playground-script, replay-script.
 # The library sources are compiled into the fuzzer with coverage and ASan; nothing here touches SwiftPM's .build.
 # Finds go to .build-fuzz/corpus/TARGET, crashes to .build-fuzz/crashes/TARGET. A crash becomes a regression: copy it
 # into Fuzz/Regressions/TARGET (replayed by `swift test`) and add a test that names the bug.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(system-fields cloudkit-archive wire-json schema-version playground-script replay-script)
+targets=(system-fields cloudkit-archive wire-json web-services cloudkit-state schema-version playground-script
+  replay-script)
 out=${RECONCILE_FUZZ_BUILD:-.build-fuzz}
 binary=$out/reconcile-fuzz
 

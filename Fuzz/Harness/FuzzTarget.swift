@@ -12,6 +12,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable, CustomStringConvertible 
   case cloudKitArchive = "cloudkit-archive"
   /// `Record: Decodable` reading CloudKit Web Services JSON.
   case wireJSON = "wire-json"
+  /// `WebServices.Body(json:)` and `WebServices.Response(json:endpoint:)`: whole request and response bodies.
+  case webServices = "web-services"
+  /// `CloudKitArchive(data:)`: archived shares, change tokens, record and zone IDs, and arrays of them.
+  case cloudKitState = "cloudkit-state"
   /// `SchemaVersion("MAJOR.MINOR.PATCH")`.
   case schemaVersion = "schema-version"
   /// The playground's `ScriptParser.parse`, one line at a time.
@@ -34,6 +38,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable, CustomStringConvertible 
     case .systemFields: try SystemFieldsCheck.check(data)
     case .cloudKitArchive: try CloudKitArchiveCheck.check(data)
     case .wireJSON: try WireJSONCheck.check(data)
+    case .webServices: try WebServicesCheck.check(data)
+    case .cloudKitState: try CloudKitStateArchiveCheck.check(data)
     case .schemaVersion: try SchemaVersionCheck.check(data)
     case .playgroundScript: try PlaygroundScriptCheck.check(data)
     case .replayScript: try ReplayScriptCheck.check(data)

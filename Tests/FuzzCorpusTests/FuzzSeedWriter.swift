@@ -44,6 +44,15 @@ struct FuzzSeedWriter {
       try write(data, .systemFields, "fixture-" + name)
     }
     for (name, json) in Self.wireExamples { try write(Data(json.utf8), .wireJSON, name) }
+    // Every real body and archive in the fixtures seeds the whole-body and state-archive targets.
+    let webServices = fixtures.appendingPathComponent("web-services")
+    for file in try FileManager.default.contentsOfDirectory(atPath: webServices.path).sorted() {
+      try write(try Data(contentsOf: webServices.appendingPathComponent(file)), .webServices, "fixture-" + file)
+    }
+    for file in try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted()
+    where file.hasSuffix("plist") {
+      try write(try Data(contentsOf: fixtures.appendingPathComponent(file)), .cloudKitState, "fixture-" + file)
+    }
     for (i, text) in Self.versions.enumerated() { try write(Data(text.utf8), .schemaVersion, "version-\(i + 1)") }
 
     var lines = Set<String>()

@@ -43,12 +43,12 @@ extension WebServices {
 
     enum CodingKeys: String, CodingKey { case records, syncToken, moreComing, continuationMarker, zoneID }
 
-    /// Decodes `{records, syncToken?, moreComing?, continuationMarker?, zoneID?}`.
+    /// Decodes `{records, syncToken?, moreComing?, continuationMarker?, zoneID?}`; `records` is required.
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError` naming the bad entry.
     public init(from decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
-      results = try c.decodeIfPresent([RecordResult].self, forKey: .records) ?? []
+      results = try c.decode([RecordResult].self, forKey: .records)
       syncToken = try c.decodeIfPresent(String.self, forKey: .syncToken)
       moreComing = try c.decodeIfPresent(Bool.self, forKey: .moreComing)
       continuationMarker = try c.decodeIfPresent(String.self, forKey: .continuationMarker)

@@ -98,6 +98,11 @@ extension SimulatedServer {
 
   /// Shares an owner's zone with another user, who then reaches it in the shared database as
   /// `ZoneID(zoneName:, ownerName: owner)`.
+  ///
+  /// As in CloudKit, the share is a record: the zone's zone-wide share, `cloudkit.zoneshare` of type `cloudkit.share`,
+  /// created on first use with the owner as a participant. Each call adds, changes or removes one participant and
+  /// saves the share again (a new change tag, and a change in the zone's feed), and access checks read the
+  /// participants from that record — delete the share record and the zone is no longer shared.
   /// - Parameters:
   ///   - zoneID: The zone in the owner's private database.
   ///   - owner: The owner's user record name.
@@ -111,10 +116,37 @@ extension SimulatedServer {
     permission: SharePermission?
   ) {
     let stored = Self.storedZone(zoneID)
+    guard let zone = privateDatabases[owner]?.zones[stored], let id = zone.zoneShareID else { return }
+    var record = zone.records[id] ?? Record(recordType: Share.recordType, recordID: id)
+    var members = zone.shares[id] ?? ZoneStore.ShareMembers()
+    let isNew = zone.records[id] == nil
+    if isNew {
+      members.participants = [
+        Share.Participant(
+          userIdentity: Share.UserIdentity(userRecordName: owner), role: .owner, permission: .readWrite,
+          acceptanceStatus: .accepted)
+      ]
+    }
+    let had = zone.sharePermission(for: participant) != nil
+    members.participants.removeAll { $0.userIdentity.userRecordName == participant && $0.role != .owner }
+    if let permission {
+      members.participants.append(
+        Share.Participant(
+          userIdentity: Share.UserIdentity(userRecordName: participant), role: .privateUser,
+          permission: permission == .readWrite ? .readWrite : .readOnly, acceptanceStatus: .accepted))
+    }
+    record.recordChangeTag = makeTag()
+    if isNew {
+      record.creationDate = now
+      record.creatorUserRecordName = owner
+    }
+    record.modificationDate = now
+    record.lastModifiedUserRecordName = owner
+    record.clearChangedKeys()
+    let depth = configuration.ancestorDepth
     withDatabase(.privateDatabase(owner: owner)) { database in
-      guard database.zones[stored] != nil else { return }
-      let had = database.participants[stored]?[participant] != nil
-      database.participants[stored, default: [:]][participant] = permission
+      database.zones[stored]?.store(record, ancestorDepth: depth)
+      database.zones[stored]?.shares[id] = members
       if permission == nil, had {
         database.revoked[stored, default: []].insert(participant)
       } else if permission != nil {
@@ -122,6 +154,18 @@ extension SimulatedServer {
       }
       database.zoneLog.append(stored)
     }
+  }
+
+  /// The zone-wide share of an owner's zone, with its participants, when the zone is shared.
+  /// - Parameters:
+  ///   - zoneID: The zone in the owner's private database.
+  ///   - owner: The owner's user record name.
+  /// - Returns: The `cloudkit.zoneshare` share, or `nil`.
+  public func zoneShare(of zoneID: ZoneID, ownedBy owner: String) -> Share? {
+    guard let zone = privateDatabases[owner]?.zones[Self.storedZone(zoneID)], let id = zone.zoneShareID else {
+      return nil
+    }
+    return zone.share(id)
   }
 
   /// **Simulator only**: a zone-change token for "now", without replaying history. CloudKit has no such call (a client

@@ -57,7 +57,7 @@ extension SimulatedServer {
     } else {
       owners = privateDatabases.keys.sorted().filter { owner in
         guard owner != user, let store = privateDatabases[owner] else { return false }
-        return store.participants.values.contains { $0[user] != nil }
+        return store.zones.values.contains { $0.sharePermission(for: user) != nil }
           || store.revoked.values.contains { $0.contains(user) }
       }
     }
@@ -74,7 +74,7 @@ extension SimulatedServer {
       let page = store.zoneLog.changes(after: after, limit: remaining)
       for zoneID in page.keys {
         let shown = request.scope == .shared ? zoneID.owned(by: owner) : zoneID
-        if request.scope == .shared, store.participants[zoneID]?[user] == nil, store.zones[zoneID] != nil {
+        if request.scope == .shared, let zone = store.zones[zoneID], zone.sharePermission(for: user) == nil {
           // A share revoked since shows as a deleted zone; a zone never shared with this user does not show.
           if store.revoked[zoneID]?.contains(user) == true { changes.deletedZones.append(shown) }
           continue

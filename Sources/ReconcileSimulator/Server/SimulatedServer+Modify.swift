@@ -320,7 +320,12 @@ extension SimulatedServer {
     var queue = [id]
     while let next = queue.popLast() {
       let removed = withDatabase(access.database) { database -> Record? in
+        // Deleting a share record ends the share: its participants lose the zone, and their feeds say so.
+        let members = database.zones[access.storedZone]?.shares[next]?.participants ?? []
         guard let old = database.zones[access.storedZone]?.remove(next) else { return nil }
+        for case let user? in members.filter({ $0.role != .owner }).map(\.userIdentity.userRecordName) {
+          database.revoked[access.storedZone, default: []].insert(user)
+        }
         database.zoneLog.append(access.storedZone)
         return old
       }

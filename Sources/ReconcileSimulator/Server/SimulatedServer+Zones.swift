@@ -51,7 +51,6 @@ extension SimulatedServer {
       guard database.zones.removeValue(forKey: stored) != nil else { return false }
       database.removedZones[stored] = purged ? .purged : .deleted
       if purged { database.userDeletedZones.insert(stored) }
-      database.participants[stored] = nil
       database.zoneLog.append(stored)
       return true
     }

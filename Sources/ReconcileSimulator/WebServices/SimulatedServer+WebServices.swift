@@ -4,7 +4,7 @@ public import Reconcile
 extension SimulatedServer {
   /// Answers a Web Services request body as CloudKit would: the response body and its HTTP status.
   ///
-  /// The body is decoded with ``WebServices/Request/init(json:endpoint:)``; a body that does not decode is a 400
+  /// The body is decoded with `WebServices.Request(json:endpoint:)`; a body that does not decode is a 400
   /// `BAD_REQUEST` naming the problem. The request then goes through ``handle(_:from:)`` — the same decision table,
   /// throttling and injected faults as every other client — and the reply is encoded as CloudKit's JSON.
   ///
@@ -150,7 +150,9 @@ extension SimulatedServer {
       if let error = reply.failures[id] {
         return .failed(error.webServicesError(recordName: id.recordName, creating: creates.contains(id)))
       }
-      if let record = saved[id] { return Self.result(Self.trimmed(record, to: body.desiredKeys)) }
+      if let record = saved[id] {
+        return result(Self.trimmed(record, to: body.desiredKeys), database: database, client: client)
+      }
       if deleted.contains(id) || operation.record == nil { return .deleted(id, recordType: nil) }
       return .failed(.init(code: .internalError, reason: "no result for \(id)", recordName: id.recordName))
     }
@@ -168,7 +170,7 @@ extension SimulatedServer {
     return .records(
       .init(
         results: body.recordIDs.map { id in
-          if let record = found[id] { return Self.result(record) }
+          if let record = found[id] { return result(record, database: database, client: client) }
           let error = reply.failures[id] ?? .unknownItem(id)
           return .failed(error.webServicesError(recordName: id.recordName))
         }))
@@ -192,7 +194,7 @@ extension SimulatedServer {
     }
     return .records(
       .init(
-        results: reply.records.map(Self.result),
+        results: reply.records.map { result($0, database: database, client: client) },
         continuationMarker: reply.cursor.map(WebServicesToken.string)))
   }
 
@@ -216,7 +218,7 @@ extension SimulatedServer {
     }
     var results = changes.changed.filter { record in
       body.desiredRecordTypes.map { $0.contains(record.recordType) } ?? true
-    }.map(Self.result)
+    }.map { result($0, database: database, client: client) }
     results += changes.deleted.map { .deleted($0.recordID, recordType: $0.recordType) }
     return .init(
       results: results, syncToken: WebServicesToken.string(changes.token), moreComing: changes.moreComing,
@@ -283,9 +285,20 @@ extension SimulatedServer {
 
   // MARK: Helpers
 
-  private static func result(_ record: Record) -> WebServices.RecordResult {
-    if record.recordType == Share.recordType, let share = try? Share(record: record) { return .share(share) }
-    return .record(record)
+  /// A record as a result entry; a share record carries the participants its zone keeps for it.
+  private func result(_ record: Record, database: DatabaseScope, client: ClientIdentity) -> WebServices.RecordResult {
+    guard record.recordType == Share.recordType else { return .record(record) }
+    let zoneID = record.recordID.zoneID
+    let owner = database == .shared ? zoneID.ownerName : client.userRecordName
+    let stored = Self.storedZone(zoneID)
+    let storedID = (try? RecordID(recordName: record.recordID.recordName, zoneID: stored)) ?? record.recordID
+    let members = owner.flatMap { privateDatabases[$0]?.zones[stored]?.shares[storedID] }
+    guard
+      let share = try? Share(
+        record: record, participants: members?.participants ?? [],
+        publicPermission: members?.publicPermission ?? .none)
+    else { return .record(record) }
+    return .share(share)
   }
 
   private static func trimmed(_ record: Record, to keys: [String]?) -> Record {

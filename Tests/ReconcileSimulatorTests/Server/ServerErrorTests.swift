@@ -169,7 +169,9 @@ struct ServerErrorTests {
     fixture.server.share(fixture.notes, ownedBy: "_alice", with: "_bob", permission: .readWrite)
     let accepted = try fixture.save([edit], as: fixture.bob, scope: .shared)
     #expect(accepted.failures.isEmpty)
-    #expect(fixture.server.records(in: fixture.notes, ownedBy: "_alice").first?["title"] == "bob was here")
+    #expect(
+      fixture.server.records(in: fixture.notes, ownedBy: "_alice").first { $0.recordType == "Note" }?["title"]
+        == "bob was here")
   }
 
   @Test("public records can be modified and deleted only by their creator")

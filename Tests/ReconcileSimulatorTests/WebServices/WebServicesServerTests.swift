@@ -194,4 +194,30 @@ struct WebServicesServerTests {
     #expect(error.code == .badRequest)
     #expect(error.reason?.contains("syncToken") == true)
   }
+
+  @Test("a shared zone's share record comes back as a share with its participants, to the owner and the participant")
+  func shareRecordsOverWebServices() throws {
+    var server = SimulatedServer()
+    let alice = ClientIdentity(userRecordName: "_alice", deviceName: "mac")
+    let bob = ClientIdentity(userRecordName: "_bob", deviceName: "phone")
+    _ = server.respond(to: .modifyZones(.init(operations: [.create(Self.notes)])), database: .private, from: alice)
+    server.share(Self.notes, ownedBy: "_alice", with: "_bob", permission: .readOnly)
+    let mine = try #require(
+      server.respond(to: .recordChanges(.init(zoneID: Self.notes)), database: .private, from: alice).records)
+    guard case .share(let share)? = mine.results.first else {
+      Issue.record("expected the share: \(mine.results)")
+      return
+    }
+    #expect(share.participants.map(\.userIdentity.userRecordName) == ["_alice", "_bob"])
+    #expect(share.participants[1].permission == .readOnly)
+    let shared = try ZoneID(zoneName: "Notes", ownerName: "_alice")
+    let theirs = try #require(
+      server.respond(to: .recordChanges(.init(zoneID: shared)), database: .shared, from: bob).records)
+    guard case .share(let seen)? = theirs.results.first else {
+      Issue.record("expected the share: \(theirs.results)")
+      return
+    }
+    #expect(seen.participants.count == 2)
+    #expect(seen.recordID.zoneID == shared)
+  }
 }

@@ -55,7 +55,7 @@ extension SimulatedServer {
         throw .badDatabase(reason: "zone \(zoneID) is in your private database, not the shared one")
       }
       let stored = Self.storedZone(zoneID)
-      guard let permission = privateDatabases[owner]?.participants[stored]?[user] else {
+      guard let permission = privateDatabases[owner]?.zones[stored]?.sharePermission(for: user) else {
         throw .permissionFailure(reason: "zone \(zoneID) is not shared with \(user)")
       }
       if writing, permission == .readOnly {

@@ -1,6 +1,7 @@
 import Reconcile
 
-/// One database: its zones, its feed of zone changes, and who a zone is shared with.
+/// One database: its zones, its feed of zone changes, and who lost access to a shared zone. Who a zone is shared with
+/// is read from the zone's share record (``ZoneStore/shares``).
 struct DatabaseStore: Sendable {
   /// How a zone left the database, as the database change feed reports it.
   enum ZoneFate: Sendable, Hashable {
@@ -14,8 +15,6 @@ struct DatabaseStore: Sendable {
   var removedZones: [ZoneID: ZoneFate] = [:]
   /// Zones the user deleted in Settings: saves into them fail with `userDeletedZone` until a client re-creates them.
   var userDeletedZones: Set<ZoneID> = []
-  /// Participants of each shared zone and whether they may write.
-  var participants: [ZoneID: [String: SharePermission]] = [:]
   /// Users whose access to a zone was revoked: their shared database reports the zone as deleted.
   var revoked: [ZoneID: Set<String>] = [:]
 

@@ -13,6 +13,40 @@ struct ZoneStore: Sendable {
   var clientChangeToken: Data?
   /// Earlier versions of each record, newest last, keyed by change tag lookup; bounded by `ancestorDepth`.
   var previousVersions: [RecordID: [Record]] = [:]
+  /// Who takes part in each share record of the zone, and what anyone with its URL may do: the part of a `CKShare`
+  /// that is not a field. The share's record itself is in ``records`` and the change log like any record.
+  var shares: [RecordID: ShareMembers] = [:]
+
+  /// The part of a share that is not a record field.
+  struct ShareMembers: Sendable, Hashable {
+    var participants: [Share.Participant] = []
+    var publicPermission: Share.Permission = .none
+  }
+
+  /// The ID of the zone's zone-wide share record, `cloudkit.zoneshare`.
+  var zoneShareID: RecordID? { try? RecordID(recordName: ZoneID.zoneWideShareRecordName, zoneID: zone.zoneID) }
+
+  /// What `user` may do in this zone by its zone-wide share: `nil` unless the share lists them, not removed and not
+  /// as owner, with read-only or read-write permission.
+  func sharePermission(for user: String) -> SharePermission? {
+    guard let id = zoneShareID, records[id] != nil, let members = shares[id] else { return nil }
+    guard
+      let participant = members.participants.first(where: {
+        $0.userIdentity.userRecordName == user && $0.role != .owner && $0.acceptanceStatus != .removed
+      })
+    else { return nil }
+    switch participant.permission {
+    case .readWrite: return .readWrite
+    case .readOnly: return .readOnly
+    case .none, .unknown: return nil
+    }
+  }
+
+  /// The share record `id` with its participants, when the zone holds one.
+  func share(_ id: RecordID) -> Share? {
+    guard let record = records[id], let members = shares[id] else { return nil }
+    return try? Share(record: record, participants: members.participants, publicPermission: members.publicPermission)
+  }
 
   init(zone: RecordZone, incarnation: Int) {
     self.zone = zone
@@ -47,6 +81,7 @@ struct ZoneStore: Sendable {
   mutating func remove(_ id: RecordID) -> Record? {
     guard let old = records.removeValue(forKey: id) else { return nil }
     previousVersions[id] = nil
+    shares[id] = nil
     deletedTypes[id] = old.recordType
     log.append(id)
     return old
