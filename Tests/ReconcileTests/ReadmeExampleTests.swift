@@ -34,6 +34,23 @@ struct ReadmeExampleTests {
     #expect(archive.count < 200)
   }
 
+  @Test("the Web Services example runs as written")
+  func webServicesExample() throws {
+    let notes = try ZoneID(zoneName: "Notes")
+    var note = Record(recordType: "Note", recordID: try RecordID(recordName: "note-1", zoneID: notes))
+    note["title"] = "Groceries"
+    let reply = Data(#"{"serverErrorCode":"CONFLICT","reason":"record to update has been modified"}"#.utf8)
+    let tokenArchive = try Fixtures.data("canopy-server-change-token.bplist")
+
+    let body = try WebServices.Request.modifyRecords(.init(zoneID: notes, operations: [.update(note)])).jsonData()
+    let response = try WebServices.Response(json: reply, endpoint: .recordsModify, httpStatus: 409, zone: notes)
+    let token = try ServerChangeToken(cloudKitArchive: tokenArchive)  // an archived CKServerChangeToken, read anywhere
+
+    #expect(String(decoding: body, as: UTF8.self).contains(#""operationType":"update""#))
+    #expect(response == .error(.init(code: .conflict, reason: "record to update has been modified", httpStatus: 409)))
+    #expect(token.data.count == 9)
+  }
+
   @Test("the conflict example runs as written")
   func conflictExample() throws {
     var lastKnown = Record(recordType: "Note", recordID: try RecordID(recordName: "note-1"))

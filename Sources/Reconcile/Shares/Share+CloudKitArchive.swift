@@ -39,11 +39,9 @@ extension Share {
   /// - Throws: ``CloudKitArchiveError`` naming what is wrong; an archive of a plain record is
   ///   ``CloudKitArchiveError/unexpectedClass(field:expected:found:)``.
   public init(cloudKitSystemFieldsArchive data: Data) throws(CloudKitArchiveError) {
-    let archive = try CloudKitArchive(data: data)
-    guard case .share(let share) = archive else {
-      throw .unexpectedClass(field: CloudKitArchiveKeys.recordType, expected: Share.recordType, found: archive.kind)
+    self = try CloudKitArchive.read(data, expected: Share.recordType, field: CloudKitArchiveKeys.recordType) {
+      if case .share(let share) = $0 { share } else { nil }
     }
-    self = share
   }
 
   /// Writes the share as `CKShare.encodeSystemFields(with:)` lays it out: the record's system-field keys plus

@@ -1,4 +1,9 @@
 extension Share {
+  /// The case of `cases` whose wire name is `name`.
+  static func named<E>(_ name: String, in cases: [E], _ wireName: (E) -> String) -> E? {
+    cases.first { wireName($0) == name }
+  }
+
   /// What a participant, or anyone with the share's URL, may do. Raw values are `CKShare.ParticipantPermission`'s.
   public enum Permission: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Not known to this client.
@@ -16,7 +21,7 @@ extension Share {
     /// Reads the Web Services spelling.
     /// - Parameter wireName: `UNKNOWN`, `NONE`, `READ_ONLY` or `READ_WRITE`.
     public init?(wireName: String) {
-      guard let match = Self.allCases.first(where: { $0.wireName == wireName }) else { return nil }
+      guard let match = Share.named(wireName, in: Self.allCases, \.wireName) else { return nil }
       self = match
     }
 
@@ -47,7 +52,7 @@ extension Share {
         self = .privateUser
         return
       }
-      guard let match = Self.allCases.first(where: { $0.wireName == wireName }) else { return nil }
+      guard let match = Share.named(wireName, in: Self.allCases, \.wireName) else { return nil }
       self = match
     }
 
@@ -72,7 +77,7 @@ extension Share {
     /// Reads the Web Services spelling.
     /// - Parameter wireName: `UNKNOWN`, `PENDING`, `ACCEPTED` or `REMOVED`.
     public init?(wireName: String) {
-      guard let match = Self.allCases.first(where: { $0.wireName == wireName }) else { return nil }
+      guard let match = Share.named(wireName, in: Self.allCases, \.wireName) else { return nil }
       self = match
     }
 

@@ -49,6 +49,18 @@ public enum CloudKitArchive: Sendable, Hashable {
     }
   }
 
+  /// Reads an archive that must hold one kind, picked out by `pick`; any other kind is
+  /// ``CloudKitArchiveError/unexpectedClass(field:expected:found:)`` naming `expected` and what was found.
+  static func read<T>(
+    _ data: Data, expected: String, field: String = CloudKitArchiveKeys.root, _ pick: (CloudKitArchive) -> T?
+  ) throws(CloudKitArchiveError) -> T {
+    let archive = try CloudKitArchive(data: data)
+    guard let value = pick(archive) else {
+      throw .unexpectedClass(field: field, expected: expected, found: archive.kind)
+    }
+    return value
+  }
+
   /// A short name for what the archive holds: `record system fields`, `CKServerChangeToken`, …
   public var kind: String {
     switch self {

@@ -5,12 +5,9 @@ extension RecordID {
   /// - Parameter data: The archive's bytes.
   /// - Throws: ``CloudKitArchiveError`` naming what is wrong, such as an archive of another class.
   public init(cloudKitArchive data: Data) throws(CloudKitArchiveError) {
-    let archive = try CloudKitArchive(data: data)
-    guard case .recordID(let id) = archive else {
-      throw .unexpectedClass(
-        field: CloudKitArchiveKeys.root, expected: CloudKitArchiveKeys.recordIDClass, found: archive.kind)
+    self = try CloudKitArchive.read(data, expected: CloudKitArchiveKeys.recordIDClass) {
+      if case .recordID(let id) = $0 { id } else { nil }
     }
-    self = id
   }
 
   /// Writes the ID as `archivedData(withRootObject:)` writes a `CKRecord.ID`.
@@ -25,12 +22,9 @@ extension ZoneID {
   /// - Parameter data: The archive's bytes.
   /// - Throws: ``CloudKitArchiveError`` naming what is wrong, such as an archive of another class.
   public init(cloudKitArchive data: Data) throws(CloudKitArchiveError) {
-    let archive = try CloudKitArchive(data: data)
-    guard case .zoneID(let zone) = archive else {
-      throw .unexpectedClass(
-        field: CloudKitArchiveKeys.root, expected: CloudKitArchiveKeys.zoneIDClass, found: archive.kind)
+    self = try CloudKitArchive.read(data, expected: CloudKitArchiveKeys.zoneIDClass) {
+      if case .zoneID(let zone) = $0 { zone } else { nil }
     }
-    self = zone
   }
 
   /// Writes the zone ID as `archivedData(withRootObject:)` writes a `CKRecordZone.ID`.
