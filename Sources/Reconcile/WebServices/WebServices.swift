@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The CloudKit Web Services model: typed requests and responses for the record and zone endpoints, with encoding
 /// and strict decoding, so server-side Swift can talk to CloudKit (or to the simulator) without hand-written JSON.

@@ -1,5 +1,5 @@
 public import Foundation
-public import Reconcile
+import Reconcile
 
 extension SimulatedSyncEngine {
   /// The next request: nothing while halted, offline, waiting or with a request in flight.

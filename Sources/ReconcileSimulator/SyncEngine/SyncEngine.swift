@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Reconcile
 
 /// The vocabulary of ``SimulatedSyncEngine``, named after CloudKit's `CKSyncEngine` so a delegate written against one
