@@ -4,11 +4,11 @@ import ReconcileSimulator
 
 // reconcile-benchmarks: run with `swift run -c release reconcile-benchmarks [--check] [--quick] [--only SECTION]`.
 // --check exits 1 when a target is missed; --quick runs fewer iterations (for smoke runs); --only runs one section
-// (archives, merge, simulator, workload, feed, hostile), e.g. under a profiler.
+// (archives, merge, simulator, workload, feed, hostile, bodies), e.g. under a profiler.
 let argumentList = Array(CommandLine.arguments.dropFirst())
 let arguments = Set(argumentList)
 let iterations = arguments.contains("--quick") ? 2_000 : 200_000
-let sections = ["archives", "merge", "simulator", "workload", "feed", "hostile"]
+let sections = ["archives", "merge", "simulator", "workload", "feed", "hostile", "bodies"]
 let only = argumentList.firstIndex(of: "--only").flatMap {
   argumentList.indices.contains($0 + 1) ? argumentList[$0 + 1] : nil
 }
@@ -184,6 +184,19 @@ do {
     target(
       "every hostile input grows ≤ 3× faster than its size: worst \(worstText)", (worst?.growthPerByte ?? 0) <= 3,
       missing: "hostile input growth")
+  }
+  if runs("bodies") {
+    print("\nWeb Services bodies: typed decode beside the strict byte check and Foundation's untyped parse")
+    var rows = [
+      ["body", "bytes", "µs typed", "MB/s", "µs check", "µs JSONSerialization", "typed vs JSONSerialization"]
+    ]
+    for r in try WebServicesBenchmark.run(iterations: iterations) {
+      rows.append([
+        r.name, String(r.bytes), format(r.nsTyped / 1e3), format(Double(r.bytes) / r.nsTyped * 1e3, digits: 0),
+        format(r.nsCheck / 1e3), format(r.nsFoundation / 1e3), format(r.nsTyped / r.nsFoundation) + "×",
+      ])
+    }
+    print(table(rows))
   }
 } catch {
   print("benchmark failed: \(error)")

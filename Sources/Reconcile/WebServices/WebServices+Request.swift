@@ -118,18 +118,30 @@ extension WebServices {
     /// - Throws: ``WireJSONError``; a well-formed body of the wrong shape is ``WireJSONError/invalidBody(_:path:reason:)``.
     public init(json: Data, endpoint: Endpoint, httpStatus: Int = 200, zone: ZoneID? = nil) throws(WireJSONError) {
       let what = "\(endpoint) response"
-      try WireJSON.check(json)
-      if httpStatus >= 400 || Self.hasTopLevelErrorCode(json) {
-        var error = try decode(ServerError.self, from: json, zone: nil, what: what)
-        error.httpStatus = httpStatus >= 400 ? httpStatus : error.code.httpStatus
-        self = .error(error)
+      if httpStatus >= 400 {
+        self = .error(try Self.error(json, httpStatus: httpStatus, what: what))
         return
       }
-      switch endpoint.responseShape {
-      case .records: self = .records(try decode(RecordsResponse.self, from: json, zone: zone, what: what))
-      case .zones: self = .zones(try decode(ZonesResponse.self, from: json, zone: zone, what: what))
-      case .zoneChanges: self = .zoneChanges(try decode(ZoneChangesResponse.self, from: json, zone: zone, what: what))
+      do {
+        switch endpoint.responseShape {
+        case .records: self = .records(try decode(RecordsResponse.self, from: json, zone: zone, what: what))
+        case .zones: self = .zones(try decode(ZonesResponse.self, from: json, zone: zone, what: what))
+        case .zoneChanges:
+          self = .zoneChanges(try decode(ZoneChangesResponse.self, from: json, zone: zone, what: what))
+        }
+      } catch {
+        // A request-level error body sometimes comes with status 200 (relayed responses); it lacks the shape's keys.
+        guard case .invalidBody = error, let failure = try? Self.error(json, httpStatus: httpStatus, what: what) else {
+          throw error
+        }
+        self = .error(failure)
       }
+    }
+
+    private static func error(_ json: Data, httpStatus: Int, what: String) throws(WireJSONError) -> ServerError {
+      var error = try decode(ServerError.self, from: json, zone: nil, what: what)
+      error.httpStatus = httpStatus >= 400 ? httpStatus : error.code.httpStatus
+      return error
     }
 
     /// The body as JSON with sorted keys.
@@ -154,9 +166,5 @@ extension WebServices {
     /// The zones response, if this is one.
     public var zones: ZonesResponse? { if case .zones(let z) = self { z } else { nil } }
 
-    private static func hasTopLevelErrorCode(_ json: Data) -> Bool {
-      struct Probe: Decodable { var serverErrorCode: String? }
-      return (try? JSONDecoder().decode(Probe.self, from: json))?.serverErrorCode != nil
-    }
   }
 }

@@ -11,20 +11,22 @@ enum JSONValue: Decodable, Equatable {
 
   init(from decoder: any Decoder) throws {
     let c = try decoder.singleValueContainer()
+    // Each failed attempt throws (and allocates an error), so the common kinds in record JSON are tried first. A
+    // Boolean is tried before numbers so `true` is not read as 1.
     if c.decodeNil() {
       self = .null
+    } else if let v = try? c.decode(String.self) {
+      self = .string(v)
+    } else if let v = try? c.decode([String: JSONValue].self) {
+      self = .object(v)
     } else if let v = try? c.decode(Bool.self) {
       self = .bool(v)
     } else if let v = try? c.decode(Int64.self) {
       self = .integer(v)
     } else if let v = try? c.decode(Double.self) {
       self = .number(v)
-    } else if let v = try? c.decode(String.self) {
-      self = .string(v)
-    } else if let v = try? c.decode([JSONValue].self) {
-      self = .array(v)
     } else {
-      self = .object(try c.decode([String: JSONValue].self))
+      self = .array(try c.decode([JSONValue].self))
     }
   }
 

@@ -9,7 +9,7 @@ import ReconcileSimulator
 /// Routes `URLSession` requests for `https://api.apple-cloudkit.com/database/1/CONTAINER/ENV/DATABASE/ENDPOINT` to a
 /// simulated server, as a server-side app's CloudKit client would be tested: its HTTP layer stubbed, nothing else
 /// changed. The caller is named by the `X-Simulated-User` and `X-Simulated-Device` headers.
-final class SimulatorURLProtocol: URLProtocol, @unchecked Sendable {
+final class SimulatorURLProtocol: URLProtocol {
   /// The server every stubbed session talks to, behind a lock: URL loading calls in from its own threads.
   final class World: @unchecked Sendable {
     private let lock = NSLock()

@@ -181,7 +181,8 @@ struct WebServicesServerTests {
     let page1 = try #require(server.respond(to: .queryRecords(query), database: .private, from: caller).records)
     #expect(page1.records.map(\.recordID.recordName) == ["n5", "n4"])
     var next = query
-    next.continuationMarker = try #require(page1.continuationMarker)
+    let marker = try #require(page1.continuationMarker)
+    next.continuationMarker = marker
     let page2 = try #require(server.respond(to: .queryRecords(next), database: .private, from: caller).records)
     #expect(page2.records.map(\.recordID.recordName) == ["n3", "n2"])
 
