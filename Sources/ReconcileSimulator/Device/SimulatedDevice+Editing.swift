@@ -88,13 +88,6 @@ extension SimulatedDevice {
   /// Writes the bookkeeping fields and the schema version, and checks the result, for an edit about to be stored.
   private mutating func prepareEdit(_ record: inout Record, at now: Date) throws(DeviceError) {
     let time = deviceTime(at: now)
-    let bookkeeping = configuration.bookkeeping
-    if let key = bookkeeping.editCountKey {
-      var count: Int64 = 0
-      if case .int64(let n)? = record[key] { count = n }
-      record[key] = .int64(count &+ 1)
-    }
-    if let key = bookkeeping.modifiedAtKey { record[key] = .timestamp(time) }
     if let schema = configuration.schema {
       do {
         if case .newerMinor = try schema.check(record) {} else { try schema.stampVersion(&record) }
@@ -102,12 +95,11 @@ extension SimulatedDevice {
         throw .schema(error)
       }
     }
-    if let key = bookkeeping.fieldStampsKey {
-      do {
-        try HybridLogicalClockMerge(stampsKey: key).stamp(&record, with: &storage.clock, at: time)
-      } catch {
-        throw .bookkeeping(record.recordID, "\(error)")
-      }
+    // The resolver's bookkeeping comes last, so field stamps cover the schema's version field too.
+    do {
+      try configuration.bookkeeping.stampEdit(&record, clock: &storage.clock, at: time)
+    } catch {
+      throw .bookkeeping(record.recordID, "\(error)")
     }
     do {
       try record.validate()
