@@ -1,3 +1,4 @@
+public import Foundation
 import Reconcile
 
 /// A property a fuzz target broke on some input, short of a trap: a wrong error type, an empty message, or a record
@@ -27,4 +28,9 @@ public struct FuzzFinding: Error, Sendable, CustomStringConvertible {
     }
     if decoded != record { throw FuzzFinding("\(format) round trip changed \(record) into \(decoded)") }
   }
+}
+
+extension FuzzFinding: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// What is wrong with a script or REPL line, or with carrying it out: the message names the offending token. Where
 /// the line came from is the caller's to say (`run` prefixes `FILE:LINE:`).
 public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -31,4 +33,9 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
     if let guess = Suggestion.closest(to: word, in: choices) { message += "; did you mean '\(guess)'?" }
     return ScriptError(message)
   }
+}
+
+extension ScriptError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

@@ -122,6 +122,20 @@ struct ServerErrorTests {
     #expect(try fixture.save([fine]).failures.isEmpty)
   }
 
+  @Test("simulator errors read the same in localizedDescription as in description")
+  func localizedDescriptions() throws {
+    var errors: [any Error & CustomStringConvertible] = [
+      ServerError.zoneBusy(retryAfter: 5), DeviceError.bookkeeping(try RecordID(recordName: "n"), "broken"),
+    ]
+    do {
+      _ = try SimulationScript.parse("explode everything")
+    } catch {
+      errors.append(error)
+    }
+    #expect(errors.count == 3)
+    for error in errors { #expect(error.localizedDescription == error.description, "\(type(of: error))") }
+  }
+
   @Test("no account: notAuthenticated on private, shared and public writes; public reads work")
   func noAccount() throws {
     var fixture = try ServerFixture()

@@ -1,0 +1,26 @@
+import Foundation
+import Reconcile
+import Testing
+
+@Suite("Errors read the same in localizedDescription as in description")
+struct ErrorMessageTests {
+  static let errors: [any Error & CustomStringConvertible] = [
+    RecordValidationError.invalidName(.recordName, "", violation: .empty),
+    ConflictResolutionError.unexpectedFieldType(key: "k", role: .client, expected: .int64, found: .string),
+    EditStampingError.unexpectedFieldType(key: "editCount", expected: .int64, found: .string),
+    SystemFieldsArchiveError.truncated(field: "recordType", offset: 4),
+    CloudKitArchiveError.notAPropertyList,
+    WireJSONError.duplicateKey("a", offset: 3),
+    HybridLogicalClockError.invalidNodeID(""),
+    WebServices.ServerError(code: .throttled, reason: "slow down", retryAfter: 3),
+    WebServices.ConflictLookupError.notAConflict(.exists),
+  ]
+
+  @Test("every public error's localizedDescription is its description, not a generic 'error N'")
+  func localizedDescriptions() {
+    for error in Self.errors {
+      #expect(error.localizedDescription == error.description, "\(type(of: error))")
+      #expect(!error.localizedDescription.contains("The operation"), "\(type(of: error))")
+    }
+  }
+}
