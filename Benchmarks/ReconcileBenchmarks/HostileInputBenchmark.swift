@@ -78,7 +78,7 @@ enum HostileInputBenchmark {
           "JSONDecoder",
           { scale in
             let data = HostileDocuments.stringRecord(bytes: scale * megabyte)
-            return { _ = try JSONDecoder().decode(Record.self, from: data) }
+            return { _ = try WireCoded.decode(data) }
           }
         )),
       Case(
@@ -91,7 +91,7 @@ enum HostileInputBenchmark {
           "JSONDecoder",
           { scale in
             let data = HostileDocuments.fieldsRecord(count: scale * 10_000)
-            return { _ = try JSONDecoder().decode(Record.self, from: data) }
+            return { _ = try WireCoded.decode(data) }
           }
         )),
       Case(
@@ -112,7 +112,7 @@ enum HostileInputBenchmark {
           { scale in
             let depth = scale * 10_000
             let data = Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
-            return { try expectFailure { _ = try JSONDecoder().decode(Record.self, from: data) } }
+            return { try expectFailure { _ = try WireCoded.decode(data) } }
           }
         )),
       Case(

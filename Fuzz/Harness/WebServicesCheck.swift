@@ -32,8 +32,8 @@ enum WebServicesCheck {
     let encoded: Data
     do {
       switch body {
-      case .record(let record): encoded = try JSONEncoder().encode(record)
-      case .share(let share): encoded = try JSONEncoder().encode(share)
+      case .record(let record): encoded = try record.wireJSON()
+      case .share(let share): encoded = try share.wireJSON()
       case .request(let request): encoded = try request.jsonData()
       case .response(let response, _): encoded = try response.jsonData()
       }

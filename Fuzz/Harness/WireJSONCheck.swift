@@ -1,5 +1,6 @@
 import Foundation
 import Reconcile
+import ReconcileTestSupport
 
 /// Fuzzes the Web Services JSON readers: `Record(wireJSON:)`, which checks the bytes strictly before decoding, and
 /// `WireJSON.check` against Foundation's parser. Properties:
@@ -19,12 +20,12 @@ enum WireJSONCheck {
     if (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) == nil {
       throw FuzzFinding("WireJSON.check accepted a document Foundation cannot parse")
     }
-    let plain = try? JSONDecoder().decode(Record.self, from: data)
+    let plain = try? WireCoded.decode(data)
     if plain != strict {
       throw FuzzFinding(
         "Record(wireJSON:) gave \(String(describing: strict)), JSONDecoder \(String(describing: plain))")
     }
     guard let record = strict, (try? record.validate()) != nil else { return }
-    try FuzzFinding.requireRoundTrip(record, format: "JSON") { try Record(wireJSON: try JSONEncoder().encode(record)) }
+    try FuzzFinding.requireRoundTrip(record, format: "JSON") { try Record(wireJSON: try record.wireJSON()) }
   }
 }

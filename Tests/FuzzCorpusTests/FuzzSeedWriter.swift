@@ -32,7 +32,7 @@ struct FuzzSeedWriter {
       if (try? record.validate()) != nil {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys  // the same bytes on every run
-        try write(try encoder.encode(record), .wireJSON, "random-\(i + 1)")
+        try write(try encoder.encode(WireCoded(record)), .wireJSON, "random-\(i + 1)")
       }
     }
     for name in [

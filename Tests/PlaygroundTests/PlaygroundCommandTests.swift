@@ -36,7 +36,7 @@ struct InspectTests {
     record["title"] = "hello"
     record.encryptedValues["pin"] = "1234"
     let files: [String: Data] = [
-      "a.rcsf": record.encodeSystemFields(), "b.json": try JSONEncoder().encode(record),
+      "a.rcsf": record.encodeSystemFields(), "b.json": try record.wireJSON(),
     ]
     let reader: @Sendable (String) throws -> Data = { path in
       guard let data = files[path] else { throw CocoaError(.fileNoSuchFile) }

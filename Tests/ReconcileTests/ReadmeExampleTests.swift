@@ -24,8 +24,11 @@ struct ReadmeExampleTests {
     let fromiOS = try Record(cloudKitSystemFieldsArchive: storedData)
     let forApple = try restored.cloudKitSystemFieldsArchive()
 
-    let json = try JSONEncoder().encode(note)
+    let json = try note.wireJSON()  // validates first
     let decoded = try Record(wireJSON: json)  // strict: a repeated key, NaN or bad UTF-8 is a typed error
+
+    let cached = try JSONDecoder().decode(Record.self, from: JSONEncoder().encode(note))
+    #expect(cached == note && cached.changedKeys == note.changedKeys)
 
     #expect(restored == note.systemFieldsOnly)
     #expect(fromiOS.recordChangeTag == "4")

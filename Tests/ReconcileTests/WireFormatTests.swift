@@ -9,11 +9,11 @@ struct WireFormatTests {
   static let responseRecord = WireExamples.response
 
   func decode(_ json: String) throws -> Record {
-    try JSONDecoder().decode(Record.self, from: Data(json.utf8))
+    try WireCoded.decode(Data(json.utf8))
   }
 
   func roundTrip(_ record: Record) throws -> Record {
-    try JSONDecoder().decode(Record.self, from: try JSONEncoder().encode(record))
+    try WireCoded.decode(try WireCoded.encode(record))
   }
 
   @Test("decodes the real response example")
@@ -98,7 +98,7 @@ struct WireFormatTests {
     r.encryptedValues["secretBytes"] = .bytes(Data([1, 2, 3]))
     r.encryptedValues["secretMagic"] = .bytes(Data("RCEV tricky".utf8))
     r.encryptedValues["secretList"] = [1.5, 2.5]
-    let json = String(decoding: try JSONEncoder().encode(r), as: UTF8.self)
+    let json = String(decoding: try WireCoded.encode(r), as: UTF8.self)
     #expect(json.contains("\"ENCRYPTED_BYTES\""))
     #expect(!json.contains("pin 1234"))
     for list in [
@@ -134,10 +134,10 @@ struct WireFormatTests {
   func truncatedJSON() throws {
     for seed in TestSeeds.seeds(1...40) {
       var gen = RandomRecords(seed: seed)
-      let data = try JSONEncoder().encode(gen.record())
+      let data = try WireCoded.encode(gen.record())
       for length in 0..<data.count {
         #expect(throws: DecodingError.self, Comment(rawValue: TestSeeds.replay(seed, test: "truncatedJSON"))) {
-          try JSONDecoder().decode(Record.self, from: data.prefix(length))
+          try WireCoded.decode(data.prefix(length))
         }
       }
     }
@@ -213,11 +213,11 @@ struct WireFormatTests {
     #expect(record.encryptedValues["note"] == "secret")
     let contributor = try RecordID(recordName: "_91ac8fc0c2e697b008a586b0d9e43566")
     #expect(record["contributors"] == .list([.reference(Reference(recordID: contributor, action: .none))]))
-    let again = try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any]
+    let again = try JSONSerialization.jsonObject(with: record.wireJSON()) as? [String: Any]
     let fields = try #require(again?["fields"] as? [String: [String: Any]])
     #expect(fields["count"]?["type"] as? String == "INT64")
     #expect(fields["note"]?["type"] as? String == "ENCRYPTED_BYTES")
-    #expect(try JSONDecoder().decode(Record.self, from: JSONEncoder().encode(record)) == record)
+    #expect(try Record(wireJSON: record.wireJSON()) == record)
   }
 
   @Test("invalid IDs and record types are rejected with the rule")
@@ -257,7 +257,7 @@ struct WireFormatTests {
     var r = Record(recordType: "Note", recordID: try! RecordID(recordName: "n"))
     r["_bad"] = 1
     do {
-      _ = try JSONEncoder().encode(r)
+      _ = try WireCoded.encode(r)
       Issue.record("encoded an invalid record")
     } catch let EncodingError.invalidValue(_, context) {
       #expect(context.debugDescription.contains("_bad"))

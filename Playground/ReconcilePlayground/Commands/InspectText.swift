@@ -198,10 +198,10 @@ enum InspectJSON {
 
   static func render(_ contents: InspectCommand.Contents) throws -> String {
     switch contents {
-    case .reconcileArchive(let record): return try JSONText.render(record)
+    case .reconcileArchive(let record): return try pretty(record.wireJSON())
     case .keyedArchive(let archive): return try JSONText.render(ArchiveJSON(archive))
-    case .webServices(.record(let record)): return try JSONText.render(record)
-    case .webServices(.share(let share)): return try JSONText.render(share)
+    case .webServices(.record(let record)): return try pretty(record.wireJSON())
+    case .webServices(.share(let share)): return try pretty(share.wireJSON())
     case .webServices(.request(let request)): return try pretty(request.jsonData())
     case .webServices(.response(let response, _)): return try pretty(response.jsonData())
     case .collection(let collection):
@@ -220,8 +220,8 @@ enum InspectJSON {
 
     func encode(to encoder: any Encoder) throws {
       switch archive {
-      case .record(let record): try record.encode(to: encoder)
-      case .share(let share): try share.encode(to: encoder)
+      case .record(let record): try record.encodeWireFormat(to: encoder)
+      case .share(let share): try share.encodeWireFormat(to: encoder)
       case .serverChangeToken(let token): try Token(base64: token.data.base64EncodedString()).encode(to: encoder)
       case .recordID(let id): try Archived(kind: "CKRecord.ID", value: id).encode(to: encoder)
       case .zoneID(let zone): try Archived(kind: "CKRecordZone.ID", value: zone).encode(to: encoder)

@@ -24,6 +24,11 @@ public import Foundation
 /// system field (change tag, dates, users, device). It does **not** compare ``changedKeys``: two records with the same
 /// contents are equal whatever was edited locally. Compare `changedKeys` yourself when that matters.
 ///
+/// ## Storing records locally, and the wire format
+/// `Record: Codable` is a lossless local format: everything above, changed keys included, round-trips through any
+/// coder, so a queue of pending saves can be kept with `JSONEncoder`. The CloudKit Web Services JSON has explicit entry
+/// points instead: ``wireJSON()``, ``init(wireJSON:)``, ``init(wireFormatFrom:)`` and ``encodeWireFormat(to:)``.
+///
 /// ## Bad keys
 /// The subscripts accept any key and never trap. A key that breaks CloudKit's rules is reported by ``validate()``, which
 /// every boundary (archives, wire encoding, the simulated server) calls before letting the record out.

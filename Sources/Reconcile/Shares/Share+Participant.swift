@@ -5,7 +5,7 @@ extension Share {
   }
 
   /// What a participant, or anyone with the share's URL, may do. Raw values are `CKShare.ParticipantPermission`'s.
-  public enum Permission: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+  public enum Permission: Int, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
     /// Not known to this client.
     case unknown = 0
     /// No access.
@@ -30,7 +30,7 @@ extension Share {
   }
 
   /// A participant's part in the share. Raw values are `CKShare.ParticipantType`'s.
-  public enum Role: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+  public enum Role: Int, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
     /// Not known to this client.
     case unknown = 0
     /// The share's owner.
@@ -61,7 +61,7 @@ extension Share {
   }
 
   /// Whether a participant has accepted. Raw values are `CKShare.ParticipantAcceptanceStatus`'s.
-  public enum AcceptanceStatus: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+  public enum AcceptanceStatus: Int, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
     /// Not known to this client.
     case unknown = 0
     /// Invited, not yet accepted.
@@ -86,7 +86,7 @@ extension Share {
   }
 
   /// How a user is found: by email address, phone number or user record name (`CKUserIdentity.LookupInfo`).
-  public struct LookupInfo: Sendable, Hashable {
+  public struct LookupInfo: Sendable, Hashable, Codable {
     /// The email address.
     public var emailAddress: String?
     /// The phone number.
@@ -107,7 +107,7 @@ extension Share {
   }
 
   /// Who a participant is (`CKUserIdentity`).
-  public struct UserIdentity: Sendable, Hashable {
+  public struct UserIdentity: Sendable, Hashable, Codable {
     /// The user's record name (`_` and hex for iCloud users), when known.
     public var userRecordName: String?
     /// The given name, when the user shared it.
@@ -139,7 +139,7 @@ extension Share {
   }
 
   /// One person's part in a share (`CKShare.Participant`).
-  public struct Participant: Sendable, Hashable, CustomStringConvertible {
+  public struct Participant: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The server's ID for the participant, when known.
     public var participantID: String?
     /// Who the participant is.

@@ -13,13 +13,13 @@ private enum IdentityWireKeys: String, CodingKey { case userRecordName, nameComp
 private enum NameWireKeys: String, CodingKey { case givenName, familyName }
 private enum LookupWireKeys: String, CodingKey { case emailAddress, phoneNumber, userRecordName }
 
-extension Share: Codable {
-  /// Decodes a Web Services record dictionary of type `cloudkit.share`: the record (see `Record: Codable`) plus
-  /// `participants`, `publicPermission` and `shortGUID`.
+extension Share {
+  /// Decodes a Web Services record dictionary of type `cloudkit.share`: the record (see
+  /// ``Record/init(wireFormatFrom:)``) plus `participants`, `publicPermission` and `shortGUID`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the bad field, or when the record's type is not `cloudkit.share`.
-  public init(from decoder: any Decoder) throws {
-    let record = try Record(from: decoder)
+  public init(wireFormatFrom decoder: any Decoder) throws {
+    let record = try Record(wireFormatFrom: decoder)
     let c = try decoder.container(keyedBy: ShareWireKeys.self)
     var participants: [Participant] = []
     if c.contains(.participants) {
@@ -45,14 +45,21 @@ extension Share: Codable {
   /// - Parameter data: The share's record dictionary.
   /// - Throws: ``WireJSONError`` naming the problem and where.
   public init(wireJSON data: Data) throws(WireJSONError) {
-    self = try WebServices.decode(Share.self, from: data, zone: nil, what: "share JSON")
+    self = try WebServices.decode(WireShare.self, from: data, zone: nil, what: "share JSON").share
+  }
+
+  /// The share as a Web Services record dictionary with its participants, in JSON with sorted keys.
+  /// - Returns: The JSON.
+  /// - Throws: ``WireJSONError/invalidRecord(path:reason:)`` when the record fails validation.
+  public func wireJSON() throws(WireJSONError) -> Data {
+    try WebServices.encode(WireShare(self))
   }
 
   /// Encodes the share as a record dictionary with its participants.
   /// - Parameter encoder: The encoder.
   /// - Throws: `EncodingError` when the record fails validation.
-  public func encode(to encoder: any Encoder) throws {
-    try record.encode(to: encoder)
+  public func encodeWireFormat(to encoder: any Encoder) throws {
+    try record.encodeWireFormat(to: encoder)
     var c = encoder.container(keyedBy: ShareWireKeys.self)
     try c.encode(publicPermission.wireName, forKey: .publicPermission)
     try c.encodeIfPresent(shortGUID, forKey: .shortGUID)
@@ -113,4 +120,13 @@ extension Share: Codable {
       permission: try wireEnum(p, .permission, Permission.init(wireName:)) ?? .unknown,
       acceptanceStatus: try wireEnum(p, .acceptanceStatus, AcceptanceStatus.init(wireName:)) ?? .unknown)
   }
+}
+
+/// A share coded as the Web Services dictionary.
+struct WireShare: Codable {
+  var share: Share
+
+  init(_ share: Share) { self.share = share }
+  init(from decoder: any Decoder) throws { share = try Share(wireFormatFrom: decoder) }
+  func encode(to encoder: any Encoder) throws { try share.encodeWireFormat(to: encoder) }
 }

@@ -140,7 +140,7 @@ extension WebServices.QueryRecordsRequest: Codable {
   private enum FilterKeys: String, CodingKey { case fieldName, comparator, fieldValue, distance }
   private enum SortKeys: String, CodingKey { case fieldName, ascending }
 
-  /// Decodes the body; filter values follow the field rules of `Record: Codable` (their `type` may be omitted).
+  /// Decodes the body; filter values follow the field rules of the wire format (their `type` may be omitted).
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the bad filter or sort.
   public init(from decoder: any Decoder) throws {

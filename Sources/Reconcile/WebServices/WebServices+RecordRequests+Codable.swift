@@ -19,7 +19,7 @@ extension WebServices.ModifyRecordsRequest: Codable {
       let o = try list.nestedContainer(keyedBy: OperationKeys.self)
       let type = try o.decode(String.self, forKey: .operationType)
       let recordDecoder = ContextZoneDecoder(base: try o.superDecoder(forKey: .record), zone: zone)
-      func record() throws -> Record { try Record(from: recordDecoder) }
+      func record() throws -> Record { try Record(wireFormatFrom: recordDecoder) }
       func deletedID() throws -> (RecordID, String?) {
         let d = try recordDecoder.container(keyedBy: DeleteKeys.self)
         let recordZone = try WireCoding.decodeZoneID(d, key: .zoneID) ?? zone
@@ -63,7 +63,7 @@ extension WebServices.ModifyRecordsRequest: Codable {
       try o.encode(operation.operationType, forKey: .operationType)
       switch operation {
       case .create(let r), .update(let r), .forceUpdate(let r), .replace(let r), .forceReplace(let r):
-        try o.encode(r, forKey: .record)
+        try o.encode(WireRecord(r), forKey: .record)
       case .delete(let id, let tag):
         var d = o.nestedContainer(keyedBy: DeleteKeys.self, forKey: .record)
         try d.encode(id.recordName, forKey: .recordName)

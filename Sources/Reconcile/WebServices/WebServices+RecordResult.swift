@@ -55,9 +55,9 @@ extension WebServices.RecordResult: Codable {
       let id = try WireCoding.recordID(name, zone: zone, codingPath: c.codingPath + [Keys.recordName])
       self = .deleted(id, recordType: try c.decodeIfPresent(String.self, forKey: .recordType))
     } else if try c.decodeIfPresent(String.self, forKey: .recordType) == Share.recordType {
-      self = .share(try Share(from: decoder))
+      self = .share(try Share(wireFormatFrom: decoder))
     } else {
-      self = .record(try Record(from: decoder))
+      self = .record(try Record(wireFormatFrom: decoder))
     }
   }
 
@@ -71,8 +71,8 @@ extension WebServices.RecordResult: Codable {
   /// - Throws: `EncodingError` when a record fails validation.
   public func encode(to encoder: any Encoder) throws {
     switch self {
-    case .record(let record): try record.encode(to: encoder)
-    case .share(let share): try share.encode(to: encoder)
+    case .record(let record): try record.encodeWireFormat(to: encoder)
+    case .share(let share): try share.encodeWireFormat(to: encoder)
     case .failed(let error): try error.encode(to: encoder)
     case .deleted(let id, let recordType):
       var c = encoder.container(keyedBy: Keys.self)

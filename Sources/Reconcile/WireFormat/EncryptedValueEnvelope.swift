@@ -26,6 +26,27 @@ enum EncryptedValueEnvelope {
     return Data(w.bytes)
   }
 
+  /// The tagged form of any value, always wrapped (bytes included), for local storage that must read back exactly.
+  static func encodeTagged(_ value: FieldValue) -> Data {
+    var w = ByteWriter()
+    w.write(magic)
+    w.write(version)
+    write(value, to: &w)
+    return Data(w.bytes)
+  }
+
+  /// Reads ``encodeTagged(_:)`` output; `nil` when the bytes are not exactly one tagged value.
+  static func decodeTagged(_ data: Data) -> FieldValue? {
+    guard data.starts(with: magic) else { return nil }
+    return data.withUnsafeBytes { buffer in
+      var r = ByteReader(buffer)
+      guard (try? r.readUInt32()) != nil, (try? r.readByte()) == version,
+        let value = try? read(&r, depth: 0), r.remaining == 0
+      else { return nil }
+      return value
+    }
+  }
+
   static func decode(_ data: Data) -> FieldValue {
     guard data.starts(with: magic) else { return .bytes(data) }
     let parsed: FieldValue? = data.withUnsafeBytes { buffer in

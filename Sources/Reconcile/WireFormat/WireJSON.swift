@@ -36,18 +36,36 @@ public enum WireJSON {
 extension Record {
   /// Decodes one Web Services record dictionary after checking the bytes with ``WireJSON/check(_:maximumDepth:)``.
   ///
-  /// Prefer this to `JSONDecoder().decode(Record.self, from:)` for bytes you did not write: every problem, from a
-  /// repeated key to a field of the wrong type, is one typed error naming where it is.
-  /// - Parameter data: A record dictionary, as `Record: Codable` documents it.
+  /// Every problem, from a repeated key to a field of the wrong type, is one typed error naming where it is.
+  /// - Parameter data: A record dictionary, as the <doc:WebServicesJSON> article documents it.
   /// - Throws: ``WireJSONError``; a well-formed document that is not a valid record gives
   ///   ``WireJSONError/invalidRecord(path:reason:)`` with the field path.
   /// - Complexity: O(*n*) in the size of the data.
   public init(wireJSON data: Data) throws(WireJSONError) {
     try WireJSON.check(data)
     do {
-      self = try JSONDecoder().decode(Record.self, from: data)
+      self = try JSONDecoder().decode(WireRecord.self, from: data).record
     } catch let error as DecodingError {
       throw WireJSONError(error)
+    } catch {
+      throw .invalidRecord(path: "", reason: "\(error)")
+    }
+  }
+}
+
+extension Record {
+  /// The record as a Web Services record dictionary, in JSON with sorted keys (equal records give equal bytes).
+  ///
+  /// This is the wire format; `Record: Codable` is not (see ``Record`` "Storing records locally").
+  /// - Returns: The JSON.
+  /// - Throws: ``WireJSONError/invalidRecord(path:reason:)`` when ``validate()`` fails, naming the rule.
+  public func wireJSON() throws(WireJSONError) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    do {
+      return try encoder.encode(WireRecord(self))
+    } catch let EncodingError.invalidValue(_, context) {
+      throw .invalidRecord(path: "", reason: context.debugDescription)
     } catch {
       throw .invalidRecord(path: "", reason: "\(error)")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Reconcile
+import ReconcileTestSupport
 import Testing
 
 @Suite("Strict Web Services JSON: hostile documents get a typed error naming the problem")
@@ -27,7 +28,7 @@ struct StrictWireJSONTests {
       Self.record(fields: #""n":{"value":-0.5e-3},"m":{"value":[]},"o":{"value":1E2}"#),
     ] {
       let strict = try Record(wireJSON: Data(json.utf8))
-      #expect(strict == (try JSONDecoder().decode(Record.self, from: Data(json.utf8))))
+      #expect(strict == (try WireCoded.decode(Data(json.utf8))))
     }
   }
 

@@ -32,8 +32,8 @@ struct WebServicesFixtureTests {
 
   static func encoded(_ body: WebServices.Body) throws -> Data {
     switch body {
-    case .record(let record): return try JSONEncoder().encode(record)
-    case .share(let share): return try JSONEncoder().encode(share)
+    case .record(let record): return try record.wireJSON()
+    case .share(let share): return try share.wireJSON()
     case .request(let request): return try request.jsonData()
     case .response(let response, _): return try response.jsonData()
     }
@@ -159,7 +159,7 @@ struct WebServicesFixtureTests {
       return
     }
     #expect(record["icon_color"] == .int64(4_274_264_319))
-    let written = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+    let written = String(decoding: try record.wireJSON(), as: UTF8.self)
     #expect(!written.contains("NUMBER_INT64"))
   }
 

@@ -1,6 +1,8 @@
 import Foundation
 
-/// `Record: Codable` is the CloudKit Web Services record dictionary. The rules, in one place:
+/// The CloudKit Web Services record dictionary, read by ``Record/init(wireJSON:)`` and
+/// ``Record/init(wireFormatFrom:)`` and written by ``Record/wireJSON()`` and ``Record/encodeWireFormat(to:)``. (`Record:
+/// Codable` is a different, lossless format for local storage; see `Record+LocalCoding.swift`.) The rules, in one place:
 ///
 /// - Keys: `recordName`, `recordType`, `recordChangeTag`, `fields`, `created`, `modified`, `deleted`, `zoneID`,
 ///   `parent`, `share`. `pluginFields` and `zoneType` are accepted and ignored; `created.deviceID` is ignored (a record
@@ -27,14 +29,24 @@ enum WireKeys: String, CodingKey {
   case recordName, recordType, recordChangeTag, fields, pluginFields, created, modified, deleted, zoneID, parent, share
 }
 
-extension Record: Codable {
-  /// Decodes a Web Services record dictionary.
+extension Record {
+  /// Decodes a Web Services record dictionary, for a `Decodable` body of your own that holds records.
   ///
-  /// - Parameter decoder: Usually a `JSONDecoder` reading a `records/query`, `records/lookup` or `records/modify`
-  ///   response, or a `changes/zone` entry.
+  /// ```swift
+  /// struct MyResponse: Decodable {
+  ///   var records: [Record]
+  ///   init(from decoder: any Decoder) throws {
+  ///     var list = try decoder.container(keyedBy: K.self).nestedUnkeyedContainer(forKey: .records)
+  ///     records = []
+  ///     while !list.isAtEnd { records.append(try Record(wireFormatFrom: try list.superDecoder())) }
+  ///   }
+  /// }
+  /// ```
+  /// Prefer ``init(wireJSON:)`` for one record and ``WebServices`` for whole bodies: both check the bytes strictly.
+  /// - Parameter decoder: A decoder positioned at a record dictionary.
   /// - Throws: `DecodingError` whose coding path and description name the field and what is wrong with it: an unknown
   ///   type, a value that does not match its type, a non-finite number, an invalid name.
-  public init(from decoder: any Decoder) throws {
+  public init(wireFormatFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: WireKeys.self)
     let zone = try WireCoding.decodeZoneID(c, key: .zoneID) ?? WireCoding.contextZone(decoder)
     let name = try c.decode(String.self, forKey: .recordName)
@@ -72,11 +84,12 @@ extension Record: Codable {
     self.init(storage: box)
   }
 
-  /// Encodes the record as a Web Services record dictionary, after checking it with ``validate()``.
+  /// Encodes the record as a Web Services record dictionary, after checking it with ``validate()``, for an
+  /// `Encodable` body of your own. ``wireJSON()`` does this for one record.
   ///
-  /// - Parameter encoder: Usually a `JSONEncoder`.
+  /// - Parameter encoder: An encoder positioned where the record dictionary goes.
   /// - Throws: `EncodingError.invalidValue` when ``validate()`` fails, with the rule in its description.
-  public func encode(to encoder: any Encoder) throws {
+  public func encodeWireFormat(to encoder: any Encoder) throws {
     do {
       try validate()
     } catch {
@@ -113,4 +126,13 @@ extension Record: Codable {
     if let parent = storage.parent { try WireCoding.encodeReference(parent, into: &c, key: .parent) }
     if let share = storage.share { try WireCoding.encodeReference(share, into: &c, key: .share) }
   }
+}
+
+/// A record coded as the Web Services dictionary, for containers that code elements with `Codable`.
+struct WireRecord: Codable {
+  var record: Record
+
+  init(_ record: Record) { self.record = record }
+  init(from decoder: any Decoder) throws { record = try Record(wireFormatFrom: decoder) }
+  func encode(to encoder: any Encoder) throws { try record.encodeWireFormat(to: encoder) }
 }

@@ -1,0 +1,67 @@
+import Foundation
+import Reconcile
+import ReconcileTestSupport
+import Testing
+
+@Suite("Codable is a lossless local format; the wire format has its own entry points")
+struct LocalCodingTests {
+  @Test(
+    "random records round trip through JSON and property lists with changed keys and exact values", arguments: 1...40)
+  func randomRecordsRoundTrip(seed: UInt64) throws {
+    var generator = RandomRecords(seed: seed)
+    var record = generator.record()
+    record.markChanged("neverWritten")
+    let json = try JSONDecoder().decode(Record.self, from: JSONEncoder().encode(record))
+    #expect(json == record, "seed \(seed)")
+    #expect(json.changedKeys == record.changedKeys, "seed \(seed)")
+    let plist = try PropertyListDecoder().decode(Record.self, from: PropertyListEncoder().encode(record))
+    #expect(plist == record && plist.changedKeys == record.changedKeys, "seed \(seed)")
+  }
+
+  @Test(
+    "what the wire format loses, local storage keeps: sub-millisecond dates, encrypted types, invalid names, deleted")
+  func keepsWhatTheWireDrops() throws {
+    var record = Record(recordType: "1nvalid", recordID: try RecordID(recordName: "n"))
+    record["when"] = .timestamp(Date(timeIntervalSinceReferenceDate: 123.000_456_7))
+    record.encryptedValues["pin"] = .int64(1234)
+    record.isDeleted = true
+    record.parent = Reference(recordID: try RecordID(recordName: "p"), action: .validate)
+    let back = try JSONDecoder().decode(Record.self, from: JSONEncoder().encode(record))
+    #expect(back == record)
+    #expect(back.changedKeys == ["when", "pin"])
+    #expect(throws: WireJSONError.self) { try record.wireJSON() }  // the wire format validates; local storage does not
+  }
+
+  @Test("a damaged stored record is a DecodingError naming what is wrong")
+  func damagedStorage() throws {
+    var record = Record(recordType: "Note", recordID: try RecordID(recordName: "n"))
+    record["title"] = "x"
+    var object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any])
+    object["values"] = ["title": Data("garbage".utf8).base64EncodedString()]
+    let garbled = try JSONSerialization.data(withJSONObject: object)
+    do {
+      _ = try JSONDecoder().decode(Record.self, from: garbled)
+      Issue.record("decoded a damaged value")
+    } catch let DecodingError.dataCorrupted(context) {
+      #expect(context.debugDescription.contains("the stored value of 'title' is not one Reconcile wrote"))
+    }
+    object["format"] = 99
+    let future = try JSONSerialization.data(withJSONObject: object)
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(Record.self, from: future) }
+  }
+
+  @Test("shares store their record and participants losslessly")
+  func sharesRoundTrip() throws {
+    var share = Share(
+      recordID: try RecordID(recordName: "cloudkit.zoneshare", zoneID: ZoneID(zoneName: "Trip")), title: "Trip")
+    share.participants = [
+      .init(
+        userIdentity: .init(userRecordName: "_a", lookupInfo: .init(emailAddress: "a@example.invalid")), role: .owner,
+        permission: .readWrite, acceptanceStatus: .accepted)
+    ]
+    let back = try JSONDecoder().decode(Share.self, from: JSONEncoder().encode(share))
+    #expect(back == share)
+    #expect(back.record.changedKeys == ["cloudkit.title"])
+    #expect(try Share(wireJSON: share.wireJSON()).participants == share.participants)
+  }
+}
