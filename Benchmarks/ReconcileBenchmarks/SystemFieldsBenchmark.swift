@@ -26,8 +26,6 @@ struct SystemFieldsBenchmark {
 
   static func run(iterations: Int) throws -> [Result] {
     let record = try sampleRecord()
-    let encoder = JSONEncoder()
-    let decoder = JSONDecoder()
 
     let reconcileBytes = record.encodeSystemFields().count
     let reconcile = try nanosecondsPerCall(iterations: iterations) {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// `Record: Codable` is Reconcile's lossless format for keeping records on the device — a cache, a queue of pending
 /// saves — with `JSONEncoder`, `PropertyListEncoder` or any coder:

@@ -57,3 +57,13 @@ extension WebServices.ConflictLookupError: LocalizedError {
   /// The same sentence as `description`.
   public var errorDescription: String? { description }
 }
+
+extension CloudKitError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
+}
+
+extension CloudKitBridgeError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
+}

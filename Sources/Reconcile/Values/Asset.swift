@@ -1,3 +1,5 @@
+public import Foundation
+
 /// The metadata of a file stored with a record. The file itself is not part of the record's data.
 ///
 /// Every property is optional because the server fills them in at different times: an upload receipt before saving,
@@ -15,6 +17,9 @@ public struct Asset: Sendable, Hashable, CustomStringConvertible {
   public var receipt: String?
   /// Where the file can be downloaded from.
   public var downloadURL: String?
+  /// The local file that holds the asset's bytes, as `CKAsset(fileURL:)` takes it and a fetched `CKAsset` gives it.
+  /// Local only: the Web Services JSON has no such field, so it is neither written nor read there.
+  public var fileURL: URL?
 
   /// Creates asset metadata; every part is optional.
   /// - Parameters:
@@ -24,9 +29,10 @@ public struct Asset: Sendable, Hashable, CustomStringConvertible {
   ///   - wrappingKey: The key that wraps the file's encryption key.
   ///   - receipt: The upload receipt.
   ///   - downloadURL: Where to download the file.
+  ///   - fileURL: The local file holding the bytes, if any.
   public init(
     fileChecksum: String? = nil, size: Int64? = nil, referenceChecksum: String? = nil, wrappingKey: String? = nil,
-    receipt: String? = nil, downloadURL: String? = nil
+    receipt: String? = nil, downloadURL: String? = nil, fileURL: URL? = nil
   ) {
     self.fileChecksum = fileChecksum
     self.size = size
@@ -34,6 +40,7 @@ public struct Asset: Sendable, Hashable, CustomStringConvertible {
     self.wrappingKey = wrappingKey
     self.receipt = receipt
     self.downloadURL = downloadURL
+    self.fileURL = fileURL
   }
 
   /// `asset(checksum, size)`, for logs.

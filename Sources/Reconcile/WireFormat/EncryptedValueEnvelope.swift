@@ -8,7 +8,7 @@ import Foundation
 /// below. Bytes that start with the magic but do not parse as an envelope read back as plain `.bytes`.
 ///
 /// Tagged form: a tag byte (1 string, 2 int64, 3 double, 4 timestamp, 5 bytes, 6 reference, 7 asset, 8 location,
-/// 9 list), then: strings and bytes as a LEB128 length and the bytes; int64 as 8 bytes little-endian; double and
+/// 9 list, 10 asset with a local file URL as a seventh part), then: strings and bytes as a LEB128 length and the bytes; int64 as 8 bytes little-endian; double and
 /// timestamp (seconds since 2001-01-01) as the 8-byte IEEE 754 bit pattern; a list as a LEB128 count and its elements;
 /// a location as a presence byte (bits for accuracy, altitude, speed, course, timestamp) and the numbers present.
 enum EncryptedValueEnvelope {
@@ -84,10 +84,12 @@ enum EncryptedValueEnvelope {
       w.writeString(r.recordID.zoneID.zoneName)
       w.writeString(r.recordID.zoneID.ownerName)
     case .asset(let a):
-      w.write(7)
-      let parts = [
+      // Tag 10 is an asset with a local file URL, a seventh part; assets without one keep tag 7.
+      w.write(a.fileURL == nil ? 7 : 10)
+      var parts = [
         a.fileChecksum, a.size.map(String.init), a.referenceChecksum, a.wrappingKey, a.receipt, a.downloadURL,
       ]
+      if let url = a.fileURL { parts.append(url.absoluteString) }
       for part in parts {
         w.write(part == nil ? 0 : 1)
         if let part { w.writeString(part) }
@@ -114,7 +116,8 @@ enum EncryptedValueEnvelope {
 
   private static func read(_ r: inout ByteReader, depth: Int) throws -> FieldValue {
     guard depth <= maximumDepth else { throw Invalid() }
-    switch try r.readByte() {
+    let tag = try r.readByte()
+    switch tag {
     case 1: return .string(try r.readString())
     case 2: return .int64(Int64(bitPattern: try r.readUInt64()))
     case 3: return .double(Double(bitPattern: try r.readUInt64()))
@@ -131,9 +134,14 @@ enum EncryptedValueEnvelope {
       let name = try r.readString()
       let zone = try ZoneID(zoneName: try r.readString(), ownerName: try r.readString())
       return .reference(Reference(recordID: try RecordID(recordName: name, zoneID: zone), action: action))
-    case 7:
+    case 7, 10:
       var parts: [String?] = []
-      for _ in 0..<6 { parts.append(try r.readByte() == 1 ? try r.readString() : nil) }
+      for _ in 0..<(tag == 7 ? 6 : 7) { parts.append(try r.readByte() == 1 ? try r.readString() : nil) }
+      var fileURL: URL?
+      if tag == 10 {
+        guard let text = parts[6], let url = URL(string: text) else { throw Invalid() }
+        fileURL = url
+      }
       let size: Int64?
       if let text = parts[1] {
         guard let v = Int64(text) else { throw Invalid() }
@@ -144,7 +152,7 @@ enum EncryptedValueEnvelope {
       return .asset(
         Asset(
           fileChecksum: parts[0], size: size, referenceChecksum: parts[2], wrappingKey: parts[3], receipt: parts[4],
-          downloadURL: parts[5]))
+          downloadURL: parts[5], fileURL: fileURL))
     case 8:
       let latitude = Double(bitPattern: try r.readUInt64())
       let longitude = Double(bitPattern: try r.readUInt64())

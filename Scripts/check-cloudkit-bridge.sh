@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Type-checks the CloudKit bridge's thin layer (the code under `#if canImport(CloudKit)` in Sources/Reconcile) on a
+# machine without CloudKit, against the stand-in modules in Tests/CloudKitStandIn, whose declarations copy Apple's
+# documented signatures. A renamed or mistyped CloudKit call fails here.
+#
+# Usage: Scripts/check-cloudkit-bridge.sh            type-check; exit 1 on an error
+#        Scripts/check-cloudkit-bridge.sh --selftest also show the check failing on a deliberately broken copy
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+flags=(-swift-version 6 -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
+  -package-name reconcile -I "$out")
+
+swiftc "${flags[@]}" -parse-as-library -emit-module -module-name CoreLocation -emit-module-path "$out/CoreLocation.swiftmodule" \
+  Tests/CloudKitStandIn/CoreLocation.swift
+swiftc "${flags[@]}" -parse-as-library -emit-module -module-name CloudKit -emit-module-path "$out/CloudKit.swiftmodule" \
+  Tests/CloudKitStandIn/CloudKit.swift
+
+check() {
+  local folder=$1
+  mapfile -t sources < <(find "$folder" -name '*.swift' | sort)
+  swiftc "${flags[@]}" -parse-as-library -typecheck -module-name Reconcile "${sources[@]}"
+}
+
+bridge=$(grep -rl 'canImport(CloudKit)' Sources/Reconcile | wc -l)
+if ((bridge == 0)); then
+  echo "check-cloudkit-bridge: no file under Sources/Reconcile is behind canImport(CloudKit); nothing was checked" >&2
+  exit 1
+fi
+check Sources/Reconcile
+echo "check-cloudkit-bridge: Reconcile type-checks with the CloudKit stand-in ($bridge thin-layer file(s))"
+
+if [[ "${1:-}" == "--selftest" ]]; then
+  copy="$out/selftest"
+  cp -r Sources/Reconcile "$copy"
+  file=$(grep -rl 'canImport(CloudKit)' "$copy" | head -1)
+  sed -i 's/retryAfterSeconds/retryAfterSecond/' "$file"
+  if check "$copy" 2>/dev/null; then
+    echo "check-cloudkit-bridge: selftest FAILED: a misspelt CloudKit call type-checked" >&2
+    exit 1
+  fi
+  echo "check-cloudkit-bridge: selftest passed: a misspelt CloudKit call (retryAfterSecond) is an error"
+fi

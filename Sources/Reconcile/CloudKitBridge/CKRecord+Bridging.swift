@@ -1,0 +1,181 @@
+// The thin layer over CloudKit: conformances that only forward to CloudKit's API and convert values, so the logic in
+// CloudKitValue.swift, CloudKitRecordBridging.swift and CloudKitError.swift does the work on every platform. Compiled
+// wherever CloudKit exists; on Linux, Scripts/check-cloudkit-bridge.sh compiles it against a stand-in with Apple's
+// signatures.
+#if canImport(CloudKit)
+  public import CloudKit
+  import CoreLocation
+  import Foundation
+
+  extension CKRecord: CloudKitRecordBridging {
+    /// The record type.
+    public var bridgedRecordType: String { recordType }
+
+    /// The record's name, zone and owner.
+    public var bridgedRecordID: (recordName: String, zoneName: String, ownerName: String) {
+      (recordID.recordName, recordID.zoneID.zoneName, recordID.zoneID.ownerName)
+    }
+
+    /// The change tag, dates, creator and last modifier, and the share's record name.
+    public var bridgedSystemFields: CloudKitSystemFields {
+      CloudKitSystemFields(
+        recordChangeTag: recordChangeTag, creationDate: creationDate, modificationDate: modificationDate,
+        creatorUserRecordName: creatorUserRecordID?.recordName,
+        lastModifiedUserRecordName: lastModifiedUserRecordID?.recordName, shareRecordName: share?.recordID.recordName)
+    }
+
+    /// Every key, plain and encrypted.
+    public var bridgedKeys: [String] { Array(Set(allKeys()).union(encryptedValues.allKeys())) }
+
+    /// `changedKeys()`, plain and encrypted.
+    public var bridgedChangedKeys: [String] { Array(Set(changedKeys()).union(encryptedValues.changedKeys())) }
+
+    /// The value under `key`, from `encryptedValues` first.
+    /// - Parameter key: The key.
+    /// - Returns: The value and whether it is encrypted; `nil` when absent or of a kind records cannot hold.
+    public func bridgedValue(forKey key: String) -> (value: CloudKitValue, encrypted: Bool)? {
+      let encryptedValue: (any CKRecordValueProtocol)? = encryptedValues[key]
+      if let encryptedValue, let value = CloudKitValue(cloudKit: encryptedValue) { return (value, true) }
+      let plainValue: (any CKRecordValueProtocol)? = self[key]
+      if let plainValue, let value = CloudKitValue(cloudKit: plainValue) { return (value, false) }
+      return nil
+    }
+
+    /// Sets or removes the value under `key`, in `encryptedValues` when `encrypted`.
+    /// - Parameters:
+    ///   - value: The value, or `nil` to remove it.
+    ///   - key: The key.
+    ///   - encrypted: Whether the value is encrypted.
+    public func setBridgedValue(_ value: CloudKitValue?, forKey key: String, encrypted: Bool) {
+      let converted = value.flatMap(\.cloudKitObject)
+      if encrypted {
+        let values = encryptedValues
+        values[key] = converted
+      } else {
+        self[key] = converted
+      }
+    }
+
+    /// The parent reference's target.
+    public var bridgedParent: (recordName: String, zoneName: String, ownerName: String)? {
+      get {
+        parent.map { ($0.recordID.recordName, $0.recordID.zoneID.zoneName, $0.recordID.zoneID.ownerName) }
+      }
+      set {
+        setParent(
+          newValue.map {
+            CKRecord.ID(
+              recordName: $0.recordName, zoneID: CKRecordZone.ID(zoneName: $0.zoneName, ownerName: $0.ownerName))
+          })
+      }
+    }
+  }
+
+  extension CloudKitValue {
+    /// Reads a value `CKRecord` returned; `nil` for a kind records cannot hold.
+    /// - Parameter value: The value.
+    public init?(cloudKit value: Any) {
+      switch value {
+      case let number as NSNumber: self = .number(CloudKitNumber(number))
+      case let string as String: self = .string(string)
+      case let date as Date: self = .date(date)
+      case let data as Data: self = .data(data)
+      case let reference as CKRecord.Reference:
+        self = .reference(
+          recordName: reference.recordID.recordName, zoneName: reference.recordID.zoneID.zoneName,
+          ownerName: reference.recordID.zoneID.ownerName, deleteSelf: reference.action == .deleteSelf)
+      case let asset as CKAsset: self = .asset(fileURL: asset.fileURL)
+      case let location as CLLocation:
+        func known(_ v: Double) -> Double? { v < 0 ? nil : v }
+        self = .location(
+          Location(
+            latitude: location.coordinate.latitude, longitude: location.coordinate.longitude,
+            horizontalAccuracy: known(location.horizontalAccuracy), verticalAccuracy: known(location.verticalAccuracy),
+            altitude: location.altitude, speed: known(location.speed), course: known(location.course),
+            timestamp: location.timestamp))
+      case let array as NSArray:
+        var items: [CloudKitValue] = []
+        for element in array {
+          guard let item = CloudKitValue(cloudKit: element) else { return nil }
+          items.append(item)
+        }
+        self = .list(items)
+      default: return nil
+      }
+    }
+
+    /// The value as CloudKit stores it: `String`, `Int64`, `Double`, `Date`, `Data`, `CKRecord.Reference`, `CKAsset`
+    /// (`nil` without a file URL), `CLLocation`, or an array of one of those.
+    public var cloudKitObject: (any CKRecordValueProtocol)? {
+      switch self {
+      case .string(let s): return s
+      case .number(.integer(let v)): return v
+      case .number(.floatingPoint(let v)): return v
+      case .date(let d): return d
+      case .data(let d): return d
+      case .reference(let name, let zone, let owner, let deleteSelf):
+        return CKRecord.Reference(
+          recordID: CKRecord.ID(recordName: name, zoneID: CKRecordZone.ID(zoneName: zone, ownerName: owner)),
+          action: deleteSelf ? .deleteSelf : .none)
+      case .asset(let url): return url.map { CKAsset(fileURL: $0) }
+      case .location(let l):
+        return CLLocation(
+          coordinate: CLLocationCoordinate2D(latitude: l.latitude, longitude: l.longitude), altitude: l.altitude ?? 0,
+          horizontalAccuracy: l.horizontalAccuracy ?? -1, verticalAccuracy: l.verticalAccuracy ?? -1,
+          course: l.course ?? -1, speed: l.speed ?? -1, timestamp: l.timestamp ?? Date())
+      case .list(let items):
+        switch items.first {
+        case .string?: return items.compactMap { if case .string(let v) = $0 { v } else { nil } }
+        case .number(.integer)?: return items.compactMap { if case .number(.integer(let v)) = $0 { v } else { nil } }
+        case .number(.floatingPoint)?:
+          return items.compactMap { if case .number(.floatingPoint(let v)) = $0 { v } else { nil } }
+        case .date?: return items.compactMap { if case .date(let v) = $0 { v } else { nil } }
+        case .data?: return items.compactMap { if case .data(let v) = $0 { v } else { nil } }
+        case nil: return [String]()
+        default: return items.compactMap { $0.cloudKitObject as? NSObject } as NSArray
+        }
+      }
+    }
+  }
+
+  extension CKError: CloudKitErrorBridging {
+    /// `code.rawValue`.
+    public var bridgedCode: Int { errorCode }
+    /// `retryAfterSeconds`.
+    public var bridgedRetryAfter: Double? { retryAfterSeconds }
+    /// `localizedDescription`.
+    public var bridgedMessage: String? { localizedDescription }
+    /// `clientRecord`, `ancestorRecord`, `serverRecord`.
+    public var bridgedConflictRecords: (client: CKRecord?, ancestor: CKRecord?, server: CKRecord?) {
+      (clientRecord, ancestorRecord, serverRecord)
+    }
+    /// The per-record errors of a partial failure, by record name.
+    public var bridgedPartialErrors: [String: CKError] {
+      var errors: [String: CKError] = [:]
+      for (id, error) in partialErrorsByItemID ?? [:] {
+        guard let id = id.base as? CKRecord.ID, let error = error as? CKError else { continue }
+        errors[id.recordName] = error
+      }
+      return errors
+    }
+  }
+
+  extension Record {
+    /// The record a `CKRecord` holds; see ``init(bridging:)``.
+    /// - Parameter ckRecord: The CloudKit record.
+    /// - Throws: ``CloudKitBridgeError``.
+    public init(_ ckRecord: CKRecord) throws(CloudKitBridgeError) { try self.init(bridging: ckRecord) }
+
+    /// A new `CKRecord` with this record's ID, type, every value and parent. Every key is marked changed in it, as in
+    /// any new `CKRecord`; to save a merge result, ``apply(to:)`` it onto the server's record instead.
+    public var ckRecord: CKRecord {
+      let zone = CKRecordZone.ID(zoneName: recordID.zoneID.zoneName, ownerName: recordID.zoneID.ownerName)
+      let record = CKRecord(
+        recordType: recordType, recordID: CKRecord.ID(recordName: recordID.recordName, zoneID: zone))
+      var all = self
+      for key in allKeys { all.markChanged(key) }
+      all.apply(to: record)
+      return record
+    }
+  }
+#endif

@@ -1,0 +1,210 @@
+/// A `CKError` as a typed Reconcile error: the code, the retry delay, and for `serverRecordChanged` the three versions
+/// of the record as a ``Conflict``.
+///
+/// ```swift
+/// } catch let error as CKError {
+///   let failure = try CloudKitError(bridging: error)
+///   if failure.code == .serverRecordChanged, let conflict = failure.conflict {
+///     let resolved = try resolver.resolve(conflict)
+///     resolved.apply(to: error.serverRecord!)      // save the server's record, carrying its tag
+///   } else if failure.isTransient { retry(after: failure.retryAfter) }
+/// }
+/// ```
+public struct CloudKitError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// `CKError.Code`, by its raw value.
+  public enum Code: Sendable, Hashable, CustomStringConvertible {
+    /// 1.
+    case internalError
+    /// 2: some items failed; see ``CloudKitError/partialErrors``.
+    case partialFailure
+    /// 3.
+    case networkUnavailable
+    /// 4.
+    case networkFailure
+    /// 6.
+    case serviceUnavailable
+    /// 7.
+    case requestRateLimited
+    /// 9.
+    case notAuthenticated
+    /// 10.
+    case permissionFailure
+    /// 11.
+    case unknownItem
+    /// 12.
+    case invalidArguments
+    /// 14: the save lost a race; ``CloudKitError/conflict`` holds the three versions.
+    case serverRecordChanged
+    /// 15.
+    case serverRejectedRequest
+    /// 21.
+    case changeTokenExpired
+    /// 22: another item of an atomic batch failed.
+    case batchRequestFailed
+    /// 23.
+    case zoneBusy
+    /// 25.
+    case quotaExceeded
+    /// 26.
+    case zoneNotFound
+    /// 27.
+    case limitExceeded
+    /// 28.
+    case userDeletedZone
+    /// 31.
+    case referenceViolation
+    /// 34.
+    case serverResponseLost
+    /// 36.
+    case accountTemporarilyUnavailable
+    /// Any other code, by raw value.
+    case other(Int)
+
+    private static let table: [(Code, Int)] = [
+      (.internalError, 1), (.partialFailure, 2), (.networkUnavailable, 3), (.networkFailure, 4),
+      (.serviceUnavailable, 6), (.requestRateLimited, 7), (.notAuthenticated, 9), (.permissionFailure, 10),
+      (.unknownItem, 11), (.invalidArguments, 12), (.serverRecordChanged, 14), (.serverRejectedRequest, 15),
+      (.changeTokenExpired, 21), (.batchRequestFailed, 22), (.zoneBusy, 23), (.quotaExceeded, 25),
+      (.zoneNotFound, 26), (.limitExceeded, 27), (.userDeletedZone, 28), (.referenceViolation, 31),
+      (.serverResponseLost, 34), (.accountTemporarilyUnavailable, 36),
+    ]
+
+    /// The code for a `CKError.Code` raw value.
+    /// - Parameter rawValue: `CKError.Code.rawValue`.
+    public init(rawValue: Int) {
+      self = Self.table.first { $0.1 == rawValue }?.0 ?? .other(rawValue)
+    }
+
+    /// `CKError.Code.rawValue`.
+    public var rawValue: Int {
+      if case .other(let value) = self { return value }
+      return Self.table.first { $0.0 == self }?.1 ?? -1
+    }
+
+    /// The case name and raw value, such as `serverRecordChanged (14)`.
+    public var description: String {
+      if case .other(let value) = self { return "CKError \(value)" }
+      return "\(caseName) (\(rawValue))"
+    }
+
+    private var caseName: String {
+      switch self {
+      case .internalError: "internalError"
+      case .partialFailure: "partialFailure"
+      case .networkUnavailable: "networkUnavailable"
+      case .networkFailure: "networkFailure"
+      case .serviceUnavailable: "serviceUnavailable"
+      case .requestRateLimited: "requestRateLimited"
+      case .notAuthenticated: "notAuthenticated"
+      case .permissionFailure: "permissionFailure"
+      case .unknownItem: "unknownItem"
+      case .invalidArguments: "invalidArguments"
+      case .serverRecordChanged: "serverRecordChanged"
+      case .serverRejectedRequest: "serverRejectedRequest"
+      case .changeTokenExpired: "changeTokenExpired"
+      case .batchRequestFailed: "batchRequestFailed"
+      case .zoneBusy: "zoneBusy"
+      case .quotaExceeded: "quotaExceeded"
+      case .zoneNotFound: "zoneNotFound"
+      case .limitExceeded: "limitExceeded"
+      case .userDeletedZone: "userDeletedZone"
+      case .referenceViolation: "referenceViolation"
+      case .serverResponseLost: "serverResponseLost"
+      case .accountTemporarilyUnavailable: "accountTemporarilyUnavailable"
+      case .other: "other"
+      }
+    }
+
+    /// Whether the same request may succeed later unchanged: network trouble, an unavailable or busy service, rate
+    /// limiting, a lost response, a temporarily unavailable account.
+    public var isTransient: Bool {
+      switch self {
+      case .networkUnavailable, .networkFailure, .serviceUnavailable, .requestRateLimited, .zoneBusy,
+        .serverResponseLost, .accountTemporarilyUnavailable:
+        true
+      default: false
+      }
+    }
+  }
+
+  /// The code.
+  public var code: Code
+  /// Seconds to wait before retrying, when CloudKit said (`retryAfterSeconds`).
+  public var retryAfter: Double?
+  /// For ``Code/serverRecordChanged``: the record the app sent, the ancestor it was based on, and the server's.
+  public var conflict: Conflict?
+  /// For ``Code/partialFailure``: each failed item's error, by record name.
+  public var partialErrors: [String: CloudKitError]
+  /// CloudKit's own message.
+  public var message: String?
+
+  /// Creates an error.
+  /// - Parameters:
+  ///   - code: The code.
+  ///   - retryAfter: Seconds to wait before retrying.
+  ///   - conflict: The conflict of a `serverRecordChanged`.
+  ///   - partialErrors: Per-item errors of a `partialFailure`.
+  ///   - message: CloudKit's message.
+  public init(
+    code: Code, retryAfter: Double? = nil, conflict: Conflict? = nil, partialErrors: [String: CloudKitError] = [:],
+    message: String? = nil
+  ) {
+    self.code = code
+    self.retryAfter = retryAfter
+    self.conflict = conflict
+    self.partialErrors = partialErrors
+    self.message = message
+  }
+
+  /// Whether retrying later may succeed: a transient code, or CloudKit gave a retry delay.
+  public var isTransient: Bool { code.isTransient || retryAfter != nil }
+
+  /// The code, the message, the retry delay and the number of failed items.
+  public var description: String {
+    var text = "CloudKit error \(code)"
+    if let message { text += ": \(message)" }
+    if let retryAfter { text += "; retry after \(retryAfter) s" }
+    if !partialErrors.isEmpty { text += "; \(partialErrors.count) items failed" }
+    if let conflict { text += "; conflict on \(conflict.recordID)" }
+    return text
+  }
+}
+
+/// The parts of a `CKError` the bridge reads, described without CloudKit; `CKError` conforms on Apple platforms.
+public protocol CloudKitErrorBridging {
+  /// A CloudKit record type the error carries (`CKRecord`).
+  associatedtype BridgedRecord: CloudKitRecordBridging
+  /// `code.rawValue`.
+  var bridgedCode: Int { get }
+  /// `retryAfterSeconds`.
+  var bridgedRetryAfter: Double? { get }
+  /// `localizedDescription`, or another message.
+  var bridgedMessage: String? { get }
+  /// `clientRecord`, `ancestorRecord` and `serverRecord` of a `serverRecordChanged`.
+  var bridgedConflictRecords: (client: BridgedRecord?, ancestor: BridgedRecord?, server: BridgedRecord?) { get }
+  /// `partialErrorsByItemID`, for items that are records, by record name.
+  var bridgedPartialErrors: [String: Self] { get }
+}
+
+extension CloudKitError {
+  /// Reads a CloudKit error: its code and delay, the three records of a `serverRecordChanged` as a ``Conflict``, and
+  /// each failed item of a `partialFailure`.
+  /// - Parameter error: A `CKError`, or anything that describes one.
+  /// - Throws: ``CloudKitBridgeError`` when a record in the error cannot be read.
+  public init<E: CloudKitErrorBridging>(bridging error: E) throws(CloudKitBridgeError) {
+    var conflict: Conflict?
+    let records = error.bridgedConflictRecords
+    if let client = records.client, let server = records.server {
+      conflict = Conflict(
+        client: try Record(bridging: client),
+        ancestor: try records.ancestor.map { r throws(CloudKitBridgeError) in
+          try Record(bridging: r)
+        }, server: try Record(bridging: server))
+    }
+    var partial: [String: CloudKitError] = [:]
+    for (name, item) in error.bridgedPartialErrors { partial[name] = try CloudKitError(bridging: item) }
+    self.init(
+      code: Code(rawValue: error.bridgedCode), retryAfter: error.bridgedRetryAfter, conflict: conflict,
+      partialErrors: partial, message: error.bridgedMessage)
+  }
+}
