@@ -31,6 +31,13 @@ fi
 check Sources/Reconcile
 echo "check-cloudkit-bridge: Reconcile type-checks with the CloudKit stand-in ($bridge thin-layer file(s))"
 
+# The README's and the article's CloudKit examples, against Reconcile built with the stand-in.
+mapfile -t library < <(find Sources/Reconcile -name '*.swift' | sort)
+swiftc "${flags[@]}" -parse-as-library -emit-module -module-name Reconcile -emit-module-path "$out/Reconcile.swiftmodule" \
+  "${library[@]}"
+swiftc "${flags[@]}" -parse-as-library -typecheck -module-name BridgeExamples Tests/CloudKitStandIn/Examples/*.swift
+echo "check-cloudkit-bridge: the CloudKit examples of the README and the DocC article type-check"
+
 if [[ "${1:-}" == "--selftest" ]]; then
   copy="$out/selftest"
   cp -r Sources/Reconcile "$copy"
