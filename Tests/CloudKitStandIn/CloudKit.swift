@@ -142,3 +142,72 @@ public struct CKError: Error, @unchecked Sendable {
   /// …/ckerror/serverrecord: `var serverRecord: CKRecord? { get }`
   public var serverRecord: CKRecord? { nil }
 }
+
+/// …/ckshare: `class CKShare : CKRecord`.
+open class CKShare: CKRecord, @unchecked Sendable {
+  /// …/ckshare/participantpermission: `enum ParticipantPermission` (raw values of CKShareParticipantPermission).
+  public enum ParticipantPermission: Int, Sendable {
+    case unknown = 0
+    case none = 1
+    case readOnly = 2
+    case readWrite = 3
+  }
+  /// …/ckshare/participantrole: `enum ParticipantRole` (raw values of CKShareParticipantRole).
+  public enum ParticipantRole: Int, Sendable {
+    case unknown = 0
+    case owner = 1
+    case administrator = 2
+    case privateUser = 3
+    case publicUser = 4
+  }
+  /// …/ckshare/participantacceptancestatus: `enum ParticipantAcceptanceStatus`.
+  public enum ParticipantAcceptanceStatus: Int, Sendable {
+    case unknown = 0
+    case pending = 1
+    case accepted = 2
+    case removed = 3
+  }
+
+  /// …/ckshare/participant: `class Participant`.
+  open class Participant: NSObject, @unchecked Sendable {
+    /// …/ckshare/participant/useridentity: `var userIdentity: CKUserIdentity { get }`
+    open private(set) var userIdentity = CKUserIdentity()
+    /// …/ckshare/participant/role: `var role: CKShare.ParticipantRole { get set }`
+    open var role = CKShare.ParticipantRole.unknown
+    /// …/ckshare/participant/permission: `var permission: CKShare.ParticipantPermission { get set }`
+    open var permission = CKShare.ParticipantPermission.unknown
+    /// …/ckshare/participant/acceptancestatus-swift.property: `var acceptanceStatus: CKShare.ParticipantAcceptanceStatus { get }`
+    open private(set) var acceptanceStatus = CKShare.ParticipantAcceptanceStatus.unknown
+    /// …/ckshare/participant/participantid: `var participantID: String { get }`
+    open private(set) var participantID = ""
+  }
+
+  /// …/ckshare/participants: `var participants: [CKShare.Participant] { get }`
+  open private(set) var participants: [CKShare.Participant] = []
+  /// …/ckshare/publicpermission: `var publicPermission: CKShare.ParticipantPermission { get set }`
+  open var publicPermission = CKShare.ParticipantPermission.none
+  /// …/ckshare/url: `var url: URL? { get }`
+  open private(set) var url: URL?
+}
+
+/// …/ckuseridentity: `class CKUserIdentity`.
+open class CKUserIdentity: NSObject, @unchecked Sendable {
+  /// …/ckuseridentity/lookupinfo-swift.class: `class LookupInfo`.
+  open class LookupInfo: NSObject, @unchecked Sendable {
+    /// …/ckuseridentity/lookupinfo-swift.class/emailaddress: `var emailAddress: String? { get }`
+    open private(set) var emailAddress: String?
+    /// …/ckuseridentity/lookupinfo-swift.class/phonenumber: `var phoneNumber: String? { get }`
+    open private(set) var phoneNumber: String?
+    /// …/ckuseridentity/lookupinfo-swift.class/userrecordid: `@NSCopying var userRecordID: CKRecord.ID? { get }`
+    open private(set) var userRecordID: CKRecord.ID?
+  }
+
+  /// …/ckuseridentity/userrecordid: `@NSCopying var userRecordID: CKRecord.ID? { get }`
+  open private(set) var userRecordID: CKRecord.ID?
+  /// …/ckuseridentity/namecomponents: `var nameComponents: PersonNameComponents? { get }`
+  open private(set) var nameComponents: PersonNameComponents?
+  /// …/ckuseridentity/lookupinfo-swift.property: `@NSCopying var lookupInfo: CKUserIdentity.LookupInfo? { get }`
+  open private(set) var lookupInfo: CKUserIdentity.LookupInfo?
+  /// …/ckuseridentity/hasicloudaccount: `var hasiCloudAccount: Bool { get }`
+  open private(set) var hasiCloudAccount = false
+}

@@ -160,6 +160,59 @@
     }
   }
 
+  extension Share {
+    /// The share a `CKShare` holds: its record (see ``Record/init(bridging:)``), participants with their identities,
+    /// roles, permissions and acceptance, the public permission and the URL.
+    /// - Parameter ckShare: The CloudKit share.
+    /// - Throws: ``CloudKitBridgeError``.
+    public init(_ ckShare: CKShare) throws(CloudKitBridgeError) {
+      let record = try Record(bridging: ckShare)
+      let participants = ckShare.participants.map { p in
+        Participant(
+          participantID: p.participantID,
+          userIdentity: UserIdentity(
+            userRecordName: p.userIdentity.userRecordID?.recordName,
+            givenName: p.userIdentity.nameComponents?.givenName,
+            familyName: p.userIdentity.nameComponents?.familyName,
+            lookupInfo: p.userIdentity.lookupInfo.map {
+              LookupInfo(
+                emailAddress: $0.emailAddress, phoneNumber: $0.phoneNumber, userRecordName: $0.userRecordID?.recordName)
+            }, hasICloudAccount: p.userIdentity.hasiCloudAccount),
+          role: Role(rawValue: p.role.rawValue) ?? .unknown,
+          permission: Permission(rawValue: p.permission.rawValue) ?? .unknown,
+          acceptanceStatus: AcceptanceStatus(rawValue: p.acceptanceStatus.rawValue) ?? .unknown)
+      }
+      do {
+        try self.init(
+          record: record, participants: participants,
+          publicPermission: Permission(rawValue: ckShare.publicPermission.rawValue) ?? .unknown,
+          url: ckShare.url?.absoluteString)
+      } catch {
+        throw .invalidName(error)
+      }
+    }
+
+    /// Writes the share's changed keys (title, thumbnail…) and public permission onto a `CKShare`. Participants are
+    /// CloudKit's to add, through its sharing flow; their permissions are written for those the share already lists.
+    /// - Parameter ckShare: The CloudKit share, usually the server's version.
+    public func apply(to ckShare: CKShare) {
+      record.apply(to: ckShare)
+      if let permission = CKShare.ParticipantPermission(rawValue: publicPermission.rawValue),
+        permission != ckShare.publicPermission
+      {
+        ckShare.publicPermission = permission
+      }
+      for participant in ckShare.participants {
+        guard
+          let mine = participants.first(where: { $0.participantID == participant.participantID }),
+          let permission = CKShare.ParticipantPermission(rawValue: mine.permission.rawValue),
+          permission != participant.permission
+        else { continue }
+        participant.permission = permission
+      }
+    }
+  }
+
   extension Record {
     /// The record a `CKRecord` holds; see ``init(bridging:)``.
     /// - Parameter ckRecord: The CloudKit record.
