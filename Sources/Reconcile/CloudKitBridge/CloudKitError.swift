@@ -37,12 +37,18 @@ public struct CloudKitError: Error, Sendable, Hashable, CustomStringConvertible 
     case serverRecordChanged
     /// 15.
     case serverRejectedRequest
+    /// 18.
+    case incompatibleVersion
+    /// 19.
+    case constraintViolation
     /// 21.
     case changeTokenExpired
     /// 22: another item of an atomic batch failed.
     case batchRequestFailed
     /// 23.
     case zoneBusy
+    /// 24.
+    case badDatabase
     /// 25.
     case quotaExceeded
     /// 26.
@@ -64,7 +70,8 @@ public struct CloudKitError: Error, Sendable, Hashable, CustomStringConvertible 
       (.internalError, 1), (.partialFailure, 2), (.networkUnavailable, 3), (.networkFailure, 4),
       (.serviceUnavailable, 6), (.requestRateLimited, 7), (.notAuthenticated, 9), (.permissionFailure, 10),
       (.unknownItem, 11), (.invalidArguments, 12), (.serverRecordChanged, 14), (.serverRejectedRequest, 15),
-      (.changeTokenExpired, 21), (.batchRequestFailed, 22), (.zoneBusy, 23), (.quotaExceeded, 25),
+      (.incompatibleVersion, 18), (.constraintViolation, 19), (.changeTokenExpired, 21), (.batchRequestFailed, 22),
+      (.zoneBusy, 23), (.badDatabase, 24), (.quotaExceeded, 25),
       (.zoneNotFound, 26), (.limitExceeded, 27), (.userDeletedZone, 28), (.referenceViolation, 31),
       (.serverResponseLost, 34), (.accountTemporarilyUnavailable, 36),
     ]
@@ -84,10 +91,11 @@ public struct CloudKitError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The case name and raw value, such as `serverRecordChanged (14)`.
     public var description: String {
       if case .other(let value) = self { return "CKError \(value)" }
-      return "\(caseName) (\(rawValue))"
+      return "\(name) (\(rawValue))"
     }
 
-    private var caseName: String {
+    /// CloudKit's name for the code, such as `serverRecordChanged`; `other` for a code this version does not know.
+    public var name: String {
       switch self {
       case .internalError: "internalError"
       case .partialFailure: "partialFailure"
@@ -101,9 +109,12 @@ public struct CloudKitError: Error, Sendable, Hashable, CustomStringConvertible 
       case .invalidArguments: "invalidArguments"
       case .serverRecordChanged: "serverRecordChanged"
       case .serverRejectedRequest: "serverRejectedRequest"
+      case .incompatibleVersion: "incompatibleVersion"
+      case .constraintViolation: "constraintViolation"
       case .changeTokenExpired: "changeTokenExpired"
       case .batchRequestFailed: "batchRequestFailed"
       case .zoneBusy: "zoneBusy"
+      case .badDatabase: "badDatabase"
       case .quotaExceeded: "quotaExceeded"
       case .zoneNotFound: "zoneNotFound"
       case .limitExceeded: "limitExceeded"

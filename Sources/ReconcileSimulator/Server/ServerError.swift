@@ -91,35 +91,7 @@ public indirect enum ServerError: Error, Sendable, Hashable, CustomStringConvert
   }
 
   /// CloudKit's name for the code, such as `serverRecordChanged`.
-  public var name: String {
-    switch self {
-    case .internalError: "internalError"
-    case .partialFailure: "partialFailure"
-    case .networkUnavailable: "networkUnavailable"
-    case .networkFailure: "networkFailure"
-    case .serviceUnavailable: "serviceUnavailable"
-    case .requestRateLimited: "requestRateLimited"
-    case .notAuthenticated: "notAuthenticated"
-    case .permissionFailure: "permissionFailure"
-    case .unknownItem: "unknownItem"
-    case .invalidArguments: "invalidArguments"
-    case .serverRecordChanged: "serverRecordChanged"
-    case .serverRejectedRequest: "serverRejectedRequest"
-    case .incompatibleVersion: "incompatibleVersion"
-    case .constraintViolation: "constraintViolation"
-    case .changeTokenExpired: "changeTokenExpired"
-    case .batchRequestFailed: "batchRequestFailed"
-    case .zoneBusy: "zoneBusy"
-    case .badDatabase: "badDatabase"
-    case .quotaExceeded: "quotaExceeded"
-    case .zoneNotFound: "zoneNotFound"
-    case .limitExceeded: "limitExceeded"
-    case .userDeletedZone: "userDeletedZone"
-    case .referenceViolation: "referenceViolation"
-    case .serverResponseLost: "serverResponseLost"
-    case .accountTemporarilyUnavailable: "accountTemporarilyUnavailable"
-    }
-  }
+  public var name: String { CloudKitError.Code(rawValue: code).name }
 
   /// The wait, in seconds, the server asks for before a retry (`CKErrorRetryAfterKey`); `nil` when it gives none.
   public var retryAfter: TimeInterval? {
