@@ -26,9 +26,18 @@ struct LocalCodingTests {
     record.encryptedValues["pin"] = .int64(1234)
     record.isDeleted = true
     record.parent = Reference(recordID: try RecordID(recordName: "p"), action: .validate)
+    record["photo"] = .asset(Asset(fileChecksum: "AX1", size: 3, fileURL: URL(fileURLWithPath: "/tmp/photo.jpg")))
     let back = try JSONDecoder().decode(Record.self, from: JSONEncoder().encode(record))
     #expect(back == record)
-    #expect(back.changedKeys == ["when", "pin"])
+    #expect(back.changedKeys == ["when", "pin", "photo"])
+    let wire = try Record(
+      wireJSON: try {
+        var valid = record
+        valid.recordType = "Note"
+        return valid
+      }().wireJSON())
+    guard case .asset(let asset)? = wire["photo"] else { throw CocoaError(.coderInvalidValue) }
+    #expect(asset.fileURL == nil, "the wire format has no file URLs")
     #expect(throws: WireJSONError.self) { try record.wireJSON() }  // the wire format validates; local storage does not
   }
 

@@ -104,6 +104,11 @@ struct CloudKitBridgeTests {
     #expect(failure.partialErrors["n2"]?.code == .zoneBusy)
     #expect(failure.partialErrors["n2"]?.isTransient == true)
     #expect(CloudKitError.Code(rawValue: 99) == .other(99))
+    for raw in 0...40 {
+      let code = CloudKitError.Code(rawValue: raw)
+      #expect(code.rawValue == raw)
+      #expect(code.name != "other" || code == .other(raw))
+    }
     #expect(CloudKitError.Code.serverRecordChanged.rawValue == 14)
     #expect(error.localizedDescription == error.description)
   }
