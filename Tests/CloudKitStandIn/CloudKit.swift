@@ -75,6 +75,8 @@ open class CKRecord: NSObject, CKRecordKeyValueSetting, @unchecked Sendable {
 
   /// …/ckrecord/init(recordtype:recordid:): `init(recordType: CKRecord.RecordType, recordID: CKRecord.ID)`
   public init(recordType: CKRecord.RecordType, recordID: CKRecord.ID) {}
+  /// …/ckrecord/init(coder:): `init?(coder: NSCoder)` (NSCoding; reads what `encodeSystemFields(with:)` wrote)
+  public required init?(coder: NSCoder) {}
 
   /// …/ckrecord/recordtype: `var recordType: CKRecord.RecordType { get }`
   open private(set) var recordType: CKRecord.RecordType = ""

@@ -219,16 +219,25 @@
     /// - Throws: ``CloudKitBridgeError``.
     public init(_ ckRecord: CKRecord) throws(CloudKitBridgeError) { try self.init(bridging: ckRecord) }
 
-    /// A new `CKRecord` with this record's ID, type, every value and parent. Every key is marked changed in it, as in
-    /// any new `CKRecord`; to save a merge result, ``apply(to:)`` it onto the server's record instead.
+    /// A `CKRecord` with this record's ID, type, every value and parent — and, for a record the server knows, its
+    /// system fields (change tag included), restored through Apple's system-fields archive as `CKRecord(coder:)` reads
+    /// it, so saving it compares against that tag. Every key is marked changed in it; to save a merge result,
+    /// ``apply(to:)`` it onto the server's record instead.
     public var ckRecord: CKRecord {
+      var record: CKRecord?
+      if isKnownToServer, let archive = try? systemFieldsOnly.cloudKitSystemFieldsArchive(),
+        let coder = try? NSKeyedUnarchiver(forReadingFrom: archive)
+      {
+        record = CKRecord(coder: coder)
+        coder.finishDecoding()
+      }
       let zone = CKRecordZone.ID(zoneName: recordID.zoneID.zoneName, ownerName: recordID.zoneID.ownerName)
-      let record = CKRecord(
-        recordType: recordType, recordID: CKRecord.ID(recordName: recordID.recordName, zoneID: zone))
+      let target =
+        record ?? CKRecord(recordType: recordType, recordID: CKRecord.ID(recordName: recordID.recordName, zoneID: zone))
       var all = self
       for key in allKeys { all.markChanged(key) }
-      all.apply(to: record)
-      return record
+      all.apply(to: target)
+      return target
     }
   }
 #endif
