@@ -15,11 +15,16 @@ extension WebServices.ModifyRecordsRequest: Codable {
     let zone = zoneID ?? WireCoding.contextZone(decoder)
     var list = try c.nestedUnkeyedContainer(forKey: .operations)
     var operations: [WebServices.RecordOperation] = []
+    var shares: [RecordID: Share] = [:]
     while !list.isAtEnd {
       let o = try list.nestedContainer(keyedBy: OperationKeys.self)
       let type = try o.decode(String.self, forKey: .operationType)
       let recordDecoder = ContextZoneDecoder(base: try o.superDecoder(forKey: .record), zone: zone)
-      func record() throws -> Record { try Record(wireFormatFrom: recordDecoder) }
+      func record() throws -> Record {
+        let record = try Record(wireFormatFrom: recordDecoder)
+        if record.recordType == Share.recordType { shares[record.recordID] = try Share(wireFormatFrom: recordDecoder) }
+        return record
+      }
       func deletedID() throws -> (RecordID, String?) {
         let d = try recordDecoder.container(keyedBy: DeleteKeys.self)
         let recordZone = try WireCoding.decodeZoneID(d, key: .zoneID) ?? zone
@@ -46,6 +51,7 @@ extension WebServices.ModifyRecordsRequest: Codable {
       }
     }
     self.operations = operations
+    self.shares = shares
   }
 
   /// Encodes the body.
@@ -63,7 +69,13 @@ extension WebServices.ModifyRecordsRequest: Codable {
       try o.encode(operation.operationType, forKey: .operationType)
       switch operation {
       case .create(let r), .update(let r), .forceUpdate(let r), .replace(let r), .forceReplace(let r):
-        try o.encode(WireRecord(r), forKey: .record)
+        if var share = shares[r.recordID] {
+          // The operation's record is the share's record; the table adds its participants.
+          share.modifyRecord { $0 = r }
+          try o.encode(WireShare(share), forKey: .record)
+        } else {
+          try o.encode(WireRecord(r), forKey: .record)
+        }
       case .delete(let id, let tag):
         var d = o.nestedContainer(keyedBy: DeleteKeys.self, forKey: .record)
         try d.encode(id.recordName, forKey: .recordName)

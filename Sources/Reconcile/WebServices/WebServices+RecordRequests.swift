@@ -58,6 +58,10 @@ extension WebServices {
     public var desiredKeys: [String]?
     /// Whether the response should carry numbers as strings (accepted, not interpreted).
     public var numbersAsStrings: Bool?
+    /// The shares among the saved records, by ID, with what a record does not hold: participants and public
+    /// permission. A `cloudkit.share` record in an operation reads into both its operation and this table, and is
+    /// written back with its participants.
+    public var shares: [RecordID: Share] = [:]
 
     /// Creates a request.
     /// - Parameters:

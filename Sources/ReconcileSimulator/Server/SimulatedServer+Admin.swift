@@ -156,6 +156,27 @@ extension SimulatedServer {
     }
   }
 
+  /// Records the participants and public permission of a share record a client saved (over the Web Services, where a
+  /// share travels with its participants). Participants no longer listed lose the zone, as when the owner removes
+  /// them. Nothing happens when the share record is not stored.
+  mutating func storeShareMembers(_ share: Share, scope: DatabaseScope, client: ClientIdentity) {
+    let zoneID = share.recordID.zoneID
+    guard let owner = scope == .shared ? zoneID.ownerName : client.userRecordName else { return }
+    let stored = Self.storedZone(zoneID)
+    guard let id = try? RecordID(recordName: share.recordID.recordName, zoneID: stored),
+      privateDatabases[owner]?.zones[stored]?.records[id] != nil
+    else { return }
+    withDatabase(.privateDatabase(owner: owner)) { database in
+      let before = Set(database.zones[stored]?.shares[id]?.participants.compactMap(\.userIdentity.userRecordName) ?? [])
+      let after = Set(share.participants.compactMap(\.userIdentity.userRecordName))
+      database.zones[stored]?.shares[id] = ZoneStore.ShareMembers(
+        participants: share.participants, publicPermission: share.publicPermission)
+      for user in before.subtracting(after) { database.revoked[stored, default: []].insert(user) }
+      for user in after { database.revoked[stored]?.remove(user) }
+      database.zoneLog.append(stored)
+    }
+  }
+
   /// The zone-wide share of an owner's zone, with its participants, when the zone is shared.
   /// - Parameters:
   ///   - zoneID: The zone in the owner's private database.

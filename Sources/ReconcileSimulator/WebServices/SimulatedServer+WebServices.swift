@@ -144,6 +144,9 @@ extension SimulatedServer {
       throw .init(code: .internalError, reason: "the server answered another request", httpStatus: 500)
     }
     let saved = Dictionary(reply.saved.map { ($0.recordID, $0) }, uniquingKeysWith: { first, _ in first })
+    for (id, share) in body.shares where saved[id] != nil {
+      storeShareMembers(share, scope: database, client: client)
+    }
     let deleted = Set(reply.deleted)
     let results: [WebServices.RecordResult] = body.operations.map { operation in
       let id = operation.recordID

@@ -221,4 +221,38 @@ struct WebServicesServerTests {
     #expect(seen.participants.count == 2)
     #expect(seen.recordID.zoneID == shared)
   }
+
+  @Test("a share saved over the Web Services with participants shares the zone; saving it without one revokes them")
+  func sharingOverWebServices() throws {
+    var server = SimulatedServer()
+    let alice = ClientIdentity(userRecordName: "_alice", deviceName: "mac")
+    let bob = ClientIdentity(userRecordName: "_bob", deviceName: "phone")
+    _ = server.respond(to: .modifyZones(.init(operations: [.create(Self.notes)])), database: .private, from: alice)
+    var share = Share(recordID: try RecordID(recordName: "cloudkit.zoneshare", zoneID: Self.notes), title: "Notes")
+    share.participants = [
+      .init(
+        userIdentity: .init(userRecordName: "_bob"), role: .privateUser, permission: .readWrite,
+        acceptanceStatus: .accepted)
+    ]
+    var request = WebServices.ModifyRecordsRequest(zoneID: Self.notes, operations: [.create(share.record)])
+    request.shares = [share.recordID: share]
+    let saved = try #require(server.respond(to: .modifyRecords(request), database: .private, from: alice).records)
+    #expect(saved.errors.isEmpty, "\(saved.errors)")
+    #expect(server.zoneShare(of: Self.notes, ownedBy: "_alice")?.participants.count == 1)
+    let shared = try ZoneID(zoneName: "Notes", ownerName: "_alice")
+    let before = try #require(server.respond(to: .databaseChanges(.init()), database: .shared, from: bob).zones)
+    #expect(before.zones.compactMap(\.zoneID) == [shared])
+
+    // Alice saves the share again with nobody in it: Bob's feed reports the zone deleted.
+    var emptied = try #require(saved.records.first)
+    emptied["cloudkit.title"] = "Mine again"
+    var empty = share
+    empty.participants = []
+    var update = WebServices.ModifyRecordsRequest(zoneID: Self.notes, operations: [.update(emptied)])
+    update.shares = [share.recordID: empty]
+    #expect(server.respond(to: .modifyRecords(update), database: .private, from: alice).records?.errors.isEmpty == true)
+    let after = try #require(
+      server.respond(to: .databaseChanges(.init(syncToken: before.syncToken)), database: .shared, from: bob).zones)
+    #expect(after.zones == [.zone(.init(zoneID: shared, deleted: true))])
+  }
 }

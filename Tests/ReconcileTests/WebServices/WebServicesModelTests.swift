@@ -131,6 +131,28 @@ struct WebServicesModelTests {
     }
   }
 
+  @Test("a share saved in a modify request keeps its participants through decode and encode")
+  func shareInModifyRequest() throws {
+    var share = Share(recordID: try RecordID(recordName: "cloudkit.zoneshare", zoneID: Self.notes), title: "Notes")
+    share.publicPermission = .readOnly
+    share.participants = [
+      .init(
+        userIdentity: .init(userRecordName: "_bob"), role: .privateUser, permission: .readWrite,
+        acceptanceStatus: .accepted)
+    ]
+    var request = WebServices.ModifyRecordsRequest(zoneID: Self.notes, operations: [.create(share.record)])
+    request.shares = [share.recordID: share]
+    let body = try WebServices.Request.modifyRecords(request).jsonData()
+    #expect(String(decoding: body, as: UTF8.self).contains(#""participants""#))
+    guard case .modifyRecords(let decoded) = try WebServices.Request(json: body, endpoint: .recordsModify) else {
+      Issue.record("not a modify request")
+      return
+    }
+    #expect(decoded.shares[share.recordID]?.participants == share.participants)
+    #expect(decoded.shares[share.recordID]?.publicPermission == .readOnly)
+    #expect(decoded == request)
+  }
+
   @Test("a body of the wrong shape names the endpoint and the path; strict checks hold for whole bodies")
   func badBodies() {
     let unknownOperation = #"{"operations":[{"operationType":"explode","record":{"recordName":"n"}}]}"#
