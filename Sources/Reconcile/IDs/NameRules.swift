@@ -39,28 +39,34 @@ enum NameRules {
   /// Record types and keys: an ASCII letter, then ASCII letters, digits or `_`; at most 255 characters. CloudKit's
   /// own types and keys (`cloudkit.share`, `cloudkit.title`) are that after ``systemPrefix``.
   static func checkIdentifier(_ name: String, kind: NameKind) throws(RecordValidationError) {
-    let body = name.hasPrefix(systemPrefix) ? name.dropFirst(systemPrefix.count) : Substring(name)
+    // Hot: every key of every record passes here on each validation, so the system prefix is looked for only when the
+    // name starts with its first letter, and lengths are counted once.
+    let isSystem = name.utf8.first == UInt8(ascii: "c") && name.hasPrefix(systemPrefix)
+    let offset = isSystem ? systemPrefix.count : 0
+    var skipped = 0
     var count = 0
-    for scalar in body.unicodeScalars {
+    // Iterating the string's own scalar view is the fast path; a substring's view validates every index.
+    for scalar in name.unicodeScalars {
+      if skipped < offset {
+        skipped += 1
+        continue
+      }
       let v = scalar.value
       let isLetter = (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A)
       if count == 0 {
         if v == 0x5F { throw .invalidName(kind, name, violation: .leadingUnderscore) }
         if !isLetter {
           if v < 0x80 { throw .invalidName(kind, name, violation: .mustStartWithLetter) }
-          throw .invalidName(kind, name, violation: .invalidCharacter(scalar, offset: 0))
+          throw .invalidName(kind, name, violation: .invalidCharacter(scalar, offset: offset))
         }
       } else if !(isLetter || (v >= 0x30 && v <= 0x39) || v == 0x5F) {
-        throw .invalidName(kind, name, violation: .invalidCharacter(scalar, offset: count))
+        throw .invalidName(kind, name, violation: .invalidCharacter(scalar, offset: offset + count))
       }
       count += 1
-      if count > maximumLength { break }
+      if offset + count > maximumLength { break }
     }
     if count == 0 { throw .invalidName(kind, name, violation: .empty) }
-    if count > maximumLength {
-      throw .invalidName(kind, name, violation: .tooLong(count: name.unicodeScalars.count))
-    }
-    if count + name.unicodeScalars.count - body.unicodeScalars.count > maximumLength {
+    if offset + count > maximumLength {
       throw .invalidName(kind, name, violation: .tooLong(count: name.unicodeScalars.count))
     }
     if kind == .key && reservedKeys.contains(name) { throw .invalidName(kind, name, violation: .reserved) }

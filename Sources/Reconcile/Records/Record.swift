@@ -265,6 +265,14 @@ public struct Record: Sendable {
     box.encrypted[key] = source.storage.encrypted[key]
   }
 
+  /// Puts back a key's plain and encrypted values and whether it was changed, as they were before a failed write.
+  mutating func restoreValue(_ key: String, plain: FieldValue?, encrypted: FieldValue?, changed: Bool) {
+    let box = mutableStorage
+    box.values[key] = plain
+    box.encrypted[key] = encrypted
+    if changed { box.changedKeys.insert(key) } else { box.changedKeys.remove(key) }
+  }
+
   /// Replaces the changed keys wholesale.
   mutating func replaceChangedKeys(with keys: Set<String>) { mutableStorage.changedKeys = keys }
 

@@ -49,11 +49,9 @@ public struct EditBookkeeping: EditStamping, Hashable {
   public func stampEdit(_ record: inout Record, clock: inout HybridLogicalClock, at time: Date)
     throws(EditStampingError)
   {
-    var stamped = record
-    if let key = editCountKey { try EditStamps.incrementCounter(key, in: &stamped) }
-    if let key = modifiedAtKey { try EditStamps.setTimestamp(key, to: time, in: &stamped) }
-    if let key = fieldStampsKey { try EditStamps.stampFields(key, in: &stamped, clock: &clock, at: time) }
-    record = stamped
+    try EditStamps.stamp(
+      counter: editCountKey, timestamp: modifiedAtKey, fieldStamps: fieldStampsKey, in: &record, clock: &clock, at: time
+    )
   }
 
   /// Moves `clock` past the field stamps of a received record, when there is a stamps field.

@@ -74,6 +74,44 @@ extension EditStamping {
 /// The stamps every built-in writes, in one place: counters incremented, timestamps set, each where the field already
 /// is (plain or encrypted; plain when new).
 enum EditStamps {
+  /// Checks that `key`, if present, holds a value of `type`, so a stamping can refuse before it writes anything (and
+  /// without copying the record to roll back).
+  static func check(_ key: String, is type: FieldType, in record: Record) throws(EditStampingError) {
+    let (current, _) = value(key, in: record)
+    if let current, current.type != type { throw .unexpectedFieldType(key: key, expected: type, found: current.type) }
+  }
+
+  /// Increments the counter and sets the timestamp, then stamps the changed keys on the clock. Types are checked
+  /// before anything is written; if the clock then fails, the two fields get their old values back. The record is
+  /// never copied, so its storage is written in place.
+  static func stamp(
+    counter: String?, timestamp: String?, fieldStamps: String?, in record: inout Record,
+    clock: inout HybridLogicalClock,
+    at time: Date
+  ) throws(EditStampingError) {
+    if let counter { try check(counter, is: .int64, in: record) }
+    if let timestamp { try check(timestamp, is: .timestamp, in: record) }
+    guard let fieldStamps else {
+      if let counter { try incrementCounter(counter, in: &record) }
+      if let timestamp { try setTimestamp(timestamp, to: time, in: &record) }
+      return
+    }
+    func saved(_ key: String?) -> (String, FieldValue?, FieldValue?, Bool)? {
+      key.map { ($0, record.storage.values[$0], record.storage.encrypted[$0], record.storage.changedKeys.contains($0)) }
+    }
+    let (savedCounter, savedTimestamp) = (saved(counter), saved(timestamp))
+    if let counter { try incrementCounter(counter, in: &record) }
+    if let timestamp { try setTimestamp(timestamp, to: time, in: &record) }
+    do {
+      try stampFields(fieldStamps, in: &record, clock: &clock, at: time)
+    } catch {
+      for case (let key, let plain, let encrypted, let wasChanged)? in [savedCounter, savedTimestamp] {
+        record.restoreValue(key, plain: plain, encrypted: encrypted, changed: wasChanged)
+      }
+      throw error
+    }
+  }
+
   static func incrementCounter(_ key: String, in record: inout Record) throws(EditStampingError) {
     let (current, encrypted) = value(key, in: record)
     var count: Int64 = 0

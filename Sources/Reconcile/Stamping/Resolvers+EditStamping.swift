@@ -87,17 +87,20 @@ extension FieldMerge: EditStamping {
   public func stampEdit(_ record: inout Record, clock: inout HybridLogicalClock, at time: Date)
     throws(EditStampingError)
   {
-    var stamped = record
-    var done = Set<String>()
+    var counters: [String] = []
+    var clocks: [String] = []
     for policy in [defaultPolicy] + overrides.keys.sorted().compactMap({ overrides[$0] }) {
       switch policy {
-      case .editCount(let key) where done.insert(key).inserted: try EditStamps.incrementCounter(key, in: &stamped)
-      case .localClock(let key) where done.insert(key).inserted:
-        try EditStamps.setTimestamp(key, to: time, in: &stamped)
+      case .editCount(let key) where !counters.contains(key): counters.append(key)
+      case .localClock(let key) where !clocks.contains(key): clocks.append(key)
       default: break
       }
     }
-    record = stamped
+    // Check every field before writing any, so a refusal leaves the record as it was.
+    for key in counters { try EditStamps.check(key, is: .int64, in: record) }
+    for key in clocks { try EditStamps.check(key, is: .timestamp, in: record) }
+    for key in counters { try EditStamps.incrementCounter(key, in: &record) }
+    for key in clocks { try EditStamps.setTimestamp(key, to: time, in: &record) }
   }
 }
 

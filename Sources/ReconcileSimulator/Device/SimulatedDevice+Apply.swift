@@ -290,6 +290,7 @@ extension SimulatedDevice {
   /// Moves the device's hybrid logical clock past the stamps of a record it received. A stamp too far ahead is not
   /// observed (the clock keeps its drift cap); the record is still applied.
   mutating func observeStamps(of record: Record) {
+    guard configuration.bookkeeping.fieldStampsKey != nil else { return }
     try? configuration.bookkeeping.observeStamps(
       of: record, clock: &storage.clock, at: record.modificationDate ?? .distantPast)
   }

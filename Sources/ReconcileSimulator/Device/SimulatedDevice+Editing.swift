@@ -95,11 +95,15 @@ extension SimulatedDevice {
         throw .schema(error)
       }
     }
-    // The resolver's bookkeeping comes last, so field stamps cover the schema's version field too.
-    do {
-      try configuration.bookkeeping.stampEdit(&record, clock: &storage.clock, at: time)
-    } catch {
-      throw .bookkeeping(record.recordID, "\(error)")
+    // The resolver's bookkeeping comes last, so field stamps cover the schema's version field too. Without any, the
+    // clock is left alone (this runs on every edit).
+    let bookkeeping = configuration.bookkeeping
+    if bookkeeping.editCountKey != nil || bookkeeping.modifiedAtKey != nil || bookkeeping.fieldStampsKey != nil {
+      do {
+        try bookkeeping.stampEdit(&record, clock: &storage.clock, at: time)
+      } catch {
+        throw .bookkeeping(record.recordID, "\(error)")
+      }
     }
     do {
       try record.validate()

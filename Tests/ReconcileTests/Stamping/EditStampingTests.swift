@@ -48,6 +48,22 @@ struct EditStampingTests {
     #expect(record["counter"] == nil, "the counter written before the failure was rolled back")
   }
 
+  @Test("when field stamps cannot be written, the counter and timestamp already written are put back")
+  func clockFailureRollsBack() throws {
+    var clock = try HybridLogicalClock(nodeID: "phone")
+    var record = Self.note()
+    record["editCount"] = .int64(3)
+    record["fieldStamps"] = .bytes(Data([0xFF, 0x00]))
+    record.clearChangedKeys()
+    record["title"] = "edited"
+    let before = record
+    let bookkeeping = EditBookkeeping(
+      editCountKey: "editCount", modifiedAtKey: "editedAt", fieldStampsKey: "fieldStamps")
+    #expect(throws: EditStampingError.self) { try bookkeeping.stampEdit(&record, clock: &clock, at: Self.t0) }
+    #expect(record == before)
+    #expect(record.changedKeys == ["title"])
+  }
+
   @Test("LocalClockLastWriterWins writes the device's time; FieldMerge writes what its policies name")
   func clocksAndFieldMerge() throws {
     var clock = try HybridLogicalClock(nodeID: "phone")
