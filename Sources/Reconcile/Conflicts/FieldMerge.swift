@@ -62,8 +62,8 @@ public struct FieldMerge: ConflictResolver {
     didSet { stampKeys = Self.stampKeys(defaultPolicy, overrides) }
   }
   /// The keys named by `.localClock` (`isClock` true) and `.editCount` policies; a handful at most, so a linear
-  /// scan of short strings beats hashing the key.
-  private var stampKeys: [(key: String, isClock: Bool)]
+  /// scan of short strings beats hashing the key. Edit stamping writes the same keys.
+  private(set) var stampKeys: [(key: String, isClock: Bool)]
 
   /// Creates a field merge.
   /// - Parameters:

@@ -65,18 +65,7 @@ extension HybridLogicalClockMerge: EditStamping {
 
 extension FieldMerge: EditStamping {
   /// The keys its `.editCount(key:)` and `.localClock(key:)` policies name, sorted.
-  public var stampedKeys: [String] {
-    var counters = Set<String>()
-    var clocks = Set<String>()
-    for policy in [defaultPolicy] + Array(overrides.values) {
-      switch policy {
-      case .editCount(let key): counters.insert(key)
-      case .localClock(let key): clocks.insert(key)
-      default: break
-      }
-    }
-    return counters.union(clocks).sorted()
-  }
+  public var stampedKeys: [String] { stampKeys.map(\.key).sorted() }
 
   /// Increments every counter and sets every timestamp its policies name. On error the record is unchanged.
   /// - Parameters:
@@ -87,20 +76,15 @@ extension FieldMerge: EditStamping {
   public func stampEdit(_ record: inout Record, clock: inout HybridLogicalClock, at time: Date)
     throws(EditStampingError)
   {
-    var counters: [String] = []
-    var clocks: [String] = []
-    for policy in [defaultPolicy] + overrides.keys.sorted().compactMap({ overrides[$0] }) {
-      switch policy {
-      case .editCount(let key) where !counters.contains(key): counters.append(key)
-      case .localClock(let key) where !clocks.contains(key): clocks.append(key)
-      default: break
+    // Check every field before writing any, so a refusal leaves the record as it was.
+    for (key, isClock) in stampKeys { try EditStamps.check(key, is: isClock ? .timestamp : .int64, in: record) }
+    for (key, isClock) in stampKeys {
+      if isClock {
+        try EditStamps.setTimestamp(key, to: time, in: &record)
+      } else {
+        try EditStamps.incrementCounter(key, in: &record)
       }
     }
-    // Check every field before writing any, so a refusal leaves the record as it was.
-    for key in counters { try EditStamps.check(key, is: .int64, in: record) }
-    for key in clocks { try EditStamps.check(key, is: .timestamp, in: record) }
-    for key in counters { try EditStamps.incrementCounter(key, in: &record) }
-    for key in clocks { try EditStamps.setTimestamp(key, to: time, in: &record) }
   }
 }
 

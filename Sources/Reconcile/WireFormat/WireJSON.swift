@@ -60,14 +60,12 @@ extension Record {
   /// - Returns: The JSON.
   /// - Throws: ``WireJSONError/invalidRecord(path:reason:)`` when ``validate()`` fails, naming the rule.
   public func wireJSON() throws(WireJSONError) -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     do {
-      return try encoder.encode(WireRecord(self))
-    } catch let EncodingError.invalidValue(_, context) {
-      throw .invalidRecord(path: "", reason: context.debugDescription)
+      return try WebServices.encode(WireRecord(self))
+    } catch .invalidBody(_, let path, let reason) {
+      throw .invalidRecord(path: path, reason: reason)
     } catch {
-      throw .invalidRecord(path: "", reason: "\(error)")
+      throw error
     }
   }
 }

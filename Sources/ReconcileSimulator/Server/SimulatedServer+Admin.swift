@@ -127,7 +127,6 @@ extension SimulatedServer {
           acceptanceStatus: .accepted)
       ]
     }
-    let had = zone.sharePermission(for: participant) != nil
     members.participants.removeAll { $0.userIdentity.userRecordName == participant && $0.role != .owner }
     if let permission {
       members.participants.append(
@@ -135,23 +134,11 @@ extension SimulatedServer {
           userIdentity: Share.UserIdentity(userRecordName: participant), role: .privateUser,
           permission: permission == .readWrite ? .readWrite : .readOnly, acceptanceStatus: .accepted))
     }
-    record.recordChangeTag = makeTag()
-    if isNew {
-      record.creationDate = now
-      record.creatorUserRecordName = owner
-    }
-    record.modificationDate = now
-    record.lastModifiedUserRecordName = owner
-    record.clearChangedKeys()
+    stampSaved(&record, isNew: isNew, user: owner, device: nil)
     let depth = configuration.ancestorDepth
     withDatabase(.privateDatabase(owner: owner)) { database in
       database.zones[stored]?.store(record, ancestorDepth: depth)
-      database.zones[stored]?.shares[id] = members
-      if permission == nil, had {
-        database.revoked[stored, default: []].insert(participant)
-      } else if permission != nil {
-        database.revoked[stored]?.remove(participant)
-      }
+      database.setShareMembers(members, of: id, in: stored)
       database.zoneLog.append(stored)
     }
   }
@@ -167,12 +154,9 @@ extension SimulatedServer {
       privateDatabases[owner]?.zones[stored]?.records[id] != nil
     else { return }
     withDatabase(.privateDatabase(owner: owner)) { database in
-      let before = Set(database.zones[stored]?.shares[id]?.participants.compactMap(\.userIdentity.userRecordName) ?? [])
-      let after = Set(share.participants.compactMap(\.userIdentity.userRecordName))
-      database.zones[stored]?.shares[id] = ZoneStore.ShareMembers(
-        participants: share.participants, publicPermission: share.publicPermission)
-      for user in before.subtracting(after) { database.revoked[stored, default: []].insert(user) }
-      for user in after { database.revoked[stored]?.remove(user) }
+      database.setShareMembers(
+        ZoneStore.ShareMembers(participants: share.participants, publicPermission: share.publicPermission), of: id,
+        in: stored)
       database.zoneLog.append(stored)
     }
   }

@@ -131,9 +131,12 @@ extension SimulatedServer {
       return .failed(error, nil)
     }
     do {
+      // Per-record policies come only from Web Services requests; the common request skips the lookups.
+      let policy =
+        request.savePolicies.isEmpty ? request.savePolicy : request.savePolicies[sent.recordID] ?? request.savePolicy
+      let replacing = !request.replacing.isEmpty && request.replacing.contains(sent.recordID)
       return try decideSave(
-        sent, access: access, policy: request.savePolicies[sent.recordID] ?? request.savePolicy,
-        replacing: request.replacing.contains(sent.recordID), client: client, inBatch: inBatch)
+        sent, access: access, policy: policy, replacing: replacing, client: client, inBatch: inBatch)
     } catch {
       return .failed(error, access)
     }
@@ -263,15 +266,7 @@ extension SimulatedServer {
     token: Data?
   ) -> Record {
     var saved = record
-    saved.recordChangeTag = makeTag()
-    if isNew {
-      saved.creationDate = now
-      saved.creatorUserRecordName = client.userRecordName
-    }
-    saved.modificationDate = now
-    saved.lastModifiedUserRecordName = client.userRecordName
-    saved.modifiedByDevice = client.deviceName
-    saved.clearChangedKeys()
+    stampSaved(&saved, isNew: isNew, user: client.userRecordName, device: client.deviceName)
     registerFieldTypes(of: saved)
     let depth = configuration.ancestorDepth
     withDatabase(access.database) { database in
@@ -281,6 +276,19 @@ extension SimulatedServer {
     }
     logEvent(.saved(saved), by: client, in: access.database)
     return visible(saved, access)
+  }
+
+  /// The fields the server sets on every save: a new tag, the dates, the users and the device; no changed keys.
+  mutating func stampSaved(_ record: inout Record, isNew: Bool, user: String?, device: String?) {
+    record.recordChangeTag = makeTag()
+    if isNew {
+      record.creationDate = now
+      record.creatorUserRecordName = user
+    }
+    record.modificationDate = now
+    record.lastModifiedUserRecordName = user
+    record.modifiedByDevice = device
+    record.clearChangedKeys()
   }
 
   private mutating func registerFieldTypes(of record: Record) {
@@ -320,12 +328,9 @@ extension SimulatedServer {
     var queue = [id]
     while let next = queue.popLast() {
       let removed = withDatabase(access.database) { database -> Record? in
-        // Deleting a share record ends the share: its participants lose the zone, and their feeds say so.
-        let members = database.zones[access.storedZone]?.shares[next]?.participants ?? []
         guard let old = database.zones[access.storedZone]?.remove(next) else { return nil }
-        for case let user? in members.filter({ $0.role != .owner }).map(\.userIdentity.userRecordName) {
-          database.revoked[access.storedZone, default: []].insert(user)
-        }
+        // Deleting a share record ends the share: its participants lose the zone, and their feeds say so.
+        if old.recordType == Share.recordType { database.setShareMembers(nil, of: next, in: access.storedZone) }
         database.zoneLog.append(access.storedZone)
         return old
       }

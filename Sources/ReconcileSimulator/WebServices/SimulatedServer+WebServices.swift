@@ -141,7 +141,7 @@ extension SimulatedServer {
       request.saving.append(record)
     }
     guard case .modifyRecords(let reply) = try send(.modifyRecords(request), client: client) else {
-      throw .init(code: .internalError, reason: "the server answered another request", httpStatus: 500)
+      throw Self.mismatchedReply
     }
     let saved = Dictionary(reply.saved.map { ($0.recordID, $0) }, uniquingKeysWith: { first, _ in first })
     for (id, share) in body.shares where saved[id] != nil {
@@ -167,7 +167,7 @@ extension SimulatedServer {
   ) throws(WebServices.ServerError) -> WebServices.Response {
     let request = FetchRecordsRequest(scope: database, recordIDs: body.recordIDs, desiredKeys: body.desiredKeys)
     guard case .fetchRecords(let reply) = try send(.fetchRecords(request), client: client) else {
-      throw .init(code: .internalError, reason: "the server answered another request", httpStatus: 500)
+      throw Self.mismatchedReply
     }
     let found = Dictionary(reply.records.map { ($0.recordID, $0) }, uniquingKeysWith: { first, _ in first })
     return .records(
@@ -193,7 +193,7 @@ extension SimulatedServer {
       scope: database, zoneID: body.zoneID ?? .default, query: query, resultsLimit: body.resultsLimit,
       desiredKeys: body.desiredKeys, cursor: cursor)
     guard case .query(let reply) = try send(.query(request), client: client) else {
-      throw .init(code: .internalError, reason: "the server answered another request", httpStatus: 500)
+      throw Self.mismatchedReply
     }
     return .records(
       .init(
@@ -217,7 +217,7 @@ extension SimulatedServer {
       throw failure
     }
     guard case .zoneChanges(let changes) = reply else {
-      throw .init(code: .internalError, reason: "the server answered another request", httpStatus: 500)
+      throw Self.mismatchedReply
     }
     var results = changes.changed.filter { record in
       body.desiredRecordTypes.map { $0.contains(record.recordType) } ?? true
@@ -234,7 +234,7 @@ extension SimulatedServer {
     let since = try WebServicesToken.value(DatabaseChangeToken.self, from: body.syncToken, key: "syncToken")
     let request = DatabaseChangesRequest(scope: database, since: since, resultsLimit: body.resultsLimit)
     guard case .databaseChanges(let changes) = try send(.fetchDatabaseChanges(request), client: client) else {
-      throw .init(code: .internalError, reason: "the server answered another request", httpStatus: 500)
+      throw Self.mismatchedReply
     }
     var zones: [WebServices.ZoneResult] = changes.changedZones.map { .zone(.init(zoneID: $0, deleted: false)) }
     zones += changes.deletedZones.map { .zone(.init(zoneID: $0, deleted: true)) }
@@ -270,7 +270,7 @@ extension SimulatedServer {
       }
     }
     guard case .modifyZones(let reply) = try send(.modifyZones(request), client: client) else {
-      throw .init(code: .internalError, reason: "the server answered another request", httpStatus: 500)
+      throw Self.mismatchedReply
     }
     let saved = Dictionary(reply.saved.map { ($0.zoneID, $0) }, uniquingKeysWith: { first, _ in first })
     return .zones(
@@ -287,6 +287,10 @@ extension SimulatedServer {
   }
 
   // MARK: Helpers
+
+  /// What ``handle(_:from:)`` answering a request with another kind of reply would be; it never does.
+  private static let mismatchedReply = WebServices.ServerError(
+    code: .internalError, reason: "the server answered another request", httpStatus: 500)
 
   /// A record as a result entry; a share record carries the participants its zone keeps for it.
   private func result(_ record: Record, database: DatabaseScope, client: ClientIdentity) -> WebServices.RecordResult {

@@ -88,6 +88,13 @@ public enum CloudKitArchive: Sendable, Hashable {
     return BinaryPropertyListWriter.write(b.archive(top: top))
   }
 
+  /// An archive with one object under `root`, for values whose writing cannot fail (tokens and IDs).
+  static func rootArchive(_ object: (inout KeyedArchiveBuilder) -> PropertyList) -> Data {
+    var b = KeyedArchiveBuilder()
+    let root = object(&b)
+    return BinaryPropertyListWriter.write(b.archive(top: [CloudKitArchiveKeys.root: root]))
+  }
+
   private func rootObject(into b: inout KeyedArchiveBuilder) throws(RecordValidationError) -> PropertyList {
     typealias K = CloudKitArchiveKeys
     switch self {
@@ -95,8 +102,7 @@ public enum CloudKitArchive: Sendable, Hashable {
       return b.object(className: "CKRecord", fields: try record.systemFieldsTop(into: &b))
     case .share(let share):
       return b.object(className: "CKShare", fields: try share.systemFieldsTop(into: &b))
-    case .serverChangeToken(let token):
-      return b.object(className: K.changeTokenClass, fields: [K.tokenData: .data(token.data)])
+    case .serverChangeToken(let token): return token.archiveObject(into: &b)
     case .recordID(let id): return Record.archive(id, into: &b)
     case .zoneID(let zone): return Record.archive(zone, into: &b)
     case .array(let items):

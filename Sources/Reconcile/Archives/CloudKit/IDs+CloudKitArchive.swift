@@ -13,7 +13,7 @@ extension RecordID {
   /// Writes the ID as `archivedData(withRootObject:)` writes a `CKRecord.ID`.
   /// - Returns: A binary property list.
   public func cloudKitArchive() -> Data {
-    (try? CloudKitArchive.recordID(self).archivedData()) ?? Data()
+    CloudKitArchive.rootArchive { Record.archive(self, into: &$0) }
   }
 }
 
@@ -30,6 +30,6 @@ extension ZoneID {
   /// Writes the zone ID as `archivedData(withRootObject:)` writes a `CKRecordZone.ID`.
   /// - Returns: A binary property list.
   public func cloudKitArchive() -> Data {
-    (try? CloudKitArchive.zoneID(self).archivedData()) ?? Data()
+    CloudKitArchive.rootArchive { Record.archive(self, into: &$0) }
   }
 }

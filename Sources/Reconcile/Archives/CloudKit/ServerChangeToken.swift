@@ -47,7 +47,11 @@ extension ServerChangeToken {
   /// platforms and by ``init(cloudKitArchive:)``.
   /// - Returns: A binary property list.
   public func cloudKitArchive() -> Data {
-    // Only records and shares are validated; a token cannot fail.
-    (try? CloudKitArchive.serverChangeToken(self).archivedData()) ?? Data()
+    CloudKitArchive.rootArchive { archiveObject(into: &$0) }
+  }
+
+  func archiveObject(into b: inout KeyedArchiveBuilder) -> PropertyList {
+    b.object(
+      className: CloudKitArchiveKeys.changeTokenClass, fields: [CloudKitArchiveKeys.tokenData: .data(data)])
   }
 }

@@ -25,4 +25,15 @@ struct DatabaseStore: Sendable {
     store.zones[.default] = ZoneStore(zone: RecordZone(zoneID: .default), incarnation: 0)
     return store
   }
+
+  /// Sets (or, with `nil`, removes) the participants of share record `id` in `zone`, and keeps ``revoked`` in step:
+  /// an invitee the share no longer lists loses the zone (their shared database reports it deleted); one it lists
+  /// again has it back. The one place share membership changes, whoever changes it.
+  mutating func setShareMembers(_ members: ZoneStore.ShareMembers?, of id: RecordID, in zone: ZoneID) {
+    let before = zones[zone]?.shares[id]?.invitees ?? []
+    let after = members?.invitees ?? []
+    zones[zone]?.shares[id] = members
+    for user in before.subtracting(after) { revoked[zone, default: []].insert(user) }
+    for user in after { revoked[zone]?.remove(user) }
+  }
 }

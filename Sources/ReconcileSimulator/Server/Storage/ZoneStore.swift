@@ -21,10 +21,17 @@ struct ZoneStore: Sendable {
   struct ShareMembers: Sendable, Hashable {
     var participants: [Share.Participant] = []
     var publicPermission: Share.Permission = .none
+
+    /// The users the share gives access to: every listed participant but the owner and those removed.
+    var invitees: Set<String> {
+      Set(
+        participants.filter { $0.role != .owner && $0.acceptanceStatus != .removed }
+          .compactMap(\.userIdentity.userRecordName))
+    }
   }
 
-  /// The ID of the zone's zone-wide share record, `cloudkit.zoneshare`.
-  var zoneShareID: RecordID? { try? RecordID(recordName: ZoneID.zoneWideShareRecordName, zoneID: zone.zoneID) }
+  /// The ID of the zone's zone-wide share record, `cloudkit.zoneshare`; made once, as access checks read it.
+  let zoneShareID: RecordID?
 
   /// What `user` may do in this zone by its zone-wide share: `nil` unless the share lists them, not removed and not
   /// as owner, with read-only or read-write permission.
@@ -51,6 +58,7 @@ struct ZoneStore: Sendable {
   init(zone: RecordZone, incarnation: Int) {
     self.zone = zone
     self.incarnation = incarnation
+    zoneShareID = try? RecordID(recordName: ZoneID.zoneWideShareRecordName, zoneID: zone.zoneID)
   }
 
   var token: ZoneChangeToken {
@@ -81,7 +89,6 @@ struct ZoneStore: Sendable {
   mutating func remove(_ id: RecordID) -> Record? {
     guard let old = records.removeValue(forKey: id) else { return nil }
     previousVersions[id] = nil
-    shares[id] = nil
     deletedTypes[id] = old.recordType
     log.append(id)
     return old
