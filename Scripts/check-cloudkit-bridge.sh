@@ -15,7 +15,7 @@ flags=(-swift-version 6 -enable-upcoming-feature ExistentialAny -enable-upcoming
 swiftc "${flags[@]}" -parse-as-library -emit-module -module-name CoreLocation -emit-module-path "$out/CoreLocation.swiftmodule" \
   Tests/CloudKitStandIn/CoreLocation.swift
 swiftc "${flags[@]}" -parse-as-library -emit-module -module-name CloudKit -emit-module-path "$out/CloudKit.swiftmodule" \
-  Tests/CloudKitStandIn/CloudKit.swift
+  Tests/CloudKitStandIn/CloudKit.swift Tests/CloudKitStandIn/CKSyncEngine.swift
 
 check() {
   local folder=$1

@@ -29,6 +29,10 @@ public protocol CKRecordKeyValueSetting: NSObjectProtocol {
 
 /// …/ckrecordzone: `class CKRecordZone`.
 open class CKRecordZone: NSObject, @unchecked Sendable {
+  /// …/ckrecordzone/init(zoneid:): `init(zoneID: CKRecordZone.ID)`
+  public init(zoneID: CKRecordZone.ID) {}
+  /// …/ckrecordzone/zoneid: `var zoneID: CKRecordZone.ID { get }`
+  open private(set) var zoneID = CKRecordZone.ID()
   /// …/ckrecordzone/id: `class ID`.
   open class ID: NSObject, @unchecked Sendable {
     /// …/ckrecordzone/id/zonename: `var zoneName: String { get }`

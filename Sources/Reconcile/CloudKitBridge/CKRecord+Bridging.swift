@@ -231,9 +231,7 @@
         record = CKRecord(coder: coder)
         coder.finishDecoding()
       }
-      let zone = CKRecordZone.ID(zoneName: recordID.zoneID.zoneName, ownerName: recordID.zoneID.ownerName)
-      let target =
-        record ?? CKRecord(recordType: recordType, recordID: CKRecord.ID(recordName: recordID.recordName, zoneID: zone))
+      let target = record ?? CKRecord(recordType: recordType, recordID: recordID.ckRecordID)
       var all = self
       for key in allKeys { all.markChanged(key) }
       all.apply(to: target)

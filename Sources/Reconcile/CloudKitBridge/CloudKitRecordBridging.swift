@@ -59,6 +59,33 @@ public struct CloudKitSystemFields: Sendable, Hashable {
   }
 }
 
+extension ZoneID {
+  /// The zone a `CKRecordZone.ID` names.
+  /// - Parameter id: Its zone name and owner name.
+  /// - Throws: ``CloudKitBridgeError/invalidName(_:)`` when Reconcile cannot hold the name.
+  public init(bridging id: (zoneName: String, ownerName: String)) throws(CloudKitBridgeError) {
+    do {
+      self = try ZoneID(zoneName: id.zoneName, ownerName: id.ownerName)
+    } catch {
+      throw .invalidName(error)
+    }
+  }
+}
+
+extension RecordID {
+  /// The record a `CKRecord.ID` names.
+  /// - Parameter id: Its record name, zone name and owner name.
+  /// - Throws: ``CloudKitBridgeError/invalidName(_:)`` when Reconcile cannot hold the name.
+  public init(bridging id: (recordName: String, zoneName: String, ownerName: String)) throws(CloudKitBridgeError) {
+    do {
+      self = try RecordID(
+        recordName: id.recordName, zoneID: ZoneID(zoneName: id.zoneName, ownerName: id.ownerName))
+    } catch {
+      throw .invalidName(error)
+    }
+  }
+}
+
 extension Record {
   /// The record a CloudKit record holds: ID, type, every plain and encrypted value with its CloudKit type, system
   /// fields, parent and share, and the keys CloudKit marks changed.
@@ -69,15 +96,8 @@ extension Record {
   /// - Parameter source: A `CKRecord`, or anything that describes one.
   /// - Throws: ``CloudKitBridgeError`` naming a value Reconcile cannot hold or an invalid name.
   public init(bridging source: some CloudKitRecordBridging) throws(CloudKitBridgeError) {
-    let id = source.bridgedRecordID
-    let zone: ZoneID
-    let recordID: RecordID
-    do {
-      zone = try ZoneID(zoneName: id.zoneName, ownerName: id.ownerName)
-      recordID = try RecordID(recordName: id.recordName, zoneID: zone)
-    } catch {
-      throw .invalidName(error)
-    }
+    let recordID = try RecordID(bridging: source.bridgedRecordID)
+    let zone = recordID.zoneID
     var record = Record(recordType: source.bridgedRecordType, recordID: recordID)
     for key in source.bridgedKeys.sorted() {
       guard let (value, encrypted) = source.bridgedValue(forKey: key) else { continue }
@@ -90,17 +110,12 @@ extension Record {
     record.modificationDate = system.modificationDate
     record.creatorUserRecordName = system.creatorUserRecordName
     record.lastModifiedUserRecordName = system.lastModifiedUserRecordName
-    do {
-      if let parent = source.bridgedParent {
-        let parentID = try RecordID(
-          recordName: parent.recordName, zoneID: ZoneID(zoneName: parent.zoneName, ownerName: parent.ownerName))
-        record.parent = Reference(recordID: parentID, action: .none)
-      }
-      if let share = system.shareRecordName {
-        record.share = Reference(recordID: try RecordID(recordName: share, zoneID: zone), action: .none)
-      }
-    } catch {
-      throw .invalidName(error)
+    if let parent = source.bridgedParent {
+      record.parent = Reference(recordID: try RecordID(bridging: parent), action: .none)
+    }
+    if let share = system.shareRecordName {
+      record.share = Reference(
+        recordID: try RecordID(bridging: (share, zone.zoneName, zone.ownerName)), action: .none)
     }
     record.replaceChangedKeys(with: Set(source.bridgedChangedKeys))
     self = record

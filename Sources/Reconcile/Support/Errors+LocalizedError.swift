@@ -67,3 +67,8 @@ extension CloudKitBridgeError: LocalizedError {
   /// The same sentence as `description`.
   public var errorDescription: String? { description }
 }
+
+extension SyncEngineError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
+}

@@ -36,26 +36,6 @@ public struct ZoneChangesRequest: Sendable, Hashable {
   }
 }
 
-/// A record deletion reported by a change feed: its ID and type, no values.
-public struct DeletedRecord: Sendable, Hashable, CustomStringConvertible {
-  /// The deleted record's ID.
-  public var recordID: RecordID
-  /// Its type.
-  public var recordType: String
-
-  /// Creates a deletion.
-  /// - Parameters:
-  ///   - recordID: The ID.
-  ///   - recordType: The type.
-  public init(recordID: RecordID, recordType: String) {
-    self.recordID = recordID
-    self.recordType = recordType
-  }
-
-  /// `Type/name deleted`.
-  public var description: String { "\(recordType)/\(recordID.recordName) deleted" }
-}
-
 /// One page of a zone's change feed.
 public struct ZoneChanges: Sendable, Hashable {
   /// Records changed since the token, each once, in its latest state, in the order of their latest change.

@@ -29,7 +29,7 @@ public import Reconcile
 /// Whole-record merging also loses one side of concurrent edits to different keys, which field-merge's
 /// ``Invariant/oneSidedChangesKept`` reports. Under `.deleteWins`, a deletion whose record another device re-created
 /// (by a conflict merge onto the deleted record) can still delete the new one.
-public struct ExampleSyncDelegate: SyncEngineDelegate {
+public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   /// The encrypted field holding the device-written modification date.
   public static let modifiedAtKey = "modifiedAt"
 
@@ -103,7 +103,7 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
     disk.deletions[record.recordID] = nil
     disk.deletionsAwaitingFetch.remove(record.recordID)
     disk.records[record.recordID] = new
-    if !disk.zoneCreated { syncEngine.add(pendingDatabaseChanges: [.saveZone(RecordZone(zoneID: zoneID))]) }
+    if !disk.zoneCreated { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
     syncEngine.add(pendingRecordZoneChanges: [.saveRecord(record.recordID)])
   }
 
@@ -182,7 +182,7 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
       }
       if changes.deletions.contains(where: { $0.zoneID == zoneID }) { zoneWasDeleted(&syncEngine) }
     case .willFetchRecordZoneChanges(let zone) where zone == zoneID:
-      if syncEngine.serialization.zoneTokens[zone] == nil { disk.fullFetchSeen = [] }
+      if syncEngine.simulatedZoneToken(zone) == nil { disk.fullFetchSeen = [] }
     case .didFetchRecordZoneChanges(let zone, nil) where zone == zoneID:
       finishFullFetch(&syncEngine)
       disk.deletionsAwaitingFetch.subtract(fetchCovers)
@@ -203,7 +203,7 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
       }
       for deletion in changes.deletions { applyDeletion(of: deletion.recordID, &syncEngine) }
     case .sentDatabaseChanges(let sent):
-      if sent.savedZones.contains(where: { $0.zoneID == zoneID }) { disk.zoneCreated = true }
+      if sent.savedZones.contains(zoneID) { disk.zoneCreated = true }
     case .sentRecordZoneChanges(let sent):
       for saved in sent.savedRecords {
         guard let local = disk.records[saved.recordID] else {
@@ -217,7 +217,8 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
         disk.records[saved.recordID] = Self.values(of: local, on: saved)
       }
       for saved in sent.savedRecords { disk.newRecordsHandedOut.remove(saved.recordID) }
-      for failure in sent.failedRecordSaves where !failure.error.isTransient && failure.error != .batchRequestFailed {
+      for failure in sent.failedRecordSaves
+      where !failure.error.isTransient && failure.error.code != .batchRequestFailed {
         // Refused for good: the record did not land (a retried one may still).
         disk.newRecordsHandedOut.remove(failure.record.recordID)
       }
@@ -235,9 +236,9 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
 
   private mutating func handleFailedSave(_ failure: SyncEngine.FailedRecordSave, _ syncEngine: inout SyncEngine.State) {
     let id = failure.record.recordID
-    switch failure.error {
-    case .serverRecordChanged(_, _, let server):
-      guard let local = disk.records[id] else { return }
+    switch failure.error.code {
+    case .serverRecordChanged:
+      guard let server = failure.error.conflict?.server, let local = disk.records[id] else { return }
       let merged = merge(server: server, local: local)
       disk.records[id] = merged
       if !Self.sameValues(merged, server) { syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)]) }
@@ -312,7 +313,7 @@ public struct ExampleSyncDelegate: SyncEngineDelegate {
         syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
       }
     }
-    if !disk.records.isEmpty { syncEngine.add(pendingDatabaseChanges: [.saveZone(RecordZone(zoneID: zoneID))]) }
+    if !disk.records.isEmpty { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
     disk.newRecordsHandedOut = []
   }
 

@@ -38,7 +38,7 @@ extension SimulatedSyncEngine {
     case .idle:
       return nil
     case .fetchingDatabase:
-      return send(.fetchDatabaseChanges(DatabaseChangesRequest(since: state.serialization.databaseToken)), at: now)
+      return send(.fetchDatabaseChanges(DatabaseChangesRequest(since: tokens.database)), at: now)
     case .fetchingZones:
       guard let zone = session.zonesToFetch.first else {
         session.phase = .idle
@@ -50,7 +50,7 @@ extension SimulatedSyncEngine {
         session.zoneFetchStarted = true
         guard emit(.willFetchRecordZoneChanges(zone)) else { return nil }
       }
-      let since = state.serialization.zoneTokens[zone]
+      let since = tokens.zones[zone]
       return send(.fetchZoneChanges(ZoneChangesRequest(zoneID: zone, since: since)), at: now)
     case .sending:
       if !state.pendingDatabaseChanges.isEmpty {
@@ -58,7 +58,7 @@ extension SimulatedSyncEngine {
         var deleting: [ZoneID] = []
         for change in state.pendingDatabaseChanges {
           switch change {
-          case .saveZone(let zone): saving.append(zone)
+          case .saveZone(let zone): saving.append(RecordZone(zoneID: zone))
           case .deleteZone(let id): deleting.append(id)
           }
         }
@@ -161,13 +161,12 @@ extension SimulatedSyncEngine {
       session.batchLimit = max(1, session.batchLimit / 2)
     case .changeTokenExpired:
       if session.phase == .fetchingDatabase {
-        state.serialization.databaseToken = nil
+        updateTokens { $0.database = nil }
       } else if let zone = session.zonesToFetch.first {
         // The zone's fetch starts over from the beginning, announced again.
-        state.serialization.zoneTokens[zone] = nil
+        updateTokens { $0.zones[zone] = nil }
         session.zoneFetchStarted = false
       }
-      state.changed = true
       persistStateIfChanged()
     case .notAuthenticated:
       haltReason = .notAuthenticated
@@ -184,10 +183,12 @@ extension SimulatedSyncEngine {
         handleReply(.modifyRecords(ModifyRecordsReply(failures: failures)), flight: flight, at: now)
       case .modifyZones(let request):
         // Every zone change failed: none stays pending, and the delegate decides what to add again.
-        let saves = Dictionary(request.saving.map { ($0.zoneID, error) }, uniquingKeysWith: { a, _ in a })
-        let deletes = Dictionary(request.deleting.map { ($0, error) }, uniquingKeysWith: { a, _ in a })
+        let reported = error.cloudKitError
+        let saves = Dictionary(request.saving.map { ($0.zoneID, reported) }, uniquingKeysWith: { a, _ in a })
+        let deletes = Dictionary(request.deleting.map { ($0, reported) }, uniquingKeysWith: { a, _ in a })
         state.remove(
-          pendingDatabaseChanges: request.saving.map { .saveZone($0) } + request.deleting.map { .deleteZone($0) })
+          pendingDatabaseChanges: request.saving.map { .saveZone($0.zoneID) } + request.deleting.map { .deleteZone($0) }
+        )
         guard
           emit(
             .sentDatabaseChanges(
@@ -195,11 +196,11 @@ extension SimulatedSyncEngine {
                 savedZones: [], failedZoneSaves: saves, deletedZoneIDs: [], failedZoneDeletes: deletes)))
         else { return }
       case .fetchZoneChanges(let request):
-        state.serialization.zoneTokens[request.zoneID] = nil
-        state.changed = true
+        updateTokens { $0.zones[request.zoneID] = nil }
         session.zonesToFetch.removeFirst(min(1, session.zonesToFetch.count))
         session.zoneFetchStarted = false
-        guard persistStateIfChanged(), emit(.didFetchRecordZoneChanges(request.zoneID, error: error)) else { return }
+        guard persistStateIfChanged(), emit(.didFetchRecordZoneChanges(request.zoneID, error: error.cloudKitError))
+        else { return }
       default:
         abandonRound()
       }
@@ -231,9 +232,10 @@ extension SimulatedSyncEngine {
           .fetchedDatabaseChanges(
             SyncEngine.FetchedDatabaseChanges(modifications: changes.changedZones, deletions: deletions)))
       else { return }
-      for zone in gone { state.serialization.zoneTokens[zone] = nil }
-      state.serialization.databaseToken = changes.token
-      state.changed = true
+      updateTokens { tokens in
+        for zone in gone { tokens.zones[zone] = nil }
+        tokens.database = changes.token
+      }
       for zone in changes.changedZones where !gone.contains(zone) && !session.zonesToFetch.contains(zone) {
         session.zonesToFetch.append(zone)
       }
@@ -246,8 +248,7 @@ extension SimulatedSyncEngine {
           .fetchedRecordZoneChanges(
             SyncEngine.FetchedRecordZoneChanges(modifications: changes.changed, deletions: changes.deleted)))
       else { return }
-      state.serialization.zoneTokens[zone] = changes.token
-      state.changed = true
+      updateTokens { $0.zones[zone] = changes.token }
       guard persistStateIfChanged() else { return }
       if !changes.moreComing {
         session.zonesToFetch.removeFirst()
@@ -255,12 +256,12 @@ extension SimulatedSyncEngine {
         guard emit(.didFetchRecordZoneChanges(zone, error: nil)) else { return }
       }
     case .modifyZones(let result):
-      state.remove(pendingDatabaseChanges: result.saved.map { .saveZone($0) } + result.deleted.map { .deleteZone($0) })
+      state.remove(
+        pendingDatabaseChanges: result.saved.map { .saveZone($0.zoneID) } + result.deleted.map { .deleteZone($0) })
       guard
         emit(
           .sentDatabaseChanges(
-            SyncEngine.SentDatabaseChanges(
-              savedZones: result.saved, failedZoneSaves: [:], deletedZoneIDs: result.deleted, failedZoneDeletes: [:])))
+            SyncEngine.SentDatabaseChanges(savedZones: result.saved.map(\.zoneID), deletedZoneIDs: result.deleted)))
       else { return }
     case .modifyRecords(let result):
       handleSent(result, flight: flight, at: now)
@@ -272,7 +273,7 @@ extension SimulatedSyncEngine {
   private mutating func handleSent(_ result: ModifyRecordsReply, flight: InFlight, at now: Date) {
     var settled: [SyncEngine.PendingRecordZoneChange] = []
     var failedSaves: [SyncEngine.FailedRecordSave] = []
-    var failedDeletes: [RecordID: ServerError] = [:]
+    var failedDeletes: [RecordID: CloudKitError] = [:]
     let sentRecords = Dictionary(
       flight.request.savedRecords.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
     for saved in result.saved where !session.readded.contains(saved.recordID) {
@@ -284,10 +285,10 @@ extension SimulatedSyncEngine {
       let retried = error.isTransient || error == .batchRequestFailed
       if retried { wait(error, at: now) }
       if let record = sentRecords[id] {
-        failedSaves.append(SyncEngine.FailedRecordSave(record: record, error: error))
+        failedSaves.append(SyncEngine.FailedRecordSave(record: record, error: error.cloudKitError))
         if !retried && !session.readded.contains(id) { settled.append(.saveRecord(id)) }
       } else {
-        failedDeletes[id] = error
+        failedDeletes[id] = error.cloudKitError
         if !retried && !session.readded.contains(id) { settled.append(.deleteRecord(id)) }
       }
     }

@@ -1,7 +1,7 @@
 public import Foundation
 public import Reconcile
 
-/// A simulated `CKSyncEngine` with your ``SyncEngineDelegate`` inside: the engine's part — pending changes kept in a
+/// A simulated `CKSyncEngine` with your ``SimulatedSyncEngineDelegate`` inside: the engine's part — pending changes kept in a
 /// state the app persists through ``SyncEngine/Event/stateUpdate(_:)`` events, fetch and send scheduling, batches from the
 /// delegate under the request limits, automatic retries — played against a ``SimulatedServer``, as a ``SyncClient`` the
 /// ``Simulation`` drives.
@@ -11,7 +11,7 @@ public import Reconcile
 ///   (`fetchedRecordZoneChanges`, then a `stateUpdate` carrying the page's token), bracketed by the will/did events. An
 ///   expired token is dropped and the fetch starts over.
 /// - **Sending**: pending zone changes first (`sentDatabaseChanges`), then record batches from
-///   ``SyncEngineDelegate/nextRecordZoneChangeBatch(_:syncEngine:)`` (`sentRecordZoneChanges`, then a `stateUpdate`), until
+///   `nextRecordZoneChangeBatch(_:syncEngine:)` (`sentRecordZoneChanges`, then a `stateUpdate`), until
 ///   nothing is pending. Sends are scheduled automatically after each change the app adds.
 /// - **Errors**: transient errors and `batchRequestFailed` items are retried after the server's retry-after (else an
 ///   exponential backoff) and stay pending; `limitExceeded` halves the batch; every other failed save is removed from
@@ -22,11 +22,13 @@ public import Reconcile
 /// simulation asks for a sync), several databases (one private database), and the exact timing of CKSyncEngine's
 /// scheduler. A batch of `nil` while record changes are pending ends the send and keeps them: the engine tries again when
 /// the app adds a change, a fetch completes or the app asks to sync.
-public struct SimulatedSyncEngine<Delegate: SyncEngineDelegate>: SyncClient {
+public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncClient {
   /// The app.
   public internal(set) var delegate: Delegate
   /// The engine's state, as the delegate sees it.
   public internal(set) var state: SyncEngine.State
+  /// The engine's change tokens; a copy lives in the state's serialization, which the app persists.
+  var tokens: SimulatedEngineTokens
   /// What the simulation set up.
   public let setup: ClientSetup
   /// Waits and retries.
@@ -86,6 +88,7 @@ public struct SimulatedSyncEngine<Delegate: SyncEngineDelegate>: SyncClient {
     self.setup = setup
     delegate = try Delegate(setup: setup)
     state = SyncEngine.State(delegate.stateSerialization ?? SyncEngine.StateSerialization())
+    tokens = SimulatedEngineTokens(delegate.stateSerialization)
   }
 
   /// The device's name.
@@ -135,7 +138,9 @@ public struct SimulatedSyncEngine<Delegate: SyncEngineDelegate>: SyncClient {
   /// Pending record and zone changes.
   public var pendingChangeCount: Int { state.pendingRecordZoneChanges.count + state.pendingDatabaseChanges.count }
   /// The zone token in the serialization the app persisted.
-  public var persistedZoneToken: ZoneChangeToken? { delegate.stateSerialization?.zoneTokens[setup.zoneID] }
+  public var persistedZoneToken: ZoneChangeToken? {
+    SimulatedEngineTokens(delegate.stateSerialization).zones[setup.zoneID]
+  }
   /// Nothing running, asked for or pending.
   public var isIdle: Bool {
     session.phase == .idle && !session.fetchRequested && session.inFlight == nil && pendingChangeCount == 0
@@ -167,6 +172,7 @@ public struct SimulatedSyncEngine<Delegate: SyncEngineDelegate>: SyncClient {
   public mutating func crash() {
     delegate.relaunch()
     state = SyncEngine.State(delegate.stateSerialization ?? SyncEngine.StateSerialization())
+    tokens = SimulatedEngineTokens(delegate.stateSerialization)
     launches += 1
     session = Session()
   }
@@ -198,6 +204,13 @@ public struct SimulatedSyncEngine<Delegate: SyncEngineDelegate>: SyncClient {
   /// handling the answer).
   mutating func emit(_ event: SyncEngine.Event) -> Bool {
     deliver(event) && persistStateIfChanged()
+  }
+
+  /// Changes the tokens and puts them in the state the app persists at the next `stateUpdate`.
+  mutating func updateTokens(_ change: (inout SimulatedEngineTokens) -> Void) {
+    change(&tokens)
+    state.serialization.engineState = SyncEngine.EngineState(tokens)
+    state.changed = true
   }
 
   /// Emits a `stateUpdate` when the state changed; `false` when a torn crash struck.

@@ -5,7 +5,7 @@ import Testing
 
 /// Delegates written outside the module, each wrapping the example delegate and changing how it handles events; the
 /// rest forwards.
-protocol WrappingDelegate: SyncEngineDelegate {
+protocol WrappingDelegate: SimulatedSyncEngineDelegate {
   var inner: ExampleSyncDelegate { get set }
 }
 

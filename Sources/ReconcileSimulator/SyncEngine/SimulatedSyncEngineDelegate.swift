@@ -1,35 +1,18 @@
 public import Foundation
 public import Reconcile
 
-/// Your app around a ``SimulatedSyncEngine``: the `CKSyncEngineDelegate` methods, plus the app's side the simulation
-/// needs — the user's operations, the records the app shows, and relaunching from what the app persisted.
+/// Your app around a ``SimulatedSyncEngine``: a ``Reconcile/SyncEngineDelegate`` — the part CKSyncEngine talks to,
+/// which runs unchanged in the app behind `CloudKitSyncEngineAdapter` — plus the app's side the simulation needs: the
+/// user's operations, the records the app shows, and relaunching from what the app persisted.
 ///
-/// Everything is synchronous, so runs are deterministic; port a real delegate by dropping `async` and reading
-/// `syncEngine.state` as the `syncEngine` parameter. Persist the effect of each event before returning from
-/// ``handleEvent(_:syncEngine:)``, and keep the ``SyncEngine/StateSerialization`` of the latest
-/// ``SyncEngine/Event/stateUpdate(_:)``: after a crash the engine starts from ``stateSerialization`` and the app from
-/// whatever ``relaunch()`` keeps.
-public protocol SyncEngineDelegate: Sendable {
+/// To test an app's delegate, conform it to this protocol in the test target: the user's operations call the same code
+/// the app's UI calls. Persist the effect of each event before returning from `handleEvent(_:syncEngine:)`, and keep
+/// the ``Reconcile/SyncEngine/StateSerialization`` of the latest `stateUpdate`: after a crash the engine starts from
+/// ``stateSerialization`` and the app from whatever ``relaunch()`` keeps.
+public protocol SimulatedSyncEngineDelegate: SyncEngineDelegate {
   /// The app's first launch on a device.
   /// - Parameter setup: The device, the zone, the clock skew and the app's merge rules.
   init(setup: ClientSetup) throws
-
-  /// `handleEvent(_:syncEngine:)`: reacts to one engine event and persists its effect.
-  /// - Parameters:
-  ///   - event: The event.
-  ///   - syncEngine: The engine's state, to add or remove pending changes.
-  mutating func handleEvent(_ event: SyncEngine.Event, syncEngine: inout SyncEngine.State)
-
-  /// `nextRecordZoneChangeBatch(_:syncEngine:)`: the records to send next, or `nil` for none. As in CKSyncEngine's
-  /// record provider, the delegate may note what it hands out (a record handed out may land on the server) and remove
-  /// pending changes it has nothing for (a crash between its own write and the engine's `stateUpdate` leaves such).
-  /// - Parameters:
-  ///   - context: Why the engine sends, and how many changes it takes now.
-  ///   - syncEngine: The engine's state.
-  /// - Returns: The batch.
-  mutating func nextRecordZoneChangeBatch(
-    _ context: SyncEngine.SendChangesContext, syncEngine: inout SyncEngine.State
-  ) -> SyncEngine.RecordZoneChangeBatch?
 
   /// The serialization of the latest ``SyncEngine/Event/stateUpdate(_:)`` the app persisted; `nil` before the first.
   var stateSerialization: SyncEngine.StateSerialization? { get }
@@ -75,7 +58,7 @@ public protocol SyncEngineDelegate: Sendable {
   mutating func upgrade(to schema: Schema?)
 }
 
-extension SyncEngineDelegate {
+extension SimulatedSyncEngineDelegate {
   /// Ignores the jump.
   public mutating func jumpClock(by seconds: TimeInterval) {}
   /// Ignores the upgrade.

@@ -1,4 +1,4 @@
-public import Reconcile
+public import Foundation
 
 extension SyncEngine {
   /// What the engine tells its delegate: `CKSyncEngine.Event`, with the same cases in the same order of delivery.
@@ -12,7 +12,8 @@ extension SyncEngine {
   public enum Event: Sendable, Hashable {
     /// The engine's state changed: persist the serialization and hand it back at launch.
     case stateUpdate(StateSerialization)
-    /// The iCloud account changed. (Not produced by the simulation yet: accounts do not sign out.)
+    /// The iCloud account changed: signed in, out, or switched. (The simulated engine does not produce it: its
+    /// accounts do not sign out.)
     case accountChange
     /// Zones changed or were deleted on the server.
     case fetchedDatabaseChanges(FetchedDatabaseChanges)
@@ -27,7 +28,7 @@ extension SyncEngine {
     /// A zone's fetch begins.
     case willFetchRecordZoneChanges(ZoneID)
     /// A zone's fetch ended, with the error that ended it early, if any.
-    case didFetchRecordZoneChanges(ZoneID, error: ServerError?)
+    case didFetchRecordZoneChanges(ZoneID, error: CloudKitError?)
     /// A fetch ended.
     case didFetchChanges
     /// A send begins.
@@ -42,6 +43,15 @@ extension SyncEngine {
     public var modifications: [ZoneID]
     /// Zones deleted, each with why.
     public var deletions: [ZoneDeletion]
+
+    /// Database changes.
+    /// - Parameters:
+    ///   - modifications: Zones that changed.
+    ///   - deletions: Zones deleted.
+    public init(modifications: [ZoneID], deletions: [ZoneDeletion]) {
+      self.modifications = modifications
+      self.deletions = deletions
+    }
   }
 
   /// A deleted zone and why: `CKSyncEngine.Event.FetchedDatabaseChanges.Deletion`.
@@ -50,13 +60,24 @@ extension SyncEngine {
     public enum Reason: Sendable, Hashable {
       /// A client deleted it.
       case deleted
-      /// The user deleted the app's data in Settings.
+      /// The user deleted the app's data in Settings: do not upload it again.
       case purged
+      /// The user reset their encrypted data during account recovery: upload what the device has again.
+      case encryptedDataReset
     }
     /// The zone.
     public var zoneID: ZoneID
     /// Why it is gone.
     public var reason: Reason
+
+    /// A deletion.
+    /// - Parameters:
+    ///   - zoneID: The zone.
+    ///   - reason: Why it is gone.
+    public init(zoneID: ZoneID, reason: Reason) {
+      self.zoneID = zoneID
+      self.reason = reason
+    }
   }
 
   /// `CKSyncEngine.Event.FetchedRecordZoneChanges`: one page.
@@ -65,18 +86,43 @@ extension SyncEngine {
     public var modifications: [Record]
     /// Records deleted on the server since the last page.
     public var deletions: [DeletedRecord]
+
+    /// One page of changes.
+    /// - Parameters:
+    ///   - modifications: Records saved.
+    ///   - deletions: Records deleted.
+    public init(modifications: [Record], deletions: [DeletedRecord]) {
+      self.modifications = modifications
+      self.deletions = deletions
+    }
   }
 
   /// `CKSyncEngine.Event.SentDatabaseChanges`.
   public struct SentDatabaseChanges: Sendable, Hashable {
     /// Zones saved.
-    public var savedZones: [RecordZone]
+    public var savedZones: [ZoneID]
     /// Zones that could not be saved, with why.
-    public var failedZoneSaves: [ZoneID: ServerError]
+    public var failedZoneSaves: [ZoneID: CloudKitError]
     /// Zones deleted.
     public var deletedZoneIDs: [ZoneID]
     /// Zones that could not be deleted, with why.
-    public var failedZoneDeletes: [ZoneID: ServerError]
+    public var failedZoneDeletes: [ZoneID: CloudKitError]
+
+    /// The result of sending zone changes.
+    /// - Parameters:
+    ///   - savedZones: Zones saved.
+    ///   - failedZoneSaves: Zones not saved, with why.
+    ///   - deletedZoneIDs: Zones deleted.
+    ///   - failedZoneDeletes: Zones not deleted, with why.
+    public init(
+      savedZones: [ZoneID], failedZoneSaves: [ZoneID: CloudKitError] = [:], deletedZoneIDs: [ZoneID] = [],
+      failedZoneDeletes: [ZoneID: CloudKitError] = [:]
+    ) {
+      self.savedZones = savedZones
+      self.failedZoneSaves = failedZoneSaves
+      self.deletedZoneIDs = deletedZoneIDs
+      self.failedZoneDeletes = failedZoneDeletes
+    }
   }
 
   /// `CKSyncEngine.Event.SentRecordZoneChanges`: the result of one batch.
@@ -89,15 +135,40 @@ extension SyncEngine {
     /// Records deleted.
     public var deletedRecordIDs: [RecordID]
     /// Deletions that failed, with why.
-    public var failedRecordDeletes: [RecordID: ServerError]
+    public var failedRecordDeletes: [RecordID: CloudKitError]
+
+    /// The result of one batch.
+    /// - Parameters:
+    ///   - savedRecords: Records saved, with their new system fields.
+    ///   - failedRecordSaves: Saves that failed.
+    ///   - deletedRecordIDs: Records deleted.
+    ///   - failedRecordDeletes: Deletions that failed, with why.
+    public init(
+      savedRecords: [Record], failedRecordSaves: [FailedRecordSave] = [], deletedRecordIDs: [RecordID] = [],
+      failedRecordDeletes: [RecordID: CloudKitError] = [:]
+    ) {
+      self.savedRecords = savedRecords
+      self.failedRecordSaves = failedRecordSaves
+      self.deletedRecordIDs = deletedRecordIDs
+      self.failedRecordDeletes = failedRecordDeletes
+    }
   }
 
   /// `CKSyncEngine.Event.SentRecordZoneChanges.FailedRecordSave`.
   public struct FailedRecordSave: Sendable, Hashable {
     /// The record the delegate supplied.
     public var record: Record
-    /// Why it failed: `serverRecordChanged` carries the client, ancestor and server versions; `zoneNotFound`,
-    /// `unknownItem` and the rest name what is wrong.
-    public var error: ServerError
+    /// Why it failed: a `serverRecordChanged` error carries the client, ancestor and server versions in
+    /// ``CloudKitError/conflict``; `zoneNotFound`, `unknownItem` and the rest name what is wrong.
+    public var error: CloudKitError
+
+    /// A failed save.
+    /// - Parameters:
+    ///   - record: The record sent.
+    ///   - error: Why it failed.
+    public init(record: Record, error: CloudKitError) {
+      self.record = record
+      self.error = error
+    }
   }
 }
