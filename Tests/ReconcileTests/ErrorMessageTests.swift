@@ -14,6 +14,8 @@ struct ErrorMessageTests {
     HybridLogicalClockError.invalidNodeID(""),
     WebServices.ServerError(code: .throttled, reason: "slow down", retryAfter: 3),
     WebServices.ConflictLookupError.notAConflict(.exists),
+    SyncEngineError.engineStateMismatch(expected: "Tokens", found: "no engine state"),
+    SyncEngineError.unconvertible(what: "a fetched record", reason: .unsupportedValue(key: "k", type: "NSSet")),
   ]
 
   @Test("every public error's localizedDescription is its description, not a generic 'error N'")

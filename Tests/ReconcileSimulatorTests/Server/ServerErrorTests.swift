@@ -122,6 +122,24 @@ struct ServerErrorTests {
     #expect(try fixture.save([fine]).failures.isEmpty)
   }
 
+  @Test("a sync engine delegate is handed the server's error as CloudKit reports it: code, delay, conflict, items")
+  func cloudKitErrors() throws {
+    let id = try RecordID(recordName: "n")
+    var client = Record(recordType: "Note", recordID: id)
+    client["title"] = .string("mine")
+    var server = client
+    server["title"] = .string("theirs")
+    server.recordChangeTag = "t2"
+    let changed = ServerError.serverRecordChanged(client: client, ancestor: nil, server: server).cloudKitError
+    #expect(changed.code == .serverRecordChanged)
+    #expect(changed.conflict == Conflict(client: client, ancestor: nil, server: server))
+    let busy = ServerError.zoneBusy(retryAfter: 5).cloudKitError
+    #expect(busy.code == .zoneBusy && busy.retryAfter == 5 && busy.isTransient)
+    let partial = ServerError.partialFailure([id: .unknownItem(id)]).cloudKitError
+    #expect(partial.partialErrors["n"]?.code == .unknownItem)
+    #expect(ServerError.zoneNotFound(id.zoneID).cloudKitError.message?.contains("zoneNotFound (26)") == true)
+  }
+
   @Test("simulator errors read the same in localizedDescription as in description")
   func localizedDescriptions() throws {
     var errors: [any Error & CustomStringConvertible] = [
