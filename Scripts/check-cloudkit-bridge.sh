@@ -35,8 +35,9 @@ echo "check-cloudkit-bridge: Reconcile type-checks with the CloudKit stand-in ($
 mapfile -t library < <(find Sources/Reconcile -name '*.swift' | sort)
 swiftc "${flags[@]}" -parse-as-library -emit-module -module-name Reconcile -emit-module-path "$out/Reconcile.swiftmodule" \
   "${library[@]}"
-swiftc "${flags[@]}" -parse-as-library -typecheck -module-name BridgeExamples Tests/CloudKitStandIn/Examples/*.swift
-echo "check-cloudkit-bridge: the CloudKit examples of the README and the DocC article type-check"
+swiftc "${flags[@]}" -parse-as-library -typecheck -module-name BridgeExamples Tests/CloudKitStandIn/Examples/*.swift \
+  Tests/ReconcileSimulatorTests/SyncEngine/NotesSyncDelegate.swift
+echo "check-cloudkit-bridge: the CloudKit examples of the README and the DocC articles (with the CKSyncEngine article's delegate) type-check"
 
 if [[ "${1:-}" == "--selftest" ]]; then
   copy="$out/selftest"

@@ -1,4 +1,4 @@
-public import Reconcile
+import Reconcile
 
 /// The simulated engine's own part of a ``Reconcile/SyncEngine/StateSerialization``: its change tokens, kept as a value
 /// in ``Reconcile/SyncEngine/StateSerialization/engineState``.

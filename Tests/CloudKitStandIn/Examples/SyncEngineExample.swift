@@ -1,0 +1,46 @@
+// The CKSyncEngine setup of the DocC article "Using Reconcile with CKSyncEngine", compiled by
+// Scripts/check-cloudkit-bridge.sh against the CloudKit stand-in together with the article's delegate
+// (Tests/ReconcileSimulatorTests/SyncEngine/NotesSyncDelegate.swift).
+import CloudKit
+import Foundation
+import Reconcile
+
+// snippet: app
+/// The app's side: the real engine, with the article's delegate behind the adapter.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+final class NotesSync: Sendable {
+  let adapter: CloudKitSyncEngineAdapter<NotesSyncDelegate>
+  let engine: CKSyncEngine
+
+  /// Launches sync from the store the app wrote last time (`nil` at first launch).
+  init(saved: NotesSyncDelegate.Store?, device: String, write: @escaping @Sendable (NotesSyncDelegate.Store) -> Void)
+    throws
+  {
+    var delegate = try NotesSyncDelegate(zoneID: try ZoneID(zoneName: "Notes"), device: device)
+    if let saved { delegate.store = saved }
+    delegate.persist = write
+    adapter = CloudKitSyncEngineAdapter(delegate) { failure in print("sync: \(failure)") }
+    engine = CKSyncEngine(
+      CKSyncEngine.Configuration(
+        database: CKContainer.default().privateCloudDatabase,
+        stateSerialization: try adapter.engineSerialization(from: saved?.engineState),
+        delegate: adapter))
+  }
+
+  /// The user saved a note: the delegate adds its pending save to the engine.
+  func save(_ note: Record) throws {
+    try adapter.perform(on: engine) { delegate, state in try delegate.userSaved(note, at: Date(), syncEngine: &state) }
+  }
+
+  /// The user deleted a note.
+  func delete(_ id: RecordID) {
+    adapter.perform(on: engine) { delegate, state in delegate.userDeleted(id, at: Date(), syncEngine: &state) }
+  }
+
+  /// Pull to refresh.
+  func refresh() async throws { try await engine.fetchChanges() }
+
+  /// What the list shows.
+  var notes: [Record] { adapter.host.read { $0.store.notes.values.sorted { $0.recordID < $1.recordID } } }
+}
+// end snippet

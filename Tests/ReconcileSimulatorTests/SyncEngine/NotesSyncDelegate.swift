@@ -1,0 +1,347 @@
+// The delegate of the DocC article "Using Reconcile with CKSyncEngine", whole: the article quotes it in parts, a test
+// checks each quoted block is in this file, SyncEngineArticleTests runs it in the simulator, and
+// Scripts/check-cloudkit-bridge.sh compiles it with the article's CKSyncEngine setup against the CloudKit stand-in.
+// It imports only Reconcile: the same code runs in an app.
+import Foundation
+import Reconcile
+
+// snippet: store
+/// A notes app's sync delegate: one zone, a three-way `FieldMerge`, a delete policy with tombstones, a schema check on
+/// everything fetched, and the zone re-created when it disappears.
+struct NotesSyncDelegate: SyncEngineDelegate {
+  /// Everything the app keeps on disk, in one `Codable` value, written after every event.
+  struct Store: Codable, Hashable {
+    /// What the user sees. `changedKeys` are edits not yet on the server; system fields are the last server version's.
+    var notes: [RecordID: Record] = [:]
+    /// The last server version of each note: the ancestor of the next merge.
+    var ancestors: [RecordID: Record] = [:]
+    /// Deleted notes, so a stale copy never comes back.
+    var tombstones = Tombstones()
+    /// Each deleted note as the user last saw it: a fetched copy with the same stamp is the deleted version itself.
+    var deletedVersions: [RecordID: Record] = [:]
+    /// Deletions not sent until a fetch that starts after them has run: a deletion carries no change tag, so sent
+    /// blindly it could delete a note another device created anew under the same ID.
+    var awaitingFetch: Set<RecordID> = []
+    /// The deletions that were waiting when the fetch under way started.
+    var fetchCovers: Set<RecordID> = []
+    /// New notes handed to the engine and not yet confirmed or refused: one may be on the server already.
+    var handedOut: Set<RecordID> = []
+    /// Fetched notes the schema check stopped: written by a newer app, kept untouched until this app understands them.
+    var held: [RecordID: Record] = [:]
+    /// The engine's state from the latest `stateUpdate`, handed back at launch.
+    var engineState: SyncEngine.StateSerialization?
+    /// Whether the zone exists on the server, as far as the app knows.
+    var zoneExists = false
+    /// This device's clock for edit stamps.
+    var clock: HybridLogicalClock
+    /// The latest time the app read its clock: stamps and tombstones use it, so handling an event reads no clock.
+    var now = Date.distantPast
+  }
+
+  let zoneID: ZoneID
+  let merge = FieldMerge(.localClock(key: "modifiedAt"), overrides: ["tags": .listUnion])
+  let deletePolicy: DeletePolicy
+  /// After the zone disappears: upload every note again (`true`), or only those the server never confirmed.
+  let reuploadAfterZoneLoss: Bool
+  var schema: Schema?
+  var store: Store
+  /// Writes the store to disk; called after every event and user change (`nil` in tests, which keep it in memory).
+  var persist: (@Sendable (Store) -> Void)?
+
+  init(
+    zoneID: ZoneID, device: String, deletePolicy: DeletePolicy = .deleteWins, reuploadAfterZoneLoss: Bool = false,
+    schema: Schema? = nil
+  ) throws {
+    self.zoneID = zoneID
+    self.deletePolicy = deletePolicy
+    self.reuploadAfterZoneLoss = reuploadAfterZoneLoss
+    self.schema = schema
+    store = Store(clock: try HybridLogicalClock(nodeID: device))
+  }
+  // end snippet
+
+  // snippet: user
+  /// The user saved a note, new or edited: stamp it, keep it, and tell the engine.
+  mutating func userSaved(_ note: Record, at now: Date, syncEngine: inout SyncEngine.State) throws {
+    var note = note
+    store.now = max(store.now, now)
+    try merge.stampEdit(&note, clock: &store.clock, at: now)
+    store.notes[note.recordID] = note
+    store.tombstones.remove(note.recordID)
+    store.deletedVersions[note.recordID] = nil
+    store.awaitingFetch.remove(note.recordID)
+    if !store.zoneExists { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
+    syncEngine.add(pendingRecordZoneChanges: [.saveRecord(note.recordID)])
+    persist?(store)
+  }
+
+  /// The user deleted a note: keep a tombstone, and send the deletion after the next fetch.
+  mutating func userDeleted(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) {
+    store.now = max(store.now, now)
+    guard let note = store.notes.removeValue(forKey: id) else { return }
+    store.ancestors[id] = nil
+    if !note.isKnownToServer, !store.handedOut.contains(id) {
+      // Never handed to the engine: nothing to delete on the server, and a copy fetched later is someone else's.
+      syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+      persist?(store)
+      return
+    }
+    store.tombstones.insert(Tombstone(deleting: note, at: now))
+    store.deletedVersions[id] = note
+    store.awaitingFetch.insert(id)
+    syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
+    persist?(store)
+  }
+  // end snippet
+
+  // snippet: events
+  mutating func handleEvent(_ event: SyncEngine.Event, syncEngine: inout SyncEngine.State) {
+    defer { persist?(store) }  // Each event's effect is on disk before the engine moves on.
+    switch event {
+    case .stateUpdate(let serialization):
+      store.engineState = serialization
+    case .willFetchChanges:
+      store.fetchCovers = store.awaitingFetch
+    case .fetchedDatabaseChanges(let changes):
+      if changes.modifications.contains(zoneID) {
+        store.zoneExists = true
+      } else {
+        store.awaitingFetch.subtract(store.fetchCovers)  // The zone did not change: no note was created anew.
+      }
+      for deletion in changes.deletions where deletion.zoneID == zoneID {
+        zoneDisappeared(reupload: deletion.reason != .purged, &syncEngine)
+      }
+    case .fetchedRecordZoneChanges(let changes):
+      for server in changes.modifications where server.recordID.zoneID == zoneID { fetched(server, &syncEngine) }
+      for deletion in changes.deletions where deletion.recordID.zoneID == zoneID {
+        deletedOnServer(deletion, &syncEngine)
+      }
+    case .sentDatabaseChanges(let sent):
+      if sent.savedZones.contains(zoneID) { store.zoneExists = true }
+    case .didFetchRecordZoneChanges(let zone, nil) where zone == zoneID:
+      store.awaitingFetch.subtract(store.fetchCovers)
+    case .sentRecordZoneChanges(let sent):
+      for saved in sent.savedRecords { savedOnServer(saved) }
+      for failure in sent.failedRecordSaves { saveFailed(failure, &syncEngine) }
+      for id in sent.deletedRecordIDs {
+        // Gone from the server: whatever a fetch brings under this ID from now on is a note created anew.
+        store.tombstones.remove(id)
+        store.deletedVersions[id] = nil
+      }
+    default:
+      break
+    }
+  }
+  // end snippet
+
+  // snippet: fetched
+  /// A note changed on the server: check its schema, respect tombstones, merge unsent edits.
+  private mutating func fetched(_ fetched: Record, _ syncEngine: inout SyncEngine.State) {
+    let id = fetched.recordID
+    var server = fetched
+    if let schema {
+      do {
+        if case .needsMigration = try schema.check(server) { server = try schema.migrate(server) }
+      } catch {
+        store.held[id] = fetched  // A newer app wrote it: keep it untouched, never overwrite it.
+        return
+      }
+    }
+    store.held[id] = nil
+    if store.deletedVersions[id] != nil {
+      // This device deleted the note and the server has not confirmed it yet.
+      if let tombstone = store.tombstones[id], deletionStands(tombstone, against: server) {
+        syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
+        return
+      }
+      cancelDeletion(of: id, &syncEngine)
+    }
+    store.tombstones.remove(id)  // A fetched note is newer than any deletion fetched before it.
+    try? merge.observeStamps(of: server, clock: &store.clock, at: store.now)
+    if let local = store.notes[id], !local.changedKeys.isEmpty {
+      resolve(Conflict(client: local, ancestor: store.ancestors[id], server: server), &syncEngine)
+    } else {
+      store.notes[id] = server
+    }
+    store.ancestors[id] = server
+  }
+
+  /// Forgets this device's deletion of a note, which must not be sent.
+  private mutating func cancelDeletion(of id: RecordID, _ syncEngine: inout SyncEngine.State) {
+    store.tombstones.remove(id)
+    store.deletedVersions[id] = nil
+    store.awaitingFetch.remove(id)
+    syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id)])
+  }
+
+  /// Whether a deletion beats the fetched copy: yes against the very version deleted (this device's own save), no
+  /// against a note created anew (another creation date), and as the delete policy says against one written since.
+  private func deletionStands(_ tombstone: Tombstone, against server: Record) -> Bool {
+    guard store.tombstones.blocks(server) else { return false }
+    if let deleted = store.deletedVersions[server.recordID], deleted["modifiedAt"] == server["modifiedAt"] {
+      return true
+    }
+    if case .deleted = deletePolicy.resolvePendingDeletion(tombstone, against: server) { return true }
+    return false
+  }
+
+  /// Merges unsent edits with the server's version; what still differs from the server is saved again. When the note
+  /// was deleted and created anew since the edits' ancestor (another creation date), the edits belong to the deleted
+  /// note: the delete policy decides whether they are dropped or merged into the new one.
+  private mutating func resolve(_ conflict: Conflict, _ syncEngine: inout SyncEngine.State) {
+    var conflict = conflict
+    if let ancestor = conflict.ancestor, let born = ancestor.creationDate, conflict.server.creationDate != born {
+      guard deletePolicy == .editWins else {
+        store.notes[conflict.recordID] = conflict.server
+        return
+      }
+      conflict.ancestor = nil
+    }
+    guard let merged = try? merge.resolve(conflict) else { return }  // Keep the local edits; a later fetch retries.
+    store.notes[conflict.recordID] = merged
+    if !merged.changedKeys.isEmpty { syncEngine.add(pendingRecordZoneChanges: [.saveRecord(conflict.recordID)]) }
+  }
+  // end snippet
+
+  // snippet: deleted
+  /// A note was deleted on the server: the delete policy decides between the deletion and unsent edits.
+  private mutating func deletedOnServer(_ deletion: DeletedRecord, _ syncEngine: inout SyncEngine.State) {
+    let id = deletion.recordID
+    let tombstone = Tombstone(
+      recordID: id, recordType: deletion.recordType, deletedAt: store.now,
+      creationDate: store.ancestors[id]?.creationDate)
+    store.ancestors[id] = nil
+    guard let local = store.notes[id] else {
+      store.tombstones.insert(tombstone)
+      return
+    }
+    switch deletePolicy.resolveFetchedDeletion(tombstone, of: local) {
+    case .deleted(let tombstone):
+      store.notes[id] = nil
+      store.tombstones.insert(tombstone)
+      syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+    case .recreate(let note), .keep(let note):
+      store.notes[id] = note
+      syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+    }
+  }
+  // end snippet
+
+  // snippet: sent
+  /// The server saved a note: its system fields are the new ancestor; edits made since stay unsent on top of them.
+  private mutating func savedOnServer(_ saved: Record) {
+    let id = saved.recordID
+    store.handedOut.remove(id)
+    if var deleted = store.tombstones[id], deleted.creationDate == nil {
+      // Deleted while its first save was in flight: the deletion now knows which note it deletes.
+      deleted.creationDate = saved.creationDate
+      store.tombstones.insert(deleted)
+    }
+    store.ancestors[id] = saved
+    guard let local = store.notes[id] else { return }
+    store.notes[id] = Self.rebase(local, onto: saved)
+  }
+
+  /// A save failed: merge a conflict, apply the delete policy to a deleted note, re-create a deleted zone.
+  private mutating func saveFailed(_ failure: SyncEngine.FailedRecordSave, _ syncEngine: inout SyncEngine.State) {
+    let id = failure.record.recordID
+    if !failure.error.isTransient, failure.error.code != .batchRequestFailed { store.handedOut.remove(id) }
+    if let deleted = store.deletedVersions[id], failure.error.code == .serverRecordChanged, !deleted.isKnownToServer,
+      let server = failure.error.conflict?.server, server["modifiedAt"] != deleted["modifiedAt"]
+    {
+      // Deleted while its first save was in flight, and the save lost to a note another device created under the same
+      // ID: nothing of this device's is on the server, so the deletion must not touch that note.
+      cancelDeletion(of: id, &syncEngine)
+      return
+    }
+    guard let local = store.notes[id] else { return }
+    switch failure.error.code {
+    case .serverRecordChanged:
+      guard let server = failure.error.conflict?.server else { return }
+      resolve(Conflict(client: local, ancestor: store.ancestors[id], server: server), &syncEngine)
+      store.ancestors[id] = server
+    case .unknownItem:
+      switch deletePolicy.resolveUnknownItem(for: local, at: store.now) {
+      case .deleted(let tombstone):
+        store.notes[id] = nil
+        store.tombstones.insert(tombstone)
+      case .recreate(let note), .keep(let note):
+        store.notes[id] = note
+        store.ancestors[id] = nil
+        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+      }
+    case .zoneNotFound, .userDeletedZone:
+      zoneDisappeared(reupload: true, &syncEngine)
+    default:
+      break  // Transient errors and batchRequestFailed stay pending; the engine retries them.
+    }
+  }
+  // end snippet
+
+  // snippet: zone
+  /// The zone is gone, and the notes the server had with it. Notes it never confirmed go into a re-created zone — all
+  /// notes when `reuploadAfterZoneLoss`; none when the user purged the app's data, which must not come back.
+  private mutating func zoneDisappeared(reupload: Bool, _ syncEngine: inout SyncEngine.State) {
+    store.zoneExists = false
+    store.ancestors = [:]
+    store.tombstones = Tombstones()
+    store.deletedVersions = [:]
+    store.awaitingFetch = []
+    store.handedOut = []
+    syncEngine.remove(
+      pendingRecordZoneChanges: syncEngine.pendingRecordZoneChanges.filter { $0.recordID.zoneID == zoneID })
+    for (id, note) in store.notes.sorted(by: { $0.key < $1.key }) {
+      if !reupload || (note.isKnownToServer && !reuploadAfterZoneLoss) {
+        store.notes[id] = nil
+      } else {
+        store.notes[id] = Self.asNew(note)
+        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+      }
+    }
+    if !store.notes.isEmpty { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
+  }
+  // end snippet
+
+  // snippet: batch
+  mutating func nextRecordZoneChangeBatch(
+    _ context: SyncEngine.SendChangesContext, syncEngine: inout SyncEngine.State
+  ) -> SyncEngine.RecordZoneChangeBatch? {
+    let pending = syncEngine.pendingRecordZoneChanges.filter { $0.recordID.zoneID == zoneID }
+    let orphans = pending.filter { if case .saveRecord(let id) = $0 { store.notes[id] == nil } else { false } }
+    syncEngine.remove(pendingRecordZoneChanges: orphans)
+    let batch = SyncEngine.RecordZoneChangeBatch(
+      pendingChanges: pending.filter { change in
+        if case .deleteRecord(let id) = change { return !store.awaitingFetch.contains(id) }
+        return !orphans.contains(change)
+      },
+      maximumItems: context.maximumItems
+    ) { store.notes[$0] }
+    for note in batch?.recordsToSave ?? [] where !note.isKnownToServer { store.handedOut.insert(note.recordID) }
+    persist?(store)
+    return batch
+  }
+  // end snippet
+
+  /// `local`'s values on `server`'s system fields; `changedKeys` names the keys where they differ.
+  static func rebase(_ local: Record, onto server: Record) -> Record {
+    var result = server
+    result.clearChangedKeys()
+    for key in Set(local.values.keys).union(server.values.keys) where local[key] != server[key] {
+      result[key] = local[key]
+    }
+    for key in Set(local.encryptedValuesByKey.keys).union(server.encryptedValuesByKey.keys)
+    where local.encryptedValues[key] != server.encryptedValues[key] {
+      result.encryptedValues[key] = local.encryptedValues[key]
+    }
+    return result
+  }
+
+  /// The note as a new record: no system fields, every value marked changed.
+  static func asNew(_ note: Record) -> Record {
+    var fresh = Record(recordType: note.recordType, recordID: note.recordID)
+    for (key, value) in note.values { fresh[key] = value }
+    for (key, value) in note.encryptedValuesByKey { fresh.encryptedValues[key] = value }
+    fresh.parent = note.parent
+    return fresh
+  }
+}
