@@ -10,12 +10,15 @@ open class CKDatabase: NSObject, @unchecked Sendable {
   public enum RecordZoneChange {
     /// …/ckdatabase/recordzonechange/modification: `struct Modification` with `var record: CKRecord { get }`.
     public struct Modification: Sendable {
+      /// As on Apple's page for the enclosing type.
       public var record: CKRecord { CKRecord(recordType: "", recordID: CKRecord.ID(recordName: "")) }
     }
     /// …/ckdatabase/recordzonechange/deletion: `struct Deletion` with `var recordID: CKRecord.ID { get }` and
     /// `var recordType: CKRecord.RecordType { get }`.
     public struct Deletion: Hashable, Sendable {
+      /// As on Apple's page for the enclosing type.
       public var recordID: CKRecord.ID { CKRecord.ID(recordName: "") }
+      /// As on Apple's page for the enclosing type.
       public var recordType: CKRecord.RecordType { "" }
     }
   }
@@ -23,6 +26,7 @@ open class CKDatabase: NSObject, @unchecked Sendable {
   public enum DatabaseChange {
     /// …/ckdatabase/databasechange/modification: `struct Modification` with `var zoneID: CKRecordZone.ID { get }`.
     public struct Modification: Sendable {
+      /// As on Apple's page for the enclosing type.
       public var zoneID: CKRecordZone.ID { CKRecordZone.ID() }
     }
     /// …/ckdatabase/databasechange/deletion: `struct Deletion` with `var zoneID: CKRecordZone.ID { get }` and
@@ -34,7 +38,9 @@ open class CKDatabase: NSObject, @unchecked Sendable {
         case purged
         case encryptedDataReset
       }
+      /// As on Apple's page for the enclosing type.
       public var zoneID: CKRecordZone.ID { CKRecordZone.ID() }
+      /// As on Apple's page for the enclosing type.
       public var reason: CKDatabase.DatabaseChange.Deletion.Reason { .deleted }
     }
   }
@@ -58,6 +64,7 @@ public final class CKSyncEngine: @unchecked Sendable {
   public final func fetchChanges(_ options: CKSyncEngine.FetchChangesOptions = .init()) async throws {}
   /// …/cksyncengine-5sie5/fetchchangesoptions: `struct FetchChangesOptions`.
   public struct FetchChangesOptions: Sendable {
+    /// As on Apple's page for the enclosing type.
     public init() {}
   }
 
@@ -113,6 +120,7 @@ public final class CKSyncEngine: @unchecked Sendable {
 
   /// …/cksyncengine-5sie5/sendchangescontext: `struct SendChangesContext` with `let reason: CKSyncEngine.SyncReason`.
   public struct SendChangesContext: Sendable {
+    /// As on Apple's page for the enclosing type.
     public let reason: CKSyncEngine.SyncReason
   }
 
@@ -157,6 +165,7 @@ public final class CKSyncEngine: @unchecked Sendable {
 
     /// …/event/stateupdate: `struct StateUpdate` with `let stateSerialization: CKSyncEngine.State.Serialization`.
     public struct StateUpdate: Sendable {
+      /// As on Apple's page for the enclosing type.
       public let stateSerialization: CKSyncEngine.State.Serialization
     }
     /// …/event/accountchange: `struct AccountChange`.
@@ -164,13 +173,17 @@ public final class CKSyncEngine: @unchecked Sendable {
     /// …/event/fetcheddatabasechanges: `struct FetchedDatabaseChanges` with
     /// `let modifications: [CKDatabase.DatabaseChange.Modification]` and `let deletions: [CKDatabase.DatabaseChange.Deletion]`.
     public struct FetchedDatabaseChanges: Sendable {
+      /// As on Apple's page for the enclosing type.
       public let modifications: [CKDatabase.DatabaseChange.Modification]
+      /// As on Apple's page for the enclosing type.
       public let deletions: [CKDatabase.DatabaseChange.Deletion]
     }
     /// …/event/fetchedrecordzonechanges: `struct FetchedRecordZoneChanges` with
     /// `let modifications: [CKDatabase.RecordZoneChange.Modification]` and `let deletions: [CKDatabase.RecordZoneChange.Deletion]`.
     public struct FetchedRecordZoneChanges: Sendable {
+      /// As on Apple's page for the enclosing type.
       public let modifications: [CKDatabase.RecordZoneChange.Modification]
+      /// As on Apple's page for the enclosing type.
       public let deletions: [CKDatabase.RecordZoneChange.Deletion]
     }
     /// …/event/sentdatabasechanges: `struct SentDatabaseChanges` with `let savedZones: [CKRecordZone]`,
@@ -179,12 +192,18 @@ public final class CKSyncEngine: @unchecked Sendable {
     public struct SentDatabaseChanges: Sendable {
       /// …/sentdatabasechanges/failedzonesave: `struct FailedZoneSave` with `let zone: CKRecordZone`, `let error: CKError`.
       public struct FailedZoneSave: Sendable {
+        /// As on Apple's page for the enclosing type.
         public let zone: CKRecordZone
+        /// As on Apple's page for the enclosing type.
         public let error: CKError
       }
+      /// As on Apple's page for the enclosing type.
       public let savedZones: [CKRecordZone]
+      /// As on Apple's page for the enclosing type.
       public let failedZoneSaves: [CKSyncEngine.Event.SentDatabaseChanges.FailedZoneSave]
+      /// As on Apple's page for the enclosing type.
       public let deletedZoneIDs: [CKRecordZone.ID]
+      /// As on Apple's page for the enclosing type.
       public let failedZoneDeletes: [CKRecordZone.ID: CKError]
     }
     /// …/event/sentrecordzonechanges: `struct SentRecordZoneChanges` with `let savedRecords: [CKRecord]`,
@@ -193,34 +212,45 @@ public final class CKSyncEngine: @unchecked Sendable {
     public struct SentRecordZoneChanges: Sendable {
       /// …/sentrecordzonechanges/failedrecordsave: `struct FailedRecordSave` with `let record: CKRecord`, `let error: CKError`.
       public struct FailedRecordSave: Sendable {
+        /// As on Apple's page for the enclosing type.
         public let record: CKRecord
+        /// As on Apple's page for the enclosing type.
         public let error: CKError
       }
+      /// As on Apple's page for the enclosing type.
       public let savedRecords: [CKRecord]
+      /// As on Apple's page for the enclosing type.
       public let failedRecordSaves: [CKSyncEngine.Event.SentRecordZoneChanges.FailedRecordSave]
+      /// As on Apple's page for the enclosing type.
       public let deletedRecordIDs: [CKRecord.ID]
+      /// As on Apple's page for the enclosing type.
       public let failedRecordDeletes: [CKRecord.ID: CKError]
     }
     /// …/event/willfetchchanges: `struct WillFetchChanges`.
     public struct WillFetchChanges: Sendable {}
     /// …/event/willfetchrecordzonechanges: `struct WillFetchRecordZoneChanges` with `let zoneID: CKRecordZone.ID`.
     public struct WillFetchRecordZoneChanges: Sendable {
+      /// As on Apple's page for the enclosing type.
       public let zoneID: CKRecordZone.ID
     }
     /// …/event/didfetchrecordzonechanges: `struct DidFetchRecordZoneChanges` with `let zoneID: CKRecordZone.ID` and
     /// `let error: CKError?`.
     public struct DidFetchRecordZoneChanges: Sendable {
+      /// As on Apple's page for the enclosing type.
       public let zoneID: CKRecordZone.ID
+      /// As on Apple's page for the enclosing type.
       public let error: CKError?
     }
     /// …/event/didfetchchanges: `struct DidFetchChanges`.
     public struct DidFetchChanges: Sendable {}
     /// …/event/willsendchanges: `struct WillSendChanges` with `let context: CKSyncEngine.SendChangesContext`.
     public struct WillSendChanges: Sendable {
+      /// As on Apple's page for the enclosing type.
       public let context: CKSyncEngine.SendChangesContext
     }
     /// …/event/didsendchanges: `struct DidSendChanges` with `let context: CKSyncEngine.SendChangesContext`.
     public struct DidSendChanges: Sendable {
+      /// As on Apple's page for the enclosing type.
       public let context: CKSyncEngine.SendChangesContext
     }
   }

@@ -2,8 +2,8 @@ public import Reconcile
 
 extension ServerError {
   /// The error as a device's CloudKit reports it, as the simulated sync engine hands it to a
-  /// ``Reconcile/SyncEngineDelegate``: the code, the retry delay, the three records of a `serverRecordChanged` as a
-  /// ``Reconcile/Conflict``, and each item of a `partialFailure`.
+  /// `SyncEngineDelegate`: the code, the retry delay, the three records of a `serverRecordChanged` as a
+  /// `Conflict`, and each item of a `partialFailure`.
   public var cloudKitError: CloudKitError {
     var conflict: Conflict?
     var partial: [String: CloudKitError] = [:]

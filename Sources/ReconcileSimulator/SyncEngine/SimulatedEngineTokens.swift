@@ -1,7 +1,7 @@
 import Reconcile
 
-/// The simulated engine's own part of a ``Reconcile/SyncEngine/StateSerialization``: its change tokens, kept as a value
-/// in ``Reconcile/SyncEngine/StateSerialization/engineState``.
+/// The simulated engine's own part of a `SyncEngine.StateSerialization`: its change tokens, kept as a value
+/// in `SyncEngine.StateSerialization.engineState`.
 struct SimulatedEngineTokens: Sendable, Hashable, Codable {
   /// The database change token.
   var database: DatabaseChangeToken?

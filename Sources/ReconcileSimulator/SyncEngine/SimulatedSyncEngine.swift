@@ -2,7 +2,7 @@ public import Foundation
 public import Reconcile
 
 /// A simulated `CKSyncEngine` with your ``SimulatedSyncEngineDelegate`` inside: the engine's part — pending changes kept in a
-/// state the app persists through ``SyncEngine/Event/stateUpdate(_:)`` events, fetch and send scheduling, batches from the
+/// state the app persists through `SyncEngine.Event.stateUpdate(_:)` events, fetch and send scheduling, batches from the
 /// delegate under the request limits, automatic retries — played against a ``SimulatedServer``, as a ``SyncClient`` the
 /// ``Simulation`` drives.
 ///

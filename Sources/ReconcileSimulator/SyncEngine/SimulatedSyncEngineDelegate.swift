@@ -1,20 +1,20 @@
 public import Foundation
 public import Reconcile
 
-/// Your app around a ``SimulatedSyncEngine``: a ``Reconcile/SyncEngineDelegate`` — the part CKSyncEngine talks to,
+/// Your app around a ``SimulatedSyncEngine``: a `SyncEngineDelegate` — the part CKSyncEngine talks to,
 /// which runs unchanged in the app behind `CloudKitSyncEngineAdapter` — plus the app's side the simulation needs: the
 /// user's operations, the records the app shows, and relaunching from what the app persisted.
 ///
 /// To test an app's delegate, conform it to this protocol in the test target: the user's operations call the same code
 /// the app's UI calls. Persist the effect of each event before returning from `handleEvent(_:syncEngine:)`, and keep
-/// the ``Reconcile/SyncEngine/StateSerialization`` of the latest `stateUpdate`: after a crash the engine starts from
+/// the `SyncEngine.StateSerialization` of the latest `stateUpdate`: after a crash the engine starts from
 /// ``stateSerialization`` and the app from whatever ``relaunch()`` keeps.
 public protocol SimulatedSyncEngineDelegate: SyncEngineDelegate {
   /// The app's first launch on a device.
   /// - Parameter setup: The device, the zone, the clock skew and the app's merge rules.
   init(setup: ClientSetup) throws
 
-  /// The serialization of the latest ``SyncEngine/Event/stateUpdate(_:)`` the app persisted; `nil` before the first.
+  /// The serialization of the latest `SyncEngine.Event.stateUpdate(_:)` the app persisted; `nil` before the first.
   var stateSerialization: SyncEngine.StateSerialization? { get }
 
   /// The app is killed and launched again: it keeps only what it persisted.

@@ -65,12 +65,16 @@ struct SyncEngineArticleTests {
     return configuration
   }
 
+  // snippet: runner
   @Test("the article's delegate keeps every invariant with a perfect network: merges, deletions, re-creations")
   func articleDelegateHoldsOnAPerfectNetwork() {
-    let report = PropertyRunner(configuration: Self.configuration(faults: .none, policy: .deleteWins), seeds: 0..<60).run()
-    #expect(report.failures.isEmpty, "\(report)")
+    var configuration = SimulationConfiguration(steps: 60, resolver: .fieldMerge, deletePolicy: .deleteWins)
+    configuration.client = .notes
+    let report = PropertyRunner(configuration: configuration, seeds: 0..<60).run()
+    #expect(report.failures.isEmpty, "\(report)")  // Each failure prints a shrunk script to replay.
     #expect(report.conflicts > 200, "the runs must collide, or passing proves nothing")
   }
+  // end snippet
 
   /// The two limits the article documents, recognised in a shrunk counterexample: another device deleted the zone and
   /// re-created it between two fetches (CKSyncEngine refetches the zone from the start and reports no deletions), or
@@ -88,7 +92,8 @@ struct SyncEngineArticleTests {
     "under faults the article's delegate fails only at its two documented limits",
     arguments: [FaultProfile.flaky, .hostile, .swarm])
   func articleDelegateUnderFaults(_ faults: FaultProfile) {
-    let report = PropertyRunner(configuration: Self.configuration(faults: faults, policy: .deleteWins), seeds: 0..<60).run()
+    let report = PropertyRunner(configuration: Self.configuration(faults: faults, policy: .deleteWins), seeds: 0..<60)
+      .run()
     for failure in report.failures {
       #expect(Self.isDocumentedLimit(failure.script), "\(failure.violation)\n\(failure.script)")
     }
@@ -100,7 +105,8 @@ struct SyncEngineArticleTests {
   func limitCheckIsSpecific() {
     #expect(Self.isDocumentedLimit("d1 create Note/r4 title=\"a\"\nfault delete-zone\n"))
     #expect(Self.isDocumentedLimit("d2 create Note/r1 title=\"a\"\nd2 delete Note/r1\nd1 create Note/r1 title=\"b\"\n"))
-    #expect(!Self.isDocumentedLimit("d2 create Note/r1 title=\"a\"\nd2 delete Note/r1\nd2 create Note/r1 title=\"b\"\n"))
+    #expect(
+      !Self.isDocumentedLimit("d2 create Note/r1 title=\"a\"\nd2 delete Note/r1\nd2 create Note/r1 title=\"b\"\n"))
     #expect(!Self.isDocumentedLimit("d1 create Note/r1 title=\"a\"\nd2 edit Note/r1 title=\"b\"\n"))
   }
 
@@ -148,7 +154,8 @@ struct SyncEngineArticleTests {
     var note = Record(recordType: "Note", recordID: id)
     note["title"] = .string("hello")
     try app.userSaved(note, at: Date(timeIntervalSince1970: 1_000), syncEngine: &state)
-    app.userDeleted(try RecordID(recordName: "gone", zoneID: zone), at: Date(timeIntervalSince1970: 1_001), syncEngine: &state)
+    app.userDeleted(
+      try RecordID(recordName: "gone", zoneID: zone), at: Date(timeIntervalSince1970: 1_001), syncEngine: &state)
     var serialization = state.serialization
     serialization.engineState = SyncEngine.EngineState(["token": 3])
     app.handleEvent(.stateUpdate(serialization), syncEngine: &state)
