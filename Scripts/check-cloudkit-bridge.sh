@@ -40,13 +40,23 @@ swiftc "${flags[@]}" -parse-as-library -typecheck -module-name BridgeExamples Te
 echo "check-cloudkit-bridge: the CloudKit examples of the README and the DocC articles (with the CKSyncEngine article's delegate) type-check"
 
 if [[ "${1:-}" == "--selftest" ]]; then
-  copy="$out/selftest"
-  cp -r Sources/Reconcile "$copy"
-  file=$(grep -rl 'canImport(CloudKit)' "$copy" | head -1)
-  sed -i 's/retryAfterSeconds/retryAfterSecond/' "$file"
-  if check "$copy" 2>/dev/null; then
-    echo "check-cloudkit-bridge: selftest FAILED: a misspelt CloudKit call type-checked" >&2
-    exit 1
-  fi
-  echo "check-cloudkit-bridge: selftest passed: a misspelt CloudKit call (retryAfterSecond) is an error"
+  # Each mutation misspells one CloudKit call in one thin-layer file; each copy must fail to type-check.
+  mutations=(
+    "CKRecord+Bridging.swift|retryAfterSeconds|retryAfterSecond"
+    "CKSyncEngine+Adapter.swift|add(pendingRecordZoneChanges:|add(pendingRecordZoneChange:"
+    "CKSyncEngine+Adapter.swift|failedRecordDeletes.map|failedRecordDelete.map"
+  )
+  for mutation in "${mutations[@]}"; do
+    IFS='|' read -r name from to <<<"$mutation"
+    copy="$out/selftest"
+    rm -rf "$copy" && cp -r Sources/Reconcile "$copy"
+    file=$(find "$copy" -name "$name")
+    grep -qF "$from" "$file" || { echo "check-cloudkit-bridge: selftest FAILED: '$from' is not in $name" >&2; exit 1; }
+    FROM="$from" TO="$to" perl -pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/' "$file"
+    if check "$copy" 2>/dev/null; then
+      echo "check-cloudkit-bridge: selftest FAILED: a misspelt CloudKit call ($to in $name) type-checked" >&2
+      exit 1
+    fi
+    echo "check-cloudkit-bridge: selftest passed: a misspelt CloudKit call ($to in $name) is an error"
+  done
 fi
