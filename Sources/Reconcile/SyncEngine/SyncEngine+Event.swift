@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension SyncEngine {
   /// What the engine tells its delegate: `CKSyncEngine.Event`, with the same cases in the same order of delivery.

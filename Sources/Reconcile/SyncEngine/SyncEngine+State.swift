@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension SyncEngine {
   /// What the engine persists through the app: `CKSyncEngine.State.Serialization`. The app stores the latest one it is

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The vocabulary of a `CKSyncEngine` delegate in terms of Reconcile's ``Record``, ``RecordID``, ``ZoneID`` and
 /// ``CloudKitError``: `SyncEngine.Event` for `CKSyncEngine.Event`, `SyncEngine.State` for `CKSyncEngine.State`, and so

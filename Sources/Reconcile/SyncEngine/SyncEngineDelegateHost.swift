@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The pending changes of an engine whose state lives outside Reconcile — `CKSyncEngine.State` — described without
 /// CloudKit, so ``SyncEngineDelegateHost`` reads and changes them on every platform. `CKSyncEngine.State` conforms on
