@@ -21,7 +21,13 @@ struct GoldenTests {
       "reconcile-playground not built; looked in \(candidates.map(\.path))")
   }
 
+  /// Runs the executable; `output` is standard output followed by standard error (in these cases errors come last).
   static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let (status, standardOutput, standardError) = try runSeparately(arguments)
+    return (status, standardOutput + standardError)
+  }
+
+  static func runSeparately(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
     let process = Process()
     process.executableURL = try executable()
     process.arguments = arguments
@@ -30,11 +36,22 @@ struct GoldenTests {
     environment["NO_COLOR"] = "1"
     process.environment = environment
     let pipe = Pipe()
+    let errorPipe = Pipe()
     process.standardOutput = pipe
+    process.standardError = errorPipe
     try process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    let errors = errorPipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+  }
+
+  @Test("the executable writes a usage error to standard error only, and exits 2")
+  func usageErrorGoesToStandardError() throws {
+    let (status, output, errors) = try Self.runSeparately(["simulate", "--sede", "3"])
+    #expect(status == 2)
+    #expect(output.isEmpty)
+    #expect(errors.contains("error: unknown option --sede; did you mean --seed?"))
   }
 
   struct Case: Sendable, CustomTestStringConvertible {

@@ -6,11 +6,48 @@ import Testing
 @Suite("Playground command line")
 struct PlaygroundCommandTests {
 
-  @Test("a misspelt subcommand gets a suggestion and exit status 64")
+  @Test("a misspelt subcommand gets a suggestion on standard error and exit status 2")
   func suggestion() {
     let out = BufferedOutput()
-    #expect(PlaygroundCommand.run(arguments: ["dmeo"], output: out) == 64)
-    #expect(out.text.contains("did you mean 'demo'?"))
+    #expect(PlaygroundCommand.run(arguments: ["dmeo"], output: out) == 2)
+    #expect(out.standardError.contains("did you mean 'demo'?"))
+    #expect(out.standardOutput.isEmpty)
+  }
+
+  @Test(
+    "--help and -h describe every subcommand on standard output with status 0",
+    arguments: ["demo", "repl", "run", "simulate", "explore", "replay", "inspect", "help"], ["--help", "-h"])
+  func helpForEverySubcommand(_ subcommand: String, _ flag: String) {
+    let out = BufferedOutput()
+    #expect(PlaygroundCommand.run(arguments: [subcommand, flag], output: out) == 0)
+    #expect(out.standardOutput.contains("usage: reconcile-playground \(subcommand)"))
+    #expect(out.standardOutput.contains("exit status: 0 ok, 1 a check failed, 2 usage error"))
+    #expect(out.standardError.isEmpty)
+  }
+
+  @Test("`help NAME` describes one subcommand; an unknown one is a usage error")
+  func helpNamesASubcommand() {
+    let out = BufferedOutput()
+    #expect(PlaygroundCommand.run(arguments: ["help", "simulate"], output: out) == 0)
+    #expect(out.standardOutput.contains("--clock-skew SECONDS"))
+    let bad = BufferedOutput()
+    #expect(PlaygroundCommand.run(arguments: ["help", "simulat"], output: bad) == 2)
+    #expect(bad.standardError.contains("no subcommand 'simulat'"))
+  }
+
+  @Test("--version prints the version on standard output")
+  func version() {
+    let out = BufferedOutput()
+    #expect(PlaygroundCommand.run(arguments: ["--version"], output: out) == 0)
+    #expect(out.standardOutput == PlaygroundCommand.version + "\n")
+  }
+
+  @Test("an unknown option is a usage error on standard error, naming it, with status 2")
+  func unknownOptionIsAUsageError() {
+    let out = BufferedOutput()
+    #expect(PlaygroundCommand.run(arguments: ["simulate", "--sede", "3"], output: out) == 2)
+    #expect(out.standardError.contains("unknown option --sede; did you mean --seed?"))
+    #expect(out.standardOutput.isEmpty)
   }
 }
 
@@ -82,7 +119,7 @@ struct InspectTests {
         arguments: ["inspect", "garbage"], output: garbage, environment: PlaygroundEnvironment(readFile: reader)) == 1)
     #expect(garbage.text.contains("Reconcile archive: not a Reconcile system-fields archive"))
     let usage = BufferedOutput()
-    #expect(PlaygroundCommand.run(arguments: ["inspect"], output: usage) == 64)
+    #expect(PlaygroundCommand.run(arguments: ["inspect"], output: usage) == 2)
   }
 
   static var fixtureFiles: [URL] {

@@ -79,8 +79,8 @@ struct RunReplDemoTests {
     let replayScript = "schemas none\ndevice add d1\nquiesce\nexpect invariants\n"
     let replay = Self.run(["run", "r.rcp"], Self.environment(files: ["r.rcp": replayScript]))
     #expect(replay.text.contains("`reconcile-playground replay r.rcp` runs it"), "\(replay.text)")
-    #expect(Self.run(["run"], Self.environment()).status == 64)
-    #expect(Self.run(["run", "ok.rcp", "--resolver", "lww"], Self.environment()).status == 64)
+    #expect(Self.run(["run"], Self.environment()).status == 2)
+    #expect(Self.run(["run", "ok.rcp", "--resolver", "lww"], Self.environment()).status == 2)
   }
 
   @Test("the repl carries on after an error, exits 1 on piped input that failed, and quits on quit")
@@ -154,7 +154,7 @@ struct RunReplDemoTests {
     #expect(first.count == ResolverChoice.allCases.count)
     let delete = try #require(tables[3]["rows"] as? [[String: Any]])
     #expect(delete.count == 2 * ResolverChoice.allCases.count, "scenario 4 runs under both delete policies")
-    #expect(Self.run(["demo", "--scenario", "8"], Self.environment()).status == 64)
+    #expect(Self.run(["demo", "--scenario", "8"], Self.environment()).status == 2)
     #expect(Self.run(["demo", "--sceanrio", "1"], Self.environment()).text.contains("did you mean --scenario?"))
   }
 }

@@ -49,7 +49,7 @@ struct SimulateAndReplayTests {
     #expect(broken.status == 1)
     #expect(broken.text.contains("retryAfterHonoured") && broken.text.contains("defect ignore-retry-after"))
     let unknown = Self.run(["simulate", "--client", "nope"])
-    #expect(unknown.status == 64)
+    #expect(unknown.status == 2)
     #expect(unknown.text.contains("unknown client 'nope'"))
   }
 
@@ -77,7 +77,7 @@ struct SimulateAndReplayTests {
     ])
   func simulateUsageErrors(arguments: [String], message: String) {
     let result = Self.run(arguments)
-    #expect(result.status == 64)
+    #expect(result.status == 2)
     #expect(result.text.contains(message), "\(result.text)")
   }
 

@@ -6,7 +6,7 @@ import ReconcileSimulator
 /// resolver and prints, per scenario, a table of who won, what each device holds, what was lost and whether the
 /// devices converged, with a line saying why.
 enum DemoCommand {
-  static let usage = "usage: reconcile-playground demo [--scenario 1-\(DemoScenario.all.count)] [--script N] [--json]\n"
+  static var usage: String { CommandHelp.usage(of: "demo") }
 
   /// One scenario's results, for `--json`.
   struct Table: Encodable {
@@ -31,8 +31,8 @@ enum DemoCommand {
       let number = try options.integer("--scenario", default: 0, in: 0...count)
       scenarios = number == 0 ? DemoScenario.all : [DemoScenario.all[number - 1]]
     } catch {
-      output.write("error: \(error)\n" + usage)
-      return 64
+      output.writeError("error: \(error)\n" + usage)
+      return ExitStatus.usage
     }
     let style = Style(enabled: environment.usesColour)
     var tables: [Table] = []
@@ -43,7 +43,7 @@ enum DemoCommand {
           do {
             rows.append(try scenario.run(resolver, policy))
           } catch {
-            output.write(style.red("error: \(error.message)") + "\n")
+            output.writeError(style.red("error: \(error.message)") + "\n")
             return 1
           }
         }
@@ -55,7 +55,7 @@ enum DemoCommand {
         output.write(try JSONText.render(tables))
         return 0
       } catch {
-        output.write("error: could not write JSON: \(error)\n")
+        output.writeError("error: could not write JSON: \(error)\n")
         return 1
       }
     }

@@ -48,14 +48,14 @@ enum InspectCommand {
     let json = arguments.contains("--json")
     let paths = arguments.filter { $0 != "--json" }
     guard paths.count == 1, let path = paths.first else {
-      output.write("error: inspect takes one file: reconcile-playground inspect FILE [--json]\n")
-      return 64
+      output.writeError("error: inspect takes one file: reconcile-playground inspect FILE [--json]\n")
+      return ExitStatus.usage
     }
     let data: Data
     do {
       data = try readFile(path)
     } catch {
-      output.write("error: cannot read \(path): \(error.localizedDescription)\n")
+      output.writeError("error: cannot read \(path): \(error.localizedDescription)\n")
       return 1
     }
     let contents: Contents
@@ -63,9 +63,9 @@ enum InspectCommand {
     case .success(let decoded):
       contents = decoded
     case .failure(let refusals):
-      output.write(
-        "error: \(path) is not a Reconcile archive, a CloudKit keyed archive or a Web Services JSON document\n")
-      output.write(refusals.reasons.map { "  \($0)\n" }.joined())
+      output.writeError(
+        "error: \(path) is not a Reconcile archive, a CloudKit keyed archive or a Web Services JSON document\n"
+          + refusals.reasons.map { "  \($0)\n" }.joined())
       return 1
     }
     if json {
@@ -73,7 +73,7 @@ enum InspectCommand {
         output.write(try InspectJSON.render(contents))
         return 0
       } catch {
-        output.write("error: \(path) read, but cannot be written as JSON: \(error)\n")
+        output.writeError("error: \(path) read, but cannot be written as JSON: \(error)\n")
         return 1
       }
     }

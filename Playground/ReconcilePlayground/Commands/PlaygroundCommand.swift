@@ -2,23 +2,19 @@ import Foundation
 
 /// The `reconcile-playground` command line, as a library so tests can run it with injected output.
 public enum PlaygroundCommand {
+  /// The version this build reports.
+  public static let version = "reconcile-playground 0.18.0 (Reconcile 0.18.0)"
+
   /// The subcommands this release offers, with a one-line description each.
-  static let subcommands: [(name: String, summary: String)] = [
-    ("demo", "the seed scenarios under every resolver: who won, what was lost, and why"),
-    ("repl", "type commands one at a time (the default on a terminal; `help` lists them)"),
-    ("run", "run a script of commands (FILE.rcp); stops at the first failed expect"),
-    ("simulate", "one seeded random run of the simulator: invariants, diagnostics, statistics"),
-    ("replay", "run a replay script the property runner wrote (FILE.rcp)"),
-    ("inspect", "print what a CloudKit archive (record, share, token, ID) or Web Services JSON body holds"),
-    ("help", "list the subcommands"),
-  ]
+  static var subcommands: [(name: String, summary: String)] { CommandHelp.all.map { ($0.name, $0.summary) } }
 
   /// Runs the playground.
   /// - Parameters:
   ///   - arguments: The command-line arguments without the program name.
   ///   - output: Where to write.
   ///   - environment: Files, input, terminal and colour; a quiet, non-interactive one unless given.
-  /// - Returns: The process exit status: 0 on success, 1 when a command fails, 64 for a usage error.
+  /// - Returns: The process exit status: ``ExitStatus/ok``, ``ExitStatus/failed`` when a check fails, or
+  ///   ``ExitStatus/usage`` for a usage error.
   public static func run(
     arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment = PlaygroundEnvironment()
   ) -> Int32 {
@@ -28,7 +24,15 @@ public enum PlaygroundCommand {
       output.write(usage)
       return 0
     }
+    let rest = Array(arguments.dropFirst())
+    if rest.contains("--help") || rest.contains("-h"), let help = CommandHelp.named(command) {
+      output.write(help.text)
+      return ExitStatus.ok
+    }
     switch command {
+    case "--version", "version":
+      output.write(version + "\n")
+      return ExitStatus.ok
     case "demo":
       return DemoCommand.run(arguments: Array(arguments.dropFirst()), output: output, environment: environment)
     case "repl":
@@ -42,15 +46,23 @@ public enum PlaygroundCommand {
     case "inspect":
       return InspectCommand.run(arguments: Array(arguments.dropFirst()), output: output, readFile: readFile)
     case "help", "--help", "-h":
-      output.write(usage)
-      return 0
+      if let name = rest.first {
+        guard let help = CommandHelp.named(name) else {
+          output.writeError("error: no subcommand '\(name)'\n" + usage)
+          return ExitStatus.usage
+        }
+        output.write(help.text)
+      } else {
+        output.write(usage)
+      }
+      return ExitStatus.ok
     default:
       var message = "error: unknown subcommand '\(command)'"
       if let suggestion = Suggestion.closest(to: command, in: subcommands.map(\.name)) {
         message += "; did you mean '\(suggestion)'?"
       }
-      output.write(message + "\n" + usage)
-      return 64
+      output.writeError(message + "\n" + usage)
+      return ExitStatus.usage
     }
   }
 
@@ -59,7 +71,8 @@ public enum PlaygroundCommand {
     let lines = subcommands.map {
       "  " + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary
     }
-    return "usage: reconcile-playground <subcommand> [arguments]\n\nsubcommands:\n" + lines.joined(separator: "\n")
-      + "\n"
+    return "usage: reconcile-playground <subcommand> [arguments]   (--help after any subcommand describes it)\n\n"
+      + "subcommands:\n" + lines.joined(separator: "\n") + "\n\n--version prints the version.\n"
+      + CommandHelp.exitStatuses + "\n"
   }
 }

@@ -14,8 +14,8 @@ enum ReplCommand {
 
   static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
     if let word = arguments.first {
-      output.write("error: repl takes no arguments, found '\(word)'\nusage: reconcile-playground repl\n")
-      return 64
+      output.writeError("error: repl takes no arguments, found '\(word)'\nusage: reconcile-playground repl\n")
+      return ExitStatus.usage
     }
     let style = Style(enabled: environment.usesColour)
     var session = PlaygroundSession()

@@ -5,36 +5,36 @@ import ReconcileSimulator
 /// `replay FILE [--json]`: runs a replay script the property runner wrote (see `SimulationScript`) and prints its
 /// trace, invariants and diagnostics. Exits 1 when the script says `expect invariants` and one is broken.
 enum ReplayCommand {
-  static let usage = "usage: reconcile-playground replay FILE [--json]\n"
+  static var usage: String { CommandHelp.usage(of: "replay") }
 
   static func run(arguments: [String], output: some TextOutput, readFile: (String) throws -> Data) -> Int32 {
     let options: CommandLineOptions
     do {
       options = try CommandLineOptions(arguments, valued: [], switches: ["--json"])
     } catch {
-      output.write("error: \(error)\n" + usage)
-      return 64
+      output.writeError("error: \(error)\n" + usage)
+      return ExitStatus.usage
     }
     guard options.positional.count == 1, let path = options.positional.first else {
-      output.write("error: replay takes one file\n" + usage)
-      return 64
+      output.writeError("error: replay takes one file\n" + usage)
+      return ExitStatus.usage
     }
     let text: String
     do {
       guard let decoded = String(data: try readFile(path), encoding: .utf8) else {
-        output.write("error: \(path) is not UTF-8 text\n")
+        output.writeError("error: \(path) is not UTF-8 text\n")
         return 1
       }
       text = decoded
     } catch {
-      output.write("error: cannot read \(path): \(error.localizedDescription)\n")
+      output.writeError("error: cannot read \(path): \(error.localizedDescription)\n")
       return 1
     }
     let parsed: SimulationScript.Parsed
     do {
       parsed = try SimulationScript.parse(text)
     } catch {
-      output.write("error: \(path): \(error)\n")
+      output.writeError("error: \(path): \(error)\n")
       return 1
     }
     var simulation = Simulation(script: parsed)

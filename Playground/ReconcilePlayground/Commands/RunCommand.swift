@@ -4,8 +4,7 @@ import ReconcileSimulator
 /// `run FILE [--resolver NAME] [--delete-policy P] [--quiet]`: carries out a script, printing each command and what
 /// it printed; stops with status 1 at the first error or failed `expect`, naming the file and line.
 enum RunCommand {
-  static let usage =
-    "usage: reconcile-playground run FILE.rcp [--resolver NAME] [--delete-policy deleteWins|editWins] [--quiet]\n"
+  static var usage: String { CommandHelp.usage(of: "run") }
 
   static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
     let options: CommandLineOptions
@@ -22,15 +21,15 @@ enum RunCommand {
         resolver: ResolverSetting(choice: try PlaygroundNames.resolver(options.values["--resolver"] ?? "field-merge")),
         deletePolicy: try PlaygroundNames.deletePolicy(options.values["--delete-policy"] ?? "deleteWins"))
     } catch {
-      output.write("error: \(error)\n" + usage)
-      return 64
+      output.writeError("error: \(error)\n" + usage)
+      return ExitStatus.usage
     }
     let style = Style(enabled: environment.usesColour)
     let text: String
     do {
       text = try ScriptFile.read(path, with: environment)
     } catch {
-      output.write(style.red("error: \(error)") + "\n")
+      output.writeError(style.red("error: \(error)") + "\n")
       return 1
     }
     let quiet = options.flags.contains("--quiet")
@@ -45,7 +44,7 @@ enum RunCommand {
         if lines.contains(where: { $0.text == "quiesce" || $0.text == "expect invariants" }) {
           message += "\n(this looks like a property runner's script: `reconcile-playground replay \(path)` runs it)"
         }
-        output.write(style.red(message) + "\n")
+        output.writeError(style.red(message) + "\n")
         return 1
       }
     }
@@ -60,9 +59,7 @@ enum RunCommand {
         let result = try session.execute(command)
         if !quiet || isData(command), !result.isEmpty { output.write(style.result(result) + "\n") }
       } catch {
-        output.write(
-          style.red("\(path):\(number): \(error.report)")
-            + "\n")
+        output.writeError(style.red("\(path):\(number): \(error.report)") + "\n")
         return 1
       }
     }

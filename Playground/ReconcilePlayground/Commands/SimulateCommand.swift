@@ -6,10 +6,7 @@ import ReconcileSimulator
 /// [--schemas S] [--client reference|sync-engine] [--clock-skew N] [--defect NAME] [--trace] [--json]`: one seeded run
 /// of the simulator, its invariants, diagnostics and counts. The same arguments print the same output.
 enum SimulateCommand {
-  static let usage =
-    "usage: reconcile-playground simulate [--seed N] [--devices 1-26] [--steps N] [--resolver NAME] "
-    + "[--faults none|flaky|hostile|swarm] [--delete-policy deleteWins|editWins] [--schemas none|minor|major] "
-    + "[--client reference|sync-engine] [--clock-skew SECONDS] [--defect NAME] [--trace] [--json]\n"
+  static var usage: String { CommandHelp.usage(of: "simulate") }
 
   static func run(arguments: [String], output: some TextOutput) -> Int32 {
     var configuration: SimulationConfiguration
@@ -40,8 +37,8 @@ enum SimulateCommand {
       configuration.maximumClockSkew = try options.integer("--clock-skew", default: 120, in: 0...86_400)
       if let defect = options.values["--defect"] { configuration.defects = [try PlaygroundNames.defect(defect)] }
     } catch {
-      output.write("error: \(error)\n" + usage)
-      return 64
+      output.writeError("error: \(error)\n" + usage)
+      return ExitStatus.usage
     }
     var simulation = Simulation(seed: seed, configuration: configuration)
     let result = simulation.run()

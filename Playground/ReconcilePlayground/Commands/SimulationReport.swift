@@ -101,7 +101,7 @@ struct SimulationReport: Encodable {
       output.write(try JSONText.render(self))
       return true
     } catch {
-      output.write("error: the report could not be written as JSON: \(error)\n")
+      output.writeError("error: the report could not be written as JSON: \(error)\n")
       return false
     }
   }

@@ -2,8 +2,10 @@ import Foundation
 
 /// Where the playground writes: standard output in the executable, a buffer in tests.
 public protocol TextOutput: AnyObject {
-  /// Writes `text` followed by nothing; callers add their own newlines.
+  /// Writes a result: `text` followed by nothing; callers add their own newlines.
   func write(_ text: String)
+  /// Writes an error or a usage message, which go to standard error.
+  func writeError(_ text: String)
 }
 
 /// Writes to the process's standard output.
@@ -15,16 +17,34 @@ public final class StandardOutput: TextOutput {
   public func write(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
   }
+
+  /// Writes `text` to standard error.
+  public func writeError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
 }
 
-/// Collects everything written, for tests.
+/// Collects everything written, for tests: results and errors apart, and both in the order written.
 public final class BufferedOutput: TextOutput {
-  /// Everything written so far.
+  /// Everything written so far, results and errors interleaved as a terminal shows them.
   public private(set) var text = ""
+  /// The results: what went to standard output.
+  public private(set) var standardOutput = ""
+  /// The errors and usage messages: what went to standard error.
+  public private(set) var standardError = ""
 
   /// Creates an empty buffer.
   public init() {}
 
-  /// Appends `text` to the buffer.
-  public func write(_ text: String) { self.text += text }
+  /// Appends a result.
+  public func write(_ text: String) {
+    self.text += text
+    standardOutput += text
+  }
+
+  /// Appends an error.
+  public func writeError(_ text: String) {
+    self.text += text
+    standardError += text
+  }
 }
