@@ -79,7 +79,8 @@ struct CommandHelp: Sendable {
         ("--quiet", "no progress line"),
       ]),
     CommandHelp(
-      name: "replay", summary: "run a replay script the property runner wrote (FILE.rcp)", arguments: "FILE.rcp [--json]",
+      name: "replay", summary: "run a replay script the property runner wrote (FILE.rcp)",
+      arguments: "FILE.rcp [--json]",
       options: [("--json", "the report as JSON")]),
     CommandHelp(
       name: "inspect",

@@ -41,6 +41,8 @@ public enum PlaygroundCommand {
       return RunCommand.run(arguments: Array(arguments.dropFirst()), output: output, environment: environment)
     case "simulate":
       return SimulateCommand.run(arguments: Array(arguments.dropFirst()), output: output)
+    case "explore":
+      return ExploreCommand.run(arguments: rest, output: output, environment: environment)
     case "replay":
       return ReplayCommand.run(arguments: Array(arguments.dropFirst()), output: output, readFile: readFile)
     case "inspect":

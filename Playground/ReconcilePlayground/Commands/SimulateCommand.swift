@@ -9,33 +9,19 @@ enum SimulateCommand {
   static var usage: String { CommandHelp.usage(of: "simulate") }
 
   static func run(arguments: [String], output: some TextOutput) -> Int32 {
-    var configuration: SimulationConfiguration
+    let configuration: SimulationConfiguration
     let seed: UInt64
     let options: CommandLineOptions
     do {
       options = try CommandLineOptions(
-        arguments,
-        valued: [
-          "--seed", "--devices", "--steps", "--resolver", "--faults", "--delete-policy", "--schemas", "--client",
-          "--clock-skew", "--defect",
-        ],
-        switches: ["--json", "--trace"])
+        arguments, valued: SimulationOptions.valued.union(["--seed"]), switches: ["--json", "--trace"])
       if let word = options.positional.first { throw CommandLineOptions.Problem(description: "unexpected \(word)") }
       let seedText = options.values["--seed"] ?? "1"
       guard let parsed = UInt64(seedText) else {
         throw CommandLineOptions.Problem(description: "--seed \(seedText): expected a non-negative integer")
       }
       seed = parsed
-      configuration = SimulationConfiguration(
-        deviceCount: try options.integer("--devices", default: 3, in: 1...26),
-        steps: try options.integer("--steps", default: 200, in: 0...1_000_000),
-        resolver: try PlaygroundNames.resolver(options.values["--resolver"] ?? "field-merge"),
-        deletePolicy: try PlaygroundNames.deletePolicy(options.values["--delete-policy"] ?? "deleteWins"),
-        faults: try PlaygroundNames.faults(options.values["--faults"] ?? "flaky"),
-        schemas: try PlaygroundNames.schemas(options.values["--schemas"] ?? "none"))
-      configuration.client = try PlaygroundNames.client(options.values["--client"] ?? "reference")
-      configuration.maximumClockSkew = try options.integer("--clock-skew", default: 120, in: 0...86_400)
-      if let defect = options.values["--defect"] { configuration.defects = [try PlaygroundNames.defect(defect)] }
+      configuration = try SimulationOptions.configuration(options)
     } catch {
       output.writeError("error: \(error)\n" + usage)
       return ExitStatus.usage

@@ -11,6 +11,14 @@ public struct PlaygroundEnvironment: Sendable {
   public var isInteractive: Bool
   /// Whether to colour output: only on a terminal, and never when `NO_COLOR` is set.
   public var usesColour: Bool
+  /// Writes a file by path, creating its folder.
+  public var writeFile: @Sendable (String, Data) throws -> Void
+  /// The wall clock, for progress lines and time limits (never for what a simulation does).
+  public var now: @Sendable () -> Date
+  /// Whether standard error is a terminal: progress is then one line rewritten in place.
+  public var progressIsTerminal: Bool
+  /// How many seeds run at once by default: the machine's active processors.
+  public var processorCount: Int
 
   /// Creates an environment.
   /// - Parameters:
@@ -18,14 +26,35 @@ public struct PlaygroundEnvironment: Sendable {
   ///   - readLine: Reads a line of input; none unless given.
   ///   - isInteractive: Whether a person is at a terminal; `false` unless given.
   ///   - usesColour: Whether to colour output; `false` unless given.
+  ///   - writeFile: Writes a file; the real file system unless given.
+  ///   - now: The wall clock; `Date()` unless given.
+  ///   - progressIsTerminal: Whether standard error is a terminal; `false` unless given.
+  ///   - processorCount: Seeds to run at once by default; 1 unless given.
   public init(
     readFile: @escaping @Sendable (String) throws -> Data = { try Data(contentsOf: URL(fileURLWithPath: $0)) },
-    readLine: @escaping @Sendable () -> String? = { nil }, isInteractive: Bool = false, usesColour: Bool = false
+    readLine: @escaping @Sendable () -> String? = { nil }, isInteractive: Bool = false, usesColour: Bool = false,
+    writeFile: @escaping @Sendable (String, Data) throws -> Void = PlaygroundEnvironment.writeToDisk,
+    now: @escaping @Sendable () -> Date = { Date() }, progressIsTerminal: Bool = false, processorCount: Int = 1
   ) {
     self.readFile = readFile
     self.readLine = readLine
     self.isInteractive = isInteractive
     self.usesColour = usesColour
+    self.writeFile = writeFile
+    self.now = now
+    self.progressIsTerminal = progressIsTerminal
+    self.processorCount = processorCount
+  }
+
+  /// Writes `data` to `path`, creating the folder it is in.
+  /// - Parameters:
+  ///   - path: The file.
+  ///   - data: The bytes.
+  /// - Throws: What the file system throws.
+  @Sendable public static func writeToDisk(_ path: String, _ data: Data) throws {
+    let url = URL(fileURLWithPath: path)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try data.write(to: url)
   }
 
   /// The running process's: its files, standard input, and whether standard input and output are terminals; colour
@@ -36,7 +65,8 @@ public struct PlaygroundEnvironment: Sendable {
     return PlaygroundEnvironment(
       readLine: { Swift.readLine(strippingNewline: true) },
       isInteractive: outputIsTerminal && isatty(STDIN_FILENO) == 1,
-      usesColour: outputIsTerminal && !noColour)
+      usesColour: outputIsTerminal && !noColour, progressIsTerminal: isatty(STDERR_FILENO) == 1,
+      processorCount: ProcessInfo.processInfo.activeProcessorCount)
   }
 }
 

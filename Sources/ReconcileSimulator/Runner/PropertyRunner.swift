@@ -1,3 +1,5 @@
+import Foundation
+
 /// Runs many seeded simulations and shrinks every failure to a minimal, replayable counterexample.
 ///
 /// ```swift
@@ -27,7 +29,7 @@ public struct PropertyRunner: Sendable {
   ///   - seeds: The seeds.
   ///   - shard: A slice, or `nil` for all.
   ///   - maximumShrinkRuns: 2,000 unless given.
-  ///   - maximumFailures: 1 unless given: the first failure is shrunk and reported.
+  ///   - maximumFailures: 1 unless given: the first failure is shrunk and reported; `nil` (or 0) runs every seed.
   public init(
     configuration: SimulationConfiguration,
     seeds: Range<UInt64>,
@@ -44,19 +46,95 @@ public struct PropertyRunner: Sendable {
 
   /// Runs the seeds of the shard.
   /// - Returns: How many ran and passed, totals, and each failure shrunk.
-  public func run() -> PropertyReport {
+  public func run() -> PropertyReport { run(jobs: 1) { _ in true } }
+
+  /// How far a run has got, for a progress line.
+  public struct Progress: Sendable, Hashable {
+    /// Seeds run so far.
+    public var seedsDone: Int
+    /// Seeds the shard holds in all.
+    public var seedsTotal: Int
+    /// Failures found so far.
+    public var failures: Int
+    /// Steps run so far.
+    public var steps: Int
+  }
+
+  /// Runs the seeds of the shard on `jobs` threads, reporting after each seed in seed order; the report is the same
+  /// whatever `jobs` is.
+  /// - Parameters:
+  ///   - jobs: How many seeds run at once; 1 runs them one by one.
+  ///   - progress: Called after each seed with how far the run has got; return `false` to start no more seeds (a time
+  ///     limit). The report then covers the seeds run, in order, and says it stopped early.
+  /// - Returns: How many ran and passed, totals, and each failure shrunk.
+  public func run(jobs: Int, progress: (Progress) -> Bool) -> PropertyReport {
     var report = PropertyReport(configuration: configuration)
-    for seed in seeds where shard?.contains(seed) ?? true {
-      var simulation = Simulation(seed: seed, configuration: configuration)
-      let result = simulation.run()
-      report.add(result)
-      guard !result.passed else { continue }
-      if let counterexample = Shrinker.shrink(result, maximumRuns: maximumShrinkRuns) {
-        report.failures.append(counterexample)
+    let chosen = seeds.lazy.filter { shard?.contains($0) ?? true }
+    let total = chosen.count
+    var pending = chosen.makeIterator()
+    let width = max(1, jobs)
+    while true {
+      // A batch per thread keeps the threads busy while results are still added in seed order.
+      var batch: [UInt64] = []
+      while batch.count < width * 4, let seed = pending.next() { batch.append(seed) }
+      guard !batch.isEmpty else { break }
+      for result in Self.simulate(batch, configuration: configuration, jobs: width) {
+        report.add(result)
+        if !result.passed, let counterexample = Shrinker.shrink(result, maximumRuns: maximumShrinkRuns) {
+          report.failures.append(counterexample)
+        }
+        let state = Progress(
+          seedsDone: report.seedsRun, seedsTotal: total, failures: report.failures.count, steps: report.stepsRun)
+        if let maximumFailures, report.failures.count >= maximumFailures, maximumFailures > 0 {
+          report.stoppedEarly = report.seedsRun < total
+          _ = progress(state)
+          return report
+        }
+        guard progress(state) else {
+          report.stoppedEarly = report.seedsRun < total
+          return report
+        }
       }
-      if let maximumFailures, report.failures.count >= maximumFailures { break }
     }
     return report
+  }
+
+  private static func simulate(
+    _ seeds: [UInt64], configuration: SimulationConfiguration, jobs: Int
+  ) -> [SimulationResult] {
+    guard jobs > 1, seeds.count > 1 else {
+      return seeds.map { seed in
+        var simulation = Simulation(seed: seed, configuration: configuration)
+        return simulation.run()
+      }
+    }
+    let results = ResultSlots(count: seeds.count)
+    DispatchQueue.concurrentPerform(iterations: seeds.count) { index in
+      var simulation = Simulation(seed: seeds[index], configuration: configuration)
+      results.set(index, simulation.run())
+    }
+    return results.all
+  }
+}
+
+/// Results written by several threads, each to its own slot.
+private final class ResultSlots: @unchecked Sendable {
+  // The lock guards `slots`.
+  private let lock = NSLock()
+  private var slots: [SimulationResult?]
+
+  init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+  func set(_ index: Int, _ result: SimulationResult) {
+    lock.lock()
+    slots[index] = result
+    lock.unlock()
+  }
+
+  var all: [SimulationResult] {
+    lock.lock()
+    defer { lock.unlock() }
+    return slots.compactMap { $0 }
   }
 }
 
@@ -78,6 +156,8 @@ public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
   public var runsReaching: [String: Int] = [:]
   /// For each invariant checked, how many runs gave it something to judge (held with checks, or violated).
   public var runsExercising: [Invariant: Int] = [:]
+  /// Whether the run stopped before its last seed: at the failure limit, or when asked to (a time limit).
+  public var stoppedEarly = false
 
   /// Creates an empty report.
   /// - Parameter configuration: The run every seed gets.
@@ -138,6 +218,7 @@ public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
       total.failures += report.failures
       total.runsReaching.merge(report.runsReaching, uniquingKeysWith: +)
       total.runsExercising.merge(report.runsExercising, uniquingKeysWith: +)
+      total.stoppedEarly = total.stoppedEarly || report.stoppedEarly
     }
     return total
   }

@@ -21,3 +21,8 @@ extension SimulationScript.ParseError: LocalizedError {
   /// The same sentence as `description`.
   public var errorDescription: String? { description }
 }
+
+extension ExplorationReportError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
+}

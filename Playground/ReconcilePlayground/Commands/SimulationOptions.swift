@@ -1,0 +1,43 @@
+import Foundation
+import ReconcileSimulator
+
+/// The options `simulate` and `explore` share: what world every seed runs in.
+enum SimulationOptions {
+  /// The options that take a value.
+  static let valued: Set<String> = [
+    "--devices", "--steps", "--resolver", "--faults", "--delete-policy", "--schemas", "--client", "--clock-skew",
+    "--defect",
+  ]
+
+  /// The configuration the options describe, with the defaults `--help` lists.
+  /// - Parameter options: The parsed command line.
+  /// - Returns: The configuration.
+  /// - Throws: ``CommandLineOptions/Problem`` naming a bad value.
+  static func configuration(_ options: CommandLineOptions) throws(CommandLineOptions.Problem) -> SimulationConfiguration
+  {
+    var configuration = SimulationConfiguration(
+      deviceCount: try options.integer("--devices", default: 3, in: 1...26),
+      steps: try options.integer("--steps", default: 200, in: 0...1_000_000),
+      resolver: try PlaygroundNames.resolver(options.values["--resolver"] ?? "field-merge"),
+      deletePolicy: try PlaygroundNames.deletePolicy(options.values["--delete-policy"] ?? "deleteWins"),
+      faults: try PlaygroundNames.faults(options.values["--faults"] ?? "flaky"),
+      schemas: try PlaygroundNames.schemas(options.values["--schemas"] ?? "none"))
+    configuration.client = try PlaygroundNames.client(options.values["--client"] ?? "reference")
+    configuration.maximumClockSkew = try options.integer("--clock-skew", default: 120, in: 0...86_400)
+    if let defect = options.values["--defect"] { configuration.defects = [try PlaygroundNames.defect(defect)] }
+    return configuration
+  }
+
+  /// The options that repeat `configuration`, every one spelt out, in a fixed order: what an exploration report
+  /// records, so reports merge only when their worlds are the same.
+  static func arguments(for configuration: SimulationConfiguration) -> String {
+    var words = [
+      "--devices \(configuration.deviceCount)", "--steps \(configuration.steps)",
+      "--resolver \(configuration.resolver.name)", "--faults \(configuration.faults.name)",
+      "--delete-policy \(configuration.deletePolicy)", "--schemas \(configuration.schemas.rawValue)",
+      "--client \(configuration.client.name)", "--clock-skew \(configuration.maximumClockSkew)",
+    ]
+    words += configuration.defects.map(\.rawValue).sorted().map { "--defect \($0)" }
+    return words.joined(separator: " ")
+  }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import ReconcilePlayground
+import ReconcileSimulator
+import Testing
+
+/// Files in memory, for commands that read and write them.
+final class MemoryFiles: @unchecked Sendable {
+  // The lock guards `files`.
+  private let lock = NSLock()
+  private var files: [String: Data] = [:]
+
+  subscript(path: String) -> Data? {
+    lock.lock()
+    defer { lock.unlock() }
+    return files[path]
+  }
+
+  var paths: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return files.keys.sorted()
+  }
+
+  func write(_ path: String, _ data: Data) {
+    lock.lock()
+    files[path] = data
+    lock.unlock()
+  }
+
+  struct Missing: Error { var path: String }
+
+  var environment: PlaygroundEnvironment {
+    PlaygroundEnvironment(
+      readFile: { [self] path in
+        guard let data = self[path] else { throw Missing(path: path) }
+        return data
+      },
+      writeFile: { [self] path, data in write(path, data) })
+  }
+}
+
+/// A clock that moves one second each time it is read.
+final class TickingClock: @unchecked Sendable {
+  private let lock = NSLock()
+  private var seconds = 0.0
+  func now() -> Date {
+    lock.lock()
+    defer { lock.unlock() }
+    seconds += 1
+    return Date(timeIntervalSince1970: seconds)
+  }
+}
+
+@Suite("Playground explore: many seeds from the command line")
+struct ExploreCommandTests {
+  static func explore(_ arguments: [String], files: MemoryFiles, environment: PlaygroundEnvironment? = nil)
+    -> (status: Int32, output: BufferedOutput)
+  {
+    let output = BufferedOutput()
+    let status = PlaygroundCommand.run(
+      arguments: arguments, output: output, environment: environment ?? files.environment)
+    return (status, output)
+  }
+
+  static func report(_ path: String, in files: MemoryFiles) throws -> ExplorationReport {
+    try JSONDecoder().decode(ExplorationReport.self, from: try #require(files[path]))
+  }
+
+  @Test("field-merge under swarm faults: progress lines on standard error, totals and coverage on standard output")
+  func exploresWithProgressAndCoverage() throws {
+    let files = MemoryFiles()
+    let (status, output) = Self.explore(
+      [
+        "explore", "--seeds", "0..40", "--steps", "60", "--resolver", "field-merge", "--faults", "swarm",
+        "--until-failures", "0", "--json", "r.json",
+      ], files: files)
+    let report = try Self.report("r.json", in: files)
+    #expect(status == (report.passed ? 0 : 1))
+    #expect(report.seedsRun == 40)
+    #expect(output.standardError.contains("explore: 40/40 seeds (100%)"))
+    #expect(output.standardError.split(separator: "\n").count == 10, "a line per tenth:\n\(output.standardError)")
+    #expect(output.standardOutput.contains("explored seeds 0..40: 40 seeds, "))
+    #expect(output.standardOutput.contains("runs reaching each path: batchRequestFailed "))
+    #expect(output.standardOutput.contains("never exercised: unknownKeysKept"))
+  }
+
+  @Test("a planted bug from the zoo gives a counterexample file that replay accepts and fails on")
+  func plantedBugGivesAReplayableFile() throws {
+    let files = MemoryFiles()
+    let (status, output) = Self.explore(
+      [
+        "explore", "--seeds", "0..200", "--steps", "60", "--faults", "swarm", "--defect", "resave-deleted",
+        "--out", "found",
+      ], files: files)
+    #expect(status == 1)
+    let file = try #require(files.paths.first { $0.hasPrefix("found/explore-seed-") }, "\(files.paths)")
+    #expect(file.hasSuffix("-noResurrection.rcp"))
+    #expect(output.standardOutput.contains("replay it: reconcile-playground replay \(file)"))
+    let script = String(decoding: try #require(files[file]), as: UTF8.self)
+    #expect(script.contains("defect resave-deleted"))
+    let replayed = BufferedOutput()
+    #expect(PlaygroundCommand.run(arguments: ["replay", file], output: replayed, environment: files.environment) == 1)
+    #expect(replayed.standardOutput.contains("invariants violated"))
+    // Without the defect line the same steps keep every invariant: the planted bug is the cause.
+    files.write(
+      "fixed.rcp",
+      Data(script.split(separator: "\n").filter { $0 != "defect resave-deleted" }.joined(separator: "\n").utf8))
+    #expect(
+      PlaygroundCommand.run(
+        arguments: ["replay", "fixed.rcp"], output: BufferedOutput(), environment: files.environment) == 0)
+  }
+
+  @Test("two shards' JSON reports merge into the report of the whole range, whatever the number of jobs")
+  func shardsMergeIntoTheWhole() throws {
+    let files = MemoryFiles()
+    let common = ["--seeds", "0..30", "--steps", "40", "--faults", "flaky", "--until-failures", "0", "--quiet"]
+    _ = Self.explore(["explore"] + common + ["--jobs", "1", "--json", "whole.json"], files: files)
+    _ = Self.explore(["explore"] + common + ["--shard", "0/2", "--jobs", "3", "--json", "a.json"], files: files)
+    _ = Self.explore(["explore"] + common + ["--shard", "1/2", "--jobs", "2", "--json", "b.json"], files: files)
+    let (status, output) = Self.explore(
+      ["explore", "merge", "b.json", "a.json", "--json", "merged.json"], files: files)
+    var whole = try Self.report("whole.json", in: files)
+    var merged = try Self.report("merged.json", in: files)
+    #expect(status == (whole.passed ? 0 : 1))
+    #expect(merged.shards == [0, 1] && merged.isComplete)
+    #expect(whole.seedsRun == 30 && merged.seedsRun == 30)
+    (whole.seconds, merged.seconds) = (0, 0)
+    (whole.shardCount, whole.shards) = (2, [0, 1])
+    #expect(merged == whole)
+    #expect(output.standardOutput.contains("explored seeds 0..30 (shards 0, 1 of 2): 30 seeds"))
+  }
+
+  @Test("merging reports of different worlds, or one shard twice, fails naming the report")
+  func mergeRefusesStrangers() throws {
+    let files = MemoryFiles()
+    _ = Self.explore(
+      ["explore", "--seeds", "0..4", "--steps", "10", "--shard", "0/2", "--json", "a.json"], files: files)
+    _ = Self.explore(
+      ["explore", "--seeds", "0..4", "--steps", "10", "--shard", "1/2", "--resolver", "hlc", "--json", "b.json"],
+      files: files)
+    let strangers = Self.explore(["explore", "merge", "a.json", "b.json"], files: files)
+    #expect(strangers.status == 1)
+    #expect(strangers.output.standardError.contains("report 2 is of another exploration: its configuration"))
+    let twice = Self.explore(["explore", "merge", "a.json", "a.json"], files: files)
+    #expect(twice.output.standardError.contains("report 2 covers shard 0, which an earlier report already covers"))
+    files.write("junk.json", Data("{}".utf8))
+    #expect(Self.explore(["explore", "merge", "junk.json"], files: files).status == 1)
+  }
+
+  @Test("a time limit stops starting seeds, and the report says how far it got")
+  func timeLimitStops() throws {
+    let files = MemoryFiles()
+    let clock = TickingClock()
+    var environment = files.environment
+    environment.now = { clock.now() }
+    let (status, output) = Self.explore(
+      [
+        "explore", "--seeds", "0..500", "--steps", "20", "--faults", "none", "--time-limit", "10s", "--jobs", "1",
+        "--quiet", "--json", "r.json",
+      ], files: files, environment: environment)
+    let report = try Self.report("r.json", in: files)
+    #expect(status == 0)
+    #expect(report.stoppedEarly)
+    #expect(report.seedsRun > 0 && report.seedsRun < 20, "\(report.seedsRun)")
+    #expect(output.standardOutput.contains("stopped early"))
+  }
+
+  @Test(
+    "bad seeds, shards, limits and durations are usage errors naming the value",
+    arguments: [
+      (["--seeds", "9..2"], "--seeds 9..2"), (["--seeds", "x"], "--seeds x"), (["--shard", "3/2"], "invalid shard"),
+      (["--time-limit", "soon"], "--time-limit soon"), (["--until-failures", "-1"], "--until-failures -1"),
+      (["--resolver", "lww"], "unknown resolver 'lww'"), (["--jobs", "0"], "--jobs 0"),
+    ])
+  func usageErrors(_ arguments: [String], _ named: String) {
+    let (status, output) = Self.explore(["explore"] + arguments, files: MemoryFiles())
+    #expect(status == 2)
+    #expect(output.standardError.contains(named), "\(output.standardError)")
+    #expect(output.standardOutput.isEmpty)
+  }
+}
