@@ -179,3 +179,20 @@ struct ExploreCommandTests {
     #expect(output.standardOutput.isEmpty)
   }
 }
+
+@Suite("The ready CI configuration for exploring at scale")
+struct ExploreWorkflowTests {
+  @Test("every option the workflow passes to explore is one explore knows, and the matrix has 16 shards")
+  func workflowUsesKnownOptions() throws {
+    let path = GoldenTests.repository.appendingPathComponent(".github/workflows/explore.yml")
+    let text = try String(contentsOf: path, encoding: .utf8)
+    let used = Set(text.matches(of: /(--[a-z-]+)/).map { String($0.output.1) })
+    let known = ["--seeds", "--shard", "--resolver", "--faults", "--until-failures", "--time-limit", "--out", "--json"]
+    #expect(used.subtracting(known + ["--product"]).isEmpty, "unknown options: \(used.subtracting(known))")
+    let help = BufferedOutput()
+    _ = PlaygroundCommand.run(arguments: ["explore", "--help"], output: help)
+    for option in known { #expect(help.standardOutput.contains(option), "\(option)") }
+    #expect(text.contains("shard: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]"))
+    #expect(text.contains("--shard \"${{ matrix.shard }}/16\""))
+  }
+}
