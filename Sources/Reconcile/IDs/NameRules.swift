@@ -8,6 +8,12 @@ enum NameRules {
     "recordID", "recordType", "recordChangeTag", "creationDate", "creatorUserRecordID", "modificationDate",
     "lastModifiedUserRecordID", "parent", "share", "encryptedValues", "allKeys", "changedKeys",
   ]
+  /// For each ASCII first character, bit *n* is set when a reserved key starting with it has *n* characters: most keys
+  /// are ruled out without hashing them.
+  static let reservedKeyShapes: [UInt64] = reservedKeys.reduce(into: [UInt64](repeating: 0, count: 128)) {
+    shapes, key in
+    if let first = key.utf8.first { shapes[Int(first)] |= 1 << UInt64(key.utf8.count) }
+  }
 
   /// Record names: 1–255 printable ASCII characters. Names the server makes, and every user record's name, start
   /// with `_`, so IDs read from anywhere may; only a client creating a record is held to ``checkNameForNewRecord(_:)``.
@@ -69,7 +75,12 @@ enum NameRules {
     if offset + count > maximumLength {
       throw .invalidName(kind, name, violation: .tooLong(count: name.unicodeScalars.count))
     }
-    if kind == .key && reservedKeys.contains(name) { throw .invalidName(kind, name, violation: .reserved) }
+    // Every character counted is ASCII here, so `count` is the length reserved keys are indexed by.
+    if kind == .key, offset == 0, count < 64, let first = name.utf8.first, first < 128,
+      reservedKeyShapes[Int(first)] & (1 << UInt64(count)) != 0, reservedKeys.contains(name)
+    {
+      throw .invalidName(kind, name, violation: .reserved)
+    }
   }
 
   private static func checkPrintableASCII(_ name: String, kind: NameKind) throws(RecordValidationError) {

@@ -49,7 +49,7 @@ extension SimulatedDevice {
       }
       // Nothing left to send: the sync is complete.
       session.phase = .idle
-      session.lastCompletedOperation = "sync complete"
+      session.lastCompletedOperation = .syncComplete
       if !session.syncRequested && !session.sendRequested { return nil }
     }
   }
@@ -178,13 +178,13 @@ extension SimulatedDevice {
     session.inFlight = nil
     switch response {
     case .failure(let error):
-      session.lastCompletedOperation = "\(flight.request): \(error.name)"
+      session.lastCompletedOperation = .answered(flight.request, error: error)
       // Every failure grows the throttle, and the next operation waits at least that long (seed 004).
       session.throttle = configuration.retry.grown(session.throttle)
       session.waitUntil = now.addingTimeInterval(session.throttle)
       handleOperationError(error, flight: flight, at: now)
     case .success(let reply):
-      session.lastCompletedOperation = "\(flight.request): ok"
+      session.lastCompletedOperation = .answered(flight.request, error: nil)
       session.retryCount = 0
       if case .modifyRecords(let result) = reply, result.failures.values.contains(where: Self.growsThrottle) {
         session.throttle = configuration.retry.grown(session.throttle)

@@ -127,7 +127,8 @@ public struct SimulatedDevice: Sendable {
     var throttle: TimeInterval
     var batchLimit: Int
     var lastError: String?
-    var lastCompletedOperation: String?
+    /// Kept as the request itself: its description is built only when diagnostics are read, not on every answer.
+    var lastCompletedOperation: CompletedOperation?
     var haltReason: HaltReason?
     /// Clean saves since the batch limit last changed: after ten, a halved limit doubles back toward the configured one.
     var cleanSaves = 0
@@ -261,7 +262,7 @@ public struct SimulatedDevice: Sendable {
       lastSuccessfulFetch: storage.lastSuccessfulFetch,
       lastSuccessfulSave: storage.lastSuccessfulSave,
       inFlightOperation: session.inFlight.map { $0.request.description },
-      lastCompletedOperation: session.lastCompletedOperation,
+      lastCompletedOperation: session.lastCompletedOperation?.description,
       throttle: session.throttle,
       retryCount: session.retryCount,
       lastError: session.lastError,
@@ -355,5 +356,21 @@ public struct SimulatedDevice: Sendable {
     session.inFlight = nil
     session.waitUntil = nil
     session.lastError = reason.description
+  }
+}
+
+/// The last operation a device completed, for its diagnostics.
+enum CompletedOperation: Sendable, Hashable, CustomStringConvertible {
+  /// A sync ended with nothing left to send.
+  case syncComplete
+  /// A request was answered.
+  case answered(ServerRequest, error: ServerError?)
+
+  /// `sync complete`, `REQUEST: ok` or `REQUEST: ERROR`.
+  var description: String {
+    switch self {
+    case .syncComplete: "sync complete"
+    case .answered(let request, let error): "\(request): \(error?.name ?? "ok")"
+    }
   }
 }

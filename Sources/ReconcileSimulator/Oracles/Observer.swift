@@ -24,36 +24,49 @@ struct Observer: Sendable {
     switch event.kind {
     case .saved(let record):
       let id = record.recordID
-      for key in record.allKeys where Self.value(of: key, in: record) == LocalRecord.corruptedValue {
-        violations.append(
-          InvariantViolation(
-            .damagedDataNeverUploaded,
-            "\(event.client?.deviceName ?? "?") uploaded the damaged value of \(id.recordName).\(key) (#\(position))"))
+      if record.values.values.contains(LocalRecord.corruptedValue)
+        || record.encryptedValuesByKey.values.contains(LocalRecord.corruptedValue)
+      {
+        for key in record.allKeys where Self.value(of: key, in: record) == LocalRecord.corruptedValue {
+          damaged(key, of: id, at: event)
+        }
       }
       if let tag = record.recordChangeTag {
-        if tagPosition[tag] != nil {
+        if tagPosition.updateValue(position, forKey: tag) != nil {
           violations.append(InvariantViolation(.serverInvariants, "change tag \(tag) was issued twice"))
         }
-        tagPosition[tag] = position
       }
-      let previous = lastVersion[id]
-      var history = keyHistory[id] ?? [:]
+      let previous = lastVersion.updateValue(record, forKey: id)
       let writer = event.client?.deviceName
       let known = writer.flatMap { AppSchemas.knownKeys(upgraded: upgraded.contains($0), scenario: setup.schemas) }
-      if let known, let previous, !Set(previous.allKeys).isSubset(of: known) { unknownKeySaves += 1 }
-      for key in Set(record.allKeys).union(previous?.allKeys ?? []) {
+      if let known, let previous, previous.allKeys.contains(where: { !known.contains($0) }) { unknownKeySaves += 1 }
+      // Each key the save or the version before it holds, once: plain keys, then encrypted ones, then removed ones.
+      var removedUnknown: [String] = []
+      func note(_ key: String, in history: inout [String: [(position: Int, value: FieldValue?)]]) {
         let old = previous.map { Self.value(of: key, in: $0) } ?? nil
         let new = Self.value(of: key, in: record)
-        guard old != new || previous == nil else { continue }
+        guard old != new || previous == nil else { return }
         history[key, default: []].append((position, new))
-        if new == nil, old != nil, let writer, let known, !known.contains(key) {
-          violations.append(
-            InvariantViolation(
-              .unknownKeysKept, "\(writer) removed \(key) of \(id.recordName), a key its app does not know"))
+        if new == nil, old != nil, let known, !known.contains(key) { removedUnknown.append(key) }
+      }
+      var history = keyHistory.removeValue(forKey: id) ?? [:]
+      for key in record.values.keys { note(key, in: &history) }
+      for key in record.encryptedValuesByKey.keys where record.values[key] == nil { note(key, in: &history) }
+      if let previous {
+        for key in previous.values.keys where record.values[key] == nil && record.encryptedValuesByKey[key] == nil {
+          note(key, in: &history)
+        }
+        for key in previous.encryptedValuesByKey.keys
+        where previous.values[key] == nil && record.values[key] == nil && record.encryptedValuesByKey[key] == nil {
+          note(key, in: &history)
         }
       }
       keyHistory[id] = history
-      lastVersion[id] = record
+      for key in removedUnknown.sorted() {
+        violations.append(
+          InvariantViolation(
+            .unknownKeysKept, "\(writer ?? "?") removed \(key) of \(id.recordName), a key its app does not know"))
+      }
     case .deleted(let id, _):
       deletions[id, default: []].append(position)
       lastVersion[id] = nil
@@ -63,6 +76,14 @@ struct Observer: Sendable {
     case .zoneCreated:
       break
     }
+  }
+
+  private mutating func damaged(_ key: String, of id: RecordID, at event: ServerEvent) {
+    violations.append(
+      InvariantViolation(
+        .damagedDataNeverUploaded,
+        "\(event.client?.deviceName ?? "?") uploaded the damaged value of \(id.recordName).\(key) (#\(event.sequence))")
+    )
   }
 
   static func value(of key: String, in record: Record) -> FieldValue? {
