@@ -61,8 +61,9 @@ struct Scheduler: Sendable {
       burst = nil
     }
     if faults.faultRate > 0, random.chance(faults.faultRate), let fault = nextFault(world: world) { return fault }
-    let names = world.setup.devices.map(\.name)
-    guard let device = random.pick(names), let slot = world.index(of: device) else { return .advance(seconds: 1) }
+    guard let device = random.pick(world.setup.devices)?.name, let slot = world.index(of: device) else {
+      return .advance(seconds: 1)
+    }
     let roll = random.below(100)
     switch roll {
     case ..<8: return create(device: device, index: index)

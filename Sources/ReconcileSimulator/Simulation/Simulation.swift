@@ -38,6 +38,9 @@ public struct Simulation: Sendable {
   /// The devices' sync clients, in setup order: ``SimulatedDevice``s unless the setup names another
   /// ``ClientUnderTest``.
   public internal(set) var clients: [any SyncClient]
+  /// The clients' names, in the same order (clients are made once, at setup): steps name devices, and looking a name
+  /// up here needs no call into a client.
+  private var clientNames: [String] = []
   /// The steps performed so far.
   public internal(set) var steps: [SimulationStep] = []
   /// The trace so far, one line per step and per server change.
@@ -96,6 +99,7 @@ public struct Simulation: Sendable {
     plannedSteps = steps
     plannedStepCount = steps.count
     clients = setup.devices.compactMap { device in try? setup.client.make(Self.clientSetup(device, setup: setup)) }
+    clientNames = clients.map(\.name)
     upgraded = Set(setup.devices.filter(\.upgraded).map(\.name))
     for device in setup.devices where device.upgraded {
       if let index = index(of: device.name) { clients[index].upgrade(to: AppSchemas.upgraded(setup.schemas)) }
@@ -140,8 +144,8 @@ public struct Simulation: Sendable {
   /// - Parameter name: A device name.
   public func device(named name: String) -> SimulatedDevice? { client(named: name) as? SimulatedDevice }
 
-  /// Walks indices rather than elements: iterating `clients` would copy each client value.
-  func index(of name: String) -> Int? { clients.indices.first { clients[$0].name == name } }
+  /// The index of the client named `name`.
+  func index(of name: String) -> Int? { clientNames.firstIndex(of: name) }
 
   func isUpgraded(_ name: String) -> Bool { upgraded.contains(name) }
 
