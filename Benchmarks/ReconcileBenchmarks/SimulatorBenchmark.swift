@@ -34,6 +34,59 @@ enum SimulatorBenchmark {
     return results
   }
 
+  /// Field-merge with flaky faults through the property runner on `jobs` threads, as `explore` runs it.
+  static func parallelThroughput(seeds: Int, jobs: Int) -> Throughput {
+    let configuration = SimulationConfiguration(deviceCount: 3, steps: 200, resolver: .fieldMerge, faults: .flaky)
+    let start = DispatchTime.now().uptimeNanoseconds
+    let report = PropertyRunner(configuration: configuration, seeds: 0..<UInt64(seeds), maximumFailures: nil)
+      .run(jobs: jobs) { _ in true }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    return Throughput(label: "field-merge, flaky, \(jobs) jobs", seeds: seeds, steps: report.stepsRun, seconds: seconds)
+  }
+
+  /// What callgrind counts: 20 seeds of field-merge with flaky faults, one thread. Returns the steps run.
+  static func instructionWorkload() -> Int {
+    let configuration = SimulationConfiguration(deviceCount: 3, steps: 200, resolver: .fieldMerge, faults: .flaky)
+    var steps = 0
+    for seed in UInt64(0)..<20 {
+      var simulation = Simulation(seed: seed, configuration: configuration)
+      steps += simulation.run().statistics.steps
+    }
+    return steps
+  }
+
+  /// Instructions per step of ``instructionWorkload()``, counted by running this benchmark under valgrind's callgrind
+  /// twice — the workload, and the same process doing nothing (`--only none`) — so start-up is subtracted. `nil` when
+  /// valgrind is not installed.
+  static func instructionsPerStep() -> (perStep: Double, steps: Int)? {
+    func count(_ section: String) -> (instructions: Double, output: String)? {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      let executable = CommandLine.arguments[0]
+      process.arguments = [
+        "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", executable, "--only", section,
+      ]
+      let output = Pipe()
+      let errors = Pipe()
+      process.standardOutput = output
+      process.standardError = errors
+      do { try process.run() } catch { return nil }
+      let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      guard process.terminationStatus == 0,
+        let line = log.split(separator: "\n").first(where: { $0.contains("Collected") || $0.contains("refs:") }),
+        let number = Double(line.split(separator: " ").last?.replacingOccurrences(of: ",", with: "") ?? "")
+      else { return nil }
+      return (number, printed)
+    }
+    guard let work = count("simulator-steps"), let idle = count("simulator-idle"),
+      let stepsText = work.output.split(separator: "\n").first(where: { $0.hasPrefix("steps: ") }),
+      let steps = Int(stepsText.dropFirst("steps: ".count)), steps > 0
+    else { return nil }
+    return ((work.instructions - idle.instructions) / Double(steps), steps)
+  }
+
   struct FeedCost {
     var history: Int
     var nanoseconds: Double
