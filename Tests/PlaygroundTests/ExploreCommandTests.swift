@@ -196,3 +196,73 @@ struct ExploreWorkflowTests {
     #expect(text.contains("--shard \"${{ matrix.shard }}/16\""))
   }
 }
+
+@Suite("One language: counterexamples run as files and paste into the REPL")
+struct CounterexampleLanguageTests {
+  /// A counterexample of a planted bug, as explore writes it.
+  static func counterexample() throws -> (files: MemoryFiles, path: String, script: String) {
+    let files = MemoryFiles()
+    _ = ExploreCommandTests.explore(
+      ["explore", "--seeds", "0..200", "--steps", "60", "--faults", "swarm", "--defect", "resave-deleted", "--quiet"],
+      files: files)
+    let path = try #require(files.paths.first { $0.hasSuffix(".rcp") })
+    return (files, path, String(decoding: try #require(files[path]), as: UTF8.self))
+  }
+
+  @Test("run accepts explore's counterexample file and fails on it; without the defect line it passes")
+  func runAcceptsCounterexamples() throws {
+    let (files, path, script) = try Self.counterexample()
+    let failing = BufferedOutput()
+    #expect(PlaygroundCommand.run(arguments: ["run", path], output: failing, environment: files.environment) == 1)
+    #expect(failing.standardError.contains("expectation failed: invariant broken: noResurrection"))
+    files.write("fixed.rcp", Data(script.replacingOccurrences(of: "defect resave-deleted\n", with: "").utf8))
+    let fixed = BufferedOutput()
+    #expect(PlaygroundCommand.run(arguments: ["run", "fixed.rcp"], output: fixed, environment: files.environment) == 0)
+    #expect(fixed.standardOutput.contains("invariants held"))
+  }
+
+  @Test("the REPL takes a counterexample pasted line by line, and an edited paste")
+  func replTakesPastedCounterexamples() throws {
+    let (_, _, script) = try Self.counterexample()
+    func paste(_ text: String) -> (status: Int32, output: BufferedOutput) {
+      let lines = text.split(separator: "\n").map(String.init)
+      let queue = LineQueue(lines)
+      let output = BufferedOutput()
+      let status = PlaygroundCommand.run(
+        arguments: ["repl"], output: output, environment: PlaygroundEnvironment(readLine: { queue.next() }))
+      return (status, output)
+    }
+    let pasted = paste(script)
+    #expect(pasted.status == 1)
+    #expect(pasted.output.text.contains("invariant broken: noResurrection"))
+    let edited = paste(script.replacingOccurrences(of: "defect resave-deleted\n", with: ""))
+    #expect(edited.status == 0, "\(edited.output.text)")
+    #expect(edited.output.text.contains("invariants held"))
+  }
+
+  @Test("faults read kind first, as replay scripts write them; the older order still reads")
+  func faultWordOrder() throws {
+    var session = PlaygroundSession()
+    _ = try session.execute(line: "device add phone")
+    _ = try session.execute(line: "phone create Note/1 title=a")
+    for line in [
+      "fault lose-response phone 2", "fault phone lose-response 2", "fault disconnect-after-save phone",
+      "fault phone disconnect-after-save", "fault corrupt phone Note/1", "fault phone corrupt Note/1",
+    ] {
+      #expect(throws: Never.self, "\(line)") { _ = try session.execute(line: line) }
+    }
+    #expect(throws: ScriptError.self) { _ = try session.execute(line: "fault lose-response") }
+  }
+}
+
+/// Lines handed out one at a time, for a REPL reading piped input.
+final class LineQueue: @unchecked Sendable {
+  private let lock = NSLock()
+  private var lines: [String]
+  init(_ lines: [String]) { self.lines = lines }
+  func next() -> String? {
+    lock.lock()
+    defer { lock.unlock() }
+    return lines.isEmpty ? nil : lines.removeFirst()
+  }
+}

@@ -76,9 +76,15 @@ struct RunReplDemoTests {
     #expect(parse.text == "p.rcp:5: error: unknown command 'shwo'; did you mean 'show'?\n", "parsed before running")
 
     #expect(Self.run(["run", "missing.rcp"], Self.environment()).text.contains("cannot read missing.rcp"))
-    let replayScript = "schemas none\ndevice add d1\nquiesce\nexpect invariants\n"
+    let replayScript = "schemas none\ndevice add d1\nd1 create Note/r1 title=\"a\"\nquiesce\nexpect invariants\n"
     let replay = Self.run(["run", "r.rcp"], Self.environment(files: ["r.rcp": replayScript]))
-    #expect(replay.text.contains("`reconcile-playground replay r.rcp` runs it"), "\(replay.text)")
+    #expect(replay.status == 0, "a replay script runs in `run`: \(replay.text)")
+    #expect(replay.text.contains("> d1 create Note/r1 title=\"a\"\n1 d1 create Note/r1 title=\"a\""), "\(replay.text)")
+    #expect(replay.text.contains("invariants held"))
+    let broken = replayScript.replacingOccurrences(of: "quiesce", with: "quiesce now")
+    let bad = Self.run(["run", "b.rcp"], Self.environment(files: ["b.rcp": broken]))
+    #expect(bad.status == 1)
+    #expect(bad.text.contains("read as a replay script: line 4"), "\(bad.text)")
     #expect(Self.run(["run"], Self.environment()).status == 2)
     #expect(Self.run(["run", "ok.rcp", "--resolver", "lww"], Self.environment()).status == 2)
   }

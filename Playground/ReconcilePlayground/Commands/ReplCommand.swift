@@ -18,7 +18,7 @@ enum ReplCommand {
       return ExitStatus.usage
     }
     let style = Style(enabled: environment.usesColour)
-    var session = PlaygroundSession()
+    var session = ScriptSession()
     var failures = 0
     if environment.isInteractive {
       output.write(style.bold("Reconcile playground") + " — `help` lists the commands, `quit` leaves.\n")
@@ -33,7 +33,7 @@ enum ReplCommand {
         continue
       }
       do {
-        let result = try session.execute(line: line)
+        let result = try session.execute(line: line).text
         if !result.isEmpty { output.write(style.result(result) + "\n") }
       } catch {
         failures += 1

@@ -34,44 +34,44 @@ enum RunCommand {
     }
     let quiet = options.flags.contains("--quiet")
     let lines = ScriptFile.lines(text)
-    // Parse every line first: a typo on line 40 is reported before lines 1–39 change anything.
-    var commands: [(line: Int, text: String, command: ScriptCommand?)] = []
+    // Check every line first: a typo on line 40 is reported before lines 1–39 change anything. A replay script (what
+    // `explore` and `simulate` write) is checked as a whole in its own language.
     for (number, line) in lines {
       do {
-        commands.append((number, line, try ScriptParser.parse(line)))
+        _ = try ScriptParser.parse(line)
       } catch {
-        var message = "\(path):\(number): error: \(error.message)"
-        if lines.contains(where: { $0.text == "quiesce" || $0.text == "expect invariants" }) {
-          message += "\n(this looks like a property runner's script: `reconcile-playground replay \(path)` runs it)"
+        do {
+          _ = try SimulationScript.parse(text)
+        } catch let replayError {
+          var message = "\(path):\(number): error: \(error.message)"
+          if lines.contains(where: { $0.text == "quiesce" || $0.text == "expect invariants" }) {
+            message +=
+              "\n(read as a replay script: line \(replayError.line): \(replayError.problem): \(replayError.token))"
+          }
+          output.writeError(style.red(message) + "\n")
+          return 1
         }
-        output.writeError(style.red(message) + "\n")
-        return 1
+        break
       }
     }
-    for (number, line, command) in commands {
-      guard let command else {
+    var script = ScriptSession(playground: session)
+    for (number, line) in lines {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.isEmpty || trimmed.hasPrefix("#") {
         // Comments and blank lines are echoed: they narrate the transcript.
         if !quiet { output.write(style.dim(line) + "\n") }
         continue
       }
-      if !quiet { output.write(style.bold("> " + line.trimmingCharacters(in: .whitespaces)) + "\n") }
+      if !quiet { output.write(style.bold("> " + trimmed) + "\n") }
       do {
-        let result = try session.execute(command)
-        if !quiet || isData(command), !result.isEmpty { output.write(style.result(result) + "\n") }
+        let result = try script.execute(line: line)
+        if !quiet || result.isData, !result.text.isEmpty { output.write(style.result(result.text) + "\n") }
       } catch {
         output.writeError(style.red("\(path):\(number): \(error.report)") + "\n")
         return 1
       }
     }
     return 0
-  }
-
-  /// Whether the command prints data (`show`, `help`), which `--quiet` still prints.
-  private static func isData(_ command: ScriptCommand) -> Bool {
-    switch command {
-    case .show, .help: true
-    default: false
-    }
   }
 }
 

@@ -17,7 +17,7 @@ extension DemoScenario {
         phone create Note/1 title=draft
         sync all
         advance 10s
-        fault phone disconnect-after-save
+        fault disconnect-after-save phone
         phone edit Note/1 title=a
         phone sync
         advance 10s

@@ -22,8 +22,8 @@ public enum ScriptParser {
     ),
     ("delete-policy deleteWins | editWins", "who wins between a delete and an edit"),
     ("schema VERSION TYPE key:type…", "declare what an app version knows about a record type"),
-    ("fault NAME disconnect-after-save | NAME lose-response [N]", "lose the network after a save, or lose answers"),
-    ("fault NAME corrupt TYPE/NAME", "damage the device's stored copy of a record"),
+    ("fault disconnect-after-save NAME | lose-response NAME [N]", "lose the network after a save, or lose answers"),
+    ("fault corrupt NAME TYPE/NAME", "damage the device's stored copy of a record"),
     (
       "fault throttle 30s | error CODE [N] | expire-tokens | clear",
       "throttle, inject server errors, expire change tokens"
@@ -275,26 +275,34 @@ public enum ScriptParser {
         }
       }
       return .error(try serverError(name, retryAfter: retryAfter), count: count, device: device)
+    case "disconnect-after-save", "lose-response", "corrupt":
+      // The kind first, as replay scripts write faults: `fault lose-response NAME [N]`.
+      return try deviceFault(first, device: try words.required("a device name"), &words)
     default:
-      // `fault NAME disconnect-after-save | lose-response [N]`
+      // The older order, still read: `fault NAME disconnect-after-save | lose-response [N] | corrupt TYPE/NAME`.
       guard let kind = words.next() else {
         throw .unknown(
-          "fault", first, choices: ["throttle", "error", "expire-tokens", "clear", "NAME disconnect-after-save"])
+          "fault", first,
+          choices: ["throttle", "error", "expire-tokens", "clear", "disconnect-after-save", "lose-response", "corrupt"])
       }
-      switch kind {
-      case "disconnect-after-save": return .disconnectAfterSave(device: first)
-      case "corrupt":
-        let word = try words.required("a record such as Note/1")
-        let paths = try paths(word)
-        guard paths.count == 1, let path = paths.first else {
-          throw ScriptError("fault \(first) corrupt: name one record, not \(word)")
-        }
-        return .corruptStorage(device: first, record: path)
-      case "lose-response":
-        let count = try words.next().map { (word) throws(ScriptError) in try integer(word, in: 1...1_000_000) } ?? 1
-        return .loseResponses(device: first, count: count)
-      default: throw .unknown("device fault", kind, choices: ["disconnect-after-save", "lose-response", "corrupt"])
+      return try deviceFault(kind, device: first, &words)
+    }
+  }
+
+  private static func deviceFault(_ kind: String, device: String, _ words: inout Words) throws(ScriptError) -> Fault {
+    switch kind {
+    case "disconnect-after-save": return .disconnectAfterSave(device: device)
+    case "corrupt":
+      let word = try words.required("a record such as Note/1")
+      let paths = try paths(word)
+      guard paths.count == 1, let path = paths.first else {
+        throw ScriptError("fault corrupt \(device): name one record, not \(word)")
       }
+      return .corruptStorage(device: device, record: path)
+    case "lose-response":
+      let count = try words.next().map { (word) throws(ScriptError) in try integer(word, in: 1...1_000_000) } ?? 1
+      return .loseResponses(device: device, count: count)
+    default: throw .unknown("device fault", kind, choices: ["disconnect-after-save", "lose-response", "corrupt"])
     }
   }
 

@@ -177,6 +177,12 @@ public struct Simulation: Sendable {
     return finish(quiescent: quiet)
   }
 
+  /// The run so far, judged: the steps performed, the trace, and the invariants.
+  /// - Parameter quiescent: What ``quiesce(maximumRounds:)`` returned, or `nil` when the world was not driven to
+  ///   quiescence (then only the invariants checked while running apply).
+  /// - Returns: The steps, trace, violations and statistics.
+  public func result(quiescent: Bool?) -> SimulationResult { finish(quiescent: quiescent) }
+
   /// The result so far; `quiescent` is what quiescence returned, or `nil` when the run was not driven to quiescence
   /// (only the invariants checked while running apply then).
   func finish(quiescent: Bool?) -> SimulationResult {

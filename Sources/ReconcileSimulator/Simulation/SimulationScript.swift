@@ -289,7 +289,9 @@ public enum SimulationScript {
           named.insert(invariant)
         }
         invariants = named
-      case "quiesce": quiesces = true
+      case "quiesce":
+        guard tokens.count == 1 else { throw fail("`quiesce` takes nothing", tokens[1]) }
+        quiesces = true
       case "expect":
         guard tokens.count == 2, tokens[1] == "invariants" else { throw fail("expected `expect invariants`") }
         expects = true

@@ -1,0 +1,104 @@
+/// A replay script carried out one line at a time, as the playground's REPL and `run` do: header lines set up the
+/// world, each step line is performed at once and answers with the trace it caused, `quiesce` drives the world to
+/// quiescence, and `expect invariants` judges the run so far.
+///
+/// A counterexample the property runner prints can be pasted into it line by line, and edited on the way: drop a
+/// step, change a value, add a fault.
+///
+/// ```swift
+/// var session = SimulationSession()
+/// for line in counterexample.script.split(separator: "\n") {
+///   let output = try session.execute(String(line))
+///   print(output.joined(separator: "\n"))
+/// }
+/// ```
+public struct SimulationSession: Sendable {
+  /// What a line did.
+  public struct Output: Sendable, Hashable {
+    /// Lines to show: the trace the line caused, or what an `expect` found.
+    public var lines: [String]
+    /// The invariants an `expect invariants` line found broken; empty otherwise.
+    public var violations: [InvariantViolation]
+  }
+
+  private let resolvers: [ResolverUnderTest]
+  private let clients: [ClientUnderTest]
+  private var headers: [String] = []
+  private var lineCount = 0
+  private var simulation: Simulation?
+  private var quiescent: Bool?
+
+  /// A session with no world yet.
+  /// - Parameters:
+  ///   - resolvers: Your own resolvers, for `resolver NAME` lines; the built-ins are always known.
+  ///   - clients: Your own sync clients, for `client NAME` lines; the built-ins are always known.
+  public init(resolvers: [ResolverUnderTest] = [], clients: [ClientUnderTest] = []) {
+    self.resolvers = resolvers
+    self.clients = clients
+  }
+
+  /// Whether a step has run: the world is set up, and header lines are refused from now on.
+  public var hasStarted: Bool { simulation != nil }
+
+  /// The world so far, once a step has run.
+  public var current: Simulation? { simulation }
+
+  /// Carries out one line.
+  /// - Parameter line: A header, step, `quiesce` or `expect invariants` line, a comment or a blank.
+  /// - Returns: The trace lines the line caused, and what `expect invariants` found.
+  /// - Throws: ``SimulationScript/ParseError`` naming the line (counted from the session's first) and the token; a
+  ///   header line after the first step is refused too.
+  public mutating func execute(_ line: String) throws(SimulationScript.ParseError) -> Output {
+    lineCount += 1
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    if trimmed.isEmpty || trimmed.hasPrefix("#") { return Output(lines: [], violations: []) }
+    let parsed: SimulationScript.Parsed
+    do {
+      parsed = try SimulationScript.parse(
+        (headers + [line]).joined(separator: "\n"), resolvers: resolvers, clients: clients)
+    } catch {
+      var error = error
+      error.line = lineCount
+      throw error
+    }
+    if trimmed == "quiesce" {
+      var world = start(parsed)
+      let before = world.trace.count
+      quiescent = world.quiesce()
+      simulation = world
+      return Output(lines: Array(world.trace.dropFirst(before)), violations: [])
+    }
+    if parsed.expectsInvariants {
+      let world = start(parsed)
+      let result = world.result(quiescent: quiescent)
+      let lines =
+        result.violations.isEmpty
+        ? ["invariants held" + (quiescent == nil ? " (no quiesce yet: end-state invariants not judged)" : "")]
+        : result.violations.map { "invariant broken: \($0)" }
+      return Output(lines: lines, violations: result.violations)
+    }
+    if let step = parsed.steps.last {
+      var world = start(parsed)
+      let before = world.trace.count
+      world.perform(step)
+      simulation = world
+      quiescent = nil
+      return Output(lines: Array(world.trace.dropFirst(before)), violations: [])
+    }
+    guard simulation == nil else {
+      throw SimulationScript.ParseError(
+        line: lineCount, token: trimmed,
+        problem: "header lines (device add, resolver, client, …) come before the first step")
+    }
+    headers.append(line)
+    return Output(lines: [], violations: [])
+  }
+
+  /// The world of the headers so far, made at the first step.
+  private mutating func start(_ parsed: SimulationScript.Parsed) -> Simulation {
+    if let simulation { return simulation }
+    let world = Simulation(setup: parsed.setup, steps: [], invariants: parsed.invariants)
+    simulation = world
+    return world
+  }
+}
