@@ -1,3 +1,5 @@
+import ReconcileSimulator
+
 /// A subcommand's arguments: `--name value` options, `--flag` switches and positional words, with errors that name the
 /// offending token.
 struct CommandLineOptions {

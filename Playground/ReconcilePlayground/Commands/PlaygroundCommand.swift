@@ -1,4 +1,5 @@
 import Foundation
+import ReconcileSimulator
 
 /// The `reconcile-playground` command line, as a library so tests can run it with injected output.
 public enum PlaygroundCommand {

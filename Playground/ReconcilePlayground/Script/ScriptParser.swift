@@ -1,6 +1,6 @@
 import Foundation
 import Reconcile
-import ReconcileSimulator
+public import ReconcileSimulator
 
 /// Reads one line of the playground's command language into a ``ScriptCommand``. Pure: it knows nothing of the
 /// session, so the same line always parses the same way (and the parser can be fuzzed on its own).

@@ -161,17 +161,8 @@ public enum SimulationScript {
     }
   }
 
-  private static func literal(_ value: FieldValue?) -> String {
-    switch value {
-    case .string(let text)?:
-      return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        + "\""
-    case .int64(let number)?: return String(number)
-    case .double(let number)?: return number == number.rounded() && abs(number) < 1e15 ? "\(number)" : "\(number)"
-    case let other?: return "\"\(other)\""
-    case nil: return "nil"
-    }
-  }
+  /// The shared value syntax (``ValueSyntax``): what the REPL and `run` read too.
+  private static func literal(_ value: FieldValue?) -> String { ValueSyntax.render(value) }
 
   // MARK: Reading
 
@@ -419,85 +410,34 @@ public enum SimulationScript {
     }
     let key = String(token[..<equals])
     let text = String(token[token.index(after: equals)...])
-    guard let value = value(text) else { throw fail("cannot read the value", text) }
-    return (key, value)
-  }
-
-  private static func value(_ text: String) -> FieldValue? {
-    if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 {
-      var result = ""
-      var escaped = false
-      for character in text.dropFirst().dropLast() {
-        if escaped {
-          result.append(character)
-          escaped = false
-        } else if character == "\\" {
-          escaped = true
-        } else {
-          result.append(character)
-        }
-      }
-      return escaped ? nil : .string(result)
+    do {
+      return (key, try ValueSyntax.parse(text))
+    } catch {
+      throw fail("cannot read the value: \(error.message)", text)
     }
-    if let number = Int64(text) { return .int64(number) }
-    if text.contains("."), let number = Double(text), number.isFinite { return .double(number) }
-    guard !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else { return nil }
-    return .string(text)
   }
 
-  /// Seconds from `30s`, `-2m`, `+1h` or a bare number of seconds.
+  /// Whole seconds from a duration in the shared syntax (``DurationSyntax``: `30s`, `-2m`, `+1h`, `1d`), or from a
+  /// bare number of seconds, which older replay scripts wrote.
   static func duration(_ text: String) -> Int? {
-    var body = Substring(text)
-    var sign = 1
-    if body.hasPrefix("+") {
-      body = body.dropFirst()
-    } else if body.hasPrefix("-") {
-      sign = -1
-      body = body.dropFirst()
-    }
-    var unit = 1
-    if let last = body.last, !last.isNumber {
-      switch last {
-      case "s": unit = 1
-      case "m": unit = 60
-      case "h": unit = 3_600
-      default: return nil
-      }
-      body = body.dropLast()
-    }
-    guard let amount = Int(body), amount <= 10_000_000 else { return nil }
-    return sign * amount * unit
+    if let seconds = Int(text), abs(seconds) <= 366 * 86_400 { return seconds }
+    guard let seconds = try? DurationSyntax.parse(text), seconds == seconds.rounded() else { return nil }
+    return Int(seconds)
   }
 
-  /// Splits a line into tokens at spaces outside double quotes; drops a `#` comment.
+  /// The line's words, by the shared tokenizer (``ScriptToken``): spaces split them outside quotes and brackets, and
+  /// `#` starts a comment.
   private static func tokenize(_ line: String, line number: Int) throws(ParseError) -> [String] {
-    var tokens: [String] = []
-    var current = ""
-    var quoted = false
-    var escaped = false
-    for character in line {
-      if quoted {
-        current.append(character)
-        if escaped {
-          escaped = false
-        } else if character == "\\" {
-          escaped = true
-        } else if character == "\"" {
-          quoted = false
-        }
-        continue
-      }
-      if character == "#" { break }
-      if character == " " || character == "\t" || character == "\r" {
-        if !current.isEmpty { tokens.append(current) }
-        current = ""
-        continue
-      }
-      if character == "\"" { quoted = true }
-      current.append(character)
+    do {
+      return try ScriptToken.split(line).map(\.text)
+    } catch {
+      // The tokenizer names a column: the offending token is the word that starts there, to the end of the line.
+      let characters = Array(line)
+      var start = error.message.firstMatch(of: /column (\d+)/).flatMap { Int($0.output.1) }.map { $0 - 1 } ?? 0
+      start = min(max(0, start), characters.count)
+      while start > 0, !characters[start - 1].isWhitespace { start -= 1 }
+      let token = String(characters[start...]).trimmingCharacters(in: .whitespaces)
+      throw ParseError(line: number, token: token, problem: error.message)
     }
-    guard !quoted else { throw ParseError(line: number, token: current, problem: "unterminated string") }
-    if !current.isEmpty { tokens.append(current) }
-    return tokens
   }
 }

@@ -1,8 +1,8 @@
-import Foundation
+package import Foundation
 
 /// Durations in scripts: a number and a unit, `250ms`, `30s`, `5m`, `2h`, `1d`, optionally signed (`-5m`).
-enum DurationSyntax {
-  static let units: [(suffix: String, seconds: Double)] = [
+package enum DurationSyntax {
+  package static let units: [(suffix: String, seconds: Double)] = [
     ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400),
   ]
 
@@ -11,7 +11,7 @@ enum DurationSyntax {
   /// - Returns: Seconds.
   /// - Throws: ``ScriptError`` naming the text when the number or the unit is missing or wrong, or it is beyond a
   ///   year.
-  static func parse(_ text: String) throws(ScriptError) -> TimeInterval {
+  package static func parse(_ text: String) throws(ScriptError) -> TimeInterval {
     // Longest suffix first, so `ms` is not read as `m` after `…s`.
     for unit in units.sorted(by: { $0.suffix.count > $1.suffix.count }) where text.hasSuffix(unit.suffix) {
       let number = text.dropLast(unit.suffix.count)
@@ -25,7 +25,7 @@ enum DurationSyntax {
   }
 
   /// `90` → `1m30s`; whole seconds, or milliseconds below one second.
-  static func render(_ seconds: TimeInterval) -> String {
+  package static func render(_ seconds: TimeInterval) -> String {
     if seconds == 0 { return "0s" }
     let sign = seconds < 0 ? "-" : ""
     let magnitude = abs(seconds)

@@ -1,10 +1,10 @@
 /// "Did you mean …?" for misspelt commands.
-enum Suggestion {
+package enum Suggestion {
   /// The candidate nearest to `word` by edit distance, if it is close enough to be a plausible typo.
   /// Words longer than this are not typos of a command word, and the O(*m*·*n*) distance would be slow on them.
-  static let longestWord = 64
+  package static let longestWord = 64
 
-  static func closest(to word: String, in candidates: [String]) -> String? {
+  package static func closest(to word: String, in candidates: [String]) -> String? {
     guard word.utf8.count <= longestWord else { return nil }
     let scored = candidates.map { ($0, distance(word, $0)) }
     guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
@@ -12,7 +12,7 @@ enum Suggestion {
   }
 
   /// Levenshtein distance, O(*m*·*n*).
-  static func distance(_ a: String, _ b: String) -> Int {
+  package static func distance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     if a.isEmpty { return b.count }

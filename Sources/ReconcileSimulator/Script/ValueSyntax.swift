@@ -1,13 +1,12 @@
 import Foundation
 public import Reconcile
-import ReconcileSimulator
 
 /// How a field value is written in a script, both ways: `"quoted"` or bare strings, integers, doubles, ISO 8601 dates,
 /// `true`/`false` (stored as 1/0), `0x…` bytes, lists `[a, b]`, references `@Note/2` (`@!Note/2` deletes itself with its
 /// target), and `nil` for "no value".
 public enum ValueSyntax {
   /// The deepest list nesting a value may have; deeper input is refused rather than recursed into.
-  static let maximumDepth = 8
+  package static let maximumDepth = 8
 
   /// Reads a value.
   /// - Parameter text: The text after `key=`.
@@ -40,7 +39,7 @@ public enum ValueSyntax {
   }
 
   /// `text` in double quotes with `"`, `\` and control characters escaped.
-  static func quoted(_ text: String) -> String {
+  package static func quoted(_ text: String) -> String {
     var result = "\""
     for character in text {
       switch character {

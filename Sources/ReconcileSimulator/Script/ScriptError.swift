@@ -1,6 +1,6 @@
 public import Foundation
 
-/// What is wrong with a script or REPL line, or with carrying it out: the message names the offending token. Where
+/// What is wrong with a line of the script language (REPL, `run`, replay scripts), or with carrying it out: the message names the offending token. Where
 /// the line came from is the caller's to say (`run` prefixes `FILE:LINE:`).
 public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What is wrong, naming the token and, for a misspelling, the nearest correct word.
@@ -22,13 +22,13 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
   public var description: String { message }
 
   /// The message as printed: a failed `expect` says so itself; anything else is prefixed `error: `.
-  var report: String { isFailedExpectation ? message : "error: \(message)" }
+  package var report: String { isFailedExpectation ? message : "error: \(message)" }
 
   /// Whether this is a failed `expect` rather than a command that could not be carried out.
-  var isFailedExpectation: Bool { message.hasPrefix("expectation failed") }
+  package var isFailedExpectation: Bool { message.hasPrefix("expectation failed") }
 
   /// An "unknown WORD" error that lists the nearest of `choices` when one is close.
-  static func unknown(_ what: String, _ word: String, choices: [String]) -> ScriptError {
+  package static func unknown(_ what: String, _ word: String, choices: [String]) -> ScriptError {
     var message = "unknown \(what) '\(word)'"
     if let guess = Suggestion.closest(to: word, in: choices) { message += "; did you mean '\(guess)'?" }
     return ScriptError(message)
