@@ -130,7 +130,8 @@ public struct Record: Sendable {
     set {
       let box = mutableStorage
       box.values[key] = newValue
-      if newValue != nil { box.encrypted[key] = nil }
+      // Most records have no encrypted values: skip hashing the key for a removal that cannot remove anything.
+      if newValue != nil, !box.encrypted.isEmpty { box.encrypted[key] = nil }
       box.changedKeys.insert(key)
     }
   }
@@ -296,7 +297,7 @@ extension Record {
       set {
         let box = record.mutableStorage
         box.encrypted[key] = newValue
-        if newValue != nil { box.values[key] = nil }
+        if newValue != nil, !box.values.isEmpty { box.values[key] = nil }
         box.changedKeys.insert(key)
       }
     }
