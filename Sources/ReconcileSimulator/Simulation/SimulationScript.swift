@@ -49,8 +49,10 @@ import Reconcile
 /// | `fault torn-crash NAME` | the device crashes between two persistence writes of its next answer |
 /// | `fault expire-database-tokens` · `fault quota-full 30s` | database tokens expire; the user's storage is full |
 ///
-/// `quiesce` drives the world to quiescence; `expect invariants` fails the script if an invariant is broken. Values
-/// are double-quoted strings (`\"` and `\\` escaped), integers, or decimals.
+/// `quiesce` drives the world to quiescence; `expect invariants` fails the script if an invariant is broken. Words,
+/// values and durations are read by the playground's syntax (``ScriptToken``, ``ValueSyntax``): strings in double
+/// quotes, integers, decimals, `nil`; durations in `ms`, `s`, `m`, `h` or `d` (a bare number of seconds still reads).
+/// ``SimulationSession`` carries a script out one line at a time.
 public enum SimulationScript {
   /// A script line that could not be read, naming the line, the token and the problem.
   public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
