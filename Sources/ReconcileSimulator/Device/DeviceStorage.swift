@@ -20,6 +20,10 @@ public struct DeviceStorage: Sendable, Hashable {
   /// How many damaged records the device has found and thrown away (see
   /// ``SimulatedDevice/corruptStoredRecord(_:)``).
   public internal(set) var damagedRecordsDiscarded = 0
+  /// Records thrown away as damaged that the server holds (or may hold: a save was sent), by ID, with the server's
+  /// creation date when known, until the refetch brings them back: a record the user creates under such an ID before
+  /// then replaces the server's, so deleting it must reach the server.
+  var discardedServerCopies: [RecordID: Date?] = [:]
   /// The first zone token the device committed in the zone's current incarnation: what ``ClientDefect/rewindTokenOnCrash``
   /// restores.
   var firstZoneToken: ZoneChangeToken?

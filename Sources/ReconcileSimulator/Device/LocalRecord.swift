@@ -26,6 +26,9 @@ public struct LocalRecord: Sendable, Hashable {
   /// acknowledged it: it replaces whatever the server holds under that ID, so every one of its values is the user's
   /// change.
   var replacesDeleted = false
+  /// Whether what it replaces is a damaged copy this device threw away (the server still holds the record), rather
+  /// than a record the user deleted here: losing this one to damage too owes the server no deletion.
+  var replacesDiscardedCopy = false
   /// The server creation date of the record it replaces, when known: a deletion of this record aims at that one.
   var replacedCreationDate: Date?
   /// The last few versions sent and not yet acknowledged (at most eight): should one have landed unanswered — or as a

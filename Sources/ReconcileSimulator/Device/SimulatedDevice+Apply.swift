@@ -47,6 +47,7 @@ extension SimulatedDevice {
   private mutating func applyFetched(_ server: Record) -> HaltReason? {
     let id = server.recordID
     observeStamps(of: server)
+    storage.discardedServerCopies[id] = nil
     // A damaged copy is replaced by the server's, never merged.
     _ = discardIfDamaged(id)
     if storage.pending[id] == .delete, storage.records[id] == nil {
@@ -112,6 +113,7 @@ extension SimulatedDevice {
 
   private mutating func applyFetchedDeletion(_ deletion: DeletedRecord, at now: Date) {
     let id = deletion.recordID
+    storage.discardedServerCopies[id] = nil
     let tombstone = Tombstone(
       recordID: id, recordType: deletion.recordType, deletedAt: deviceTime(at: now), deletedBy: nil)
     if storage.pending[id] == .delete, storage.records[id] == nil {
@@ -208,6 +210,7 @@ extension SimulatedDevice {
       // The record it was to replace is gone already; this is another device's record, created since: merge with it
       // as two creates do.
       local.replacesDeleted = false
+      local.replacesDiscardedCopy = false
     }
     if local.replacesDeleted {
       // A record re-created after a deletion here replaces whatever the server holds under its ID, whole, until the

@@ -16,9 +16,12 @@ extension SimulatedDevice {
     try prepareEdit(&created, at: now)
     let deleted = storage.tombstones.remove(record.recordID)
     var local = LocalRecord(lastKnownServer: nil, current: created)
-    // Only a deletion not yet sent leaves a record on the server for this one to replace.
-    local.replacesDeleted = storage.pending[record.recordID] == .delete
-    local.replacedCreationDate = local.replacesDeleted ? deleted?.creationDate : nil
+    // Only a deletion not yet sent, or a damaged copy thrown away and not yet fetched again, leaves a record on the
+    // server for this one to replace.
+    let discarded = storage.discardedServerCopies.removeValue(forKey: record.recordID)
+    local.replacesDeleted = storage.pending[record.recordID] == .delete || discarded != nil
+    local.replacesDiscardedCopy = storage.pending[record.recordID] != .delete && discarded != nil
+    local.replacedCreationDate = local.replacesDeleted ? (deleted?.creationDate ?? discarded ?? nil) : nil
     storage.records[record.recordID] = local
     storage.pending.enqueue(record.recordID, .save)
   }

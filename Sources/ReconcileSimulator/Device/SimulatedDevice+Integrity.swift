@@ -47,7 +47,11 @@ extension SimulatedDevice {
 
   private mutating func discardDamaged(_ id: RecordID) {
     let local = storage.records.removeValue(forKey: id)
-    if let local, local.replacesDeleted {
+    if let local, local.replacesDiscardedCopy {
+      // It replaced a damaged copy thrown away before: the server still holds that record, and nothing was deleted.
+      storage.pending.remove(id)
+      storage.discardedServerCopies[id] = .some(local.replacedCreationDate)
+    } else if let local, local.replacesDeleted {
       // A re-created record lost to damage still owes the server the deletion it replaced.
       storage.pending.enqueue(id, .delete)
       storage.tombstones.insert(
@@ -56,6 +60,9 @@ extension SimulatedDevice {
           creationDate: local.replacedCreationDate))
     } else if storage.pending[id] == .save {
       storage.pending.remove(id)
+    }
+    if let local, !local.replacesDeleted, local.lastKnownServer != nil || local.sent {
+      storage.discardedServerCopies[id] = .some(local.lastKnownServer?.creationDate)
     }
     storage.damagedRecordsDiscarded += 1
     session.lastError = "storage corruption: the stored copy of \(id) was damaged; discarded, fetching it again"

@@ -361,6 +361,7 @@ extension SimulatedDevice {
     observeStamps(of: saved)
     local.unacknowledgedSaves = []
     local.replacesDeleted = false
+    local.replacesDiscardedCopy = false
     if local.generation == sent.generation || configuration.defects.contains(.dropEditsDuringSave) {
       local.current = saved
       local.lastKnownServer = saved

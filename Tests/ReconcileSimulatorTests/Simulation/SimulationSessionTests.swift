@@ -52,3 +52,60 @@ struct SimulationSessionTests {
     #expect(broken.contains { $0.invariant == failure.violation.invariant }, "\(broken)")
   }
 }
+
+@Suite("Regressions explore found")
+struct ExploreRegressionTests {
+  /// Seed 753 (field-merge, swarm, reference client): a record thrown away as damaged, then created again under its
+  /// name and deleted before the refetch brought it back. The device dropped the deletion as that of a record never
+  /// sent, and the server kept the record the user had deleted.
+  static let recreatedAfterDamage = """
+    resolver field-merge
+    delete-policy deleteWins
+    schemas none
+    device add d1 --clock-offset 0s
+    device add d3 --clock-offset 0s
+    send-after-edits
+    server-limits batch-items 10 batch-bytes 2000 page-size 5
+    invariants noResurrection
+    d3 create Note/r5 title="d3.36"
+    advance 3s
+    d3 create Note/r6 title="d3.57"
+    fault corrupt d3 r6
+    d3 offline
+    d1 create Note/r8 title="d1.72"
+    d3 edit Note/r6 title="d3.79"
+    d3 create Note/r6 title="d3.138"
+    d3 delete Note/r6
+    d1 edit Note/r6 title="d1.181"
+    quiesce
+    expect invariants
+    """
+
+  /// Seed 2504, which the first fix broke: a re-created record lost to damage again owes no deletion.
+  static let damagedTwice = """
+    resolver field-merge
+    delete-policy deleteWins
+    schemas none
+    device add d1 --clock-offset 0s
+    send-after-edits
+    server-limits batch-items 2 batch-bytes 2000 page-size 10
+    invariants noLostRecords
+    d1 create Note/r2 title="d1.3"
+    advance 3s
+    fault corrupt d1 r2
+    d1 sync
+    d1 create Note/r2 title="d1.107"
+    fault corrupt d1 r2
+    quiesce
+    expect invariants
+    """
+
+  @Test(
+    "a record re-created after its damaged copy was thrown away is deleted on the server when the user deletes it",
+    arguments: [recreatedAfterDamage, damagedTwice])
+  func deletionReachesTheServer(_ script: String) throws {
+    let result = try Simulation.replay(script)
+    #expect(result.passed, "\(result.violations)")
+    #expect(!result.outcomes.isEmpty)
+  }
+}
