@@ -16,12 +16,14 @@ extension SimulatedDevice {
     try prepareEdit(&created, at: now)
     let deleted = storage.tombstones.remove(record.recordID)
     var local = LocalRecord(lastKnownServer: nil, current: created)
-    // Only a deletion not yet sent, or a damaged copy thrown away and not yet fetched again, leaves a record on the
-    // server for this one to replace.
+    // Only a deletion not yet sent leaves a record on the server for this one to replace. A damaged copy thrown away and
+    // not yet fetched again leaves one too, which this one merges with when it comes back (the user never deleted
+    // it), but which deleting this one must delete.
     let discarded = storage.discardedServerCopies.removeValue(forKey: record.recordID)
-    local.replacesDeleted = storage.pending[record.recordID] == .delete || discarded != nil
-    local.replacesDiscardedCopy = storage.pending[record.recordID] != .delete && discarded != nil
-    local.replacedCreationDate = local.replacesDeleted ? (deleted?.creationDate ?? discarded ?? nil) : nil
+    local.replacesDeleted = storage.pending[record.recordID] == .delete
+    local.replacesDiscardedCopy = !local.replacesDeleted && discarded != nil
+    local.replacedCreationDate =
+      local.replacesDeleted ? deleted?.creationDate : local.replacesDiscardedCopy ? discarded ?? nil : nil
     storage.records[record.recordID] = local
     storage.pending.enqueue(record.recordID, .save)
   }
@@ -76,13 +78,15 @@ extension SimulatedDevice {
     if tombstone.creationDate == nil { tombstone.creationDate = local.replacedCreationDate }
     storage.tombstones.insert(tombstone)
     // A record re-created here after a deletion still owes the server that deletion.
-    let unsent = (!local.sent && !local.replacesDeleted) || configuration.defects.contains(.dropUnacknowledgedDeletes)
+    let unsent =
+      (!local.sent && !local.replacesDeleted && !local.replacesDiscardedCopy)
+      || configuration.defects.contains(.dropUnacknowledgedDeletes)
     if local.lastKnownServer == nil && local.current.recordChangeTag == nil && unsent {
       storage.pending.remove(id)
     } else {
       storage.pending.enqueue(id, .delete)
       storage.deletesAwaitingFetch.insert(id)
-      if local.lastKnownServer == nil, !local.replacesDeleted {
+      if local.lastKnownServer == nil, !local.replacesDeleted, !local.replacesDiscardedCopy {
         storage.deletesOfUnconfirmed[id] = local.inDoubt
       }
     }

@@ -61,7 +61,7 @@ extension SimulatedDevice {
     } else if storage.pending[id] == .save {
       storage.pending.remove(id)
     }
-    if let local, !local.replacesDeleted, local.lastKnownServer != nil || local.sent {
+    if let local, !local.replacesDeleted, !local.replacesDiscardedCopy, local.lastKnownServer != nil || local.sent {
       storage.discardedServerCopies[id] = .some(local.lastKnownServer?.creationDate)
     }
     storage.damagedRecordsDiscarded += 1
