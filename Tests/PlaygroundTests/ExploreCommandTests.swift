@@ -266,3 +266,17 @@ final class LineQueue: @unchecked Sendable {
     return lines.isEmpty ? nil : lines.removeFirst()
   }
 }
+
+@Suite("One language: a device's clock moves the same way in the REPL and in replay scripts")
+struct ClockCommandTests {
+  @Test("NAME clock +90s jumps ahead and -30s jumps back, from wherever the clock is")
+  func clockJumps() throws {
+    var session = PlaygroundSession()
+    _ = try session.execute(line: "device add phone --clock-offset -5m")
+    #expect(try session.execute(line: "phone clock +90s") == "phone's clock is 3m30s behind true time")
+    #expect(try session.execute(line: "phone clock -30s") == "phone's clock is 4m behind true time")
+    var replay = SimulationSession()
+    _ = try replay.execute("device add d1 --clock-offset 0s")
+    #expect(try replay.execute("d1 clock +90s").lines.first == "1 d1 clock +90s")
+  }
+}

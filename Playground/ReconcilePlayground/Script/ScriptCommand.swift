@@ -25,8 +25,8 @@ public enum ScriptCommand: Sendable, Hashable {
   case restart(device: String)
   /// `NAME upgrade 2.0`: installs another app version's schema.
   case upgrade(device: String, SchemaVersion)
-  /// `NAME clock -5m`: sets the device's clock offset.
-  case setClock(device: String, offset: TimeInterval)
+  /// `NAME clock +90s`: the device's clock jumps (back, when negative), as in replay scripts.
+  case jumpClock(device: String, by: TimeInterval)
   /// `resolver NAME [--prefer P] [--union k1,k2]`
   case resolver(ResolverSetting)
   /// `delete-policy deleteWins|editWins`

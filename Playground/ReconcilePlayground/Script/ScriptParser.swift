@@ -15,7 +15,7 @@ public enum ScriptParser {
     ("sync all", "sync every device, round after round, until nothing changes"),
     ("NAME offline | online | crash | restart", "take a device off the network, back, crash it, clear a halt"),
     ("NAME upgrade VERSION", "install another app version's schema on a device"),
-    ("NAME clock OFFSET", "set a device's clock offset (-5m is five minutes slow)"),
+    ("NAME clock +90s", "move a device's clock: +90s jumps ahead, -5m back (as replay scripts write it)"),
     (
       "resolver NAME [--prefer P] [--union k1,k2]",
       "choose the resolver: " + ResolverChoice.allCases.map(\.rawValue).joined(separator: ", ")
@@ -153,7 +153,7 @@ public enum ScriptParser {
     case "restart": return .restart(device: device)
     case "upgrade": return .upgrade(device: device, try version(try words.required("an app version such as 2.0")))
     case "clock":
-      return .setClock(device: device, offset: try DurationSyntax.parse(try words.required("an offset such as -5m")))
+      return .jumpClock(device: device, by: try DurationSyntax.parse(try words.required("a jump such as +90s or -5m")))
     default:
       if let guess = Suggestion.closest(to: device, in: keywords), Suggestion.closest(to: verb, in: deviceVerbs) == nil
       {

@@ -85,8 +85,12 @@ public struct PlaygroundSession: Sendable {
       let schema = try AppSchemaBuilder.schema(version, from: declarations)
       try withDevice(name) { $0.upgrade(to: schema) }
       return "\(name) now runs app \(version)"
-    case .setClock(let name, let offset):
-      try withDevice(name) { $0.jumpClock(by: offset - $0.configuration.clockOffset) }
+    case .jumpClock(let name, let seconds):
+      var offset: TimeInterval = 0
+      try withDevice(name) {
+        $0.jumpClock(by: seconds)
+        offset = $0.configuration.clockOffset
+      }
       return "\(name)'s clock is \(Self.offsetText(offset)) true time"
     case .resolver(let setting):
       resolver = setting
