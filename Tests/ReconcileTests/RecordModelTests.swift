@@ -184,6 +184,18 @@ struct RecordValidationTests {
     return r
   }
 
+  @Test("of several bad keys the first in sorted order is named, whatever order the record stores them in")
+  func firstBadKeyInSortedOrder() {
+    for _ in 0..<20 {
+      var keys = ["zz", "9lives", "ok", "_hidden", "1up"]
+      keys.shuffle()
+      let bad = record { r in for key in keys { r[key] = "x" } }
+      #expect(throws: RecordValidationError.invalidName(.key, "1up", violation: .mustStartWithLetter)) {
+        try bad.validate()
+      }
+    }
+  }
+
   @Test("a record with every value type validates")
   func everyTypeValidates() throws {
     let r = record {

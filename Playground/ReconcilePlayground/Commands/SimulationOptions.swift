@@ -3,11 +3,9 @@ import ReconcileSimulator
 
 /// The options `simulate` and `explore` share: what world every seed runs in.
 enum SimulationOptions {
-  /// The options that take a value.
-  static let valued: Set<String> = [
-    "--devices", "--steps", "--resolver", "--faults", "--delete-policy", "--schemas", "--client", "--clock-skew",
-    "--defect",
-  ]
+  /// The options that take a value: those `--help` lists for the world (every one takes a value).
+  static let valued = Set(
+    CommandHelp.simulationOptions.compactMap { $0.option.split(separator: " ").first.map(String.init) })
 
   /// The configuration the options describe, with the defaults `--help` lists.
   /// - Parameter options: The parsed command line.

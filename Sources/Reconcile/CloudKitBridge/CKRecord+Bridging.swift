@@ -12,9 +12,7 @@
     public var bridgedRecordType: String { recordType }
 
     /// The record's name, zone and owner.
-    public var bridgedRecordID: (recordName: String, zoneName: String, ownerName: String) {
-      (recordID.recordName, recordID.zoneID.zoneName, recordID.zoneID.ownerName)
-    }
+    public var bridgedRecordID: (recordName: String, zoneName: String, ownerName: String) { recordID.bridged }
 
     /// The change tag, dates, creator and last modifier, and the share's record name.
     public var bridgedSystemFields: CloudKitSystemFields {
@@ -59,13 +57,12 @@
     /// The parent reference's target.
     public var bridgedParent: (recordName: String, zoneName: String, ownerName: String)? {
       get {
-        parent.map { ($0.recordID.recordName, $0.recordID.zoneID.zoneName, $0.recordID.zoneID.ownerName) }
+        parent?.recordID.bridged
       }
       set {
         setParent(
           newValue.map {
-            CKRecord.ID(
-              recordName: $0.recordName, zoneID: CKRecordZone.ID(zoneName: $0.zoneName, ownerName: $0.ownerName))
+            CKRecord.ID(bridged: $0)
           })
       }
     }
@@ -115,7 +112,7 @@
       case .data(let d): return d
       case .reference(let name, let zone, let owner, let deleteSelf):
         return CKRecord.Reference(
-          recordID: CKRecord.ID(recordName: name, zoneID: CKRecordZone.ID(zoneName: zone, ownerName: owner)),
+          recordID: CKRecord.ID(bridged: (name, zone, owner)),
           action: deleteSelf ? .deleteSelf : .none)
       case .asset(let url): return url.map { CKAsset(fileURL: $0) }
       case .location(let l):

@@ -222,6 +222,12 @@
     public var bridged: (recordName: String, zoneName: String, ownerName: String) {
       (recordName, zoneID.zoneName, zoneID.ownerName)
     }
+
+    /// The ID a name, zone and owner describe: the reverse of ``bridged``.
+    /// - Parameter id: The record name, zone name and owner name.
+    public convenience init(bridged id: (recordName: String, zoneName: String, ownerName: String)) {
+      self.init(recordName: id.recordName, zoneID: CKRecordZone.ID(zoneName: id.zoneName, ownerName: id.ownerName))
+    }
   }
 
   extension CKRecordZone.ID {
@@ -231,7 +237,7 @@
 
   extension RecordID {
     /// The `CKRecord.ID` naming this record.
-    public var ckRecordID: CKRecord.ID { CKRecord.ID(recordName: recordName, zoneID: zoneID.ckZoneID) }
+    public var ckRecordID: CKRecord.ID { CKRecord.ID(bridged: (recordName, zoneID.zoneName, zoneID.ownerName)) }
   }
 
   extension ZoneID {

@@ -43,7 +43,13 @@ extension Record {
     try NameRules.checkIdentifier(recordType, kind: .recordType)
     let zone = recordID.zoneID
     // Nearly every record is valid: check in storage order first, and sort the keys only to name the first problem.
-    if !fieldsAreValid(zone: zone) { try validateFieldsInKeyOrder(zone: zone) }
+    do {
+      try validateFields(plain: storage.values, encrypted: storage.encrypted, zone: zone)
+    } catch {
+      try validateFields(
+        plain: storage.values.sorted { $0.key < $1.key }, encrypted: storage.encrypted.sorted { $0.key < $1.key },
+        zone: zone)
+    }
     if let parent = storage.parent, parent.recordID.zoneID != zone {
       throw .referenceCrossesZone(key: "parent", target: parent.recordID, recordZone: zone)
     }
@@ -53,27 +59,17 @@ extension Record {
     if size > Self.maximumDataSize { throw .recordTooLarge(size: size, limit: Self.maximumDataSize) }
   }
 
-  private func fieldsAreValid(zone: ZoneID) -> Bool {
-    for (key, value) in storage.values {
-      guard (try? NameRules.checkIdentifier(key, kind: .key)) != nil, (try? value.validate(key: key, zone: zone)) != nil
-      else { return false }
-    }
-    for (key, value) in storage.encrypted {
-      guard (try? NameRules.checkIdentifier(key, kind: .key)) != nil, value.type.isEncryptable,
-        (try? value.validate(key: key, zone: zone)) != nil
-      else { return false }
-    }
-    return true
-  }
-
-  private func validateFieldsInKeyOrder(zone: ZoneID) throws(RecordValidationError) {
-    for key in storage.values.keys.sorted() {
+  /// Checks each field's key and value, plain fields in `plain`'s order, then encrypted ones in `encrypted`'s.
+  private func validateFields(
+    plain: some Sequence<(key: String, value: FieldValue)>, encrypted: some Sequence<(key: String, value: FieldValue)>,
+    zone: ZoneID
+  ) throws(RecordValidationError) {
+    for (key, value) in plain {
       try NameRules.checkIdentifier(key, kind: .key)
-      if let value = storage.values[key] { try value.validate(key: key, zone: zone) }
+      try value.validate(key: key, zone: zone)
     }
-    for key in storage.encrypted.keys.sorted() {
+    for (key, value) in encrypted {
       try NameRules.checkIdentifier(key, kind: .key)
-      guard let value = storage.encrypted[key] else { continue }
       if !value.type.isEncryptable { throw .unencryptableType(key: key, type: value.type) }
       try value.validate(key: key, zone: zone)
     }

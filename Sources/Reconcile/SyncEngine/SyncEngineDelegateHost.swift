@@ -69,14 +69,19 @@ public final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchec
     on engine: some SyncEngineStateBridging, _ body: (inout Delegate, inout SyncEngine.State) throws -> T
   ) rethrows -> T {
     try locked {
-      var serialization = SyncEngine.StateSerialization()
-      serialization.pendingRecordZoneChanges = engine.bridgedPendingRecordZoneChanges
-      serialization.pendingDatabaseChanges = engine.bridgedPendingDatabaseChanges
-      var state = SyncEngine.State(serialization)
+      var state = SyncEngine.State(Self.pendingChanges(of: engine))
       state.journal = []
       defer { Self.replay(state.journal ?? [], onto: engine) }
       return try body(&delegate, &state)
     }
+  }
+
+  /// A serialization holding a copy of the engine's pending changes.
+  private static func pendingChanges(of engine: some SyncEngineStateBridging) -> SyncEngine.StateSerialization {
+    var serialization = SyncEngine.StateSerialization()
+    serialization.pendingRecordZoneChanges = engine.bridgedPendingRecordZoneChanges
+    serialization.pendingDatabaseChanges = engine.bridgedPendingDatabaseChanges
+    return serialization
   }
 
   private static func replay(_ journal: [SyncEngine.State.Edit], onto engine: some SyncEngineStateBridging) {
@@ -128,9 +133,7 @@ public final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchec
     _ engineSerialization: some Encodable, of engine: some SyncEngineStateBridging
   ) -> SyncEngine.Event? {
     do {
-      var serialization = SyncEngine.StateSerialization()
-      serialization.pendingRecordZoneChanges = engine.bridgedPendingRecordZoneChanges
-      serialization.pendingDatabaseChanges = engine.bridgedPendingDatabaseChanges
+      var serialization = Self.pendingChanges(of: engine)
       serialization.engineState = try SyncEngine.EngineState(encoding: engineSerialization)
       return .stateUpdate(serialization)
     } catch {

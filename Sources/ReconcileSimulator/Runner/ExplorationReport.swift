@@ -94,10 +94,15 @@ public struct ExplorationReport: Sendable, Hashable, Codable {
   public var isComplete: Bool { shards.sorted() == Array(0..<shardCount) }
 
   /// The paths no run took.
-  public var pathsNeverReached: [String] { runsReaching.filter { $0.value == 0 }.keys.sorted() }
+  public var pathsNeverReached: [String] { Coverage.never(runsReaching) }
 
   /// The invariants no run gave anything to judge.
-  public var invariantsNeverExercised: [String] { runsExercising.filter { $0.value == 0 }.keys.sorted() }
+  public var invariantsNeverExercised: [String] { Coverage.never(runsExercising) }
+
+  /// How many runs reached each path and exercised each invariant, and what none did.
+  public var coverage: String {
+    Coverage.text(runsReaching: runsReaching, runsExercising: runsExercising, runs: seedsRun)
+  }
 
   /// Adds up the reports of several shards of one exploration.
   /// - Parameter reports: The shards' reports.

@@ -180,26 +180,20 @@ public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The paths no run took: what this seed range never tested.
-  public var pathsNeverReached: [String] { runsReaching.filter { $0.value == 0 }.keys.sorted() }
+  public var pathsNeverReached: [String] { Coverage.never(runsReaching) }
 
   /// The invariants no run gave anything to judge.
   public var invariantsNeverExercised: [Invariant] {
-    runsExercising.filter { $0.value == 0 }.keys.sorted { $0.rawValue < $1.rawValue }
+    Coverage.never(exercisedByName).compactMap(Invariant.init(rawValue:))
   }
 
-  /// One line per path and invariant: how many of the runs reached or exercised it.
+  /// One line per path and invariant: how many of the runs reached or exercised it, then what none did.
   public var coverage: String {
-    let paths = runsReaching.keys.sorted().map { "\($0) \(runsReaching[$0] ?? 0)/\(seedsRun)" }
-    let checked = runsExercising.keys.sorted { $0.rawValue < $1.rawValue }.map {
-      "\($0) \(runsExercising[$0] ?? 0)/\(seedsRun)"
-    }
-    var text = "runs reaching each path: " + paths.joined(separator: ", ")
-    text += "\nruns exercising each invariant: " + checked.joined(separator: ", ")
-    if !pathsNeverReached.isEmpty { text += "\nnever reached: " + pathsNeverReached.joined(separator: ", ") }
-    if !invariantsNeverExercised.isEmpty {
-      text += "\nnever exercised: " + invariantsNeverExercised.map(\.rawValue).joined(separator: ", ")
-    }
-    return text
+    Coverage.text(runsReaching: runsReaching, runsExercising: exercisedByName, runs: seedsRun)
+  }
+
+  private var exercisedByName: [String: Int] {
+    Dictionary(uniqueKeysWithValues: runsExercising.map { ($0.key.rawValue, $0.value) })
   }
 
   /// Whether every seed passed.

@@ -172,20 +172,16 @@ public struct Simulation: Sendable {
       perform(step)
       index += 1
     }
-    guard quiescing else { return finish(quiescent: nil) }
+    guard quiescing else { return result(quiescent: nil) }
     let quiet = quiesce()
-    return finish(quiescent: quiet)
+    return result(quiescent: quiet)
   }
 
   /// The run so far, judged: the steps performed, the trace, and the invariants.
   /// - Parameter quiescent: What ``quiesce(maximumRounds:)`` returned, or `nil` when the world was not driven to
   ///   quiescence (then only the invariants checked while running apply).
   /// - Returns: The steps, trace, violations and statistics.
-  public func result(quiescent: Bool?) -> SimulationResult { finish(quiescent: quiescent) }
-
-  /// The result so far; `quiescent` is what quiescence returned, or `nil` when the run was not driven to quiescence
-  /// (only the invariants checked while running apply then).
-  func finish(quiescent: Bool?) -> SimulationResult {
+  public func result(quiescent: Bool?) -> SimulationResult {
     var statistics = self.statistics
     statistics.virtualSeconds = now.timeIntervalSince(start)
     statistics.resurrectionsBlocked = clients.reduce(0) {

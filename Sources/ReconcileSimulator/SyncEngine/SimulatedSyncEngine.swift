@@ -27,8 +27,8 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   public internal(set) var delegate: Delegate
   /// The engine's state, as the delegate sees it.
   public internal(set) var state: SyncEngine.State
-  /// The engine's change tokens; a copy lives in the state's serialization, which the app persists.
-  var tokens: SimulatedEngineTokens
+  /// The engine's change tokens: they live in the state's serialization, which the app persists.
+  var tokens: SimulatedEngineTokens { SimulatedEngineTokens(state.serialization) }
   /// What the simulation set up.
   public let setup: ClientSetup
   /// Waits and retries.
@@ -88,7 +88,6 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
     self.setup = setup
     delegate = try Delegate(setup: setup)
     state = SyncEngine.State(delegate.stateSerialization ?? SyncEngine.StateSerialization())
-    tokens = SimulatedEngineTokens(delegate.stateSerialization)
   }
 
   /// The device's name.
@@ -172,7 +171,6 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   public mutating func crash() {
     delegate.relaunch()
     state = SyncEngine.State(delegate.stateSerialization ?? SyncEngine.StateSerialization())
-    tokens = SimulatedEngineTokens(delegate.stateSerialization)
     launches += 1
     session = Session()
   }
@@ -208,8 +206,9 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
 
   /// Changes the tokens and puts them in the state the app persists at the next `stateUpdate`.
   mutating func updateTokens(_ change: (inout SimulatedEngineTokens) -> Void) {
-    change(&tokens)
-    state.serialization.engineState = SyncEngine.EngineState(tokens)
+    var changed = tokens
+    change(&changed)
+    state.serialization.engineState = SyncEngine.EngineState(changed)
     state.changed = true
   }
 
