@@ -1,6 +1,7 @@
 import Foundation
 import Reconcile
 import ReconcilePlayground
+import ReconcileSimulator
 import ReconcileTestSupport
 
 /// The big hostile inputs of the hostile-input tests, each timed at two sizes ten times apart, so the table shows

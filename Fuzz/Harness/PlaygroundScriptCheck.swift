@@ -1,7 +1,7 @@
 import Foundation
-import ReconcilePlayground
+import ReconcileSimulator
 
-/// Fuzzes the playground's `ScriptParser.parse` on each line of the input. Every line parses, is blank, or gives a
+/// Fuzzes the script language's `ScriptParser.parse` on each line of the input. Every line parses, is blank, or gives a
 /// `ScriptError` with a message; a parsed line parses the same way twice (the parser keeps no state).
 enum PlaygroundScriptCheck {
   static func check(_ data: Data) throws(FuzzFinding) {

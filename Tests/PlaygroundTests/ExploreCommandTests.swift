@@ -248,6 +248,15 @@ struct CounterexampleLanguageTests {
     let edited = paste(script.replacingOccurrences(of: "defect resave-deleted\n", with: ""))
     #expect(edited.status == 0, "\(edited.output.text)")
     #expect(edited.output.text.contains("invariants held"))
+
+    // Looking at the world first does not stop the switch to the simulator; changing it in a way only the
+    // playground can does, and the error names the line.
+    let looked = paste("device add d1\nd1 create Note/r1 title=a\nshow server\nexpect server records = 0\nquiesce")
+    #expect(looked.status == 0, "\(looked.output.text)")
+    #expect(looked.output.text.contains("saved r1"), "\(looked.output.text)")
+    let changed = paste("device add d1\nsync all\nquiesce")
+    #expect(changed.status == 1)
+    #expect(changed.output.text.contains("cannot carry out the earlier line `sync all`"), "\(changed.output.text)")
   }
 
   @Test("faults read kind first, as replay scripts write them; the older order still reads")

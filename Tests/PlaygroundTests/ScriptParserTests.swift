@@ -107,7 +107,7 @@ struct ScriptParserTests {
       ("shwo", "unknown command 'shwo'; did you mean 'show'?"),
       ("resolver field-marge", "unknown resolver 'field-marge'; did you mean 'field-merge'?"),
       ("delete-policy deletewins", "did you mean 'deleteWins'?"),
-      ("advance 30", "30: not a duration"),
+      ("advance soon", "soon: not a duration"),
       ("advance 30s extra", "unexpected 'extra' at column 13"),
       ("device add sync", "'sync' is a command word"),
       ("expect server Note/1 title < 3", "compare field values with = or !="),

@@ -159,7 +159,10 @@ struct SessionTests {
     var session = PlaygroundSession()
     _ = try session.execute(line: "device add phone")
     let commands: [ScriptCommand] = [
-      .create(device: "phone", records: [], fields: []), .limit(.pageSize, -5), .limit(.batchItems, 0),
+      .create(device: "phone", records: [], fields: []), .limits([.pageSize: -5]), .limits([.batchItems: 0]),
+      .limits([.batchItems: 10, .pageSize: 0]), .resolver(ResolverSetting(name: "mine")), .quiesce,
+      .upgrade(device: "phone", nil), .fault(.loseRequest(device: "phone")), .expect(.invariants),
+      .addDevice(DeviceSetup(name: "tablet", upgraded: true)),
       .advance(-1), .advance(.nan), .fault(.loseResponses(device: "phone", count: -3)),
       .addDevice(DeviceSetup(name: "", clockOffset: 0, schema: nil, user: "_user")),
       .addDevice(DeviceSetup(name: "tablet", clockOffset: 0, schema: nil, user: "")),

@@ -7,10 +7,7 @@ enum ReplCommand {
   static let prompt = "reconcile> "
 
   /// Every command, and how to leave.
-  static var help: String {
-    TextTable.render(
-      ScriptParser.commands.map { [$0.syntax, $0.summary] } + [["quit", "leave the playground"]], header: false)
-  }
+  static var help: String { PlaygroundSession.helpTable(extra: [["quit", "leave the playground"]]) }
 
   static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
     if let word = arguments.first {

@@ -34,24 +34,13 @@ enum RunCommand {
     }
     let quiet = options.flags.contains("--quiet")
     let lines = ScriptFile.lines(text)
-    // Check every line first: a typo on line 40 is reported before lines 1–39 change anything. A replay script (what
-    // `explore` and `simulate` write) is checked as a whole in its own language.
+    // Check every line first: a typo on line 40 is reported before lines 1–39 change anything.
     for (number, line) in lines {
       do {
         _ = try ScriptParser.parse(line)
       } catch {
-        do {
-          _ = try SimulationScript.parse(text)
-        } catch let replayError {
-          var message = "\(path):\(number): error: \(error.message)"
-          if lines.contains(where: { $0.text == "quiesce" || $0.text == "expect invariants" }) {
-            message +=
-              "\n(read as a replay script: line \(replayError.line): \(replayError.problem): \(replayError.token))"
-          }
-          output.writeError(style.red(message) + "\n")
-          return 1
-        }
-        break
+        output.writeError(style.red("\(path):\(number): error: \(error.message)") + "\n")
+        return 1
       }
     }
     var script = ScriptSession(playground: session)

@@ -1,3 +1,5 @@
+import ReconcileSimulator
+
 /// The seed scenarios `demo` plays. Each script is kept, byte for byte, in `Playground/Scenarios/` (a test checks),
 /// where `reconcile-playground run` runs it and CI runs it under every resolver.
 extension DemoScenario {

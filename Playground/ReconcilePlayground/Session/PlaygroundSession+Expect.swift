@@ -8,6 +8,7 @@ extension PlaygroundSession {
   /// - Throws: ``ScriptError`` starting `expectation failed:` with what was expected and what was found.
   func check(_ expectation: Expectation) throws(ScriptError) -> String {
     switch expectation {
+    case .invariants: throw Self.simulatorOnly("expect invariants")
     case .converged:
       if let problem = convergenceProblem() { throw Self.failed("converged, but \(problem)") }
       return "ok: converged"

@@ -168,8 +168,11 @@ extension PlaygroundSession {
 
   // MARK: Faults
 
-  mutating func inject(_ fault: Fault) throws(ScriptError) -> String {
+  mutating func inject(_ fault: ScriptFault) throws(ScriptError) -> String {
     switch fault {
+    case .loseRequest, .duplicate, .delay, .transient, .itemTransient, .tornCrash, .expireDatabaseTokens, .quotaFull,
+      .deleteZone:
+      throw Self.simulatorOnly("this fault")
     case .disconnectAfterSave(let name):
       _ = try index(of: name)
       networkFaults[name, default: NetworkFaults()].disconnectAfterSave = true

@@ -81,7 +81,8 @@ public struct PlaygroundSession: Sendable {
     case .restart(let name):
       try withDevice(name) { $0.restart() }
       return "\(name) restarted syncing"
-    case .upgrade(let name, let version):
+    case .upgrade(let name, nil): throw Self.simulatorOnly("\(name) upgrade without a version")
+    case .upgrade(let name, let version?):
       let schema = try AppSchemaBuilder.schema(version, from: declarations)
       try withDevice(name) { $0.upgrade(to: schema) }
       return "\(name) now runs app \(version)"
@@ -93,6 +94,9 @@ public struct PlaygroundSession: Sendable {
       }
       return "\(name)'s clock is \(Self.offsetText(offset)) true time"
     case .resolver(let setting):
+      guard setting.choice != nil else {
+        throw .unknown("resolver", setting.name, choices: ResolverChoice.allCases.map(\.rawValue))
+      }
       resolver = setting
       for index in devices.indices {
         devices[index].use(setting.resolver, bookkeeping: setting.bookkeeping, deletePolicy: deletePolicy)
@@ -112,14 +116,21 @@ public struct PlaygroundSession: Sendable {
       let keys = declaration.recordSchema.fields.keys.sorted().joined(separator: ", ")
       return "app \(declaration.version) knows \(declaration.recordSchema.recordType): \(keys)"
     case .fault(let fault): return try inject(fault)
-    case .limit(let limit, let value):
-      guard value >= 1 else { throw ScriptError("limit \(limit.rawValue) \(value): a limit is at least 1") }
-      switch limit {
-      case .batchItems: server.configuration.limits.maximumBatchItems = value
-      case .batchBytes: server.configuration.limits.maximumBatchBytes = value
-      case .pageSize: server.configuration.limits.changesPageSize = value
+    case .limits(let limits):
+      let ordered = limits.sorted { $0.key.rawValue < $1.key.rawValue }
+      for (limit, value) in ordered where value < 1 {
+        throw ScriptError("limit \(limit.rawValue) \(value): a limit is at least 1")
       }
-      return "server \(limit.rawValue) = \(value)"
+      for (limit, value) in ordered {
+        switch limit {
+        case .batchItems: server.configuration.limits.maximumBatchItems = value
+        case .batchBytes: server.configuration.limits.maximumBatchBytes = value
+        case .pageSize: server.configuration.limits.changesPageSize = value
+        }
+      }
+      return ordered.map { "server \($0.key.rawValue) = \($0.value)" }.joined(separator: "\n")
+    case .schemas, .client, .invariants, .zoneDeletion, .sendAfterEdits, .defect, .quiesce:
+      throw Self.simulatorOnly("this line")
     case .advance(let seconds):
       guard seconds >= 0, seconds.isFinite else { throw ScriptError("advance: time only moves forward") }
       server.advanceClock(by: seconds)
@@ -142,9 +153,24 @@ public struct PlaygroundSession: Sendable {
     return try execute(command)
   }
 
-  /// Every command with its description, aligned.
-  public static var helpText: String {
-    TextTable.render(ScriptParser.commands.map { [$0.syntax, $0.summary] }, header: false)
+  /// Every command with its description, aligned; commands of only one side are marked.
+  public static var helpText: String { helpTable(extra: []) }
+
+  /// The command table `help` prints, with `extra` rows at the end.
+  static func helpTable(extra: [[String]]) -> String {
+    let rows = ScriptParser.commands.map { command -> [String] in
+      switch command.runs {
+      case .both, .playground: [command.syntax, command.summary]
+      case .simulator: [command.syntax, command.summary + " (simulator)"]
+      }
+    }
+    return TextTable.render(rows + extra, header: false)
+  }
+
+  /// The error for a line only the simulator's world carries out, when it reaches the playground's session itself
+  /// (``ScriptSession`` hands such lines to a ``SimulationSession`` first).
+  static func simulatorOnly(_ what: String) -> ScriptError {
+    ScriptError("\(what) runs in the simulator's world (a replay script), not in the playground's session")
   }
 
   /// Virtual seconds since the session started.
@@ -166,6 +192,7 @@ public struct PlaygroundSession: Sendable {
   }
 
   private mutating func addDevice(_ setup: DeviceSetup) throws(ScriptError) -> String {
+    guard !setup.upgraded else { throw Self.simulatorOnly("device add --upgraded") }
     try ScriptParser.checkName(setup.name, what: "device name")
     try ScriptParser.checkName(setup.user, what: "user")
     guard !devices.contains(where: { $0.name == setup.name }) else {

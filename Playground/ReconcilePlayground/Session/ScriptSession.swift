@@ -1,14 +1,11 @@
 import Foundation
 import ReconcileSimulator
 
-/// What the REPL and `run` carry lines out with: the playground's commands, and every line of the simulator's replay
-/// scripts, so a counterexample `explore` or `simulate` printed can be pasted in line by line — or run as a file — and
-/// edited.
-///
-/// Lines go to the playground's session until one is a line only the replay language has (`schemas`, `client`,
-/// `send-after-edits`, `quiesce`, a fault the playground does not know …). The lines before it, all of them valid
-/// replay headers (`resolver`, `delete-policy`, `device add` …), are then carried out again in a ``SimulationSession``,
-/// and every later line goes there.
+/// What the REPL and `run` carry lines out with. Every line is read by the one grammar (``ScriptParser``); the
+/// playground's own session carries it out, until a line only the simulator's world can (``ScriptCommand/needsSimulator``:
+/// `quiesce`, `schemas`, `client`, `expect invariants`, a fault such as `fault lose-request d1` …). The lines before it
+/// that changed the world (not `show`, `expect` or `help`) are then carried out again in a ``SimulationSession``, and every later line goes there, so a counterexample
+/// `explore` or `simulate` printed can be pasted in line by line — or run as a file — and edited.
 struct ScriptSession {
   private var playground = PlaygroundSession()
   private var simulation: SimulationSession?
@@ -32,42 +29,26 @@ struct ScriptSession {
       defer { simulation = session }
       return try Self.simulate(line, in: &session)
     }
-    let command: ScriptCommand?
-    do {
-      command = try ScriptParser.parse(line)
-    } catch {
-      guard var session = Self.replaying(history) else { throw error }
-      var probe = session
-      if let outcome = try? Self.simulate(line, in: &probe) {
-        // A replay script: carry its lines out in the simulator from here on.
-        simulation = probe
-        return outcome
+    guard let command = try ScriptParser.parse(line) else { return Outcome(text: "", isData: false) }
+    if command.needsSimulator {
+      var session = SimulationSession()
+      for earlier in history {
+        do {
+          _ = try session.execute(earlier)
+        } catch {
+          throw ScriptError(
+            "`\(line.trimmingCharacters(in: .whitespaces))` runs in the simulator's world, which cannot carry out the "
+              + "earlier line `\(earlier)`: \(error.problem)")
+        }
       }
-      // A replay-only line with a mistake: name the mistake in the replay language's terms.
-      if Self.isReplayOnly(line) { _ = try Self.simulate(line, in: &session) }
-      throw error
+      let outcome = try Self.simulate(line, in: &session)
+      simulation = session
+      return outcome
     }
-    guard let command else { return Outcome(text: "", isData: false) }
     let text = try playground.execute(command)
-    history.append(line)
+    // Lines that only look (`show`, `expect`, `help`) change nothing a simulation would need to carry out again.
+    if !Self.onlyLooks(command) { history.append(line) }
     return Outcome(text: text, isData: Self.isData(command))
-  }
-
-  /// A simulation session that has carried out `lines`, or `nil` when one of them is not a replay line.
-  private static func replaying(_ lines: [String]) -> SimulationSession? {
-    var session = SimulationSession()
-    for line in lines {
-      guard (try? session.execute(line)) != nil else { return nil }
-    }
-    return session
-  }
-
-  /// Whether a line parses in the replay language (so a mistake in it is reported in that language's terms).
-  private static func isReplayOnly(_ line: String) -> Bool {
-    let head = line.split(separator: " ").first.map(String.init) ?? ""
-    return [
-      "client", "schemas", "invariants", "zone-deletion", "send-after-edits", "server-limits", "defect", "quiesce",
-    ].contains(head)
   }
 
   private static func simulate(_ line: String, in session: inout SimulationSession) throws(ScriptError) -> Outcome {
@@ -81,6 +62,13 @@ struct ScriptSession {
       throw ScriptError("expectation failed: " + output.lines.joined(separator: "\n"))
     }
     return Outcome(text: output.lines.joined(separator: "\n"), isData: false)
+  }
+
+  private static func onlyLooks(_ command: ScriptCommand) -> Bool {
+    switch command {
+    case .show, .help, .expect: true
+    default: false
+    }
   }
 
   private static func isData(_ command: ScriptCommand) -> Bool {

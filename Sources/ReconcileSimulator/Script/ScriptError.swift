@@ -5,13 +5,19 @@ public import Foundation
 public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What is wrong, naming the token and, for a misspelling, the nearest correct word.
   public var message: String
+  /// The word the parser was reading when it found the problem, when there was one: what a replay script's
+  /// ``SimulationScript/ParseError`` names.
+  public var token: String?
 
   /// The longest message kept whole; a longer one (quoting a huge token) keeps its start and says how long it was.
   public static let longestMessage = 400
 
   /// Creates an error.
-  /// - Parameter message: What is wrong. Past ``longestMessage`` characters it is cut short.
-  public init(_ message: String) {
+  /// - Parameters:
+  ///   - message: What is wrong. Past ``longestMessage`` characters it is cut short.
+  ///   - token: The offending word, when there is one.
+  public init(_ message: String, token: String? = nil) {
+    self.token = token
     let length = message.count
     self.message =
       length <= Self.longestMessage
@@ -27,11 +33,14 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Whether this is a failed `expect` rather than a command that could not be carried out.
   package var isFailedExpectation: Bool { message.hasPrefix("expectation failed") }
 
+  /// The same error with `text` added to its message.
+  package func adding(_ text: String) -> ScriptError { ScriptError(message + text, token: token) }
+
   /// An "unknown WORD" error that lists the nearest of `choices` when one is close.
   package static func unknown(_ what: String, _ word: String, choices: [String]) -> ScriptError {
     var message = "unknown \(what) '\(word)'"
     if let guess = Suggestion.closest(to: word, in: choices) { message += "; did you mean '\(guess)'?" }
-    return ScriptError(message)
+    return ScriptError(message, token: word)
   }
 }
 

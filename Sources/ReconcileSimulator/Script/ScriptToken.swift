@@ -48,7 +48,7 @@ public struct ScriptToken: Sendable, Hashable, CustomStringConvertible {
         bracketStart.append(column)
         current.append(character)
       case "]":
-        guard depth > 0 else { throw ScriptError("unbalanced ']' at column \(column)") }
+        guard depth > 0 else { throw ScriptError("unbalanced ']' at column \(column)", token: current + "]") }
         depth -= 1
         bracketStart.removeLast()
         current.append(character)
@@ -60,14 +60,14 @@ public struct ScriptToken: Sendable, Hashable, CustomStringConvertible {
         current.append(character)
       }
     }
-    if let quoteStart { throw ScriptError("unterminated quote starting at column \(quoteStart)") }
+    if let quoteStart { throw ScriptError("unterminated quote starting at column \(quoteStart)", token: current) }
     return try finish(tokens, current, start, depth: depth, bracketStart: bracketStart)
   }
 
   private static func finish(
     _ tokens: [ScriptToken], _ current: String, _ start: Int, depth: Int, bracketStart: [Int]
   ) throws(ScriptError) -> [ScriptToken] {
-    if depth > 0, let open = bracketStart.last { throw ScriptError("unclosed '[' at column \(open)") }
+    if depth > 0, let open = bracketStart.last { throw ScriptError("unclosed '[' at column \(open)", token: current) }
     var tokens = tokens
     if !current.isEmpty { tokens.append(ScriptToken(text: current, column: start)) }
     return tokens

@@ -34,7 +34,7 @@ struct Scheduler: Sendable {
       // The draw happens whatever the bound, so runs with skew and without it share their other choices.
       let skew = index == 0 ? 0 : random.below(241) - 120
       let bound = max(0, configuration.maximumClockSkew)
-      return DeviceSetup(name: "d\(index + 1)", clockOffset: min(bound, max(-bound, skew)))
+      return DeviceSetup(name: "d\(index + 1)", clockOffset: Double(min(bound, max(-bound, skew))))
     }
     var limits = SimulatedServer.Limits.cloudKit
     if configuration.faults.isSwarm {

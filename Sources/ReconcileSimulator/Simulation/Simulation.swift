@@ -128,7 +128,7 @@ public struct Simulation: Sendable {
     ClientSetup(
       name: device.name, userRecordName: user, zoneID: zoneID, resolver: setup.resolver.resolver,
       bookkeeping: setup.resolver.bookkeeping, deletePolicy: setup.deletePolicy, schema: AppSchemas.base(setup.schemas),
-      clockOffset: TimeInterval(device.clockOffset), zoneDeletion: setup.zoneDeletion, defects: setup.defects)
+      clockOffset: device.clockOffset, zoneDeletion: setup.zoneDeletion, defects: setup.defects)
   }
 
   // MARK: Looking

@@ -15,27 +15,6 @@ public enum SchemaScenario: String, Sendable, Hashable, CaseIterable, CustomStri
   public var description: String { rawValue }
 }
 
-/// One device of a run, as a script's `device add` line sets it up.
-public struct DeviceSetup: Sendable, Hashable {
-  /// The device's name.
-  public var name: String
-  /// Its clock skew in seconds.
-  public var clockOffset: Int
-  /// Whether it starts on the upgraded app version.
-  public var upgraded: Bool
-
-  /// Creates a device setup.
-  /// - Parameters:
-  ///   - name: The name.
-  ///   - clockOffset: Clock skew in seconds; 0 unless given.
-  ///   - upgraded: `false` unless given.
-  public init(name: String, clockOffset: Int = 0, upgraded: Bool = false) {
-    self.name = name
-    self.clockOffset = clockOffset
-    self.upgraded = upgraded
-  }
-}
-
 /// Everything a run needs besides its steps: the world a replay script's header describes.
 public struct SimulationSetup: Sendable, Hashable {
   /// The resolver every device uses.

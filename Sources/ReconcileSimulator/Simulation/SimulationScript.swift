@@ -23,37 +23,18 @@ import Reconcile
 /// expect invariants
 /// ```
 ///
-/// Header lines set up the world: `resolver NAME` (`server-lww`, `local-clock`, `edit-count`, `field-merge`, `hlc`),
-/// `delete-policy deleteWins|editWins`, `schemas none|minor|major`, one `device add NAME [--clock-offset Ns]
-/// [--upgraded]` per device, and optionally `invariants NAME …` (the ``Invariant``s to check; the resolver's defaults
-/// otherwise), `zone-deletion drop|reupload` (``ZoneDeletionResponse``; `drop` unless given), `send-after-edits`
-/// (devices send right after each user action, see ``Workload/sendsAfterEdits``), `server-limits batch-items N
-/// batch-bytes N page-size N` (lowered limits), `defect NAME` lines (a ``ClientDefect`` every device makes) and
-/// `client NAME` (the ``ClientUnderTest`` every device runs; `reference` unless given). Each step line is one
-/// ``SimulationStep``; one second of virtual time passes after each
-/// (`advance Ns` waits N seconds instead):
-///
-/// | Line | Step |
-/// |---|---|
-/// | `NAME create Note/REC key=value …` | ``SimulationStep/create(device:record:values:)`` |
-/// | `NAME edit Note/REC key=value … -key` | ``SimulationStep/edit(device:record:values:)`` (`-key` removes it) |
-/// | `NAME delete Note/REC` | ``SimulationStep/delete(device:record:)`` |
-/// | `NAME sync` · `NAME crash` · `NAME offline` · `NAME online` · `NAME upgrade` | the device step |
-/// | `NAME clock +90s` | ``SimulationStep/clockJump(device:seconds:)`` |
-/// | `advance 30s` | ``SimulationStep/advance(seconds:)`` |
-/// | `fault lose-request NAME` · `fault lose-response NAME` · `fault duplicate NAME` | a network fault |
-/// | `fault delay NAME 20s` · `fault transient NAME zoneBusy 5s` | a late request, a transient error |
-/// | `fault item-transient NAME zoneBusy 5s` | one save of the next request fails with a transient error |
-/// | `fault throttle 30s` · `fault expire-tokens` · `fault delete-zone` | a server fault |
-/// | `fault corrupt NAME RECORD` | the device's stored copy of the record is damaged |
-/// | `fault torn-crash NAME` | the device crashes between two persistence writes of its next answer |
-/// | `fault expire-database-tokens` · `fault quota-full 30s` | database tokens expire; the user's storage is full |
-///
-/// `quiesce` drives the world to quiescence; `expect invariants` fails the script if an invariant is broken. Words,
-/// values and durations are read by the playground's syntax (``ScriptToken``, ``ValueSyntax``): strings in double
-/// quotes, integers, decimals, `nil`; durations in `ms`, `s`, `m`, `h` or `d` (a bare number of seconds still reads).
-/// ``SimulationSession`` carries a script out one line at a time.
+/// Every line is a line of the one script language (``ScriptParser``, ``ScriptCommand``; the article
+/// <doc:TheScriptLanguage> lists them): header lines (`resolver`, `delete-policy`, `schemas`, `device add`, `client`,
+/// `limit` …) set up the world, each step line (`d1 create Note/r1 …`, `d1 sync`, `fault lose-response d1`,
+/// `advance 30s` …) is one ``SimulationStep`` followed by one second of virtual time, `quiesce` drives the world to
+/// quiescence, and `expect invariants` fails the script if an invariant is broken. Lines only the playground's own
+/// session can carry out (`show`, `sync all`, `expect` on a value …) are refused, naming the line. Older scripts'
+/// forms still read: bare seconds, `server-limits`, `fault corrupt d1 r1`. ``SimulationSession`` carries a script
+/// out one line at a time.
 public enum SimulationScript {
+  /// The record type of every record a simulation makes.
+  public static let recordType = "Note"
+
   /// A script line that could not be read, naming the line, the token and the problem.
   public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The line number, from 1.
@@ -103,16 +84,18 @@ public enum SimulationScript {
     lines.append("schemas \(setup.schemas.rawValue)")
     for device in setup.devices {
       lines.append(
-        "device add \(device.name) --clock-offset \(device.clockOffset)s" + (device.upgraded ? " --upgraded" : ""))
+        "device add \(device.name) --clock-offset \(seconds(device.clockOffset))"
+          + (device.upgraded ? " --upgraded" : ""))
     }
     if setup.zoneDeletion != .dropLocalData { lines.append("zone-deletion \(setup.zoneDeletion)") }
     if setup.sendsAfterEdits { lines.append("send-after-edits") }
-    if setup.limits != .cloudKit {
-      let l = setup.limits
-      lines.append(
-        "server-limits batch-items \(l.maximumBatchItems) batch-bytes \(l.maximumBatchBytes) "
-          + "page-size \(l.changesPageSize)")
-    }
+    let (lowered, cloudKit) = (setup.limits, SimulatedServer.Limits.cloudKit)
+    let limits = [
+      (ServerLimit.batchItems, lowered.maximumBatchItems, cloudKit.maximumBatchItems),
+      (.batchBytes, lowered.maximumBatchBytes, cloudKit.maximumBatchBytes),
+      (.pageSize, lowered.changesPageSize, cloudKit.changesPageSize),
+    ].filter { $0.1 != $0.2 }
+    if !limits.isEmpty { lines.append("limit" + limits.map { " \($0.0.rawValue) \($0.1)" }.joined()) }
     for defect in setup.defects.map(\.rawValue).sorted() { lines.append("defect \(defect)") }
     if let invariants {
       lines.append("invariants " + invariants.map(\.rawValue).sorted().joined(separator: " "))
@@ -142,25 +125,39 @@ public enum SimulationScript {
     case .offline(let device): return "\(device) offline"
     case .online(let device): return "\(device) online"
     case .upgrade(let device): return "\(device) upgrade"
-    case .clockJump(let device, let seconds): return "\(device) clock \(seconds >= 0 ? "+" : "")\(seconds)s"
-    case .advance(let seconds): return "advance \(seconds)s"
-    case .fault(let fault):
-      switch fault {
-      case .loseRequest(let device): return "fault lose-request \(device)"
-      case .loseResponse(let device): return "fault lose-response \(device)"
-      case .duplicate(let device): return "fault duplicate \(device)"
-      case .delay(let device, let seconds): return "fault delay \(device) \(seconds)s"
-      case .transient(let device, let error, let wait): return "fault transient \(device) \(error) \(wait)s"
-      case .itemTransient(let device, let error, let wait): return "fault item-transient \(device) \(error) \(wait)s"
-      case .throttle(let seconds): return "fault throttle \(seconds)s"
-      case .expireTokens: return "fault expire-tokens"
-      case .expireDatabaseTokens: return "fault expire-database-tokens"
-      case .quotaFull(let seconds): return "fault quota-full \(seconds)s"
-      case .deleteZone: return "fault delete-zone"
-      case .corruptStorage(let device, let record): return "fault corrupt \(device) \(record)"
-      case .tornCrash(let device): return "fault torn-crash \(device)"
-      }
+    case .clockJump(let device, let jump): return "\(device) clock \(jump >= 0 ? "+" : "")\(seconds(jump))"
+    case .advance(let wait): return "advance \(seconds(wait))"
+    case .fault(let fault): return line(for: ScriptFault(fault))
     }
+  }
+
+  private static func line(for fault: ScriptFault) -> String {
+    switch fault {
+    case .loseRequest(let device): "fault lose-request \(device)"
+    case .loseResponses(let device, let count): "fault lose-response \(device)" + (count == 1 ? "" : " \(count)")
+    case .duplicate(let device): "fault duplicate \(device)"
+    case .delay(let device, let wait): "fault delay \(device) \(seconds(wait))"
+    case .transient(let device, let error, let wait): "fault transient \(device) \(error) \(seconds(wait))"
+    case .itemTransient(let device, let error, let wait): "fault item-transient \(device) \(error) \(seconds(wait))"
+    case .throttle(let wait): "fault throttle \(seconds(wait))"
+    case .expireTokens: "fault expire-tokens"
+    case .expireDatabaseTokens: "fault expire-database-tokens"
+    case .quotaFull(let wait): "fault quota-full \(seconds(wait))"
+    case .deleteZone: "fault delete-zone"
+    case .corruptStorage(let device, let record): "fault corrupt \(device) \(record)"
+    case .tornCrash(let device): "fault torn-crash \(device)"
+    case .disconnectAfterSave(let device): "fault disconnect-after-save \(device)"
+    case .error(let error, let count, let device):
+      "fault error \(error.name) \(count)" + (device.map { " --device \($0)" } ?? "")
+    case .clear: "fault clear"
+    }
+  }
+
+  /// Whole seconds as the language writes them: `30s`, `-37s`.
+  private static func seconds(_ value: some BinaryInteger) -> String { "\(value)s" }
+
+  private static func seconds(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))s" : DurationSyntax.render(value)
   }
 
   /// The shared value syntax (``ValueSyntax``): what the REPL and `run` read too.
@@ -178,268 +175,136 @@ public enum SimulationScript {
   public static func parse(
     _ text: String, resolvers: [ResolverUnderTest] = [], clients: [ClientUnderTest] = []
   ) throws(ParseError) -> Parsed {
-    let known = resolvers + ResolverChoice.allCases.map(ResolverUnderTest.init)
-    let knownClients = clients + ClientUnderTest.builtIns
-    var client = ClientUnderTest.reference
-    var resolver = ResolverUnderTest(.fieldMerge)
-    var deletePolicy = DeletePolicy.deleteWins
-    var schemas = SchemaScenario.none
-    var devices: [DeviceSetup] = []
-    var steps: [SimulationStep] = []
-    var quiesces = false
-    var expects = false
-    var invariants: Set<Invariant>?
-    var zoneDeletion = ZoneDeletionResponse.dropLocalData
-    var defects: Set<ClientDefect> = []
-    var limits = SimulatedServer.Limits.cloudKit
-    var sendsAfterEdits = false
+    var reader = Reader(resolvers: resolvers, clients: clients)
     for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let number = offset + 1
-      let tokens = try tokenize(String(raw), line: number)
-      guard let head = tokens.first else { continue }
+      try reader.read(String(raw), number: offset + 1)
+    }
+    return reader.parsed
+  }
+
+  /// Builds a world and its steps from lines of the language, one at a time.
+  struct Reader {
+    private let resolvers: [ResolverUnderTest]
+    private let clients: [ClientUnderTest]
+    private(set) var parsed: Parsed
+
+    init(resolvers: [ResolverUnderTest], clients: [ClientUnderTest]) {
+      self.resolvers = resolvers + ResolverChoice.allCases.map(ResolverUnderTest.init)
+      self.clients = clients + ClientUnderTest.builtIns
+      parsed = Parsed(
+        setup: SimulationSetup(
+          resolver: ResolverUnderTest(.fieldMerge), deletePolicy: .deleteWins, schemas: .none, devices: []),
+        steps: [], quiesces: false, expectsInvariants: false, invariants: nil)
+    }
+
+    /// Reads one line into the world or its steps.
+    /// - Returns: The command the line holds, or `nil` for a blank or comment line.
+    @discardableResult
+    mutating func read(_ line: String, number: Int) throws(ParseError) -> ScriptCommand? {
       func fail(_ problem: String, _ token: String? = nil) -> ParseError {
-        ParseError(line: number, token: token ?? raw.trimmingCharacters(in: .whitespaces), problem: problem)
+        ParseError(line: number, token: token ?? line.trimmingCharacters(in: .whitespaces), problem: problem)
       }
-      switch head {
-      case "resolver":
-        guard tokens.count == 2, let choice = known.first(where: { $0.name == tokens[1] }) else {
-          throw fail(
-            "unknown resolver; use one of \(known.map(\.name).joined(separator: ", "))", tokens.dropFirst().first)
+      let command: ScriptCommand
+      do {
+        guard
+          let read = try ScriptParser.parse(
+            line, resolvers: resolvers.map(\.name), clients: clients.map(\.name))
+        else { return nil }
+        command = read
+      } catch {
+        throw fail(error.message, error.token)
+      }
+      guard command.runsInReplay else {
+        throw fail("a replay script cannot hold this line: \(Self.why(command))")
+      }
+      var setup = parsed.setup
+      switch command {
+      case .resolver(let setting):
+        guard let resolver = resolvers.first(where: { $0.name == setting.name }) else {
+          throw fail("unknown resolver", setting.name)
         }
-        resolver = choice
-      case "client":
-        guard tokens.count == 2, let choice = knownClients.first(where: { $0.name == tokens[1] }) else {
-          throw fail(
-            "unknown client; use one of \(knownClients.map(\.name).joined(separator: ", ")) or pass yours to the parser",
-            tokens.dropFirst().first)
-        }
-        client = choice
-      case "delete-policy":
-        guard tokens.count == 2, let policy = DeletePolicy.allCases.first(where: { "\($0)" == tokens[1] }) else {
-          throw fail("unknown delete policy; use deleteWins or editWins", tokens.dropFirst().first)
-        }
-        deletePolicy = policy
-      case "schemas":
-        guard tokens.count == 2, let scenario = SchemaScenario(rawValue: tokens[1]) else {
-          throw fail("unknown schemas; use none, minor or major", tokens.dropFirst().first)
-        }
-        schemas = scenario
-      case "device":
-        guard tokens.count >= 3, tokens[1] == "add" else { throw fail("expected `device add NAME`") }
-        var device = DeviceSetup(name: tokens[2])
-        var rest = tokens.dropFirst(3)
-        while let option = rest.popFirst() {
-          switch option {
-          case "--clock-offset":
-            guard let value = rest.popFirst(), let seconds = duration(value) else {
-              throw fail("expected a duration like 30s or -2m", option)
-            }
-            device.clockOffset = seconds
-          case "--upgraded": device.upgraded = true
-          default: throw fail("unknown option", option)
-          }
-        }
-        guard !devices.contains(where: { $0.name == device.name }) else {
+        setup.resolver = resolver
+      case .client(let name):
+        guard let client = clients.first(where: { $0.name == name }) else { throw fail("unknown client", name) }
+        setup.client = client
+      case .deletePolicy(let policy): setup.deletePolicy = policy
+      case .schemas(let scenario): setup.schemas = scenario
+      case .addDevice(let device):
+        guard !setup.devices.contains(where: { $0.name == device.name }) else {
           throw fail("device added twice", device.name)
         }
-        devices.append(device)
-      case "zone-deletion":
-        guard tokens.count == 2, let response = ZoneDeletionResponse(rawValue: tokens[1]) else {
-          throw fail("unknown zone-deletion response; use drop or reupload", tokens.dropFirst().first)
+        guard device.clockOffset == device.clockOffset.rounded() else {
+          throw fail("a simulated device's clock offset is whole seconds", "\(device.clockOffset)")
         }
-        zoneDeletion = response
-      case "send-after-edits":
-        guard tokens.count == 1 else { throw fail("`send-after-edits` takes nothing after it") }
-        sendsAfterEdits = true
-      case "server-limits":
-        var rest = tokens.dropFirst()
-        while let name = rest.popFirst() {
-          guard let text = rest.popFirst(), let value = Int(text), value >= 1 else {
-            throw fail("expected a whole number of at least 1 after \(name)", name)
-          }
-          switch name {
-          case "batch-items": limits.maximumBatchItems = value
-          case "batch-bytes": limits.maximumBatchBytes = value
-          case "page-size": limits.changesPageSize = value
-          default: throw fail("unknown server limit; use batch-items, batch-bytes or page-size", name)
+        setup.devices.append(device)
+      case .zoneDeletion(let response): setup.zoneDeletion = response
+      case .sendAfterEdits: setup.sendsAfterEdits = true
+      case .limits(let limits):
+        for (limit, value) in limits {
+          switch limit {
+          case .batchItems: setup.limits.maximumBatchItems = value
+          case .batchBytes: setup.limits.maximumBatchBytes = value
+          case .pageSize: setup.limits.changesPageSize = value
           }
         }
-      case "defect":
-        guard tokens.count == 2, let defect = ClientDefect(rawValue: tokens[1]) else {
-          throw fail(
-            "unknown defect; use \(ClientDefect.allCases.map(\.rawValue).joined(separator: ", "))",
-            tokens.dropFirst().first)
-        }
-        defects.insert(defect)
-      case "invariants":
-        var named = Set<Invariant>()
-        for token in tokens.dropFirst() {
-          // Scripts saved before the halted-device invariant covered reads name it by its old name.
-          let name = token == "haltedDeviceWritesNothing" ? Invariant.haltedDeviceSendsNothing.rawValue : token
-          guard let invariant = Invariant(rawValue: name) else {
-            throw fail("unknown invariant; use \(Invariant.allCases.map(\.rawValue).joined(separator: ", "))", token)
-          }
-          named.insert(invariant)
-        }
-        invariants = named
-      case "quiesce":
-        guard tokens.count == 1 else { throw fail("`quiesce` takes nothing", tokens[1]) }
-        quiesces = true
-      case "expect":
-        guard tokens.count == 2, tokens[1] == "invariants" else { throw fail("expected `expect invariants`") }
-        expects = true
-      case "advance":
-        guard tokens.count == 2, let seconds = duration(tokens[1]), seconds >= 0 else {
-          throw fail("expected a duration like 30s", tokens.dropFirst().first)
-        }
-        steps.append(.advance(seconds: seconds))
-      case "fault":
-        steps.append(.fault(try fault(Array(tokens.dropFirst()), fail: fail)))
+      case .defect(let defect): setup.defects.insert(defect)
+      case .invariants(let invariants): parsed.invariants = invariants
+      case .quiesce: parsed.quiesces = true
+      case .expect: parsed.expectsInvariants = true
       default:
-        guard devices.contains(where: { $0.name == head }) else {
-          throw fail("unknown command or device (add devices with `device add NAME` first)", head)
+        if let device = command.device, !setup.devices.contains(where: { $0.name == device }) {
+          throw fail("unknown command or device (add devices with `device add NAME` first)", device)
         }
-        steps.append(try deviceStep(head, Array(tokens.dropFirst()), fail: fail))
+        guard let steps = Self.steps(command) else {
+          throw fail("a replay script cannot hold this line: \(Self.why(command))")
+        }
+        parsed.steps += steps
       }
+      parsed.setup = setup
+      return command
     }
-    return Parsed(
-      setup: SimulationSetup(
-        resolver: resolver, deletePolicy: deletePolicy, schemas: schemas, devices: devices, zoneDeletion: zoneDeletion,
-        defects: defects, limits: limits, sendsAfterEdits: sendsAfterEdits, client: client),
-      steps: steps, quiesces: quiesces, expectsInvariants: expects, invariants: invariants)
-  }
 
-  private static func deviceStep(_ device: String, _ tokens: [String], fail: (String, String?) -> ParseError)
-    throws(ParseError) -> SimulationStep
-  {
-    guard let verb = tokens.first else { throw fail("expected a command after the device name", device) }
-    func record() throws(ParseError) -> String {
-      guard tokens.count >= 2, tokens[1].hasPrefix("Note/"), tokens[1].count > 5 else {
-        throw fail("expected a record as Note/NAME", tokens.dropFirst().first)
+    /// The steps a step line stands for; `nil` when a value does not fit a simulation (a fraction of a second).
+    private static func steps(_ command: ScriptCommand) -> [SimulationStep]? {
+      func seconds(_ value: TimeInterval) -> Int? {
+        value == value.rounded() && abs(value) <= 366 * 86_400 ? Int(value) : nil
       }
-      return String(tokens[1].dropFirst(5))
+      switch command {
+      case .create(let device, let records, let fields):
+        var values: [String: FieldValue] = [:]
+        for field in fields {
+          guard let value = field.value else { return nil }
+          values[field.key] = value
+        }
+        return records.map { .create(device: device, record: $0.recordName, values: values) }
+      case .edit(let device, let records, let fields):
+        var values: [String: FieldValue?] = [:]
+        for field in fields { values[field.key] = .some(field.value) }
+        return records.map { .edit(device: device, record: $0.recordName, values: values) }
+      case .delete(let device, let records): return records.map { .delete(device: device, record: $0.recordName) }
+      case .sync(let device): return [.sync(device: device)]
+      case .crash(let device): return [.crash(device: device)]
+      case .setOnline(let device, let online): return [online ? .online(device: device) : .offline(device: device)]
+      case .upgrade(let device, _): return [.upgrade(device: device)]
+      case .jumpClock(let device, let jump): return seconds(jump).map { [.clockJump(device: device, seconds: $0)] }
+      case .advance(let wait): return seconds(wait).map { [.advance(seconds: $0)] }
+      case .fault(let fault): return fault.simulationFaults?.map { .fault($0) }
+      default: return nil
+      }
     }
-    switch verb {
-    case "create":
-      let name = try record()
-      var values: [String: FieldValue] = [:]
-      for token in tokens.dropFirst(2) {
-        let (key, value) = try assignment(token, fail: fail)
-        guard let value else { throw fail("a new record cannot remove a key", token) }
-        values[key] = value
-      }
-      return .create(device: device, record: name, values: values)
-    case "edit":
-      let name = try record()
-      var values: [String: FieldValue?] = [:]
-      for token in tokens.dropFirst(2) {
-        let (key, value) = try assignment(token, fail: fail)
-        values[key] = .some(value)
-      }
-      guard !values.isEmpty else { throw fail("expected key=value or -key after the record", tokens[1]) }
-      return .edit(device: device, record: name, values: values)
-    case "delete": return .delete(device: device, record: try record())
-    case "sync": return .sync(device: device)
-    case "crash": return .crash(device: device)
-    case "offline": return .offline(device: device)
-    case "online": return .online(device: device)
-    case "upgrade": return .upgrade(device: device)
-    case "clock":
-      guard tokens.count == 2, let seconds = duration(tokens[1]) else {
-        throw fail("expected a jump like +90s or -2m", tokens.dropFirst().first)
-      }
-      return .clockJump(device: device, seconds: seconds)
-    default:
-      throw fail(
-        "unknown device command; use create, edit, delete, sync, crash, offline, online, upgrade or clock", verb)
-    }
-  }
 
-  private static func fault(_ tokens: [String], fail: (String, String?) -> ParseError) throws(ParseError)
-    -> SimulationFault
-  {
-    switch (tokens.first, tokens.count) {
-    case ("lose-request", 2): return .loseRequest(device: tokens[1])
-    case ("lose-response", 2): return .loseResponse(device: tokens[1])
-    case ("duplicate", 2): return .duplicate(device: tokens[1])
-    case ("delay", 3):
-      guard let seconds = duration(tokens[2]), seconds >= 0 else {
-        throw fail("expected a duration like 20s", tokens[2])
+    /// Why a line that parses has no place in a replay script.
+    private static func why(_ command: ScriptCommand) -> String {
+      switch command {
+      case .addDevice: "a simulated device takes --clock-offset and --upgraded, not --schema or --user"
+      case .resolver: "the simulator's resolvers take no options"
+      case .create, .edit, .delete:
+        "a simulation's records are \(SimulationScript.recordType)s, one name each, with plain values (no encrypted:, and a create sets values)"
+      case .upgrade: "a simulated device upgrades to the world's newer app: write `NAME upgrade` with no version"
+      case .fault: "the simulator has no such fault (or its duration is not whole seconds)"
+      case .jumpClock, .advance: "a simulation moves time in whole seconds"
+      default: "it is a command of the playground's own session (the REPL and `run`)"
       }
-      return .delay(device: tokens[1], seconds: seconds)
-    case ("transient", 4), ("item-transient", 4):
-      guard SimulationFault.transientErrorNames.contains(tokens[2]) else {
-        throw fail(
-          "unknown transient error; use \(SimulationFault.transientErrorNames.joined(separator: ", "))", tokens[2])
-      }
-      guard let seconds = duration(tokens[3]), seconds >= 0 else {
-        throw fail("expected a duration like 5s", tokens[3])
-      }
-      if tokens[0] == "item-transient" {
-        return .itemTransient(device: tokens[1], error: tokens[2], retryAfter: seconds)
-      }
-      return .transient(device: tokens[1], error: tokens[2], retryAfter: seconds)
-    case ("throttle", 2):
-      guard let seconds = duration(tokens[1]), seconds >= 0 else {
-        throw fail("expected a duration like 30s", tokens[1])
-      }
-      return .throttle(seconds: seconds)
-    case ("expire-tokens", 1): return .expireTokens
-    case ("expire-database-tokens", 1): return .expireDatabaseTokens
-    case ("quota-full", 2):
-      guard let seconds = duration(tokens[1]), seconds >= 0 else {
-        throw fail("expected a duration like 30s", tokens[1])
-      }
-      return .quotaFull(seconds: seconds)
-    case ("delete-zone", 1): return .deleteZone
-    case ("corrupt", 3): return .corruptStorage(device: tokens[1], record: tokens[2])
-    case ("torn-crash", 2): return .tornCrash(device: tokens[1])
-    default:
-      throw fail(
-        "unknown fault; use lose-request, lose-response, duplicate, delay, transient, item-transient, throttle, "
-          + "expire-tokens, "
-          + "expire-database-tokens, quota-full, delete-zone, corrupt or torn-crash", tokens.first)
-    }
-  }
-
-  /// `key=value` or `-key`.
-  private static func assignment(_ token: String, fail: (String, String?) -> ParseError) throws(ParseError)
-    -> (String, FieldValue?)
-  {
-    if token.hasPrefix("-"), token.count > 1 { return (String(token.dropFirst()), nil) }
-    guard let equals = token.firstIndex(of: "="), equals != token.startIndex else {
-      throw fail("expected key=value or -key", token)
-    }
-    let key = String(token[..<equals])
-    let text = String(token[token.index(after: equals)...])
-    do {
-      return (key, try ValueSyntax.parse(text))
-    } catch {
-      throw fail("cannot read the value: \(error.message)", text)
-    }
-  }
-
-  /// Whole seconds from a duration in the shared syntax (``DurationSyntax``: `30s`, `-2m`, `+1h`, `1d`), or from a
-  /// bare number of seconds, which older replay scripts wrote.
-  static func duration(_ text: String) -> Int? {
-    if let seconds = Int(text), abs(seconds) <= 366 * 86_400 { return seconds }
-    guard let seconds = try? DurationSyntax.parse(text), seconds == seconds.rounded() else { return nil }
-    return Int(seconds)
-  }
-
-  /// The line's words, by the shared tokenizer (``ScriptToken``): spaces split them outside quotes and brackets, and
-  /// `#` starts a comment.
-  private static func tokenize(_ line: String, line number: Int) throws(ParseError) -> [String] {
-    do {
-      return try ScriptToken.split(line).map(\.text)
-    } catch {
-      // The tokenizer names a column: the offending token is the word that starts there, to the end of the line.
-      let characters = Array(line)
-      var start = error.message.firstMatch(of: /column (\d+)/).flatMap { Int($0.output.1) }.map { $0 - 1 } ?? 0
-      start = min(max(0, start), characters.count)
-      while start > 0, !characters[start - 1].isWhitespace { start -= 1 }
-      let token = String(characters[start...]).trimmingCharacters(in: .whitespaces)
-      throw ParseError(line: number, token: token, problem: error.message)
     }
   }
 }

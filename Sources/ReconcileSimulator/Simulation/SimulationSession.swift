@@ -21,9 +21,7 @@ public struct SimulationSession: Sendable {
     public var violations: [InvariantViolation]
   }
 
-  private let resolvers: [ResolverUnderTest]
-  private let clients: [ClientUnderTest]
-  private var headers: [String] = []
+  private var reader: SimulationScript.Reader
   private var lineCount = 0
   private var simulation: Simulation?
   private var quiescent: Bool?
@@ -33,8 +31,7 @@ public struct SimulationSession: Sendable {
   ///   - resolvers: Your own resolvers, for `resolver NAME` lines; the built-ins are always known.
   ///   - clients: Your own sync clients, for `client NAME` lines; the built-ins are always known.
   public init(resolvers: [ResolverUnderTest] = [], clients: [ClientUnderTest] = []) {
-    self.resolvers = resolvers
-    self.clients = clients
+    reader = SimulationScript.Reader(resolvers: resolvers, clients: clients)
   }
 
   /// Whether a step has run: the world is set up, and header lines are refused from now on.
@@ -50,53 +47,50 @@ public struct SimulationSession: Sendable {
   ///   header line after the first step is refused too.
   public mutating func execute(_ line: String) throws(SimulationScript.ParseError) -> Output {
     lineCount += 1
-    let trimmed = line.trimmingCharacters(in: .whitespaces)
-    if trimmed.isEmpty || trimmed.hasPrefix("#") { return Output(lines: [], violations: []) }
-    let parsed: SimulationScript.Parsed
-    do {
-      parsed = try SimulationScript.parse(
-        (headers + [line]).joined(separator: "\n"), resolvers: resolvers, clients: clients)
-    } catch {
-      var error = error
-      error.line = lineCount
-      throw error
-    }
-    if trimmed == "quiesce" {
-      var world = start(parsed)
+    var next = reader
+    let stepsBefore = reader.parsed.steps.count
+    guard let command = try next.read(line, number: lineCount) else { return Output(lines: [], violations: []) }
+    switch command {
+    case .quiesce:
+      reader = next
+      var world = start()
       let before = world.trace.count
       quiescent = world.quiesce()
       simulation = world
       return Output(lines: Array(world.trace.dropFirst(before)), violations: [])
-    }
-    if parsed.expectsInvariants {
-      let world = start(parsed)
-      let result = world.result(quiescent: quiescent)
+    case .expect:
+      reader = next
+      let result = start().result(quiescent: quiescent)
       let lines =
         result.violations.isEmpty
         ? ["invariants held" + (quiescent == nil ? " (no quiesce yet: end-state invariants not judged)" : "")]
         : result.violations.map { "invariant broken: \($0)" }
       return Output(lines: lines, violations: result.violations)
-    }
-    if let step = parsed.steps.last {
-      var world = start(parsed)
+    default:
+      let steps = next.parsed.steps.dropFirst(stepsBefore)
+      guard !steps.isEmpty else {
+        guard simulation == nil else {
+          throw SimulationScript.ParseError(
+            line: lineCount, token: line.trimmingCharacters(in: .whitespaces),
+            problem: "header lines (device add, resolver, client, …) come before the first step")
+        }
+        reader = next
+        return Output(lines: [], violations: [])
+      }
+      reader = next
+      var world = start()
       let before = world.trace.count
-      world.perform(step)
+      for step in steps { world.perform(step) }
       simulation = world
       quiescent = nil
       return Output(lines: Array(world.trace.dropFirst(before)), violations: [])
     }
-    guard simulation == nil else {
-      throw SimulationScript.ParseError(
-        line: lineCount, token: trimmed,
-        problem: "header lines (device add, resolver, client, …) come before the first step")
-    }
-    headers.append(line)
-    return Output(lines: [], violations: [])
   }
 
   /// The world of the headers so far, made at the first step.
-  private mutating func start(_ parsed: SimulationScript.Parsed) -> Simulation {
+  private mutating func start() -> Simulation {
     if let simulation { return simulation }
+    let parsed = reader.parsed
     let world = Simulation(setup: parsed.setup, steps: [], invariants: parsed.invariants)
     simulation = world
     return world

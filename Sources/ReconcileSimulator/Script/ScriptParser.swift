@@ -1,48 +1,163 @@
-import Foundation
-import Reconcile
-public import ReconcileSimulator
+package import Foundation
+package import Reconcile
 
-/// Reads one line of the playground's command language into a ``ScriptCommand``. Pure: it knows nothing of the
-/// session, so the same line always parses the same way (and the parser can be fuzzed on its own).
+/// Reads one line of the script language into a ``ScriptCommand``: the one grammar of the playground's REPL and `run`,
+/// and of the replay scripts the property runner writes. Pure: it knows nothing of a session, so the same line always
+/// parses the same way (and the parser can be fuzzed on its own).
 public enum ScriptParser {
-  /// Every command with a one-line description, in the order `help` prints them.
-  public static let commands: [(syntax: String, summary: String)] = [
-    ("device add NAME [--clock-offset 5m] [--schema 1.0] [--user U]", "add a device (clock skew, app schema, user)"),
-    ("NAME create TYPE/NAME key=value…", "create a record on a device (TYPE/{1..100} makes many)"),
-    ("NAME edit TYPE/NAME key=value…", "change fields on a device (key=nil removes; encrypted:key=… encrypts)"),
-    ("NAME delete TYPE/NAME", "delete a record on a device"),
-    ("NAME sync", "sync one device with the server until it is idle, halted or gives up"),
-    ("sync all", "sync every device, round after round, until nothing changes"),
-    ("NAME offline | online | crash | restart", "take a device off the network, back, crash it, clear a halt"),
-    ("NAME upgrade VERSION", "install another app version's schema on a device"),
-    ("NAME clock +90s", "move a device's clock: +90s jumps ahead, -5m back (as replay scripts write it)"),
-    (
-      "resolver NAME [--prefer P] [--union k1,k2]",
-      "choose the resolver: " + ResolverChoice.allCases.map(\.rawValue).joined(separator: ", ")
-    ),
-    ("delete-policy deleteWins | editWins", "who wins between a delete and an edit"),
-    ("schema VERSION TYPE key:type…", "declare what an app version knows about a record type"),
-    ("fault disconnect-after-save NAME | lose-response NAME [N]", "lose the network after a save, or lose answers"),
-    ("fault corrupt NAME TYPE/NAME", "damage the device's stored copy of a record"),
-    (
-      "fault throttle 30s | error CODE [N] | expire-tokens | clear",
-      "throttle, inject server errors, expire change tokens"
-    ),
-    ("limit batch-items | batch-bytes | page-size N", "change the server's limits"),
-    ("advance 30s", "move virtual time forward"),
-    (
-      "show server | NAME | diff | diagnostics | log [--json]",
-      "print records, differences, diagnostics, the request log"
-    ),
-    ("expect PLACE TYPE/NAME key = value", "assert a field on the server or a device (also !=, exists, absent)"),
-    ("expect converged | halted NAME | NAME status = S", "assert convergence, a halt, a device status"),
-    ("expect PLACE records|queued|requests|errors[:CODE]|waited OP N", "assert a count (=, !=, <, <=, >, >=)"),
-    ("help", "list the commands"),
+  /// Where a command runs.
+  public enum Runs: String, Sendable, Hashable {
+    /// In the playground's session and in the simulator's world (replay scripts, counterexamples).
+    case both
+    /// In the playground's session only (the REPL and `run`).
+    case playground
+    /// In the simulator's world only; the REPL and `run` switch to it at the first such line.
+    case simulator
+  }
+
+  /// One command of the language as `help` and the docs list it.
+  public struct Entry: Sendable, Hashable {
+    /// Its syntax, such as `NAME sync`.
+    public var syntax: String
+    /// What it does, in a line.
+    public var summary: String
+    /// Where it runs.
+    public var runs: Runs
+    /// A line that uses it (a test parses every one and checks where it runs).
+    public var example: String
+  }
+
+  /// Every command with a one-line description, where it runs and an example, in the order `help` prints them.
+  public static let commands: [Entry] = [
+    Entry(
+      syntax: "device add NAME [--clock-offset 5m] [--upgraded] [--schema 1.0] [--user U]",
+      summary: "add a device (clock skew; the simulator's newer app, or a declared app version; a user)",
+      runs: .both, example: "device add phone --clock-offset -5m"),
+    Entry(
+      syntax: "NAME create TYPE/NAME key=value…", summary: "create a record on a device (TYPE/{1..100} makes many)",
+      runs: .both, example: "phone create Note/1 title=a"),
+    Entry(
+      syntax: "NAME edit TYPE/NAME key=value… -key",
+      summary: "change fields (-key or key=nil removes; encrypted:key=… encrypts)",
+      runs: .both, example: "phone edit Note/1 title=b -body"),
+    Entry(
+      syntax: "NAME delete TYPE/NAME", summary: "delete a record on a device",
+      runs: .both, example: "phone delete Note/1"),
+    Entry(
+      syntax: "NAME sync", summary: "sync one device with the server",
+      runs: .both, example: "phone sync"),
+    Entry(
+      syntax: "sync all", summary: "sync every device, round after round, until nothing changes",
+      runs: .playground, example: "sync all"),
+    Entry(
+      syntax: "quiesce", summary: "faults off, every device online and restarted, syncing until nothing changes",
+      runs: .simulator, example: "quiesce"),
+    Entry(
+      syntax: "NAME offline | online | crash",
+      summary: "take a device off the network, bring it back, crash and relaunch it",
+      runs: .both, example: "phone crash"),
+    Entry(
+      syntax: "NAME restart", summary: "clear a device's halt",
+      runs: .playground, example: "phone restart"),
+    Entry(
+      syntax: "NAME upgrade VERSION", summary: "install a declared app version's schema",
+      runs: .playground, example: "phone upgrade 2.0"),
+    Entry(
+      syntax: "NAME upgrade", summary: "install the simulator's newer app version",
+      runs: .simulator, example: "phone upgrade"),
+    Entry(
+      syntax: "NAME clock +90s", summary: "move a device's clock: +90s jumps ahead, -5m back",
+      runs: .both, example: "phone clock -5m"),
+    Entry(
+      syntax: "resolver NAME [--prefer P] [--union k1,k2]",
+      summary: "choose the resolver: " + ResolverChoice.allCases.map(\.rawValue).joined(separator: ", "),
+      runs: .both, example: "resolver hlc"),
+    Entry(
+      syntax: "delete-policy deleteWins | editWins", summary: "who wins between a delete and an edit",
+      runs: .both, example: "delete-policy editWins"),
+    Entry(
+      syntax: "schema VERSION TYPE key:type…", summary: "declare what an app version knows about a record type",
+      runs: .playground, example: "schema 2.0 Note title:string tags:[string]"),
+    Entry(
+      syntax: "schemas none | minor | major", summary: "the simulator's two app versions",
+      runs: .simulator, example: "schemas major"),
+    Entry(
+      syntax: "client NAME", summary: "the sync client every device runs: reference, sync-engine or yours",
+      runs: .simulator, example: "client sync-engine"),
+    Entry(
+      syntax: "limit batch-items | batch-bytes | page-size N …", summary: "change the server's limits",
+      runs: .both, example: "limit batch-items 100 page-size 50"),
+    Entry(
+      syntax: "zone-deletion drop | reupload", summary: "what devices do when their zone is deleted elsewhere",
+      runs: .simulator, example: "zone-deletion reupload"),
+    Entry(
+      syntax: "send-after-edits", summary: "devices send right after each user action",
+      runs: .simulator, example: "send-after-edits"),
+    Entry(
+      syntax: "defect NAME", summary: "a deliberate client mistake, to show an invariant catching it",
+      runs: .simulator, example: "defect ignore-fetched-deletions"),
+    Entry(
+      syntax: "invariants NAME…", summary: "the invariants expect invariants judges",
+      runs: .simulator, example: "invariants convergence noLostRecords"),
+    Entry(
+      syntax: "fault lose-response NAME [N]", summary: "the server handles the next N requests; their answers are lost",
+      runs: .both, example: "fault lose-response phone 2"),
+    Entry(
+      syntax: "fault corrupt NAME TYPE/NAME", summary: "damage the device's stored copy of a record",
+      runs: .both, example: "fault corrupt phone Note/1"),
+    Entry(
+      syntax: "fault throttle 30s | expire-tokens", summary: "throttle the container; expire change tokens",
+      runs: .both, example: "fault throttle 30s"),
+    Entry(
+      syntax: "fault disconnect-after-save NAME", summary: "the next save lands, then the device goes offline",
+      runs: .playground, example: "fault disconnect-after-save phone"),
+    Entry(
+      syntax: "fault error CODE [N] [--device D] [--retry-after 5s] | clear",
+      summary: "answer requests with an error; end every fault",
+      runs: .playground, example: "fault error zoneBusy 3 --device phone"),
+    Entry(
+      syntax: "fault lose-request | duplicate | torn-crash NAME",
+      summary: "lose or repeat a request; crash between two writes",
+      runs: .simulator, example: "fault duplicate phone"),
+    Entry(
+      syntax: "fault delay NAME 20s | transient NAME ERR 5s | item-transient NAME ERR 5s",
+      summary: "a late request; a transient error for a request or one of its saves",
+      runs: .simulator, example: "fault transient phone zoneBusy 5s"),
+    Entry(
+      syntax: "fault expire-database-tokens | quota-full 30s | delete-zone",
+      summary: "expire database tokens; fill the user's storage; delete the zone",
+      runs: .simulator, example: "fault quota-full 30s"),
+    Entry(
+      syntax: "advance 30s", summary: "move virtual time forward",
+      runs: .both, example: "advance 1h"),
+    Entry(
+      syntax: "show server | NAME | diff | diagnostics | log [--json]",
+      summary: "print records, differences, diagnostics, the request log",
+      runs: .playground, example: "show server --json"),
+    Entry(
+      syntax: "expect PLACE TYPE/NAME key = value",
+      summary: "assert a field on the server or a device (also !=, exists, absent)",
+      runs: .playground, example: "expect server Note/1 title = \"b\""),
+    Entry(
+      syntax: "expect converged | halted NAME | NAME status = S",
+      summary: "assert convergence, a halt, a device status",
+      runs: .playground, example: "expect phone status = idle"),
+    Entry(
+      syntax: "expect PLACE records|queued|requests|errors[:CODE]|waited OP N",
+      summary: "assert a count (=, !=, <, <=, >, >=)",
+      runs: .playground, example: "expect phone errors:limitExceeded >= 1"),
+    Entry(
+      syntax: "expect invariants", summary: "judge the run so far against the simulator's invariants",
+      runs: .simulator, example: "expect invariants"),
+    Entry(
+      syntax: "help", summary: "list the commands",
+      runs: .playground, example: "help"),
   ]
 
   /// The words that start a command; a device may not be named after one.
   public static let keywords: [String] = [
     "device", "sync", "resolver", "delete-policy", "schema", "fault", "limit", "advance", "show", "expect", "help",
+    "quiesce", "schemas", "client", "zone-deletion", "send-after-edits", "defect", "invariants", "server-limits",
   ]
 
   /// The words that follow a device's name.
@@ -60,11 +175,29 @@ public enum ScriptParser {
   ]
 
   /// Parses one line.
-  /// - Parameter line: A line of a script or of REPL input.
+  /// - Parameters:
+  ///   - line: A line of a script, a replay script or REPL input.
+  ///   - resolvers: The names of your own resolvers a `resolver` line may name; the built-ins are always known.
+  ///   - clients: The names of your own sync clients a `client` line may name; the built-ins are always known.
   /// - Returns: The command, or `nil` for a blank or comment-only line.
-  /// - Throws: ``ScriptError`` naming the offending token, with a suggestion for a misspelt word.
-  public static func parse(_ line: String) throws(ScriptError) -> ScriptCommand? {
+  /// - Throws: ``ScriptError`` naming the offending token (``ScriptError/token``), with a suggestion for a misspelt
+  ///   word.
+  public static func parse(
+    _ line: String, resolvers: [String] = [], clients: [String] = []
+  ) throws(ScriptError) -> ScriptCommand? {
     var words = Words(try ScriptToken.split(line))
+    do {
+      return try command(&words, resolvers: resolvers, clients: clients)
+    } catch {
+      var error = error
+      if error.token == nil { error.token = words.previous.isEmpty ? nil : words.previous }
+      throw error
+    }
+  }
+
+  private static func command(
+    _ words: inout Words, resolvers: [String], clients: [String]
+  ) throws(ScriptError) -> ScriptCommand? {
     guard let first = words.next() else { return nil }
     let command: ScriptCommand
     switch first {
@@ -72,19 +205,52 @@ public enum ScriptParser {
     case "sync":
       try words.expect("all", after: "sync")
       command = .syncAll
-    case "resolver": command = .resolver(try resolver(&words))
+    case "resolver": command = .resolver(try resolver(&words, known: resolvers))
     case "delete-policy": command = .deletePolicy(try deletePolicy(try words.required("a delete policy")))
     case "schema": command = .schema(try schema(&words))
-    case "fault": command = .fault(try fault(&words))
-    case "limit":
-      let name = try words.required("a limit")
-      guard let limit = ServerLimit(rawValue: name) else {
-        throw .unknown("limit", name, choices: ServerLimit.allCases.map(\.rawValue))
+    case "schemas":
+      let name = try words.required("none, minor or major")
+      guard let scenario = SchemaScenario(rawValue: name) else {
+        throw .unknown("schemas", name, choices: SchemaScenario.allCases.map(\.rawValue))
       }
-      command = .limit(limit, try integer(try words.required("a number"), in: 1...10_000_000))
+      command = .schemas(scenario)
+    case "client":
+      let name = try words.required("a client name")
+      let known = ClientUnderTest.builtIns.map(\.name) + clients
+      guard known.contains(name) else {
+        throw .unknown("client", name, choices: known).adding(" (pass your own clients to the parser)")
+      }
+      command = .client(name)
+    case "invariants":
+      var named = Set<Invariant>()
+      while let word = words.next() {
+        // Scripts saved before the halted-device invariant covered reads name it by its old name.
+        let name = word == "haltedDeviceWritesNothing" ? Invariant.haltedDeviceSendsNothing.rawValue : word
+        guard let invariant = Invariant(rawValue: name) else {
+          throw .unknown("invariant", word, choices: Invariant.allCases.map(\.rawValue))
+        }
+        named.insert(invariant)
+      }
+      command = .invariants(named)
+    case "zone-deletion":
+      let name = try words.required("drop or reupload")
+      guard let response = ZoneDeletionResponse(rawValue: name) else {
+        throw .unknown("zone-deletion response", name, choices: ZoneDeletionResponse.allCases.map(\.rawValue))
+      }
+      command = .zoneDeletion(response)
+    case "send-after-edits": command = .sendAfterEdits
+    case "defect":
+      let name = try words.required("a defect")
+      guard let defect = ClientDefect(rawValue: name) else {
+        throw .unknown("defect", name, choices: ClientDefect.allCases.map(\.rawValue))
+      }
+      command = .defect(defect)
+    case "limit", "server-limits": command = .limits(try limits(&words))
+    case "quiesce": command = .quiesce
+    case "fault": command = .fault(try fault(&words))
     case "advance":
-      let seconds = try DurationSyntax.parse(try words.required("a duration"))
-      guard seconds >= 0 else { throw ScriptError("advance \(seconds): time only moves forward") }
+      let seconds = try duration(try words.required("a duration"))
+      guard seconds >= 0 else { throw ScriptError("advance \(words.previous): time only moves forward") }
       command = .advance(seconds)
     case "show": command = try show(&words)
     case "expect": command = .expect(try expectation(&words))
@@ -102,21 +268,22 @@ public enum ScriptParser {
     guard verb == "add" else { throw .unknown("device command", verb, choices: ["add"]) }
     let name = try words.required("a device name")
     try checkDeviceName(name)
-    var setup = DeviceSetup(name: name, clockOffset: 0, schema: nil, user: "_user")
+    var setup = DeviceSetup(name: name)
     while let option = words.next() {
       switch option {
-      case "--clock-offset": setup.clockOffset = try DurationSyntax.parse(try words.required("an offset such as -5m"))
+      case "--clock-offset": setup.clockOffset = try duration(try words.required("an offset such as -5m"))
+      case "--upgraded": setup.upgraded = true
       case "--schema": setup.schema = try version(try words.required("an app version such as 1.0"))
       case "--user":
         setup.user = try words.required("a user record name")
         try checkName(setup.user, what: "user")
-      default: throw .unknown("option", option, choices: ["--clock-offset", "--schema", "--user"])
+      default: throw .unknown("option", option, choices: ["--clock-offset", "--upgraded", "--schema", "--user"])
       }
     }
     return .addDevice(setup)
   }
 
-  static func checkDeviceName(_ name: String) throws(ScriptError) {
+  package static func checkDeviceName(_ name: String) throws(ScriptError) {
     guard !keywords.contains(name), name != "server", name != "all" else {
       throw ScriptError("'\(name)' is a command word; name the device something else")
     }
@@ -124,7 +291,7 @@ public enum ScriptParser {
   }
 
   /// A device or user name: 1 to 64 bytes of letters, digits, `-`, `_` and `.`, not starting with `-`.
-  static func checkName(_ name: String, what: String) throws(ScriptError) {
+  package static func checkName(_ name: String, what: String) throws(ScriptError) {
     guard !name.isEmpty, !name.hasPrefix("-"), name.utf8.count <= 64,
       name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
     else { throw ScriptError("\(what) '\(name)': use letters, digits, '-', '_' or '.', at most 64 bytes") }
@@ -151,9 +318,9 @@ public enum ScriptParser {
     case "offline": return .setOnline(device: device, false)
     case "crash": return .crash(device: device)
     case "restart": return .restart(device: device)
-    case "upgrade": return .upgrade(device: device, try version(try words.required("an app version such as 2.0")))
-    case "clock":
-      return .jumpClock(device: device, by: try DurationSyntax.parse(try words.required("a jump such as +90s or -5m")))
+    case "upgrade":
+      return .upgrade(device: device, try words.next().map { (word) throws(ScriptError) in try version(word) })
+    case "clock": return .jumpClock(device: device, by: try duration(try words.required("a jump such as +90s or -5m")))
     default:
       if let guess = Suggestion.closest(to: device, in: keywords), Suggestion.closest(to: verb, in: deviceVerbs) == nil
       {
@@ -163,14 +330,13 @@ public enum ScriptParser {
     }
   }
 
-  private static func resolver(_ words: inout Words) throws(ScriptError) -> ResolverSetting {
+  private static func resolver(_ words: inout Words, known: [String]) throws(ScriptError) -> ResolverSetting {
     let name = try words.required("a resolver name")
-    guard let choice = ResolverChoice(rawValue: name) else {
-      throw .unknown("resolver", name, choices: ResolverChoice.allCases.map(\.rawValue))
-    }
-    var setting = ResolverSetting(choice: choice, prefer: .server, unionKeys: [])
+    let names = ResolverChoice.allCases.map(\.rawValue) + known
+    guard names.contains(name) else { throw .unknown("resolver", name, choices: names) }
+    var setting = ResolverSetting(name: name)
     while let option = words.next() {
-      guard choice == .fieldMerge else { throw ScriptError("\(option): \(name) takes no options") }
+      guard setting.choice == .fieldMerge else { throw ScriptError("\(option): \(name) takes no options") }
       switch option {
       case "--prefer":
         let policy = try words.required("server, client, local-clock or edit-count")
@@ -186,7 +352,7 @@ public enum ScriptParser {
     return setting
   }
 
-  static func deletePolicy(_ name: String) throws(ScriptError) -> DeletePolicy {
+  package static func deletePolicy(_ name: String) throws(ScriptError) -> DeletePolicy {
     switch name {
     case "deleteWins", "delete-wins": return .deleteWins
     case "editWins", "edit-wins": return .editWins
@@ -256,11 +422,25 @@ public enum ScriptParser {
     return type
   }
 
-  private static func fault(_ words: inout Words) throws(ScriptError) -> Fault {
+  /// Fault kinds aimed at a device: `fault KIND NAME …`.
+  static let deviceFaultKinds = [
+    "disconnect-after-save", "lose-response", "lose-request", "duplicate", "delay", "transient", "item-transient",
+    "corrupt", "torn-crash",
+  ]
+
+  /// Fault kinds aimed at the server.
+  static let serverFaultKinds = [
+    "throttle", "error", "expire-tokens", "expire-database-tokens", "quota-full", "delete-zone", "clear",
+  ]
+
+  private static func fault(_ words: inout Words) throws(ScriptError) -> ScriptFault {
     let first = try words.required("a fault")
     switch first {
-    case "throttle": return .throttle(try DurationSyntax.parse(try words.required("a duration such as 30s")))
+    case "throttle": return .throttle(try nonNegativeDuration(try words.required("a duration such as 30s")))
     case "expire-tokens": return .expireTokens
+    case "expire-database-tokens": return .expireDatabaseTokens
+    case "quota-full": return .quotaFull(try nonNegativeDuration(try words.required("a duration such as 30s")))
+    case "delete-zone": return .deleteZone
     case "clear": return .clear
     case "error":
       let name = try words.required("an error name")
@@ -270,31 +450,44 @@ public enum ScriptParser {
       while let word = words.next() {
         switch word {
         case "--device": device = try words.required("a device name")
-        case "--retry-after": retryAfter = try DurationSyntax.parse(try words.required("a duration"))
+        case "--retry-after": retryAfter = try nonNegativeDuration(try words.required("a duration"))
         default: count = try integer(word, in: 1...1_000_000)
         }
       }
       return .error(try serverError(name, retryAfter: retryAfter), count: count, device: device)
-    case "disconnect-after-save", "lose-response", "corrupt":
-      // The kind first, as replay scripts write faults: `fault lose-response NAME [N]`.
+    case _ where deviceFaultKinds.contains(first):
       return try deviceFault(first, device: try words.required("a device name"), &words)
     default:
-      // The older order, still read: `fault NAME disconnect-after-save | lose-response [N] | corrupt TYPE/NAME`.
+      // The older order, still read: `fault NAME lose-response [N]`, `fault NAME corrupt TYPE/NAME` ….
       guard let kind = words.next() else {
-        throw .unknown(
-          "fault", first,
-          choices: ["throttle", "error", "expire-tokens", "clear", "disconnect-after-save", "lose-response", "corrupt"])
+        throw .unknown("fault", first, choices: deviceFaultKinds + serverFaultKinds)
       }
       return try deviceFault(kind, device: first, &words)
     }
   }
 
-  private static func deviceFault(_ kind: String, device: String, _ words: inout Words) throws(ScriptError) -> Fault {
+  private static func deviceFault(
+    _ kind: String, device: String, _ words: inout Words
+  ) throws(ScriptError) -> ScriptFault {
     switch kind {
     case "disconnect-after-save": return .disconnectAfterSave(device: device)
+    case "lose-request": return .loseRequest(device: device)
+    case "duplicate": return .duplicate(device: device)
+    case "torn-crash": return .tornCrash(device: device)
+    case "delay": return .delay(device: device, by: try nonNegativeDuration(try words.required("a delay such as 20s")))
+    case "transient", "item-transient":
+      let error = try words.required("a transient error")
+      guard SimulationFault.transientErrorNames.contains(error) else {
+        throw .unknown("transient error", error, choices: SimulationFault.transientErrorNames)
+      }
+      let wait = try nonNegativeDuration(try words.required("a retry-after such as 5s"))
+      return kind == "transient"
+        ? .transient(device: device, error: error, retryAfter: wait)
+        : .itemTransient(device: device, error: error, retryAfter: wait)
     case "corrupt":
       let word = try words.required("a record such as Note/1")
-      let paths = try paths(word)
+      // Older replay scripts named the record without its type, which was always Note.
+      let paths = try paths(word.contains("/") ? word : "\(SimulationScript.recordType)/\(word)")
       guard paths.count == 1, let path = paths.first else {
         throw ScriptError("fault corrupt \(device): name one record, not \(word)")
       }
@@ -302,11 +495,23 @@ public enum ScriptParser {
     case "lose-response":
       let count = try words.next().map { (word) throws(ScriptError) in try integer(word, in: 1...1_000_000) } ?? 1
       return .loseResponses(device: device, count: count)
-    default: throw .unknown("device fault", kind, choices: ["disconnect-after-save", "lose-response", "corrupt"])
+    default: throw .unknown("device fault", kind, choices: deviceFaultKinds)
     }
   }
 
-  static func serverError(_ name: String, retryAfter: TimeInterval) throws(ScriptError) -> ServerError {
+  private static func limits(_ words: inout Words) throws(ScriptError) -> [ServerLimit: Int] {
+    var limits: [ServerLimit: Int] = [:]
+    repeat {
+      let name = try words.required("a limit")
+      guard let limit = ServerLimit(rawValue: name) else {
+        throw .unknown("limit", name, choices: ServerLimit.allCases.map(\.rawValue))
+      }
+      limits[limit] = try integer(try words.required("a number"), in: 1...10_000_000)
+    } while words.hasMore
+    return limits
+  }
+
+  package static func serverError(_ name: String, retryAfter: TimeInterval) throws(ScriptError) -> ServerError {
     switch name {
     case "serviceUnavailable": return .serviceUnavailable(retryAfter: retryAfter)
     case "requestRateLimited": return .requestRateLimited(retryAfter: retryAfter)
@@ -349,6 +554,7 @@ public enum ScriptParser {
     let first = try words.required("what to expect")
     switch first {
     case "converged": return .converged
+    case "invariants": return .invariants
     case "halted": return .halted(try words.required("a device name"))
     default: break
     }
@@ -399,7 +605,7 @@ public enum ScriptParser {
   // MARK: Pieces
 
   /// `Note/1`, or `Note/{1..1000}` for many.
-  static func paths(_ word: String) throws(ScriptError) -> [RecordPath] {
+  package static func paths(_ word: String) throws(ScriptError) -> [RecordPath] {
     guard let slash = word.firstIndex(of: "/"), slash != word.startIndex else {
       throw ScriptError("\(word): name a record as TYPE/NAME, such as Note/1")
     }
@@ -426,8 +632,11 @@ public enum ScriptParser {
     return [RecordPath(recordType: type, recordName: name)]
   }
 
-  /// `key=value` or `encrypted:key=value`.
-  static func assignment(_ word: String) throws(ScriptError) -> FieldAssignment {
+  /// `key=value`, `encrypted:key=value`, or `-key` (removes the key, as replay scripts write it).
+  package static func assignment(_ word: String) throws(ScriptError) -> FieldAssignment {
+    if word.hasPrefix("-"), word.count > 1, !word.contains("=") {
+      return FieldAssignment(key: String(word.dropFirst()), value: nil)
+    }
     guard let equals = word.firstIndex(of: "=") else {
       throw ScriptError("\(word): expected key=value, such as title=\"Groceries\"")
     }
@@ -447,7 +656,7 @@ public enum ScriptParser {
     return FieldAssignment(key: key, value: value, encrypted: encrypted)
   }
 
-  static func version(_ text: String) throws(ScriptError) -> SchemaVersion {
+  package static func version(_ text: String) throws(ScriptError) -> SchemaVersion {
     // Scripts may write 1.0 or 2; a version always has three parts.
     let parts = text.split(separator: ".", omittingEmptySubsequences: false).count
     let padded = parts >= 3 ? text : text + String(repeating: ".0", count: 3 - parts)
@@ -458,44 +667,23 @@ public enum ScriptParser {
     }
   }
 
+  /// A duration (``DurationSyntax``: `30s`, `-2m`, `250ms`), or a bare number of seconds, which older replay scripts
+  /// wrote.
+  package static func duration(_ text: String) throws(ScriptError) -> TimeInterval {
+    if let seconds = Int(text), abs(seconds) <= 366 * 86_400 { return TimeInterval(seconds) }
+    return try DurationSyntax.parse(text)
+  }
+
+  private static func nonNegativeDuration(_ text: String) throws(ScriptError) -> TimeInterval {
+    let seconds = try duration(text)
+    guard seconds >= 0 else { throw ScriptError("\(text): expected a duration of zero or more, such as 30s") }
+    return seconds
+  }
+
   private static func integer(_ text: String, in range: ClosedRange<Int>) throws(ScriptError) -> Int {
     guard let number = Int(text), range.contains(number) else {
       throw ScriptError("\(text): expected a whole number from \(range.lowerBound) to \(range.upperBound)")
     }
     return number
-  }
-}
-
-/// A cursor over a line's tokens.
-struct Words {
-  private var tokens: [ScriptToken]
-  private var index = 0
-
-  init(_ tokens: [ScriptToken]) { self.tokens = tokens }
-
-  /// The last word read, for messages.
-  var previous: String { index > 0 ? tokens[index - 1].text : "" }
-
-  mutating func next() -> String? {
-    guard index < tokens.count else { return nil }
-    index += 1
-    return tokens[index - 1].text
-  }
-
-  /// The next word. Throws: ``ScriptError`` saying what was expected after the last word.
-  mutating func required(_ what: String) throws(ScriptError) -> String {
-    guard let word = next() else { throw ScriptError("expected \(what) after '\(previous)'") }
-    return word
-  }
-
-  mutating func expect(_ word: String, after: String) throws(ScriptError) {
-    let found = try required("'\(word)'")
-    guard found == word else { throw ScriptError("expected '\(word)' after '\(after)', found '\(found)'") }
-  }
-
-  /// Throws: ``ScriptError`` naming the first word left over.
-  func finish() throws(ScriptError) {
-    guard index < tokens.count else { return }
-    throw ScriptError("unexpected '\(tokens[index].text)' at column \(tokens[index].column)")
   }
 }

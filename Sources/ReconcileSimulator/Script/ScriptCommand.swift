@@ -1,15 +1,44 @@
 public import Foundation
 public import Reconcile
-public import ReconcileSimulator
 
-/// One command of the playground's language, as the REPL and scripts share it. ``ScriptParser`` makes them;
-/// ``PlaygroundSession`` carries them out.
+/// One line of Reconcile's script language: what the playground's REPL and `run` read, and what the property runner
+/// writes as a replay script (`.rcp`). ``ScriptParser`` reads every line into one of these; the playground's session
+/// and ``SimulationSession`` carry them out, and ``SimulationScript`` turns a whole script into a world and its steps.
+///
+/// Most commands run in both places. A few need the playground's session (`show`, `expect` on values, `sync all`,
+/// `schema`, `help` …) and a few need the simulator's world (`quiesce`, `expect invariants`, `schemas`, `client`,
+/// network faults …); ``runsInReplay`` and ``needsSimulator`` say which. The article *The script language* lists them.
 public enum ScriptCommand: Sendable, Hashable {
-  /// `device add NAME [--clock-offset 5m] [--schema 1.0] [--user NAME]`
+  // MARK: The world
+
+  /// `device add NAME [--clock-offset 5m] [--upgraded] [--schema 1.0] [--user NAME]`
   case addDevice(DeviceSetup)
+  /// `resolver NAME [--prefer P] [--union k1,k2]`
+  case resolver(ResolverSetting)
+  /// `delete-policy deleteWins|editWins`
+  case deletePolicy(DeletePolicy)
+  /// `schema VERSION TYPE key:type… [--unknown-keys halt|preserve] [--future-versions halt|allow-minor]`
+  case schema(SchemaDeclaration)
+  /// `schemas none|minor|major`: the simulator's two app versions (``SchemaScenario``).
+  case schemas(SchemaScenario)
+  /// `client NAME`: the sync client every device of a simulation runs (``ClientUnderTest``).
+  case client(String)
+  /// `invariants NAME…`: the invariants `expect invariants` judges; the resolver's defaults otherwise.
+  case invariants(Set<Invariant>)
+  /// `zone-deletion drop|reupload`
+  case zoneDeletion(ZoneDeletionResponse)
+  /// `send-after-edits`: devices send right after each user action (``Workload/sendsAfterEdits``).
+  case sendAfterEdits
+  /// `defect NAME`: a deliberate mistake every device of a simulation makes (``ClientDefect``).
+  case defect(ClientDefect)
+  /// `limit batch-items|batch-bytes|page-size N …` (one or more pairs; older scripts wrote `server-limits`).
+  case limits([ServerLimit: Int])
+
+  // MARK: Steps
+
   /// `NAME create TYPE/NAME key=value…`; `TYPE/{1..100}` makes many.
   case create(device: String, records: [RecordPath], fields: [FieldAssignment])
-  /// `NAME edit TYPE/NAME key=value…`
+  /// `NAME edit TYPE/NAME key=value… -key`
   case edit(device: String, records: [RecordPath], fields: [FieldAssignment])
   /// `NAME delete TYPE/NAME`
   case delete(device: String, records: [RecordPath])
@@ -23,28 +52,67 @@ public enum ScriptCommand: Sendable, Hashable {
   case crash(device: String)
   /// `NAME restart`: clears a halt.
   case restart(device: String)
-  /// `NAME upgrade 2.0`: installs another app version's schema.
-  case upgrade(device: String, SchemaVersion)
-  /// `NAME clock +90s`: the device's clock jumps (back, when negative), as in replay scripts.
+  /// `NAME upgrade [VERSION]`: installs another app version's schema; without a version, the simulator's newer one.
+  case upgrade(device: String, SchemaVersion?)
+  /// `NAME clock +90s`: the device's clock jumps (back, when negative).
   case jumpClock(device: String, by: TimeInterval)
-  /// `resolver NAME [--prefer P] [--union k1,k2]`
-  case resolver(ResolverSetting)
-  /// `delete-policy deleteWins|editWins`
-  case deletePolicy(DeletePolicy)
-  /// `schema VERSION TYPE key:type… [--unknown-keys halt|preserve] [--future-versions halt|allow-minor]`
-  case schema(SchemaDeclaration)
-  /// `fault …`
-  case fault(Fault)
-  /// `limit batch-items|batch-bytes|page-size N`
-  case limit(ServerLimit, Int)
   /// `advance 30s`
   case advance(TimeInterval)
+  /// `fault …`
+  case fault(ScriptFault)
+  /// `quiesce`: faults off, every device online and restarted, syncing until nothing changes.
+  case quiesce
+
+  // MARK: Looking
+
   /// `show server|NAME|diff|diagnostics|log [--json]`
   case show(ShowTarget, json: Bool)
   /// `expect …`
   case expect(Expectation)
   /// `help`
   case help
+
+  /// The device a step line is about, if any.
+  public var device: String? {
+    switch self {
+    case .create(let device, _, _), .edit(let device, _, _), .delete(let device, _), .sync(let device),
+      .setOnline(let device, _), .crash(let device), .restart(let device), .upgrade(let device, _),
+      .jumpClock(let device, _):
+      device
+    case .fault(let fault): fault.device
+    default: nil
+    }
+  }
+
+  /// Whether a replay script may hold the line: the simulator's world sets it up or performs it as a step.
+  public var runsInReplay: Bool {
+    switch self {
+    case .addDevice(let setup): setup.schema == nil && setup.user == Simulation.user
+    case .resolver(let setting): setting.prefer == .server && setting.unionKeys.isEmpty
+    case .create(_, let records, let fields), .edit(_, let records, let fields):
+      records.allSatisfy { $0.recordType == SimulationScript.recordType } && !fields.contains(where: \.encrypted)
+    case .delete(_, let records): records.allSatisfy { $0.recordType == SimulationScript.recordType }
+    case .upgrade(_, let version): version == nil
+    case .fault(let fault): fault.simulationFaults != nil
+    case .expect(let expectation): expectation == .invariants
+    case .deletePolicy, .schemas, .client, .invariants, .zoneDeletion, .sendAfterEdits, .defect, .limits, .sync,
+      .setOnline, .crash, .jumpClock, .advance, .quiesce:
+      true
+    case .schema, .syncAll, .restart, .show, .help: false
+    }
+  }
+
+  /// Whether only the simulator's world can carry the line out: the playground's own session has no such command.
+  public var needsSimulator: Bool {
+    switch self {
+    case .schemas, .client, .invariants, .zoneDeletion, .sendAfterEdits, .defect, .quiesce: true
+    case .addDevice(let setup): setup.upgraded
+    case .upgrade(_, let version): version == nil
+    case .expect(let expectation): expectation == .invariants
+    case .fault(let fault): fault.needsSimulator
+    default: false
+    }
+  }
 }
 
 /// A record named in a script: `Note/1`.
@@ -93,47 +161,35 @@ public struct FieldAssignment: Sendable, Hashable {
   }
 }
 
-/// `device add` with its options.
-public struct DeviceSetup: Sendable, Hashable {
-  /// The device's name.
-  public var name: String
-  /// How far its clock is ahead of true time, in seconds (negative: behind).
-  public var clockOffset: TimeInterval
-  /// The app version whose declared schema it runs, or `nil` for none.
-  public var schema: SchemaVersion?
-  /// The signed-in user, `_user` unless given.
-  public var user: String
-
-  /// Describes a device.
-  /// - Parameters:
-  ///   - name: Its name.
-  ///   - clockOffset: Its clock skew in seconds; 0 unless given.
-  ///   - schema: The app version it runs; none unless given.
-  ///   - user: The signed-in user; `_user` unless given.
-  public init(name: String, clockOffset: TimeInterval = 0, schema: SchemaVersion? = nil, user: String = "_user") {
-    self.name = name
-    self.clockOffset = clockOffset
-    self.schema = schema
-    self.user = user
-  }
-}
-
 /// `resolver NAME [options]`.
 public struct ResolverSetting: Sendable, Hashable {
-  /// The built-in resolver.
-  public var choice: ResolverChoice
+  /// The resolver's name: a built-in (``ResolverChoice``) or, in a replay script, one of your own
+  /// (``ResolverUnderTest``).
+  public var name: String
   /// For `field-merge`: who wins a same-field conflict (`server` unless given).
   public var prefer: SameFieldPolicy
   /// For `field-merge`: list fields merged by union.
   public var unionKeys: [String]
 
-  /// Creates a setting.
+  /// The built-in resolver this setting names, or `nil` for one of your own.
+  public var choice: ResolverChoice? { ResolverChoice(rawValue: name) }
+
+  /// Creates a setting for a built-in resolver.
   /// - Parameters:
   ///   - choice: The built-in resolver.
   ///   - prefer: For `field-merge`, who wins a same-field conflict; the server unless given.
   ///   - unionKeys: For `field-merge`, list fields merged by union; none unless given.
   public init(choice: ResolverChoice, prefer: SameFieldPolicy = .server, unionKeys: [String] = []) {
-    self.choice = choice
+    self.init(name: choice.rawValue, prefer: prefer, unionKeys: unionKeys)
+  }
+
+  /// Creates a setting for a resolver by name.
+  /// - Parameters:
+  ///   - name: A built-in's name or one of your own.
+  ///   - prefer: For `field-merge`, who wins a same-field conflict; the server unless given.
+  ///   - unionKeys: For `field-merge`, list fields merged by union; none unless given.
+  public init(name: String, prefer: SameFieldPolicy = .server, unionKeys: [String] = []) {
+    self.name = name
     self.prefer = prefer
     self.unionKeys = unionKeys
   }
@@ -177,26 +233,6 @@ public struct SchemaDeclaration: Sendable, Hashable {
     self.unknownKeys = unknownKeys
     self.futureVersions = futureVersions
   }
-}
-
-/// `fault …`: what goes wrong next.
-public enum Fault: Sendable, Hashable {
-  /// `fault NAME disconnect-after-save`: the device's next save reaches the server, then the device loses its
-  /// network before the answer arrives.
-  case disconnectAfterSave(device: String)
-  /// `fault NAME lose-response [N]`: the server handles the device's next N requests but the answers are lost.
-  case loseResponses(device: String, count: Int)
-  /// `fault NAME corrupt TYPE/NAME`: the device's stored copy of the record is damaged on disk; the device finds out
-  /// at its next check, throws the copy away and fetches the server's again.
-  case corruptStorage(device: String, record: RecordPath)
-  /// `fault throttle 30s`: the whole container answers `serviceUnavailable` with a retry-after.
-  case throttle(TimeInterval)
-  /// `fault error NAME [N] [--device D] [--retry-after 5s]`: the server answers the next N requests with an error.
-  case error(ServerError, count: Int, device: String?)
-  /// `fault expire-tokens`: the server compacts its history; old change tokens expire.
-  case expireTokens
-  /// `fault clear`: ends every fault.
-  case clear
 }
 
 /// `limit …`: the server's limits.
@@ -253,6 +289,8 @@ public enum Expectation: Sendable, Hashable {
   case halted(String)
   /// `expect converged`: no device is halted or has changes queued, and every device holds what the server holds.
   case converged
+  /// `expect invariants`: the simulator judges the run so far against its invariants (``Invariant``).
+  case invariants
 
   /// A comparison operator.
   public enum Comparison: String, Sendable, Hashable, CaseIterable {
@@ -269,7 +307,7 @@ public enum Expectation: Sendable, Hashable {
     /// `>=`
     case greaterOrEqual = ">="
 
-    func holds<T: Comparable>(_ lhs: T, _ rhs: T) -> Bool {
+    package func holds<T: Comparable>(_ lhs: T, _ rhs: T) -> Bool {
       switch self {
       case .equal: lhs == rhs
       case .notEqual: lhs != rhs

@@ -1,0 +1,107 @@
+import Foundation
+import Reconcile
+import ReconcileSimulator
+import Testing
+
+@Suite("One script language: the playground's lines and replay scripts")
+struct ScriptLanguageTests {
+  @Test("every command help lists parses in its example and runs where help says", arguments: ScriptParser.commands)
+  func helpEntriesRunWhereTheySay(_ entry: ScriptParser.Entry) throws {
+    let command = try #require(try ScriptParser.parse(entry.example), "\(entry.example)")
+    switch entry.runs {
+    case .both: #expect(command.runsInReplay && !command.needsSimulator, "\(entry.example)")
+    case .playground: #expect(!command.runsInReplay && !command.needsSimulator, "\(entry.example)")
+    case .simulator: #expect(command.runsInReplay && command.needsSimulator, "\(entry.example)")
+    }
+  }
+
+  @Test("a replay script's lines are the language's lines: each replay line parses as one command")
+  func replayLinesAreLanguageLines() throws {
+    var simulation = Simulation(seed: 7, configuration: SimulationConfiguration(steps: 60, faults: .swarm))
+    let result = simulation.run()
+    for line in result.script.split(separator: "\n").map(String.init) where !line.hasPrefix("#") {
+      let command = try #require(try ScriptParser.parse(line), "\(line)")
+      #expect(command.runsInReplay, "\(line)")
+    }
+  }
+
+  @Test("older replay forms read as their current forms")
+  func olderFormsStillRead() throws {
+    let old = """
+      resolver server-lww
+      device add a --clock-offset -37
+      device add b
+      server-limits batch-items 5 batch-bytes 100000 page-size 7
+      a create Note/r1 title="x"
+      fault corrupt a r1
+      fault a lose-response
+      advance 3
+      a clock +90
+      quiesce
+      expect invariants
+      """
+    let current = """
+      resolver server-lww
+      device add a --clock-offset -37s
+      device add b
+      limit batch-items 5 batch-bytes 100000 page-size 7
+      a create Note/r1 title="x"
+      fault corrupt a Note/r1
+      fault lose-response a
+      advance 3s
+      a clock +90s
+      quiesce
+      expect invariants
+      """
+    let parsedOld = try SimulationScript.parse(old)
+    #expect(parsedOld == (try SimulationScript.parse(current)))
+    // Printing writes only the current forms.
+    let printed = SimulationScript.render(setup: parsedOld.setup, steps: parsedOld.steps)
+    #expect(printed.contains("limit batch-items 5 batch-bytes 100000 page-size 7\n"), "\(printed)")
+    #expect(printed.contains("fault corrupt a Note/r1\n") && printed.contains("fault lose-response a\n"))
+    #expect(!printed.contains("server-limits"))
+    #expect(try SimulationScript.parse(printed) == parsedOld)
+  }
+
+  @Test(
+    "a replay script refuses a line only the playground carries out, naming the line and why",
+    arguments: [
+      ("show server", "playground's own session"), ("sync all", "playground's own session"),
+      ("a upgrade 2.0", "no version"), ("device add b --user bob", "not --schema or --user"),
+      ("a create Folder/f1 x=1", "Notes"), ("a edit Note/r1 encrypted:pin=1", "no encrypted:"),
+      ("fault clear", "no such fault"), ("fault throttle 1500ms", "whole seconds"), ("advance 500ms", "whole seconds"),
+      ("resolver field-merge --prefer client", "no options"), ("a create Note/r1 gone=nil", "a create sets values"),
+    ])
+  func replayRefusesPlaygroundLines(line: String, why: String) {
+    do {
+      _ = try SimulationScript.parse("device add a\n" + line)
+      Issue.record("a replay script took \(line)")
+    } catch {
+      #expect(error.line == 2)
+      #expect(error.problem.hasPrefix("a replay script cannot hold this line"), "\(error)")
+      #expect(error.problem.contains(why), "\(error)")
+    }
+  }
+
+  @Test("a range of records and a repeated lost answer become one step each")
+  func rangesExpandToSteps() throws {
+    let parsed = try SimulationScript.parse("device add a\na create Note/{1..3} n=1\nfault lose-response a 2")
+    #expect(
+      parsed.steps == [
+        .create(device: "a", record: "1", values: ["n": 1]), .create(device: "a", record: "2", values: ["n": 1]),
+        .create(device: "a", record: "3", values: ["n": 1]), .fault(.loseResponse(device: "a")),
+        .fault(.loseResponse(device: "a")),
+      ])
+  }
+
+  @Test("the article on the language lists every command help lists")
+  func articleListsEveryCommand() throws {
+    let article = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "../../../Docs/ReconcileSimulator.docc/Articles/TheScriptLanguage.md"),
+      encoding: .utf8)
+    for entry in ScriptParser.commands {
+      #expect(article.contains("| `\(entry.syntax)` |"), "the article does not list `\(entry.syntax)`")
+    }
+  }
+}
