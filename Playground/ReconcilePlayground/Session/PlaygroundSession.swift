@@ -121,13 +121,7 @@ public struct PlaygroundSession: Sendable {
       for (limit, value) in ordered where value < 1 {
         throw ScriptError("limit \(limit.rawValue) \(value): a limit is at least 1")
       }
-      for (limit, value) in ordered {
-        switch limit {
-        case .batchItems: server.configuration.limits.maximumBatchItems = value
-        case .batchBytes: server.configuration.limits.maximumBatchBytes = value
-        case .pageSize: server.configuration.limits.changesPageSize = value
-        }
-      }
+      for (limit, value) in ordered { server.configuration.limits[limit] = value }
       return ordered.map { "server \($0.key.rawValue) = \($0.value)" }.joined(separator: "\n")
     case .schemas, .client, .invariants, .zoneDeletion, .sendAfterEdits, .defect, .quiesce:
       throw Self.simulatorOnly("this line")

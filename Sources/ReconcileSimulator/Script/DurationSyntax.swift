@@ -6,6 +6,15 @@ package enum DurationSyntax {
     ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400),
   ]
 
+  /// The longest duration a script may write: a year.
+  package static let longest: TimeInterval = 366 * 86_400
+
+  /// `seconds` as whole seconds, or `nil` when it has a fraction or is longer than ``longest``: the simulator counts
+  /// whole seconds.
+  package static func wholeSeconds(_ seconds: TimeInterval) -> Int? {
+    seconds == seconds.rounded() && abs(seconds) <= longest ? Int(seconds) : nil
+  }
+
   /// Reads a duration.
   /// - Parameter text: Such as `30s` or `-5m`.
   /// - Returns: Seconds.
@@ -18,7 +27,7 @@ package enum DurationSyntax {
       guard let value = Double(number), value.isFinite, number.allSatisfy({ $0.isASCIIDigit || "+-.".contains($0) })
       else { break }
       let seconds = value * unit.seconds
-      guard abs(seconds) <= 366 * 86400 else { throw ScriptError("\(text): a duration of at most a year, please") }
+      guard abs(seconds) <= longest else { throw ScriptError("\(text): a duration of at most a year, please") }
       return seconds
     }
     throw ScriptError("\(text): not a duration; write a number and a unit, such as 30s, 5m, 2h or 250ms")

@@ -86,19 +86,25 @@ public enum ScriptCommand: Sendable, Hashable {
 
   /// Whether a replay script may hold the line: the simulator's world sets it up or performs it as a step.
   public var runsInReplay: Bool {
+    let note = SimulationScript.recordType
     switch self {
-    case .addDevice(let setup): setup.schema == nil && setup.user == Simulation.user
-    case .resolver(let setting): setting.prefer == .server && setting.unionKeys.isEmpty
-    case .create(_, let records, let fields), .edit(_, let records, let fields):
-      records.allSatisfy { $0.recordType == SimulationScript.recordType } && !fields.contains(where: \.encrypted)
-    case .delete(_, let records): records.allSatisfy { $0.recordType == SimulationScript.recordType }
-    case .upgrade(_, let version): version == nil
-    case .fault(let fault): fault.simulationFaults != nil
-    case .expect(let expectation): expectation == .invariants
+    case .addDevice(let setup):
+      return setup.schema == nil && setup.user == Simulation.user
+        && DurationSyntax.wholeSeconds(setup.clockOffset) != nil
+    case .resolver(let setting): return setting.prefer == .server && setting.unionKeys.isEmpty
+    case .create(_, let records, let fields):
+      return records.allSatisfy { $0.recordType == note } && fields.allSatisfy { !$0.encrypted && $0.value != nil }
+    case .edit(_, let records, let fields):
+      return records.allSatisfy { $0.recordType == note } && !fields.contains(where: \.encrypted)
+    case .delete(_, let records): return records.allSatisfy { $0.recordType == note }
+    case .upgrade(_, let version): return version == nil
+    case .jumpClock(_, let seconds), .advance(let seconds): return DurationSyntax.wholeSeconds(seconds) != nil
+    case .fault(let fault): return fault.simulationFaults != nil
+    case .expect(let expectation): return expectation == .invariants
     case .deletePolicy, .schemas, .client, .invariants, .zoneDeletion, .sendAfterEdits, .defect, .limits, .sync,
-      .setOnline, .crash, .jumpClock, .advance, .quiesce:
-      true
-    case .schema, .syncAll, .restart, .show, .help: false
+      .setOnline, .crash, .quiesce:
+      return true
+    case .schema, .syncAll, .restart, .show, .help: return false
     }
   }
 
@@ -243,6 +249,27 @@ public enum ServerLimit: String, Sendable, Hashable, CaseIterable {
   case batchBytes = "batch-bytes"
   /// The most changes per page of a change feed.
   case pageSize = "page-size"
+}
+
+extension SimulatedServer.Limits {
+  /// The limit a script's `limit` line names.
+  /// - Parameter limit: Which limit.
+  public subscript(limit: ServerLimit) -> Int {
+    get {
+      switch limit {
+      case .batchItems: maximumBatchItems
+      case .batchBytes: maximumBatchBytes
+      case .pageSize: changesPageSize
+      }
+    }
+    set {
+      switch limit {
+      case .batchItems: maximumBatchItems = newValue
+      case .batchBytes: maximumBatchBytes = newValue
+      case .pageSize: changesPageSize = newValue
+      }
+    }
+  }
 }
 
 /// What `show` prints.

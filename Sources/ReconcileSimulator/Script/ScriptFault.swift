@@ -5,7 +5,7 @@ public import Foundation
 ///
 /// The simulator's network carries most of them (``simulationFaults``); a few belong to the playground's own session
 /// (`disconnect-after-save`, `error`, `clear`), and a few only the simulator's network can cause (``needsSimulator``).
-public enum ScriptFault: Sendable, Hashable {
+public enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
   /// `fault disconnect-after-save NAME`: the device's next save reaches the server, then the device loses its
   /// network before the answer arrives.
   case disconnectAfterSave(device: String)
@@ -57,9 +57,7 @@ public enum ScriptFault: Sendable, Hashable {
   /// The simulator's faults this line arms, in order; `nil` when the simulator's network cannot cause it (or a
   /// duration is not whole seconds, which its faults count in, or a count is below 1).
   public var simulationFaults: [SimulationFault]? {
-    func seconds(_ value: TimeInterval) -> Int? {
-      value >= 0 && value == value.rounded() && value <= 366 * 86_400 ? Int(value) : nil
-    }
+    func seconds(_ value: TimeInterval) -> Int? { value >= 0 ? DurationSyntax.wholeSeconds(value) : nil }
     switch self {
     case .loseResponses(let device, let count):
       return count >= 1 ? Array(repeating: .loseResponse(device: device), count: count) : nil
@@ -115,6 +113,33 @@ public enum ScriptFault: Sendable, Hashable {
       self = .corruptStorage(
         device: device, record: RecordPath(recordType: SimulationScript.recordType, recordName: record))
     case .tornCrash(let device): self = .tornCrash(device: device)
+    }
+  }
+
+  /// The fault as a script line, in the language's current form: `fault lose-response d1`.
+  public var description: String {
+    func seconds(_ value: TimeInterval) -> String {
+      DurationSyntax.wholeSeconds(value).map { "\($0)s" } ?? DurationSyntax.render(value)
+    }
+    switch self {
+    case .loseRequest(let device): return "fault lose-request \(device)"
+    case .loseResponses(let device, let count): return "fault lose-response \(device)" + (count == 1 ? "" : " \(count)")
+    case .duplicate(let device): return "fault duplicate \(device)"
+    case .delay(let device, let wait): return "fault delay \(device) \(seconds(wait))"
+    case .transient(let device, let error, let wait): return "fault transient \(device) \(error) \(seconds(wait))"
+    case .itemTransient(let device, let error, let wait):
+      return "fault item-transient \(device) \(error) \(seconds(wait))"
+    case .throttle(let wait): return "fault throttle \(seconds(wait))"
+    case .expireTokens: return "fault expire-tokens"
+    case .expireDatabaseTokens: return "fault expire-database-tokens"
+    case .quotaFull(let wait): return "fault quota-full \(seconds(wait))"
+    case .deleteZone: return "fault delete-zone"
+    case .corruptStorage(let device, let record): return "fault corrupt \(device) \(record)"
+    case .tornCrash(let device): return "fault torn-crash \(device)"
+    case .disconnectAfterSave(let device): return "fault disconnect-after-save \(device)"
+    case .error(let error, let count, let device):
+      return "fault error \(error.name) \(count)" + (device.map { " --device \($0)" } ?? "")
+    case .clear: return "fault clear"
     }
   }
 }

@@ -670,7 +670,7 @@ public enum ScriptParser {
   /// A duration (``DurationSyntax``: `30s`, `-2m`, `250ms`), or a bare number of seconds, which older replay scripts
   /// wrote.
   package static func duration(_ text: String) throws(ScriptError) -> TimeInterval {
-    if let seconds = Int(text), abs(seconds) <= 366 * 86_400 { return TimeInterval(seconds) }
+    if let seconds = Int(text), abs(TimeInterval(seconds)) <= DurationSyntax.longest { return TimeInterval(seconds) }
     return try DurationSyntax.parse(text)
   }
 

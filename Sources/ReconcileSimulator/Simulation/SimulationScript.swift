@@ -89,13 +89,8 @@ public enum SimulationScript {
     }
     if setup.zoneDeletion != .dropLocalData { lines.append("zone-deletion \(setup.zoneDeletion)") }
     if setup.sendsAfterEdits { lines.append("send-after-edits") }
-    let (lowered, cloudKit) = (setup.limits, SimulatedServer.Limits.cloudKit)
-    let limits = [
-      (ServerLimit.batchItems, lowered.maximumBatchItems, cloudKit.maximumBatchItems),
-      (.batchBytes, lowered.maximumBatchBytes, cloudKit.maximumBatchBytes),
-      (.pageSize, lowered.changesPageSize, cloudKit.changesPageSize),
-    ].filter { $0.1 != $0.2 }
-    if !limits.isEmpty { lines.append("limit" + limits.map { " \($0.0.rawValue) \($0.1)" }.joined()) }
+    let lowered = ServerLimit.allCases.filter { setup.limits[$0] != SimulatedServer.Limits.cloudKit[$0] }
+    if !lowered.isEmpty { lines.append("limit" + lowered.map { " \($0.rawValue) \(setup.limits[$0])" }.joined()) }
     for defect in setup.defects.map(\.rawValue).sorted() { lines.append("defect \(defect)") }
     if let invariants {
       lines.append("invariants " + invariants.map(\.rawValue).sorted().joined(separator: " "))
@@ -127,29 +122,7 @@ public enum SimulationScript {
     case .upgrade(let device): return "\(device) upgrade"
     case .clockJump(let device, let jump): return "\(device) clock \(jump >= 0 ? "+" : "")\(seconds(jump))"
     case .advance(let wait): return "advance \(seconds(wait))"
-    case .fault(let fault): return line(for: ScriptFault(fault))
-    }
-  }
-
-  private static func line(for fault: ScriptFault) -> String {
-    switch fault {
-    case .loseRequest(let device): "fault lose-request \(device)"
-    case .loseResponses(let device, let count): "fault lose-response \(device)" + (count == 1 ? "" : " \(count)")
-    case .duplicate(let device): "fault duplicate \(device)"
-    case .delay(let device, let wait): "fault delay \(device) \(seconds(wait))"
-    case .transient(let device, let error, let wait): "fault transient \(device) \(error) \(seconds(wait))"
-    case .itemTransient(let device, let error, let wait): "fault item-transient \(device) \(error) \(seconds(wait))"
-    case .throttle(let wait): "fault throttle \(seconds(wait))"
-    case .expireTokens: "fault expire-tokens"
-    case .expireDatabaseTokens: "fault expire-database-tokens"
-    case .quotaFull(let wait): "fault quota-full \(seconds(wait))"
-    case .deleteZone: "fault delete-zone"
-    case .corruptStorage(let device, let record): "fault corrupt \(device) \(record)"
-    case .tornCrash(let device): "fault torn-crash \(device)"
-    case .disconnectAfterSave(let device): "fault disconnect-after-save \(device)"
-    case .error(let error, let count, let device):
-      "fault error \(error.name) \(count)" + (device.map { " --device \($0)" } ?? "")
-    case .clear: "fault clear"
+    case .fault(let fault): return ScriptFault(fault).description
     }
   }
 
@@ -157,7 +130,7 @@ public enum SimulationScript {
   private static func seconds(_ value: some BinaryInteger) -> String { "\(value)s" }
 
   private static func seconds(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))s" : DurationSyntax.render(value)
+    DurationSyntax.wholeSeconds(value).map { "\($0)s" } ?? DurationSyntax.render(value)
   }
 
   /// The shared value syntax (``ValueSyntax``): what the REPL and `run` read too.
@@ -233,20 +206,11 @@ public enum SimulationScript {
         guard !setup.devices.contains(where: { $0.name == device.name }) else {
           throw fail("device added twice", device.name)
         }
-        guard device.clockOffset == device.clockOffset.rounded() else {
-          throw fail("a simulated device's clock offset is whole seconds", "\(device.clockOffset)")
-        }
         setup.devices.append(device)
       case .zoneDeletion(let response): setup.zoneDeletion = response
       case .sendAfterEdits: setup.sendsAfterEdits = true
       case .limits(let limits):
-        for (limit, value) in limits {
-          switch limit {
-          case .batchItems: setup.limits.maximumBatchItems = value
-          case .batchBytes: setup.limits.maximumBatchBytes = value
-          case .pageSize: setup.limits.changesPageSize = value
-          }
-        }
+        for (limit, value) in limits { setup.limits[limit] = value }
       case .defect(let defect): setup.defects.insert(defect)
       case .invariants(let invariants): parsed.invariants = invariants
       case .quiesce: parsed.quiesces = true
@@ -266,9 +230,7 @@ public enum SimulationScript {
 
     /// The steps a step line stands for; `nil` when a value does not fit a simulation (a fraction of a second).
     private static func steps(_ command: ScriptCommand) -> [SimulationStep]? {
-      func seconds(_ value: TimeInterval) -> Int? {
-        value == value.rounded() && abs(value) <= 366 * 86_400 ? Int(value) : nil
-      }
+      let seconds = DurationSyntax.wholeSeconds
       switch command {
       case .create(let device, let records, let fields):
         var values: [String: FieldValue] = [:]
@@ -296,7 +258,7 @@ public enum SimulationScript {
     /// Why a line that parses has no place in a replay script.
     private static func why(_ command: ScriptCommand) -> String {
       switch command {
-      case .addDevice: "a simulated device takes --clock-offset and --upgraded, not --schema or --user"
+      case .addDevice: "a simulated device takes a whole-second --clock-offset and --upgraded, not --schema or --user"
       case .resolver: "the simulator's resolvers take no options"
       case .create, .edit, .delete:
         "a simulation's records are \(SimulationScript.recordType)s, one name each, with plain values (no encrypted:, and a create sets values)"

@@ -71,6 +71,7 @@ struct ScriptLanguageTests {
       ("a create Folder/f1 x=1", "Notes"), ("a edit Note/r1 encrypted:pin=1", "no encrypted:"),
       ("fault clear", "no such fault"), ("fault throttle 1500ms", "whole seconds"), ("advance 500ms", "whole seconds"),
       ("resolver field-merge --prefer client", "no options"), ("a create Note/r1 gone=nil", "a create sets values"),
+      ("device add b --clock-offset 1500ms", "whole-second"), ("a clock +1500ms", "whole seconds"),
     ])
   func replayRefusesPlaygroundLines(line: String, why: String) {
     do {
@@ -81,6 +82,21 @@ struct ScriptLanguageTests {
       #expect(error.problem.hasPrefix("a replay script cannot hold this line"), "\(error)")
       #expect(error.problem.contains(why), "\(error)")
     }
+  }
+
+  @Test(
+    "every fault prints as a line that reads back as the same fault",
+    arguments: [
+      ScriptFault.disconnectAfterSave(device: "a"), .loseResponses(device: "a", count: 1),
+      .loseResponses(device: "a", count: 3), .loseRequest(device: "a"), .duplicate(device: "a"),
+      .delay(device: "a", by: 20), .transient(device: "a", error: "zoneBusy", retryAfter: 5),
+      .itemTransient(device: "a", error: "networkFailure", retryAfter: 0),
+      .corruptStorage(device: "a", record: RecordPath(recordType: "Note", recordName: "r1")), .tornCrash(device: "a"),
+      .throttle(30), .throttle(0.5), .error(.zoneBusy(retryAfter: 10), count: 3, device: "a"), .expireTokens,
+      .expireDatabaseTokens, .quotaFull(90), .deleteZone, .clear,
+    ])
+  func faultLinesRoundTrip(_ fault: ScriptFault) throws {
+    #expect(try ScriptParser.parse(fault.description) == .fault(fault), "\(fault)")
   }
 
   @Test("a range of records and a repeated lost answer become one step each")
