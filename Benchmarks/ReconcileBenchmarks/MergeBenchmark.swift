@@ -47,6 +47,25 @@ enum MergeBenchmark {
     return results
   }
 
+  /// What callgrind counts for the FieldMerge-vs-floor target: `count` ten-field FieldMerge resolutions, or (`floor`)
+  /// `count` copies of the server record with one key written. Returns the units done.
+  static func instructionWorkload(floor: Bool, count: Int = 20_000) throws -> Int {
+    let plain = try conflict(fields: 10, stamped: false)
+    let merge = FieldMerge(.editCount(key: "editCount"))
+    let server = plain.server
+    var sink = 0
+    for _ in 0..<count {
+      if floor {
+        var copy = server
+        copy["field0"] = "x"
+        sink &+= copy.changedKeys.count
+      } else {
+        sink &+= try merge.resolve(plain).changedKeys.count
+      }
+    }
+    return sink > 0 ? count : 0
+  }
+
   static func conflict(fields: Int, stamped: Bool) throws -> Conflict {
     let id = try RecordID(recordName: "bench-\(fields)")
     var base = Record(recordType: "Item", recordID: id)

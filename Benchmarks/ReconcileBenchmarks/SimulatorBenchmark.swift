@@ -55,38 +55,6 @@ enum SimulatorBenchmark {
     return steps
   }
 
-  /// Instructions per step of ``instructionWorkload()``, counted by running this benchmark under valgrind's callgrind
-  /// twice — the workload, and the same process doing nothing (`--only none`) — so start-up is subtracted. `nil` when
-  /// valgrind is not installed.
-  static func instructionsPerStep() -> (perStep: Double, steps: Int)? {
-    func count(_ section: String) -> (instructions: Double, output: String)? {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      let executable = CommandLine.arguments[0]
-      process.arguments = [
-        "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", executable, "--only", section,
-      ]
-      let output = Pipe()
-      let errors = Pipe()
-      process.standardOutput = output
-      process.standardError = errors
-      do { try process.run() } catch { return nil }
-      let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      guard process.terminationStatus == 0,
-        let line = log.split(separator: "\n").first(where: { $0.contains("Collected") || $0.contains("refs:") }),
-        let number = Double(line.split(separator: " ").last?.replacingOccurrences(of: ",", with: "") ?? "")
-      else { return nil }
-      return (number, printed)
-    }
-    guard let work = count("simulator-steps"), let idle = count("simulator-idle"),
-      let stepsText = work.output.split(separator: "\n").first(where: { $0.hasPrefix("steps: ") }),
-      let steps = Int(stepsText.dropFirst("steps: ".count)), steps > 0
-    else { return nil }
-    return ((work.instructions - idle.instructions) / Double(steps), steps)
-  }
-
   struct FeedCost {
     var history: Int
     var nanoseconds: Double

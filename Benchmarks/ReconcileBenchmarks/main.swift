@@ -4,14 +4,16 @@ import ReconcileSimulator
 
 // reconcile-benchmarks: run with `swift run -c release reconcile-benchmarks [--check] [--quick] [--only SECTION]`.
 // --check exits 1 when a target is missed; --quick runs fewer iterations (for smoke runs); --only runs one section
-// (archives, merge, simulator, workload, feed, hostile, bodies), e.g. under a profiler. `--only simulator-steps` runs
-// 20 seeds of field-merge with flaky faults and prints their steps: what the simulator section counts instructions of
-// under callgrind.
+// (archives, merge, simulator, workload, feed, hostile, bodies), e.g. under a profiler. The sections simulator-steps
+// (20 seeds of field-merge with flaky faults), merge-resolutions and merge-floor (20,000 ten-field FieldMerge
+// resolutions, or floor copies) and idle (nothing) are what the merge and simulator sections count instructions of
+// under callgrind; each prints `units: N`.
 let argumentList = Array(CommandLine.arguments.dropFirst())
 let arguments = Set(argumentList)
 let iterations = arguments.contains("--quick") ? 2_000 : 200_000
 let sections = [
-  "archives", "merge", "simulator", "workload", "feed", "hostile", "bodies", "simulator-steps", "simulator-idle",
+  "archives", "merge", "simulator", "workload", "feed", "hostile", "bodies", "simulator-steps", "merge-resolutions",
+  "merge-floor", "idle",
 ]
 let only = argumentList.firstIndex(of: "--only").flatMap {
   argumentList.indices.contains($0 + 1) ? argumentList[$0 + 1] : nil
@@ -21,6 +23,8 @@ if let only, !sections.contains(only) {
   exit(2)
 }
 func runs(_ section: String) -> Bool { only == nil || only == section }
+/// Whether `section` is one of the workloads callgrind counts, run only when asked for by name.
+func counts(_ section: String) -> Bool { only == section }
 
 var failures: [String] = []
 /// Prints a target's line with PASS or FAIL, and remembers a miss for `--check`.
@@ -87,7 +91,21 @@ do {
     let overFloor = fieldMerge(10) / max(floor, 1)
     target(
       "ten-field FieldMerge ≤ 2× the floor: \(format(overFloor))×", overFloor <= 2, missing: "FieldMerge vs floor")
+    if !arguments.contains("--quick"), let merge = Callgrind.instructionsPerUnit(section: "merge-resolutions"),
+      let copy = Callgrind.instructionsPerUnit(section: "merge-floor")
+    {
+      let ratio = merge.perUnit / copy.perUnit
+      print(
+        "callgrind: \(format(merge.perUnit, digits: 0)) instructions per ten-field FieldMerge resolution, "
+          + "\(format(copy.perUnit, digits: 0)) per floor copy")
+      target(
+        "ten-field FieldMerge ≤ 2× the floor in instructions: \(format(ratio))×", ratio <= 2,
+        missing: "FieldMerge vs floor, instructions")
+    }
   }
+
+  if counts("merge-resolutions") { print("units: \(try MergeBenchmark.instructionWorkload(floor: false))") }
+  if counts("merge-floor") { print("units: \(try MergeBenchmark.instructionWorkload(floor: true))") }
 
   if runs("simulator") {
     print("\nSimulator throughput: the CI configuration (200 steps, 3 devices, deleteWins), whole runs with quiescence")
@@ -112,14 +130,14 @@ do {
     print(
       "field-merge, flaky vs the 46,000 steps/s measured before issue #18: \(format(ciRate / before, digits: 2))× on one "
         + "thread, \(format(parallel.stepsPerSecond / before, digits: 2))× on all cores")
-    if !arguments.contains("--quick"), let instructions = SimulatorBenchmark.instructionsPerStep() {
+    if !arguments.contains("--quick"), let instructions = Callgrind.instructionsPerUnit(section: "simulator-steps") {
       print(
-        "callgrind: \(format(instructions.perStep, digits: 0)) instructions per step (field-merge, flaky, "
-          + "\(instructions.steps) steps; wall clocks vary, instruction counts do not)")
+        "callgrind: \(format(instructions.perUnit, digits: 0)) instructions per step (field-merge, flaky, "
+          + "\(instructions.units) steps; wall clocks vary, instruction counts do not)")
       // The code before issue #18's work (56879d0), counted the same way on 2026-11-24 (explore, field-merge, flaky,
       // 20 seeds less 1, Swift 6.3.1): the machine-independent form of its 2× target.
       let beforeInstructions = 136_300.0
-      let fewer = beforeInstructions / instructions.perStep
+      let fewer = beforeInstructions / instructions.perUnit
       target(
         "≤ half the 136,300 instructions per step before issue #18: \(format(fewer, digits: 2))× fewer", fewer >= 2,
         missing: "simulator instructions 2×")
@@ -132,9 +150,7 @@ do {
         + "\(format(ciRate / before, digits: 2))×", ciRate >= 2 * before, missing: "simulator 2×")
   }
 
-  if runs("simulator-steps") {
-    print("steps: \(SimulatorBenchmark.instructionWorkload())")
-  }
+  if counts("simulator-steps") { print("units: \(SimulatorBenchmark.instructionWorkload())") }
 
   if runs("workload") {
     let seedCount = arguments.contains("--quick") ? 20 : 500

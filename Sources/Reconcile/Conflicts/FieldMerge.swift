@@ -82,52 +82,76 @@ public struct FieldMerge: ConflictResolver {
   ///   or a `.listUnion` key holds something else; any error a `.custom` closure throws.
   public func resolve(_ conflict: Conflict) throws -> Record {
     try conflict.checkSameRecord()
-    let client = FieldSlots(conflict.client)
-    let server = FieldSlots(conflict.server)
-    let changed = conflict.client.storage.changedKeys
-    var result = ResolvedRecord(server: conflict.server, expectedChanges: changed.count)
-    if let ancestor = conflict.usefulAncestor {
+    let versions = Versions(
+      client: FieldSlots(conflict.client), server: FieldSlots(conflict.server),
+      ancestor: conflict.usefulAncestor.map(FieldSlots.init))
+    if versions.ancestor != nil {
       // With an ancestor, only keys the client changed can carry a client change: the rest keep the server's value.
-      let base = FieldSlots(ancestor)
+      let changed = conflict.client.storage.changedKeys
+      var result = ResolvedRecord(server: conflict.server, changesAmong: changed)
       for key in changed {
+        let client = versions.client.position(of: key)
         try merge(
-          key, client: client[key], server: server[key], ancestor: base[key], hasAncestor: true, conflict, &result)
+          key, client: client, server: versions.server.position(of: key, guess: client),
+          ancestor: versions.ancestor?.position(of: key, guess: client), versions, conflict, &result)
       }
-    } else {
-      for (key, value) in client.plain {
-        let slot = FieldSlot(value: value, encrypted: false)
-        try merge(key, client: slot, server: server[key], ancestor: nil, hasAncestor: false, conflict, &result)
-      }
-      for (key, value) in client.encrypted where client.plain[key] == nil {
-        let slot = FieldSlot(value: value, encrypted: true)
-        try merge(key, client: slot, server: server[key], ancestor: nil, hasAncestor: false, conflict, &result)
-      }
+      result.mergeParent(conflict)
+      return result.finish()
+    }
+    let client = versions.client
+    var result = ResolvedRecord(server: conflict.server, expectedChanges: client.plain.count + client.encrypted.count)
+    for (index, key) in client.plain.keys.enumerated() {
+      let position = FieldPosition(encrypted: false, index: index)
+      try merge(
+        key, client: position, server: versions.server.position(of: key, guess: position), ancestor: nil, versions,
+        conflict, &result)
+    }
+    for (index, key) in client.encrypted.keys.enumerated() where !client.plain.contains(key) {
+      let position = FieldPosition(encrypted: true, index: index)
+      try merge(
+        key, client: position, server: versions.server.position(of: key, guess: position), ancestor: nil, versions,
+        conflict, &result)
     }
     result.mergeParent(conflict)
     return result.finish()
   }
 
-  /// The table above, for one key.
+  /// The three versions' values, read out of their records once.
+  private struct Versions {
+    let client: FieldSlots
+    let server: FieldSlots
+    /// `nil` when the conflict has no useful ancestor.
+    let ancestor: FieldSlots?
+  }
+
+  /// The table above, for one key, given where each version holds it. Values are compared where they are stored; only
+  /// a value the result takes is copied.
   private func merge(
-    _ key: String, client: FieldSlot?, server: FieldSlot?, ancestor: FieldSlot?, hasAncestor: Bool,
+    _ key: String, client: FieldPosition?, server: FieldPosition?, ancestor: FieldPosition?, _ versions: Versions,
     _ conflict: Conflict, _ result: inout ResolvedRecord
   ) throws {
-    if client == server { return }
-    if hasAncestor {
-      if client == ancestor { return }
-      if server == ancestor {
-        result.apply(client, forKey: key, server: server)
-        return
-      }
+    // The server's side first: where it did not change the key (the common case), one more comparison settles it.
+    if let base = versions.ancestor, versions.server.holdsSame(at: server, as: base, at: ancestor) {
+      if versions.client.holdsSame(at: client, as: versions.server, at: server) { return }
+      // Only the client changed the key: a new value, or a removal.
+      guard let client else { return result.remove(key) }
+      let slot = versions.client.slot(at: client)
+      return result.choose(slot.value, encrypted: slot.encrypted, forKey: key, serverPosition: server)
     }
+    if versions.client.holdsSame(at: client, as: versions.server, at: server) { return }
+    if let base = versions.ancestor, versions.client.holdsSame(at: client, as: base, at: ancestor) { return }
     // Both sides changed the key, or there is no ancestor to tell: a value beats a removal, then the policy decides.
     guard let client else { return }
+    let clientSlot = versions.client.slot(at: client)
     guard let server else {
-      result.apply(client, forKey: key, server: nil)
-      return
+      return result.choose(clientSlot.value, encrypted: clientSlot.encrypted, forKey: key, serverPosition: nil)
     }
-    let chosen = try settle(key, client: client, server: server, ancestor: ancestor, in: conflict)
-    result.apply(chosen, forKey: key, server: server)
+    let serverSlot = versions.server.slot(at: server)
+    let ancestorSlot = ancestor.flatMap { position in versions.ancestor.map { $0.slot(at: position) } }
+    let chosen = try settle(key, client: clientSlot, server: serverSlot, ancestor: ancestorSlot, in: conflict)
+    guard let chosen else { return result.remove(key) }
+    guard chosen != serverSlot else { return }
+    result.choose(chosen.value, encrypted: chosen.encrypted, forKey: key, serverPosition: server)
   }
 
   /// The value for a key both sides changed to different values; `nil` removes the key (only a `.custom` closure does

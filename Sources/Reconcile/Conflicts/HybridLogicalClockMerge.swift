@@ -52,7 +52,19 @@ public struct HybridLogicalClockMerge: ConflictResolver, Hashable {
 
     func takeClient(_ key: String) {
       guard key != stampsKey else { return }
-      result.apply(client[key], forKey: key, server: server[key])
+      let clientPosition = client.position(of: key)
+      let serverPosition = server.position(of: key, guess: clientPosition)
+      if client.holdsSame(at: clientPosition, as: server, at: serverPosition) { return }
+      guard let clientPosition else { return result.remove(key) }
+      let slot = client.slot(at: clientPosition)
+      result.choose(slot.value, encrypted: slot.encrypted, forKey: key, serverPosition: serverPosition)
+    }
+    // Equal stamps: usually the same value on both sides (compared in place), else the order below decides.
+    func clientBreaksTie(_ key: String) -> Bool {
+      let clientPosition = client.position(of: key)
+      let serverPosition = server.position(of: key, guess: clientPosition)
+      if client.holdsSame(at: clientPosition, as: server, at: serverPosition) { return false }
+      return Self.clientBreaksTie(clientPosition.map(client.slot(at:)), serverPosition.map(server.slot(at:)))
     }
     // Both lists are sorted by key: walk them together.
     let (cs, ss) = (clientStamps.entries, serverStamps.entries)
@@ -74,7 +86,7 @@ public struct HybridLogicalClockMerge: ConflictResolver, Hashable {
           takeClient(cs[i].key)
         } else {
           merged.append(ss[j])
-          if cs[i].stamp == ss[j].stamp, Self.clientBreaksTie(client[cs[i].key], server[cs[i].key]) {
+          if cs[i].stamp == ss[j].stamp, clientBreaksTie(cs[i].key) {
             takeClient(cs[i].key)
           }
         }

@@ -5,26 +5,45 @@
 /// `changedKeys` lists exactly the keys whose final value differs from the server's.
 ///
 /// Callers choose each key at most once (every built-in visits a key once), so whether a key differs from the server
-/// is settled when it is chosen. Merges run for every conflict of every sync, so this type avoids hashing a key more
-/// than it must: a choice equal to the server's value costs nothing, and the server's storage is copied once, on the
-/// first choice that differs.
+/// is settled when it is chosen. Merges run for every conflict of every sync, so this type does as little per key as
+/// it can: a choice equal to the server's value costs nothing; the server's storage is copied once, on the first choice
+/// that differs; a value written where the server has the key is written at the server's position without searching;
+/// and when every key a merge could change did change, the result reuses that set as its changed keys.
 struct ResolvedRecord {
   private let server: Record
-  private let serverValues: [String: FieldValue]
-  private let serverEncrypted: [String: FieldValue]
+  private var serverValues: FieldTable { server.storage.values }
+  private var serverEncrypted: FieldTable { server.storage.encrypted }
   /// The result's storage, copied from the server's on the first choice that differs.
   private var storage: Record.Storage?
-  /// How many keys the caller may change, so the result's `changedKeys` is allocated once.
+  /// The keys chosen so far that differ from the server's, each once: the result's changed keys.
+  private var chosenKeys: [String] = []
+  /// How many keys the caller may change, so ``chosenKeys`` is allocated once.
   private let expectedChanges: Int
+  /// Every key the caller may choose, when it says so (see ``init(server:changesAmong:)``).
+  private let candidates: Set<String>?
+  /// Whether the result's plain (encrypted) table still has the server's keys in the server's order, so a position
+  /// found in the server's table addresses the result's. An insertion or removal ends it.
+  private var plainKeepsServerLayout = true
+  private var encryptedKeepsServerLayout = true
 
   /// - Parameters:
   ///   - server: The server record the result is built on.
-  ///   - expectedChanges: An upper estimate of the keys that will differ; it only sizes a set.
+  ///   - expectedChanges: An upper estimate of the keys that will differ; it only sizes an array.
   init(server: Record, expectedChanges: Int = 4) {
     self.server = server
     self.expectedChanges = expectedChanges
-    self.serverValues = server.storage.values
-    self.serverEncrypted = server.storage.encrypted
+    self.candidates = nil
+  }
+
+  /// A builder whose caller chooses only keys in `candidates`, each at most once; when every one of them ends up
+  /// differing from the server, the result's changed keys are `candidates` itself, without hashing a key again.
+  /// - Parameters:
+  ///   - server: The server record the result is built on.
+  ///   - candidates: Every key the caller may choose or remove.
+  init(server: Record, changesAmong candidates: Set<String>) {
+    self.server = server
+    self.expectedChanges = candidates.count
+    self.candidates = candidates
   }
 
   /// The result when the client's whole record wins: every client value, plain or encrypted, and every key the client
@@ -62,15 +81,32 @@ struct ResolvedRecord {
     let other = encrypted ? serverValues : serverEncrypted
     let otherHasKey = !other.isEmpty && other[key] != nil
     guard value != serverValue || otherHasKey else { return }
+    write(value, forKey: key, encrypted: encrypted)
+    if otherHasKey { write(nil, forKey: key, encrypted: !encrypted) }
+    chosenKeys.append(key)
+  }
+
+  /// Chooses `value` for `key` in the plain or encrypted values, where the server's value of the key is at
+  /// `serverPosition` of the server's tables (`nil`: the server has none). The caller has checked that `value` differs
+  /// from the server's value there.
+  mutating func choose(_ value: FieldValue, encrypted: Bool, forKey key: String, serverPosition: FieldPosition?) {
+    guard let serverPosition, serverPosition.encrypted == encrypted,
+      encrypted ? encryptedKeepsServerLayout : plainKeepsServerLayout,
+      (encrypted ? serverValues : serverEncrypted).isEmpty
+    else {
+      let serverValue = serverPosition.flatMap {
+        $0.encrypted == encrypted ? (encrypted ? serverEncrypted : serverValues).values[$0.index] : nil
+      }
+      return choose(value, forKey: key, encrypted: encrypted, serverValue: serverValue)
+    }
+    // The common case: the server holds the key in the same table, and nothing has moved the result's entries yet.
     let box = writable()
     if encrypted {
-      box.encrypted[key] = value
-      if otherHasKey { box.values[key] = nil }
+      box.encrypted.replaceValue(at: serverPosition.index, with: value)
     } else {
-      box.values[key] = value
-      if otherHasKey { box.encrypted[key] = nil }
+      box.values.replaceValue(at: serverPosition.index, with: value)
     }
-    box.changedKeys.insert(key)
+    chosenKeys.append(key)
   }
 
   /// Chooses `slot` for `key`, or removes the key for `nil`. `server` is the server's slot for the key.
@@ -85,10 +121,9 @@ struct ResolvedRecord {
     let plain = serverValues[key] != nil
     let encrypted = !serverEncrypted.isEmpty && serverEncrypted[key] != nil
     guard plain || encrypted else { return }
-    let box = writable()
-    if plain { box.values[key] = nil }
-    if encrypted { box.encrypted[key] = nil }
-    box.changedKeys.insert(key)
+    if plain { write(nil, forKey: key, encrypted: false) }
+    if encrypted { write(nil, forKey: key, encrypted: true) }
+    chosenKeys.append(key)
   }
 
   /// Applies the one rule every resolver shares for `parent`: a change made on the client alone is kept; otherwise the
@@ -105,18 +140,36 @@ struct ResolvedRecord {
 
   /// The result: the server record with the chosen values, `changedKeys` exactly the keys that differ from it.
   func finish() -> Record {
-    if let storage { return Record(storage: storage) }
+    if let storage {
+      if let candidates, candidates.count == chosenKeys.count {
+        storage.changedKeys = candidates
+      } else {
+        storage.changedKeys = Set(chosenKeys)
+      }
+      return Record(storage: storage)
+    }
     if server.storage.changedKeys.isEmpty { return server }
     var copy = server
     copy.clearChangedKeys()
     return copy
   }
 
+  /// Writes `value` (or, for `nil`, removes the key) in the result's plain or encrypted table, noting when that moves
+  /// the table's entries away from the server's layout.
+  private mutating func write(_ value: FieldValue?, forKey key: String, encrypted: Bool) {
+    let box = writable()
+    let before = encrypted ? box.encrypted.count : box.values.count
+    if encrypted { box.encrypted[key] = value } else { box.values[key] = value }
+    if (encrypted ? box.encrypted.count : box.values.count) != before {
+      if encrypted { encryptedKeepsServerLayout = false } else { plainKeepsServerLayout = false }
+    }
+  }
+
   private mutating func writable() -> Record.Storage {
     if let storage { return storage }
     let box = Record.Storage(copying: server.storage)
-    box.changedKeys = Set(minimumCapacity: expectedChanges)
     storage = box
+    chosenKeys.reserveCapacity(expectedChanges)
     return box
   }
 }

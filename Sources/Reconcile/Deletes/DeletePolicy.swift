@@ -63,8 +63,8 @@ public enum DeletePolicy: Sendable, Hashable, CaseIterable, CustomStringConverti
   /// The record to save as new: the same ID, type, values and parent; no system fields; every key marked changed.
   private static func recreation(of local: Record) -> Record {
     var record = Record(recordType: local.recordType, recordID: local.recordID)
-    for (key, value) in local.values { record[key] = value }
-    for (key, value) in local.encryptedValuesByKey { record.encryptedValues[key] = value }
+    for (key, value) in local.storage.values { record[key] = value }
+    for (key, value) in local.storage.encrypted { record.encryptedValues[key] = value }
     record.parent = local.parent
     return record
   }

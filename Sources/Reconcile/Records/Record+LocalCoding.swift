@@ -71,9 +71,11 @@ extension Record: Codable {
     try c.encode(s.recordID.recordName, forKey: .recordName)
     try c.encode(s.recordID.zoneID.zoneName, forKey: .zoneName)
     try c.encode(s.recordID.zoneID.ownerName, forKey: .ownerName)
-    if !s.values.isEmpty { try c.encode(s.values.mapValues(EncryptedValueEnvelope.encodeTagged), forKey: .values) }
+    if !s.values.isEmpty {
+      try c.encode(s.values.dictionary.mapValues(EncryptedValueEnvelope.encodeTagged), forKey: .values)
+    }
     if !s.encrypted.isEmpty {
-      try c.encode(s.encrypted.mapValues(EncryptedValueEnvelope.encodeTagged), forKey: .encryptedValues)
+      try c.encode(s.encrypted.dictionary.mapValues(EncryptedValueEnvelope.encodeTagged), forKey: .encryptedValues)
     }
     if !s.changedKeys.isEmpty { try c.encode(s.changedKeys.sorted(), forKey: .changedKeys) }
     if let parent = s.parent {
@@ -90,17 +92,18 @@ extension Record: Codable {
     try c.encodeIfPresent(system.modifiedByDevice, forKey: .modifiedByDevice)
   }
 
-  private static func decodeValues(_ c: KeyedDecodingContainer<Keys>, _ key: Keys) throws -> [String: FieldValue] {
-    guard let stored = try c.decodeIfPresent([String: Data].self, forKey: key) else { return [:] }
-    var values: [String: FieldValue] = [:]
-    for (name, data) in stored {
+  private static func decodeValues(_ c: KeyedDecodingContainer<Keys>, _ key: Keys) throws -> FieldTable {
+    guard let stored = try c.decodeIfPresent([String: Data].self, forKey: key) else { return FieldTable() }
+    var values: [(key: String, value: FieldValue)] = []
+    values.reserveCapacity(stored.count)
+    for (name, data) in stored.sorted(by: { $0.key < $1.key }) {
       guard let value = EncryptedValueEnvelope.decodeTagged(data) else {
         throw DecodingError.dataCorruptedError(
           forKey: key, in: c, debugDescription: "the stored value of '\(name)' is not one Reconcile wrote")
       }
-      values[name] = value
+      values.append((name, value))
     }
-    return values
+    return FieldTable(values)
   }
 
   private static func decodeReference(_ c: KeyedDecodingContainer<Keys>, _ key: Keys) throws -> Reference? {

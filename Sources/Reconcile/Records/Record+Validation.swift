@@ -37,19 +37,12 @@ extension Record {
   /// same record always reports the same error.
   ///
   /// - Throws: ``RecordValidationError`` naming the bad input and the rule it broke.
-  /// - Complexity: O(*n*) in the number of fields plus the size of their values; O(*n* log *n*) to name the first
-  ///   problem of an invalid record.
+  /// - Complexity: O(*n*) in the number of fields plus the size of their values.
   public func validate() throws(RecordValidationError) {
     try NameRules.checkIdentifier(recordType, kind: .recordType)
     let zone = recordID.zoneID
-    // Nearly every record is valid: check in storage order first, and sort the keys only to name the first problem.
-    do {
-      try validateFields(plain: storage.values, encrypted: storage.encrypted, zone: zone)
-    } catch {
-      try validateFields(
-        plain: storage.values.sorted { $0.key < $1.key }, encrypted: storage.encrypted.sorted { $0.key < $1.key },
-        zone: zone)
-    }
+    // The values are stored sorted by key, so the first problem found is always the same one.
+    try validateFields(plain: storage.values, encrypted: storage.encrypted, zone: zone)
     if let parent = storage.parent, parent.recordID.zoneID != zone {
       throw .referenceCrossesZone(key: "parent", target: parent.recordID, recordZone: zone)
     }

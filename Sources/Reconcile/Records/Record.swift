@@ -40,8 +40,8 @@ public struct Record: Sendable {
     // dynamic exclusivity checks — a measurable share of every merge — are turned off.
     @exclusivity(unchecked) var recordType: String
     @exclusivity(unchecked) var recordID: RecordID
-    @exclusivity(unchecked) var values: [String: FieldValue]
-    @exclusivity(unchecked) var encrypted: [String: FieldValue]
+    @exclusivity(unchecked) var values: FieldTable
+    @exclusivity(unchecked) var encrypted: FieldTable
     @exclusivity(unchecked) var changedKeys: Set<String>
     @exclusivity(unchecked) var parent: Reference?
     @exclusivity(unchecked) var share: Reference?
@@ -51,8 +51,8 @@ public struct Record: Sendable {
     init(recordType: String, recordID: RecordID) {
       self.recordType = recordType
       self.recordID = recordID
-      self.values = [:]
-      self.encrypted = [:]
+      self.values = FieldTable()
+      self.encrypted = FieldTable()
       self.changedKeys = []
       self.parent = nil
       self.share = nil
@@ -124,7 +124,8 @@ public struct Record: Sendable {
   ///
   /// Writing a plain value removes an encrypted value under the same key: a key has one value.
   /// - Parameter key: A field key; rules are checked by ``validate()``, never here.
-  /// - Complexity: O(1) on average; O(*n*) when the storage is shared and must be copied first.
+  /// - Complexity: Reading is O(log *n*). Writing a key the record has is O(log *n*); adding a key is O(*n*), and so is
+  ///   any write when the storage is shared and must be copied first.
   public subscript(key: String) -> FieldValue? {
     get { storage.values[key] }
     set {
@@ -158,14 +159,22 @@ public struct Record: Sendable {
 
   /// Every key with a value, plain or encrypted, sorted.
   public var allKeys: [String] {
-    (Array(storage.values.keys) + Array(storage.encrypted.keys)).sorted()
+    storage.encrypted.isEmpty ? storage.values.keys : (storage.values.keys + storage.encrypted.keys).sorted()
   }
 
   /// The plain values by key.
-  public var values: [String: FieldValue] { storage.values }
+  /// - Complexity: O(*n*): the record keeps its values sorted by key, and builds this dictionary on each read.
+  public var values: [String: FieldValue] { storage.values.dictionary }
 
   /// The encrypted values by key.
-  public var encryptedValuesByKey: [String: FieldValue] { storage.encrypted }
+  /// - Complexity: O(*n*), as ``values``.
+  public var encryptedValuesByKey: [String: FieldValue] { storage.encrypted.dictionary }
+
+  /// The plain values, sorted by key, without building a dictionary.
+  package var valueTable: FieldTable { storage.values }
+
+  /// The encrypted values, sorted by key, without building a dictionary.
+  package var encryptedValueTable: FieldTable { storage.encrypted }
 
   /// The keys set or removed since the record was created, decoded, received from a server, or last saved.
   public var changedKeys: Set<String> { storage.changedKeys }
@@ -303,7 +312,7 @@ extension Record {
     }
 
     /// The encrypted keys, sorted.
-    public var keys: [String] { record.storage.encrypted.keys.sorted() }
+    public var keys: [String] { record.storage.encrypted.keys }
   }
 }
 
@@ -332,10 +341,10 @@ extension Record: CustomReflectable {
   /// reflection would walk the record's storage and print encrypted values in clear.
   public var customMirror: Mirror {
     let s = storage.system
-    let encrypted = storage.encrypted.keys.sorted().map { (key: $0, value: "<encrypted>") }
+    let encrypted = storage.encrypted.keys.map { (key: $0, value: "<encrypted>") }
     let children: [(label: String?, value: Any)] = [
       ("recordType", storage.recordType), ("recordID", storage.recordID), ("recordChangeTag", s.recordChangeTag as Any),
-      ("values", storage.values.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }),
+      ("values", storage.values.map { (key: $0.key, value: $0.value) }),
       ("encryptedValues", encrypted), ("changedKeys", storage.changedKeys.sorted()),
       ("creationDate", s.creationDate as Any), ("modificationDate", s.modificationDate as Any),
       ("creatorUserRecordName", s.creatorUserRecordName as Any),
@@ -350,8 +359,8 @@ extension Record: CustomReflectable {
 extension Record: CustomStringConvertible, CustomDebugStringConvertible {
   /// A readable summary: type, ID, change tag and plain values. Encrypted values are shown as `<encrypted>`, never in clear.
   public var description: String {
-    var parts = storage.values.keys.sorted().map { "\($0): \(storage.values[$0]?.description ?? "")" }
-    parts += storage.encrypted.keys.sorted().map { "\($0): <encrypted>" }
+    var parts = storage.values.map { "\($0.key): \($0.value.description)" }
+    parts += storage.encrypted.keys.map { "\($0): <encrypted>" }
     let tag = storage.system.recordChangeTag.map { " tag \($0)" } ?? ""
     return "\(recordType) \(recordID)\(tag) {\(parts.joined(separator: ", "))}"
   }

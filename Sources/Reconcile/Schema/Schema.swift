@@ -92,7 +92,7 @@ public struct Schema: Sendable {
       accepted = .newerMinor(version)
     }
     var unknown: [String] = []
-    for (values, encrypted) in [(record.values, false), (record.encryptedValuesByKey, true)] {
+    for (values, encrypted) in [(record.storage.values, false), (record.storage.encrypted, true)] {
       for (key, value) in values where key != versionKey || encrypted {
         guard let field = recordSchema.fields[key] else {
           unknown.append(key)

@@ -75,11 +75,20 @@ extension Record {
     box.share = try WireCoding.decodeReference(c, key: .share, recordZone: zone)
     if c.contains(.fields) {
       let fields = try c.nestedContainer(keyedBy: DynamicKey.self, forKey: .fields)
+      // Collected, then sorted once: inserting one by one into the sorted tables would be quadratic in the fields.
+      var plain: [(key: String, value: FieldValue)] = []
+      var encryptedValues: [(key: String, value: FieldValue)] = []
       for key in fields.allKeys {
         let field = try fields.nestedContainer(keyedBy: WireField.Keys.self, forKey: key)
         let (value, encrypted) = try WireField.decode(field, name: key.stringValue, recordZone: zone)
-        if encrypted { box.encrypted[key.stringValue] = value } else { box.values[key.stringValue] = value }
+        if encrypted {
+          encryptedValues.append((key.stringValue, value))
+        } else {
+          plain.append((key.stringValue, value))
+        }
       }
+      box.values = FieldTable(plain)
+      box.encrypted = FieldTable(encryptedValues)
     }
     self.init(storage: box)
   }
@@ -102,11 +111,11 @@ extension Record {
     try c.encode(recordType, forKey: .recordType)
     try c.encodeIfPresent(recordChangeTag, forKey: .recordChangeTag)
     var fields = c.nestedContainer(keyedBy: DynamicKey.self, forKey: .fields)
-    for (key, value) in storage.values.sorted(by: { $0.key < $1.key }) {
+    for (key, value) in storage.values {
       var field = fields.nestedContainer(keyedBy: WireField.Keys.self, forKey: DynamicKey(key))
       try WireField.encode(value, into: &field)
     }
-    for (key, value) in storage.encrypted.sorted(by: { $0.key < $1.key }) {
+    for (key, value) in storage.encrypted {
       var field = fields.nestedContainer(keyedBy: WireField.Keys.self, forKey: DynamicKey(key))
       try field.encode(EncryptedValueEnvelope.encode(value).base64EncodedString(), forKey: .value)
       try field.encode(WireField.encryptedBytesType, forKey: .type)

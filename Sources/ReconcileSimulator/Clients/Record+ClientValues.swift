@@ -6,8 +6,8 @@ extension Record {
   /// record (after its zone or the server's copy is gone).
   var withoutSystemFields: Record {
     var fresh = Record(recordType: recordType, recordID: recordID)
-    for (key, value) in values { fresh[key] = value }
-    for (key, value) in encryptedValuesByKey { fresh.encryptedValues[key] = value }
+    for (key, value) in valueTable { fresh[key] = value }
+    for (key, value) in encryptedValueTable { fresh.encryptedValues[key] = value }
     fresh.parent = parent
     return fresh
   }
@@ -15,7 +15,7 @@ extension Record {
   /// Sets `key` to its value in `source`, plain or encrypted, or removes it when `source` has none, marking it changed
   /// so it is sent (core's `restore(_:from:)` leaves it unmarked).
   mutating func takeValue(of key: String, from source: Record) {
-    if let value = source.encryptedValuesByKey[key] {
+    if let value = source.encryptedValues[key] {
       encryptedValues[key] = value
     } else if let value = source[key] {
       self[key] = value

@@ -24,8 +24,8 @@ struct Observer: Sendable {
     switch event.kind {
     case .saved(let record):
       let id = record.recordID
-      if record.values.values.contains(LocalRecord.corruptedValue)
-        || record.encryptedValuesByKey.values.contains(LocalRecord.corruptedValue)
+      if record.valueTable.values.contains(LocalRecord.corruptedValue)
+        || record.encryptedValueTable.values.contains(LocalRecord.corruptedValue)
       {
         for key in record.allKeys where Self.value(of: key, in: record) == LocalRecord.corruptedValue {
           damaged(key, of: id, at: event)
@@ -50,14 +50,15 @@ struct Observer: Sendable {
         if new == nil, old != nil, let known, !known.contains(key) { removedUnknown.append(key) }
       }
       var history = keyHistory.removeValue(forKey: id) ?? [:]
-      for key in record.values.keys { note(key, in: &history) }
-      for key in record.encryptedValuesByKey.keys where record.values[key] == nil { note(key, in: &history) }
+      let (plain, encrypted) = (record.valueTable, record.encryptedValueTable)
+      for key in plain.keys { note(key, in: &history) }
+      for key in encrypted.keys where !plain.contains(key) { note(key, in: &history) }
       if let previous {
-        for key in previous.values.keys where record.values[key] == nil && record.encryptedValuesByKey[key] == nil {
+        for key in previous.valueTable.keys where !plain.contains(key) && !encrypted.contains(key) {
           note(key, in: &history)
         }
-        for key in previous.encryptedValuesByKey.keys
-        where previous.values[key] == nil && record.values[key] == nil && record.encryptedValuesByKey[key] == nil {
+        for key in previous.encryptedValueTable.keys
+        where !previous.valueTable.contains(key) && !plain.contains(key) && !encrypted.contains(key) {
           note(key, in: &history)
         }
       }
@@ -87,7 +88,7 @@ struct Observer: Sendable {
   }
 
   static func value(of key: String, in record: Record) -> FieldValue? {
-    record[key] ?? record.encryptedValuesByKey[key]
+    record[key] ?? record.encryptedValues[key]
   }
 
   // MARK: Judging

@@ -38,7 +38,7 @@ extension SimulatedServer {
     }
     var matches: [Record] = []
     for record in zone.records.values where record.recordType == query.recordType {
-      for key in query.predicate.keys + query.sortedBy.map(\.key) where record.encryptedValuesByKey[key] != nil {
+      for key in query.predicate.keys + query.sortedBy.map(\.key) where record.encryptedValues[key] != nil {
         throw .invalidArguments(reason: "field '\(key)' is encrypted and cannot be queried or sorted")
       }
       if QueryEvaluation.matches(record, query.predicate) { matches.append(record) }

@@ -194,7 +194,7 @@ extension SimulatedServer {
       existing == nil || policy == .allKeys ? record.changedKeys.union(record.allKeys) : record.changedKeys
     if replacing { sentKeys.formUnion(record.allKeys + (existing?.allKeys ?? [])) }
     for key in sentKeys {
-      if let value = record.encryptedValuesByKey[key] {
+      if let value = record.encryptedValues[key] {
         merged.encryptedValues[key] = value
       } else if let value = record[key] {
         merged[key] = value
@@ -216,7 +216,7 @@ extension SimulatedServer {
       }
       throw .invalidArguments(reason: "record \(record.recordID): \(error)")
     }
-    if scope == .public, let key = record.encryptedValuesByKey.keys.sorted().first {
+    if scope == .public, let key = record.encryptedValueTable.keys.first {
       throw .invalidArguments(
         reason: "field '\(key)' of record \(record.recordID) is encrypted; the public database has no encrypted fields")
     }
@@ -227,10 +227,10 @@ extension SimulatedServer {
     // Most saves fit: look without building and sorting the merged fields, and do that only to name the first misfit.
     if case .development = configuration.schemaMode {
       guard let known = fieldTypes[record.recordType] else { return }
-      let fit = { (values: [String: FieldValue]) in
+      let fit = { (values: FieldTable) in
         values.allSatisfy { key, value in known[key].map { Self.fits(value.type, $0) } ?? true }
       }
-      if fit(record.values), fit(record.encryptedValuesByKey) { return }
+      if fit(record.valueTable), fit(record.encryptedValueTable) { return }
     }
     let all = record.values.merging(record.encryptedValuesByKey) { plain, _ in plain }
     switch configuration.schemaMode {
@@ -301,7 +301,8 @@ extension SimulatedServer {
 
   private mutating func registerFieldTypes(of record: Record) {
     guard case .development = configuration.schemaMode else { return }
-    for (key, value) in record.values.merging(record.encryptedValuesByKey, uniquingKeysWith: { a, _ in a }) {
+    // Plain values first: a key held both ways (only a damaged record can) registers its plain type, as a read would.
+    for (key, value) in [record.valueTable, record.encryptedValueTable].joined() {
       if case .list(nil) = value.type { continue }
       if fieldTypes[record.recordType]?[key] == nil { fieldTypes[record.recordType, default: [:]][key] = value.type }
     }

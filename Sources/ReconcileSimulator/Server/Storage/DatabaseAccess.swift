@@ -128,7 +128,7 @@ extension Record {
     guard let desiredKeys else { return self }
     var kept = systemFieldsOnly
     for key in desiredKeys {
-      if let value = encryptedValuesByKey[key] {
+      if let value = encryptedValues[key] {
         kept.encryptedValues[key] = value
       } else if let value = self[key] {
         kept[key] = value

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Counts instructions with valgrind's callgrind, by running this benchmark again on one section: wall clocks on shared
+/// machines vary from run to run, instruction counts do not.
+enum Callgrind {
+  /// Instructions per unit of work of `section`, which prints `units: N` for the N units it did. The same process doing
+  /// nothing (`--only idle`) is counted too and subtracted, so start-up is not charged to the work. `nil` when
+  /// valgrind is not installed or the run fails.
+  static func instructionsPerUnit(section: String) -> (perUnit: Double, units: Int)? {
+    guard let work = count(section), let idle = count("idle"),
+      let unitsText = work.output.split(separator: "\n").first(where: { $0.hasPrefix("units: ") }),
+      let units = Int(unitsText.dropFirst("units: ".count)), units > 0
+    else { return nil }
+    return ((work.instructions - idle.instructions) / Double(units), units)
+  }
+
+  private static func count(_ section: String) -> (instructions: Double, output: String)? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+      "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", CommandLine.arguments[0], "--only", section,
+    ]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    do { try process.run() } catch { return nil }
+    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0,
+      let line = log.split(separator: "\n").first(where: { $0.contains("Collected") || $0.contains("refs:") }),
+      let number = Double(line.split(separator: " ").last?.replacingOccurrences(of: ",", with: "") ?? "")
+    else { return nil }
+    return (number, printed)
+  }
+}

@@ -1,0 +1,146 @@
+/// A record's values by key, kept as two parallel arrays sorted by key.
+///
+/// Records are small — CloudKit allows at most 256 fields, and most have a few dozen — and merges look up the same few
+/// keys in three versions of a record. Hashing a `String` (SipHash over its normalized bytes) costs several times a
+/// binary search over a few dozen sorted keys, whose comparisons of short ASCII keys are a couple of integer compares
+/// each; and copying an array is cheaper than copying a hash table. Sorted keys also give every encoder its order
+/// without sorting.
+///
+/// Keys compare with `String`'s `<` and `==`, which agree with each other and with a dictionary's idea of the same key
+/// (canonical equivalence), so a table holds a key at most once.
+///
+/// - Complexity: Lookups are O(log *n*). Writing a key already present is O(log *n*); inserting a new key shifts the
+///   entries after it, O(*n*). Building a table from many pairs at once (``init(_:)``) sorts once, O(*n* log *n*), so
+///   decoders never pay the quadratic cost of *n* single inserts.
+package struct FieldTable: Sendable, Hashable {
+  /// The keys, sorted, each once. Kept apart from the values so a search reads only keys, and writing a value leaves a
+  /// shared key array shared.
+  package private(set) var keys: [String]
+  /// The value of each key, at the key's position.
+  package private(set) var values: [FieldValue]
+
+  /// An empty table.
+  package init() {
+    keys = []
+    values = []
+  }
+
+  /// A table of `pairs`; a key given twice keeps its last value.
+  package init(_ pairs: some Sequence<(key: String, value: FieldValue)>) {
+    // Sorting the positions by key, then position, keeps equal keys in the order given, so the last is the one kept.
+    let pairs = Array(pairs)
+    let order = pairs.indices.sorted { (pairs[$0].key, $0) < (pairs[$1].key, $1) }
+    keys = []
+    values = []
+    keys.reserveCapacity(pairs.count)
+    values.reserveCapacity(pairs.count)
+    for index in order {
+      let (key, value) = pairs[index]
+      if let last = keys.last, last == key {
+        values[values.count - 1] = value
+      } else {
+        keys.append(key)
+        values.append(value)
+      }
+    }
+  }
+
+  /// The number of keys.
+  package var count: Int { keys.count }
+
+  /// Whether the table holds no key.
+  package var isEmpty: Bool { keys.isEmpty }
+
+  /// The values by key, as a dictionary.
+  package var dictionary: [String: FieldValue] {
+    Dictionary(uniqueKeysWithValues: zip(keys, values))
+  }
+
+  /// Where `key` is, or where it would be inserted to keep the order.
+  /// - Parameter guess: A position to try before searching: versions of one record nearly always hold the same keys,
+  ///   so the position of a key in one version is, nearly always, its position in another.
+  package func position(of key: String, guess: Int? = nil) -> (index: Int, found: Bool) {
+    keys.withUnsafeBufferPointer { keys in
+      if let guess, guess >= 0, guess < keys.count, keys[guess] == key { return (guess, true) }
+      var low = 0
+      var high = keys.count
+      while low < high {
+        let middle = low &+ (high &- low) / 2
+        if keys[middle] < key { low = middle &+ 1 } else { high = middle }
+      }
+      return (low, low < keys.count && keys[low] == key)
+    }
+  }
+
+  /// The value of `key`; setting `nil` removes it.
+  package subscript(key: String) -> FieldValue? {
+    get {
+      let (index, found) = position(of: key)
+      return found ? values[index] : nil
+    }
+    set {
+      let (index, found) = position(of: key)
+      switch (found, newValue) {
+      case (true, let value?):
+        values[index] = value
+      case (true, nil):
+        keys.remove(at: index)
+        values.remove(at: index)
+      case (false, let value?):
+        keys.insert(key, at: index)
+        values.insert(value, at: index)
+      case (false, nil):
+        break
+      }
+    }
+  }
+
+  /// Whether the table holds `key`.
+  package func contains(_ key: String) -> Bool { position(of: key).found }
+
+  /// Replaces the value at `index`, a position ``position(of:guess:)`` found.
+  package mutating func replaceValue(at index: Int, with value: FieldValue) { values[index] = value }
+
+  /// Whether the value at `index` is the value at `otherIndex` of `other`, compared where they are stored.
+  ///
+  /// Two values with the same bytes are the same value — one copied from the other, as an unchanged field is between
+  /// two versions of a record — so that is checked first, without touching reference counts; other pairs compare with
+  /// `==`. So, unlike `==`, a `NaN` compared with its own copy counts as the same (it is unchanged).
+  package func hasSameValue(at index: Int, as other: FieldTable, at otherIndex: Int) -> Bool {
+    let same = values.withUnsafeBufferPointer { mine in
+      other.values.withUnsafeBufferPointer { theirs in
+        guard let start = mine.baseAddress, let otherStart = theirs.baseAddress else { return false }
+        return Self.sameBytes(UnsafeRawPointer(start + index), UnsafeRawPointer(otherStart + otherIndex))
+      }
+    }
+    return same || values[index] == other.values[otherIndex]
+  }
+
+  /// Whether the `FieldValue`s at `left` and `right` are byte for byte the same.
+  @inline(__always)
+  private static func sameBytes(_ left: UnsafeRawPointer, _ right: UnsafeRawPointer) -> Bool {
+    let size = MemoryLayout<FieldValue>.size
+    var offset = 0
+    while offset + 8 <= size {
+      if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      {
+        return false
+      }
+      offset += 8
+    }
+    while offset < size {
+      if left.load(fromByteOffset: offset, as: UInt8.self) != right.load(fromByteOffset: offset, as: UInt8.self) {
+        return false
+      }
+      offset += 1
+    }
+    return true
+  }
+}
+
+extension FieldTable: RandomAccessCollection {
+  package var startIndex: Int { 0 }
+  package var endIndex: Int { keys.count }
+  package subscript(position: Int) -> (key: String, value: FieldValue) { (keys[position], values[position]) }
+}
