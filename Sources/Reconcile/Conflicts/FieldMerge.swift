@@ -132,33 +132,49 @@ public struct FieldMerge: ConflictResolver {
   ) throws {
     // The server's side first: where it did not change the key (the common case), one more comparison settles it.
     if let base = versions.ancestor, versions.server.holdsSame(at: server, as: base, at: ancestor) {
-      if versions.client.holdsSame(at: client, as: versions.server, at: server) { return }
+      if versions.client.holdsSame(at: client, as: versions.server, at: server) { return result.skip(key) }
       // Only the client changed the key: a new value, or a removal.
       guard let client else { return result.remove(key) }
       let slot = versions.client.slot(at: client)
       return result.choose(slot.value, encrypted: slot.encrypted, forKey: key, serverPosition: server)
     }
-    if versions.client.holdsSame(at: client, as: versions.server, at: server) { return }
-    if let base = versions.ancestor, versions.client.holdsSame(at: client, as: base, at: ancestor) { return }
+    if versions.client.holdsSame(at: client, as: versions.server, at: server) { return result.skip(key) }
+    if let base = versions.ancestor, versions.client.holdsSame(at: client, as: base, at: ancestor) {
+      return result.skip(key)
+    }
     // Both sides changed the key, or there is no ancestor to tell: a value beats a removal, then the policy decides.
-    guard let client else { return }
+    guard let client else { return result.skip(key) }
     let clientSlot = versions.client.slot(at: client)
     guard let server else {
       return result.choose(clientSlot.value, encrypted: clientSlot.encrypted, forKey: key, serverPosition: nil)
     }
     let serverSlot = versions.server.slot(at: server)
     let ancestorSlot = ancestor.flatMap { position in versions.ancestor.map { $0.slot(at: position) } }
-    let chosen = try settle(key, client: clientSlot, server: serverSlot, ancestor: ancestorSlot, in: conflict)
-    guard let chosen else { return result.remove(key) }
-    guard chosen != serverSlot else { return }
-    result.choose(chosen.value, encrypted: chosen.encrypted, forKey: key, serverPosition: server)
+    switch try settle(key, client: clientSlot, server: serverSlot, ancestor: ancestorSlot, in: conflict) {
+    case .keepServer:
+      result.skip(key)
+    case .takeClient:
+      result.choose(clientSlot.value, encrypted: clientSlot.encrypted, forKey: key, serverPosition: server)
+    case .take(nil):
+      result.remove(key)
+    case .take(let chosen?):
+      guard chosen != serverSlot else { return result.skip(key) }
+      result.choose(chosen.value, encrypted: chosen.encrypted, forKey: key, serverPosition: server)
+    }
   }
 
-  /// The value for a key both sides changed to different values; `nil` removes the key (only a `.custom` closure does
-  /// that), and returning the server's slot keeps it.
+  /// What a policy decides for a key both sides changed: one side's value as it is, or a value of its own.
+  private enum Settlement {
+    case keepServer
+    case takeClient
+    /// A value the policy made (a list union, a custom closure's answer); `nil` removes the key.
+    case take(FieldSlot?)
+  }
+
+  /// The decision for a key both sides changed to different values.
   private func settle(
     _ key: String, client: FieldSlot, server: FieldSlot, ancestor: FieldSlot?, in conflict: Conflict
-  ) throws -> FieldSlot? {
+  ) throws -> Settlement {
     if let isClock = stampKeys.first(where: { $0.key == key })?.isClock {
       let clientWins =
         isClock
@@ -167,21 +183,21 @@ public struct FieldMerge: ConflictResolver {
           than: StampFields.timestamp(server.value, key: key, role: .server))
         : try StampFields.counter(client.value, key: key, role: .client)
           > StampFields.counter(server.value, key: key, role: .server)
-      return clientWins ? client : server
+      return clientWins ? .takeClient : .keepServer
     }
     switch (overrides.isEmpty ? nil : overrides[key]) ?? defaultPolicy {
     case .server:
-      return server
+      return .keepServer
     case .client:
-      return client
+      return .takeClient
     case .localClock(let stampKey):
       let clientStamp = try StampFields.timestamp(stampKey, in: conflict.client, role: .client)
       let serverStamp = try StampFields.timestamp(stampKey, in: conflict.server, role: .server)
-      return StampFields.clientIsLater(clientStamp, than: serverStamp) ? client : server
+      return StampFields.clientIsLater(clientStamp, than: serverStamp) ? .takeClient : .keepServer
     case .editCount(let counterKey):
       let clientCount = try StampFields.counter(counterKey, in: conflict.client, role: .client) ?? 0
       let serverCount = try StampFields.counter(counterKey, in: conflict.server, role: .server) ?? 0
-      return clientCount > serverCount ? client : server
+      return clientCount > serverCount ? .takeClient : .keepServer
     case .listUnion:
       guard case .list(let serverList) = server.value else {
         throw ConflictResolutionError.notAList(key: key, role: .server, found: server.value.type)
@@ -190,12 +206,12 @@ public struct FieldMerge: ConflictResolver {
         throw ConflictResolutionError.notAList(key: key, role: .client, found: client.value.type)
       }
       let merged = ListUnion.merge(ancestor: ancestor?.value.listValue, server: serverList, client: clientList)
-      return FieldSlot(value: .list(merged), encrypted: client.encrypted)
+      return .take(FieldSlot(value: .list(merged), encrypted: client.encrypted))
     case .custom(let decide):
       let field = FieldConflict(
         key: key, client: client.value, ancestor: ancestor?.value, server: server.value,
         isEncrypted: client.encrypted, conflict: conflict)
-      return try decide(field).map { FieldSlot(value: $0, encrypted: client.encrypted) }
+      return .take(try decide(field).map { FieldSlot(value: $0, encrypted: client.encrypted) })
     }
   }
 

@@ -15,12 +15,15 @@ struct ResolvedRecord {
   private var serverEncrypted: FieldTable { server.storage.encrypted }
   /// The result's storage, copied from the server's on the first choice that differs.
   private var storage: Record.Storage?
-  /// The keys chosen so far that differ from the server's, each once: the result's changed keys.
+  /// The keys chosen so far that differ from the server's, each once: the result's changed keys. Not kept when the
+  /// caller named its candidates, whose set is the changed keys less ``skippedCandidates``.
   private var chosenKeys: [String] = []
   /// How many keys the caller may change, so ``chosenKeys`` is allocated once.
   private let expectedChanges: Int
   /// Every key the caller may choose, when it says so (see ``init(server:changesAmong:)``).
   private let candidates: Set<String>?
+  /// The candidates that keep the server's value; empty in the common case, where every one changed.
+  private var skippedCandidates: [String] = []
   /// Whether the result's plain (encrypted) table still has the server's keys in the server's order, so a position
   /// found in the server's table addresses the result's. An insertion or removal ends it.
   private var plainKeepsServerLayout = true
@@ -35,8 +38,9 @@ struct ResolvedRecord {
     self.candidates = nil
   }
 
-  /// A builder whose caller chooses only keys in `candidates`, each at most once; when every one of them ends up
-  /// differing from the server, the result's changed keys are `candidates` itself, without hashing a key again.
+  /// A builder whose caller visits each key of `candidates` once, and no other key: it chooses or removes the key, or
+  /// passes it to ``skip(_:)`` to keep the server's value. When no key is skipped — the common case — the result's
+  /// changed keys are `candidates` itself, without hashing a key again or keeping a list of them.
   /// - Parameters:
   ///   - server: The server record the result is built on.
   ///   - candidates: Every key the caller may choose or remove.
@@ -80,10 +84,10 @@ struct ResolvedRecord {
   mutating func choose(_ value: FieldValue, forKey key: String, encrypted: Bool, serverValue: FieldValue?) {
     let other = encrypted ? serverValues : serverEncrypted
     let otherHasKey = !other.isEmpty && other[key] != nil
-    guard value != serverValue || otherHasKey else { return }
+    guard value != serverValue || otherHasKey else { return skip(key) }
     write(value, forKey: key, encrypted: encrypted)
     if otherHasKey { write(nil, forKey: key, encrypted: !encrypted) }
-    chosenKeys.append(key)
+    noteChosen(key)
   }
 
   /// Chooses `value` for `key` in the plain or encrypted values, where the server's value of the key is at
@@ -106,7 +110,7 @@ struct ResolvedRecord {
     } else {
       box.values.replaceValue(at: serverPosition.index, with: value)
     }
-    chosenKeys.append(key)
+    noteChosen(key)
   }
 
   /// Chooses `slot` for `key`, or removes the key for `nil`. `server` is the server's slot for the key.
@@ -120,10 +124,19 @@ struct ResolvedRecord {
   mutating func remove(_ key: String) {
     let plain = serverValues[key] != nil
     let encrypted = !serverEncrypted.isEmpty && serverEncrypted[key] != nil
-    guard plain || encrypted else { return }
+    guard plain || encrypted else { return skip(key) }
     if plain { write(nil, forKey: key, encrypted: false) }
     if encrypted { write(nil, forKey: key, encrypted: true) }
-    chosenKeys.append(key)
+    noteChosen(key)
+  }
+
+  /// Keeps the server's value of `key`: for a builder with candidates, a candidate the caller leaves as it is.
+  mutating func skip(_ key: String) {
+    if candidates != nil { skippedCandidates.append(key) }
+  }
+
+  private mutating func noteChosen(_ key: String) {
+    if candidates == nil { chosenKeys.append(key) }
   }
 
   /// Applies the one rule every resolver shares for `parent`: a change made on the client alone is kept; otherwise the
@@ -141,8 +154,8 @@ struct ResolvedRecord {
   /// The result: the server record with the chosen values, `changedKeys` exactly the keys that differ from it.
   func finish() -> Record {
     if let storage {
-      if let candidates, candidates.count == chosenKeys.count {
-        storage.changedKeys = candidates
+      if let candidates {
+        storage.changedKeys = skippedCandidates.isEmpty ? candidates : candidates.subtracting(skippedCandidates)
       } else {
         storage.changedKeys = Set(chosenKeys)
       }
@@ -169,7 +182,7 @@ struct ResolvedRecord {
     if let storage { return storage }
     let box = Record.Storage(copying: server.storage)
     storage = box
-    chosenKeys.reserveCapacity(expectedChanges)
+    if candidates == nil { chosenKeys.reserveCapacity(expectedChanges) }
     return box
   }
 }
