@@ -90,7 +90,7 @@ do {
     // written).
     let overFloor = fieldMerge(10) / max(floor, 1)
     target(
-      "ten-field FieldMerge ≤ 2× the floor: \(format(overFloor))×", overFloor <= 2, missing: "FieldMerge vs floor")
+      "ten-field FieldMerge ≤ 2× the floor: \(format(overFloor, digits: 2))×", overFloor <= 2, missing: "FieldMerge vs floor")
     if !arguments.contains("--quick"), let merge = Callgrind.instructionsPerUnit(section: "merge-resolutions"),
       let copy = Callgrind.instructionsPerUnit(section: "merge-floor")
     {
@@ -99,7 +99,7 @@ do {
         "callgrind: \(format(merge.perUnit, digits: 0)) instructions per ten-field FieldMerge resolution, "
           + "\(format(copy.perUnit, digits: 0)) per floor copy")
       target(
-        "ten-field FieldMerge ≤ 2× the floor in instructions: \(format(ratio))×", ratio <= 2,
+        "ten-field FieldMerge ≤ 2× the floor in instructions: \(format(ratio, digits: 2))×", ratio <= 2,
         missing: "FieldMerge vs floor, instructions")
     }
   }

@@ -142,6 +142,13 @@ struct ResolvedRecord {
   /// Applies the one rule every resolver shares for `parent`: a change made on the client alone is kept; otherwise the
   /// server's parent stays.
   mutating func mergeParent(_ conflict: Conflict) {
+    // Most records have no parent on either side: settled without copying a reference.
+    guard conflict.client.storage.parent != nil || server.storage.parent != nil else { return }
+    mergeParents(conflict)
+  }
+
+  @inline(never)
+  private mutating func mergeParents(_ conflict: Conflict) {
     let client = conflict.client.storage.parent
     let serverParent = server.storage.parent
     guard client != serverParent else { return }
