@@ -90,7 +90,8 @@ do {
     // written).
     let overFloor = fieldMerge(10) / max(floor, 1)
     target(
-      "ten-field FieldMerge ≤ 2× the floor: \(format(overFloor, digits: 2))×", overFloor <= 2, missing: "FieldMerge vs floor")
+      "ten-field FieldMerge ≤ 2× the floor: \(format(overFloor, digits: 2))×", overFloor <= 2,
+      missing: "FieldMerge vs floor")
     if !arguments.contains("--quick"), let merge = Callgrind.instructionsPerUnit(section: "merge-resolutions"),
       let copy = Callgrind.instructionsPerUnit(section: "merge-floor")
     {

@@ -162,7 +162,8 @@ struct ResolvedRecord {
   func finish() -> Record {
     if let storage {
       if let candidates {
-        storage.changedKeys = skippedCandidates.isEmpty ? candidates : candidates.subtracting(skippedCandidates)
+        // The storage was made with the candidates as its changed keys.
+        if !skippedCandidates.isEmpty { storage.changedKeys = candidates.subtracting(skippedCandidates) }
       } else {
         storage.changedKeys = Set(chosenKeys)
       }
@@ -187,7 +188,7 @@ struct ResolvedRecord {
 
   private mutating func writable() -> Record.Storage {
     if let storage { return storage }
-    let box = Record.Storage(copying: server.storage)
+    let box = Record.Storage(copying: server.storage, changedKeys: candidates ?? [])
     storage = box
     if candidates == nil { chosenKeys.reserveCapacity(expectedChanges) }
     return box

@@ -106,6 +106,7 @@ package struct FieldTable: Sendable, Hashable {
   /// Two values with the same bytes are the same value — one copied from the other, as an unchanged field is between
   /// two versions of a record — so that is checked first, without touching reference counts; other pairs compare with
   /// `==`. So, unlike `==`, a `NaN` compared with its own copy counts as the same (it is unchanged).
+  @inline(__always)
   package func hasSameValue(at index: Int, as other: FieldTable, at otherIndex: Int) -> Bool {
     let same = values.withUnsafeBufferPointer { mine in
       other.values.withUnsafeBufferPointer { theirs in

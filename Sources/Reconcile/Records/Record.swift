@@ -60,12 +60,13 @@ public struct Record: Sendable {
       self.system = SystemFields()
     }
 
-    init(copying other: Storage) {
+    /// A copy of `other`, with `changedKeys` instead of its changed keys when given.
+    init(copying other: Storage, changedKeys: Set<String>? = nil) {
       recordType = other.recordType
       recordID = other.recordID
       values = other.values
       encrypted = other.encrypted
-      changedKeys = other.changedKeys
+      self.changedKeys = changedKeys ?? other.changedKeys
       parent = other.parent
       share = other.share
       isDeleted = other.isDeleted
