@@ -47,6 +47,27 @@ enum MergeBenchmark {
     return results
   }
 
+  /// A ten-field FieldMerge and the floor timed in alternating rounds, so both see the same minutes of a shared machine;
+  /// the fastest round of each. Returns nanoseconds per call of each.
+  static func againstFloor(iterations: Int, rounds: Int = 15) throws -> (merge: Double, floor: Double) {
+    let plain = try conflict(fields: 10, stamped: false)
+    let merge = FieldMerge(.editCount(key: "editCount"))
+    let server = plain.server
+    var best = (merge: Double.infinity, floor: Double.infinity)
+    for _ in 0..<rounds {
+      let floor = nanosecondsPerCall(iterations: iterations, rounds: 1) {
+        var copy = server
+        copy["field0"] = "x"
+        return copy.changedKeys.count
+      }
+      let resolved = try nanosecondsPerCall(iterations: iterations, rounds: 1) {
+        try merge.resolve(plain).changedKeys.count
+      }
+      best = (min(best.merge, resolved.ns), min(best.floor, floor.ns))
+    }
+    return best
+  }
+
   /// What callgrind counts for the FieldMerge-vs-floor target: `count` ten-field FieldMerge resolutions, or (`floor`)
   /// `count` copies of the server record with one key written. Returns the units done.
   static func instructionWorkload(floor: Bool, count: Int = 20_000) throws -> Int {
