@@ -55,12 +55,12 @@ public struct RecordID: Sendable, Hashable, Comparable, CustomStringConvertible 
     self.zoneID = zoneID
   }
 
-  /// Hashes the record name and the zone name only: equal IDs still hash equally, and the owner name — nearly always
-  /// the same within one store — is left out because record IDs are the hottest dictionary keys in a sync engine.
+  /// Hashes the record name only: equal IDs still hash equally, and the zone — nearly always one of a handful within
+  /// one store, so it would separate almost nothing — is left out because record IDs are the hottest dictionary keys
+  /// in a sync engine. IDs with one name in different zones share a hash and are told apart by `==`.
   /// - Parameter hasher: The hasher.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(recordName)
-    hasher.combine(zoneID.zoneName)
   }
 
   /// `recordName` in `zoneName:ownerName`, for logs.
