@@ -12,7 +12,9 @@ public import Foundation
 /// ```
 ///
 /// ## Copying
-/// `Record` is a value type with copy-on-write storage: copies are cheap, and a copy changes only when written.
+/// `Record` is a value type with copy-on-write storage: copies are cheap, and a copy changes only when written. Values
+/// are kept sorted by key, so reading a key is a binary search and every listing is in key order; ``values`` and
+/// ``encryptedValuesByKey`` build a dictionary each time they are read.
 ///
 /// ## Changed keys
 /// Setting or removing a key, plain or encrypted, adds it to ``changedKeys`` — **even when the new value equals the old one**,
