@@ -59,6 +59,29 @@ struct LocalCodingTests {
     #expect(throws: DecodingError.self) { try JSONDecoder().decode(Record.self, from: future) }
   }
 
+  @Test("a stored record holding one key both plain and encrypted is refused, naming the key")
+  func keyStoredTwice() throws {
+    var record = Record(recordType: "Note", recordID: try RecordID(recordName: "n"))
+    record["a"] = "plain"
+    record["title"] = "plain"
+    record.encryptedValues["secret"] = "hidden"
+    record.encryptedValues["z"] = "hidden"
+    var object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any])
+    var encrypted = try #require(object["encryptedValues"] as? [String: Any])
+    let plain = try #require(object["values"] as? [String: Any])
+    encrypted["title"] = plain["title"]
+    object["encryptedValues"] = encrypted
+    let tampered = try JSONSerialization.data(withJSONObject: object)
+    do {
+      _ = try JSONDecoder().decode(Record.self, from: tampered)
+      Issue.record("decoded a key held twice")
+    } catch let DecodingError.dataCorrupted(context) {
+      #expect(context.debugDescription.contains("'title' is stored both plain and encrypted"))
+    }
+    // The untampered record still reads back.
+    #expect(try JSONDecoder().decode(Record.self, from: JSONEncoder().encode(record)) == record)
+  }
+
   @Test("shares store their record and participants losslessly")
   func sharesRoundTrip() throws {
     var share = Share(

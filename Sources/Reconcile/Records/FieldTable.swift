@@ -95,6 +95,17 @@ package struct FieldTable: Sendable, Hashable {
     }
   }
 
+  /// The first key, in order, that both tables hold; one walk over both sorted key lists.
+  package func firstKeyShared(with other: FieldTable) -> String? {
+    guard !isEmpty, !other.isEmpty else { return nil }
+    var (i, j) = (0, 0)
+    while i < keys.count, j < other.keys.count {
+      if keys[i] == other.keys[j] { return keys[i] }
+      if keys[i] < other.keys[j] { i += 1 } else { j += 1 }
+    }
+    return nil
+  }
+
   /// Whether the table holds `key`.
   package func contains(_ key: String) -> Bool { position(of: key).found }
 

@@ -29,8 +29,9 @@ extension Record: Codable {
 
   /// Decodes a record stored with `encode(to:)`.
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` naming the key that is missing, mistyped, or holds a value that is not one Reconcile
-  ///   wrote; a newer `format` than this version reads is refused.
+  /// - Throws: `DecodingError` naming the key that is missing, mistyped, holds a value that is not one Reconcile wrote,
+  ///   or is stored both plain and encrypted (a key holds one value); a newer `format` than this version reads is
+  ///   refused.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     let format = try c.decode(Int.self, forKey: .format)
@@ -45,6 +46,11 @@ extension Record: Codable {
     let box = Storage(recordType: try c.decode(String.self, forKey: .recordType), recordID: id)
     box.values = try Self.decodeValues(c, .values)
     box.encrypted = try Self.decodeValues(c, .encryptedValues)
+    if let key = box.values.firstKeyShared(with: box.encrypted) {
+      throw DecodingError.dataCorruptedError(
+        forKey: .encryptedValues, in: c,
+        debugDescription: "'\(key)' is stored both plain and encrypted; a key holds one value")
+    }
     box.changedKeys = Set(try c.decodeIfPresent([String].self, forKey: .changedKeys) ?? [])
     box.parent = try Self.decodeReference(c, .parent)
     box.share = try Self.decodeReference(c, .share)
