@@ -50,15 +50,16 @@ extension SimulatedDevice {
   /// - Throws: As ``edit(_:setting:at:)``.
   public mutating func edit(_ id: RecordID, at now: Date, _ change: (inout Record) -> Void) throws(DeviceError) {
     if discardDamagedRecords(among: [id]) { throw .recordDamaged(id) }
-    guard var local = storage.records[id] else { throw .recordNotFound(id) }
-    var record = local.current
+    // One lookup: the position stays valid, since nothing below adds or removes a record before the write.
+    guard let index = storage.records.index(forKey: id) else { throw .recordNotFound(id) }
+    var record = storage.records.values[index].current
+    let recordType = record.recordType
     change(&record)
     record.recordID = id
-    record.recordType = local.current.recordType
+    record.recordType = recordType
     try prepareEdit(&record, at: now)
-    local.current = record
-    local.generation += 1
-    storage.records[id] = local
+    storage.records.values[index].current = record
+    storage.records.values[index].generation += 1
     storage.pending.enqueue(id, .save)
   }
 
