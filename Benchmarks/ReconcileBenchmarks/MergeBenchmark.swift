@@ -18,8 +18,7 @@ enum MergeBenchmark {
     for fields in [10, 100] {
       let scale = iterations * 10 / fields
       let plain = try conflict(fields: fields, stamped: false)
-      let merge = FieldMerge(.editCount(key: "editCount"))
-      let fieldMerge = try nanosecondsPerCall(iterations: scale) { try merge.resolve(plain).changedKeys.count }
+      let fieldMerge = try nanosecondsPerCall(iterations: scale) { try resolve(plain) }
       results.append(Result(name: "FieldMerge", fields: fields, nsPerResolution: fieldMerge.ns))
 
       let stamped = try conflict(fields: fields, stamped: true)
@@ -35,13 +34,7 @@ enum MergeBenchmark {
       }
       results.append(Result(name: "naive [String: Any]", fields: fields, nsPerResolution: naive.ns))
 
-      // The least any resolution that changes something can cost: copy the server record and write one key.
-      let serverRecord = plain.server
-      let floor = nanosecondsPerCall(iterations: scale) {
-        var copy = serverRecord
-        copy["field0"] = "x"
-        return copy.changedKeys.count
-      }
+      let floor = nanosecondsPerCall(iterations: scale) { floorCopy(plain.server) }
       results.append(Result(name: "floor: copy record, write 1 key", fields: fields, nsPerResolution: floor.ns))
     }
     return results
@@ -51,18 +44,10 @@ enum MergeBenchmark {
   /// the fastest round of each. Returns nanoseconds per call of each.
   static func againstFloor(iterations: Int, rounds: Int = 15) throws -> (merge: Double, floor: Double) {
     let plain = try conflict(fields: 10, stamped: false)
-    let merge = FieldMerge(.editCount(key: "editCount"))
-    let server = plain.server
     var best = (merge: Double.infinity, floor: Double.infinity)
     for _ in 0..<rounds {
-      let floor = nanosecondsPerCall(iterations: iterations, rounds: 1) {
-        var copy = server
-        copy["field0"] = "x"
-        return copy.changedKeys.count
-      }
-      let resolved = try nanosecondsPerCall(iterations: iterations, rounds: 1) {
-        try merge.resolve(plain).changedKeys.count
-      }
+      let floor = nanosecondsPerCall(iterations: iterations, rounds: 1) { floorCopy(plain.server) }
+      let resolved = try nanosecondsPerCall(iterations: iterations, rounds: 1) { try resolve(plain) }
       best = (min(best.merge, resolved.ns), min(best.floor, floor.ns))
     }
     return best
@@ -72,19 +57,24 @@ enum MergeBenchmark {
   /// `count` copies of the server record with one key written. Returns the units done.
   static func instructionWorkload(floor: Bool, count: Int = 20_000) throws -> Int {
     let plain = try conflict(fields: 10, stamped: false)
-    let merge = FieldMerge(.editCount(key: "editCount"))
-    let server = plain.server
     var sink = 0
-    for _ in 0..<count {
-      if floor {
-        var copy = server
-        copy["field0"] = "x"
-        sink &+= copy.changedKeys.count
-      } else {
-        sink &+= try merge.resolve(plain).changedKeys.count
-      }
-    }
+    for _ in 0..<count { sink &+= floor ? floorCopy(plain.server) : try resolve(plain) }
     return sink > 0 ? count : 0
+  }
+
+  /// The merge every FieldMerge row times: edit counters settle keys both sides changed.
+  static let fieldMerge = FieldMerge(.editCount(key: "editCount"))
+
+  /// One FieldMerge resolution; returns something of the result so the work is not optimized away.
+  @inline(__always)
+  static func resolve(_ conflict: Conflict) throws -> Int { try fieldMerge.resolve(conflict).changedKeys.count }
+
+  /// The least any resolution that changes something can cost: copy the server record and write one key.
+  @inline(__always)
+  static func floorCopy(_ server: Record) -> Int {
+    var copy = server
+    copy["field0"] = "x"
+    return copy.changedKeys.count
   }
 
   static func conflict(fields: Int, stamped: Bool) throws -> Conflict {

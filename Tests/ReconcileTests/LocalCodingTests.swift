@@ -41,19 +41,26 @@ struct LocalCodingTests {
     #expect(throws: WireJSONError.self) { try record.wireJSON() }  // the wire format validates; local storage does not
   }
 
+  /// Decodes the stored record `object` and expects a `DecodingError.dataCorrupted` whose description says `reason`.
+  static func expectRefused(
+    _ object: [String: Any], saying reason: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let data = try JSONSerialization.data(withJSONObject: object)
+    do {
+      _ = try JSONDecoder().decode(Record.self, from: data)
+      Issue.record("decoded a stored record that should be refused: \(reason)", sourceLocation: sourceLocation)
+    } catch let DecodingError.dataCorrupted(context) {
+      #expect(context.debugDescription.contains(reason), sourceLocation: sourceLocation)
+    }
+  }
+
   @Test("a damaged stored record is a DecodingError naming what is wrong")
   func damagedStorage() throws {
     var record = Record(recordType: "Note", recordID: try RecordID(recordName: "n"))
     record["title"] = "x"
     var object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any])
     object["values"] = ["title": Data("garbage".utf8).base64EncodedString()]
-    let garbled = try JSONSerialization.data(withJSONObject: object)
-    do {
-      _ = try JSONDecoder().decode(Record.self, from: garbled)
-      Issue.record("decoded a damaged value")
-    } catch let DecodingError.dataCorrupted(context) {
-      #expect(context.debugDescription.contains("the stored value of 'title' is not one Reconcile wrote"))
-    }
+    try Self.expectRefused(object, saying: "the stored value of 'title' is not one Reconcile wrote")
     object["format"] = 99
     let future = try JSONSerialization.data(withJSONObject: object)
     #expect(throws: DecodingError.self) { try JSONDecoder().decode(Record.self, from: future) }
@@ -71,13 +78,7 @@ struct LocalCodingTests {
     let plain = try #require(object["values"] as? [String: Any])
     encrypted["title"] = plain["title"]
     object["encryptedValues"] = encrypted
-    let tampered = try JSONSerialization.data(withJSONObject: object)
-    do {
-      _ = try JSONDecoder().decode(Record.self, from: tampered)
-      Issue.record("decoded a key held twice")
-    } catch let DecodingError.dataCorrupted(context) {
-      #expect(context.debugDescription.contains("'title' is stored both plain and encrypted"))
-    }
+    try Self.expectRefused(object, saying: "'title' is stored both plain and encrypted")
     // The untampered record still reads back.
     #expect(try JSONDecoder().decode(Record.self, from: JSONEncoder().encode(record)) == record)
   }

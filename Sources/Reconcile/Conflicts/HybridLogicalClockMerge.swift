@@ -95,15 +95,12 @@ public struct HybridLogicalClockMerge: ConflictResolver, Hashable {
       }
     }
     // Keys the client holds without a stamp: a stamped server key is newer; an unstamped one ties.
-    func considerUnstamped(_ key: String, _ slot: FieldSlot) {
+    func considerUnstamped(_ key: String) {
       guard key != stampsKey, !clientStamps.contains(key), !serverStamps.contains(key) else { return }
-      let serverSlot = server[key]
-      if Self.clientBreaksTie(slot, serverSlot) { result.apply(slot, forKey: key, server: serverSlot) }
+      if clientBreaksTie(key) { takeClient(key) }
     }
-    for (key, value) in client.plain { considerUnstamped(key, FieldSlot(value: value, encrypted: false)) }
-    for (key, value) in client.encrypted where client.plain[key] == nil {
-      considerUnstamped(key, FieldSlot(value: value, encrypted: true))
-    }
+    for key in client.plain.keys { considerUnstamped(key) }
+    for key in client.encrypted.keys where !client.plain.contains(key) { considerUnstamped(key) }
     if stampsChanged {
       result.choose(.bytes(FieldStamps(sorted: merged).encoded()), forKey: stampsKey, encrypted: false)
     }

@@ -46,7 +46,7 @@ struct ResolvedRecord {
   ///   - candidates: Every key the caller may choose or remove.
   init(server: Record, changesAmong candidates: Set<String>) {
     self.server = server
-    self.expectedChanges = candidates.count
+    self.expectedChanges = 0  // no list of chosen keys is kept
     self.candidates = candidates
   }
 
@@ -111,13 +111,6 @@ struct ResolvedRecord {
       box.values.replaceValue(at: serverPosition.index, with: value)
     }
     noteChosen(key)
-  }
-
-  /// Chooses `slot` for `key`, or removes the key for `nil`. `server` is the server's slot for the key.
-  mutating func apply(_ slot: FieldSlot?, forKey key: String, server: FieldSlot?) {
-    guard let slot else { return remove(key) }
-    let serverValue = server?.encrypted == slot.encrypted ? server?.value : nil
-    choose(slot.value, forKey: key, encrypted: slot.encrypted, serverValue: serverValue)
   }
 
   /// Removes `key` from the plain and the encrypted values.

@@ -25,11 +25,14 @@ package struct FieldTable: Sendable, Hashable {
     values = []
   }
 
-  /// A table of `pairs`; a key given twice keeps its last value.
+  /// A table of `pairs`; a key given twice keeps its last value. Pairs already in ascending key order are not sorted
+  /// again.
   package init(_ pairs: some Sequence<(key: String, value: FieldValue)>) {
-    // Sorting the positions by key, then position, keeps equal keys in the order given, so the last is the one kept.
     let pairs = Array(pairs)
-    let order = pairs.indices.sorted { (pairs[$0].key, $0) < (pairs[$1].key, $1) }
+    // Sorting the positions by key, then position, keeps equal keys in the order given, so the last is the one kept.
+    let order =
+      zip(pairs, pairs.dropFirst()).allSatisfy({ $0.key < $1.key })
+      ? Array(pairs.indices) : pairs.indices.sorted { (pairs[$0].key, $0) < (pairs[$1].key, $1) }
     keys = []
     values = []
     keys.reserveCapacity(pairs.count)

@@ -54,11 +54,12 @@ struct Observer: Sendable {
       for key in plain.keys { note(key, in: &history) }
       for key in encrypted.keys where !plain.contains(key) { note(key, in: &history) }
       if let previous {
-        for key in previous.valueTable.keys where !plain.contains(key) && !encrypted.contains(key) {
+        let (previousPlain, previousEncrypted) = (previous.valueTable, previous.encryptedValueTable)
+        for key in previousPlain.keys where !plain.contains(key) && !encrypted.contains(key) {
           note(key, in: &history)
         }
-        for key in previous.encryptedValueTable.keys
-        where !previous.valueTable.contains(key) && !plain.contains(key) && !encrypted.contains(key) {
+        for key in previousEncrypted.keys
+        where !previousPlain.contains(key) && !plain.contains(key) && !encrypted.contains(key) {
           note(key, in: &history)
         }
       }
