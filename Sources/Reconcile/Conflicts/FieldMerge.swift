@@ -144,21 +144,20 @@ public struct FieldMerge: ConflictResolver {
     }
     // Both sides changed the key, or there is no ancestor to tell: a value beats a removal, then the policy decides.
     guard let client else { return result.skip(key) }
-    let clientSlot = versions.client.slot(at: client)
     guard let server else {
-      return result.choose(clientSlot.value, encrypted: clientSlot.encrypted, forKey: key, serverPosition: nil)
+      let slot = versions.client.slot(at: client)
+      return result.choose(slot.value, encrypted: slot.encrypted, forKey: key, serverPosition: nil)
     }
-    let serverSlot = versions.server.slot(at: server)
-    let ancestorSlot = ancestor.flatMap { position in versions.ancestor.map { $0.slot(at: position) } }
-    switch try settle(key, client: clientSlot, server: serverSlot, ancestor: ancestorSlot, in: conflict) {
+    switch try settle(key, client: client, server: server, ancestor: ancestor, versions, in: conflict) {
     case .keepServer:
       result.skip(key)
     case .takeClient:
-      result.choose(clientSlot.value, encrypted: clientSlot.encrypted, forKey: key, serverPosition: server)
+      let slot = versions.client.slot(at: client)
+      result.choose(slot.value, encrypted: slot.encrypted, forKey: key, serverPosition: server)
     case .take(nil):
       result.remove(key)
     case .take(let chosen?):
-      guard chosen != serverSlot else { return result.skip(key) }
+      guard chosen != versions.server.slot(at: server) else { return result.skip(key) }
       result.choose(chosen.value, encrypted: chosen.encrypted, forKey: key, serverPosition: server)
     }
   }
@@ -171,10 +170,17 @@ public struct FieldMerge: ConflictResolver {
     case take(FieldSlot?)
   }
 
-  /// The decision for a key both sides changed to different values.
+  /// The decision for a key both sides changed to different values, given where each version holds it. Values are read
+  /// only where the policy looks at them: most policies decide on stamps or on a side alone.
   private func settle(
-    _ key: String, client: FieldSlot, server: FieldSlot, ancestor: FieldSlot?, in conflict: Conflict
+    _ key: String, client clientPosition: FieldPosition, server serverPosition: FieldPosition,
+    ancestor ancestorPosition: FieldPosition?, _ versions: Versions, in conflict: Conflict
   ) throws -> Settlement {
+    var client: FieldSlot { versions.client.slot(at: clientPosition) }
+    var server: FieldSlot { versions.server.slot(at: serverPosition) }
+    var ancestor: FieldSlot? {
+      ancestorPosition.flatMap { position in versions.ancestor.map { $0.slot(at: position) } }
+    }
     if let isClock = stampKeys.first(where: { $0.key == key })?.isClock {
       let clientWins =
         isClock
@@ -206,12 +212,12 @@ public struct FieldMerge: ConflictResolver {
         throw ConflictResolutionError.notAList(key: key, role: .client, found: client.value.type)
       }
       let merged = ListUnion.merge(ancestor: ancestor?.value.listValue, server: serverList, client: clientList)
-      return .take(FieldSlot(value: .list(merged), encrypted: client.encrypted))
+      return .take(FieldSlot(value: .list(merged), encrypted: clientPosition.encrypted))
     case .custom(let decide):
       let field = FieldConflict(
         key: key, client: client.value, ancestor: ancestor?.value, server: server.value,
-        isEncrypted: client.encrypted, conflict: conflict)
-      return .take(try decide(field).map { FieldSlot(value: $0, encrypted: client.encrypted) })
+        isEncrypted: clientPosition.encrypted, conflict: conflict)
+      return .take(try decide(field).map { FieldSlot(value: $0, encrypted: clientPosition.encrypted) })
     }
   }
 

@@ -122,13 +122,24 @@ package struct FieldTable: Sendable, Hashable {
   /// `==`. So, unlike `==`, a `NaN` compared with its own copy counts as the same (it is unchanged).
   @inline(__always)
   package func hasSameValue(at index: Int, as other: FieldTable, at otherIndex: Int) -> Bool {
-    let same = values.withUnsafeBufferPointer { mine in
+    values.withUnsafeBufferPointer { mine in
       other.values.withUnsafeBufferPointer { theirs in
         guard let start = mine.baseAddress, let otherStart = theirs.baseAddress else { return false }
-        return Self.sameBytes(UnsafeRawPointer(start + index), UnsafeRawPointer(otherStart + otherIndex))
+        // Compared in place: `==` borrows both values, so neither is copied (a copy retains a string's or list's
+        // buffer, an atomic operation, twice per comparison).
+        if Self.sameBytes(UnsafeRawPointer(start + index), UnsafeRawPointer(otherStart + otherIndex)) { return true }
+        return Self.equal(start + index, otherStart + otherIndex)
       }
     }
-    return same || values[index] == other.values[otherIndex]
+  }
+
+  @inline(__always)
+  private static func equal(_ left: UnsafePointer<FieldValue>, _ right: UnsafePointer<FieldValue>) -> Bool {
+    if case .string(let l) = left.pointee {
+      if case .string(let r) = right.pointee { return l == r }
+      return false
+    }
+    return left.pointee == right.pointee
   }
 
   /// Whether the `FieldValue`s at `left` and `right` are byte for byte the same.

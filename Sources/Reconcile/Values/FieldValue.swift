@@ -75,6 +75,26 @@ public enum FieldValue: Sendable, Hashable, CustomStringConvertible {
   /// The elements, if this is a `.list`.
   public var listValue: [FieldValue]? { if case .list(let v) = self { return v } else { return nil } }
 
+  /// Whether two values are the same case with equal payloads; `.double` payloads compare with `==` on `Double`.
+  ///
+  /// Written out rather than synthesized: the synthesized form switches over the pair of values, which copies both
+  /// (retaining a string's or a list's buffer), while a switch over each side in turn reads the payloads where they
+  /// are. Merges compare values for every key they visit, so the copies were a measurable share of a merge.
+  public static func == (lhs: FieldValue, rhs: FieldValue) -> Bool {
+    switch lhs {
+    case .string(let left): if case .string(let right) = rhs { return left == right }
+    case .int64(let left): if case .int64(let right) = rhs { return left == right }
+    case .double(let left): if case .double(let right) = rhs { return left == right }
+    case .timestamp(let left): if case .timestamp(let right) = rhs { return left == right }
+    case .bytes(let left): if case .bytes(let right) = rhs { return left == right }
+    case .reference(let left): if case .reference(let right) = rhs { return left == right }
+    case .asset(let left): if case .asset(let right) = rhs { return left == right }
+    case .location(let left): if case .location(let right) = rhs { return left == right }
+    case .list(let left): if case .list(let right) = rhs { return left == right }
+    }
+    return false
+  }
+
   /// A short readable form: strings quoted, bytes as a count, dates in ISO 8601.
   public var description: String {
     switch self {
