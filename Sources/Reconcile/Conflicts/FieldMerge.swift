@@ -82,10 +82,20 @@ public struct FieldMerge: ConflictResolver {
   ///   or a `.listUnion` key holds something else; any error a `.custom` closure throws.
   public func resolve(_ conflict: Conflict) throws -> Record {
     try conflict.checkSameRecord()
-    let versions = Versions(
-      client: FieldSlots(conflict.client), server: FieldSlots(conflict.server),
-      ancestor: conflict.usefulAncestor.map(FieldSlots.init))
-    if versions.ancestor != nil {
+    return try FieldSlots.reading(conflict.client) { client in
+      try FieldSlots.reading(conflict.server) { server in
+        guard let ancestor = conflict.usefulAncestor else {
+          return try resolve(conflict, Versions(client: client, server: server, ancestor: nil))
+        }
+        return try FieldSlots.reading(ancestor) { ancestor in
+          try resolve(conflict, Versions(client: client, server: server, ancestor: ancestor))
+        }
+      }
+    }
+  }
+
+  private func resolve(_ conflict: Conflict, _ versions: Versions) throws -> Record {
+    if let ancestor = versions.ancestor {
       // With an ancestor, only keys the client changed can carry a client change: the rest keep the server's value.
       let changed = conflict.client.storage.changedKeys
       var result = ResolvedRecord(server: conflict.server, changesAmong: changed)
@@ -93,21 +103,13 @@ public struct FieldMerge: ConflictResolver {
         let client = versions.client.position(of: key)
         try merge(
           key, client: client, server: versions.server.position(of: key, guess: client),
-          ancestor: versions.ancestor?.position(of: key, guess: client), versions, conflict, &result)
+          ancestor: ancestor.position(of: key, guess: client), versions, conflict, &result)
       }
       result.mergeParent(conflict)
       return result.finish()
     }
-    let client = versions.client
-    var result = ResolvedRecord(server: conflict.server, expectedChanges: client.plain.count + client.encrypted.count)
-    for (index, key) in client.plain.keys.enumerated() {
-      let position = FieldPosition(encrypted: false, index: index)
-      try merge(
-        key, client: position, server: versions.server.position(of: key, guess: position), ancestor: nil, versions,
-        conflict, &result)
-    }
-    for (index, key) in client.encrypted.keys.enumerated() where !client.plain.contains(key) {
-      let position = FieldPosition(encrypted: true, index: index)
+    var result = ResolvedRecord(server: conflict.server, expectedChanges: versions.client.count)
+    try versions.client.forEachKey { key, position in
       try merge(
         key, client: position, server: versions.server.position(of: key, guess: position), ancestor: nil, versions,
         conflict, &result)
@@ -116,7 +118,7 @@ public struct FieldMerge: ConflictResolver {
     return result.finish()
   }
 
-  /// The three versions' values, read out of their records once.
+  /// The three versions' values, read in place.
   private struct Versions {
     let client: FieldSlots
     let server: FieldSlots

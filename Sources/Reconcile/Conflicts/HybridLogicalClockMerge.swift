@@ -43,8 +43,17 @@ public struct HybridLogicalClockMerge: ConflictResolver, Hashable {
     try conflict.checkSameRecord()
     let clientStamps = try stamps(in: conflict.client, role: .client)
     let serverStamps = try stamps(in: conflict.server, role: .server)
-    let client = FieldSlots(conflict.client)
-    let server = FieldSlots(conflict.server)
+    return try FieldSlots.reading(conflict.client) { client in
+      try FieldSlots.reading(conflict.server) { server in
+        merge(conflict, client: client, server: server, clientStamps: clientStamps, serverStamps: serverStamps)
+      }
+    }
+  }
+
+  /// The merge itself, given both versions' values and stamps.
+  private func merge(
+    _ conflict: Conflict, client: FieldSlots, server: FieldSlots, clientStamps: FieldStamps, serverStamps: FieldStamps
+  ) -> Record {
     var result = ResolvedRecord(server: conflict.server, expectedChanges: clientStamps.entries.count + 1)
     var merged: [FieldStamps.Entry] = []
     merged.reserveCapacity(max(clientStamps.entries.count, serverStamps.entries.count))
@@ -99,8 +108,7 @@ public struct HybridLogicalClockMerge: ConflictResolver, Hashable {
       guard key != stampsKey, !clientStamps.contains(key), !serverStamps.contains(key) else { return }
       if clientBreaksTie(key) { takeClient(key) }
     }
-    for key in client.plain.keys { considerUnstamped(key) }
-    for key in client.encrypted.keys where !client.plain.contains(key) { considerUnstamped(key) }
+    client.forEachKey { key, _ in considerUnstamped(key) }
     if stampsChanged {
       result.choose(.bytes(FieldStamps(sorted: merged).encoded()), forKey: stampsKey, encrypted: false)
     }

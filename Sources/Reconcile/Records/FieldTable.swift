@@ -63,16 +63,22 @@ package struct FieldTable: Sendable, Hashable {
   /// - Parameter guess: A position to try before searching: versions of one record nearly always hold the same keys,
   ///   so the position of a key in one version is, nearly always, its position in another.
   package func position(of key: String, guess: Int? = nil) -> (index: Int, found: Bool) {
-    keys.withUnsafeBufferPointer { keys in
-      if let guess, guess >= 0, guess < keys.count, keys[guess] == key { return (guess, true) }
-      var low = 0
-      var high = keys.count
-      while low < high {
-        let middle = low &+ (high &- low) / 2
-        if keys[middle] < key { low = middle &+ 1 } else { high = middle }
-      }
-      return (low, low < keys.count && keys[low] == key)
+    keys.withUnsafeBufferPointer { Self.position(of: key, in: $0, guess: guess) }
+  }
+
+  /// ``position(of:guess:)`` over sorted keys read in place.
+  @inline(__always)
+  package static func position(of key: String, in keys: UnsafeBufferPointer<String>, guess: Int? = nil) -> (
+    index: Int, found: Bool
+  ) {
+    if let guess, guess >= 0, guess < keys.count, keys[guess] == key { return (guess, true) }
+    var low = 0
+    var high = keys.count
+    while low < high {
+      let middle = low &+ (high &- low) / 2
+      if keys[middle] < key { low = middle &+ 1 } else { high = middle }
     }
+    return (low, low < keys.count && keys[low] == key)
   }
 
   /// The value of `key`; setting `nil` removes it.
@@ -125,12 +131,16 @@ package struct FieldTable: Sendable, Hashable {
     values.withUnsafeBufferPointer { mine in
       other.values.withUnsafeBufferPointer { theirs in
         guard let start = mine.baseAddress, let otherStart = theirs.baseAddress else { return false }
-        // Compared in place: `==` borrows both values, so neither is copied (a copy retains a string's or list's
-        // buffer, an atomic operation, twice per comparison).
-        if Self.sameBytes(UnsafeRawPointer(start + index), UnsafeRawPointer(otherStart + otherIndex)) { return true }
-        return Self.equal(start + index, otherStart + otherIndex)
+        return Self.sameValue(start + index, otherStart + otherIndex)
       }
     }
+  }
+
+  /// ``hasSameValue(at:as:at:)`` for two values read in place.
+  @inline(__always)
+  package static func sameValue(_ left: UnsafePointer<FieldValue>, _ right: UnsafePointer<FieldValue>) -> Bool {
+    // Compared in place, so neither value is copied (a copy retains a string's or list's buffer: an atomic operation).
+    sameBytes(UnsafeRawPointer(left), UnsafeRawPointer(right)) || equal(left, right)
   }
 
   @inline(__always)
