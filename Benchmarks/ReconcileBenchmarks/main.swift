@@ -135,12 +135,15 @@ do {
     print(
       "field-merge, flaky on \(cores) cores (explore's --jobs): \(format(parallel.stepsPerSecond, digits: 0)) steps/s, "
         + "\(format(parallel.seedsPerSecond, digits: 1)) seeds/s")
-    // Issue #18 measured about 46,000 steps/s for field-merge with flaky faults before its work, on that day's
-    // machine: a fixed figure, so the wall-clock ratios below move with the machine; the callgrind target does not.
-    let before = 46_000.0
+    // Issue #18 quoted about 46,000 steps/s for field-merge with flaky faults before its work. Built and run on
+    // 2026-11-24 beside today's code on this project's CI machine, that code (56879d0) gave 91,000–94,000 steps/s on
+    // one thread in its own benchmark, so the fixed figure is not a baseline to claim 2× against. The machine-independent
+    // comparison is the instruction count below.
+    let before = 92_000.0
     print(
-      "field-merge, flaky vs the 46,000 steps/s measured before issue #18: \(format(ciRate / before, digits: 2))× on one "
-        + "thread, \(format(parallel.stepsPerSecond / before, digits: 2))× on all cores")
+      "field-merge, flaky vs the 92,000 steps/s the code before issue #18 ran at on one thread (measured 2026-11-24): "
+        + "\(format(ciRate / before, digits: 2))× on one thread, \(format(parallel.stepsPerSecond / before, digits: 2))× "
+        + "on all cores")
     if !arguments.contains("--quick"), let instructions = Callgrind.instructionsPerUnit(section: "simulator-steps") {
       print(
         "callgrind: \(format(instructions.perUnit, digits: 0)) instructions per step (field-merge, flaky, "
@@ -156,9 +159,6 @@ do {
     target(
       "≥ 100,000 simulated steps/s (field-merge, flaky) on one thread: \(format(ciRate, digits: 0))", ciRate >= 100_000,
       missing: "simulator steps/s")
-    target(
-      "≥ 2× the 46,000 steps/s before issue #18 (field-merge, flaky) on one thread: "
-        + "\(format(ciRate / before, digits: 2))×", ciRate >= 2 * before, missing: "simulator 2×")
   }
 
   if counts("simulator-steps") { print("units: \(SimulatorBenchmark.instructionWorkload())") }
