@@ -43,8 +43,8 @@ public struct HybridLogicalClockMerge: ConflictResolver, Hashable {
     try conflict.checkSameRecord()
     let clientStamps = try stamps(in: conflict.client, role: .client)
     let serverStamps = try stamps(in: conflict.server, role: .server)
-    return try FieldSlots.reading(conflict.client) { client in
-      try FieldSlots.reading(conflict.server) { server in
+    return FieldSlots.reading(conflict.client) { client in
+      FieldSlots.reading(conflict.server) { server in
         merge(conflict, client: client, server: server, clientStamps: clientStamps, serverStamps: serverStamps)
       }
     }
