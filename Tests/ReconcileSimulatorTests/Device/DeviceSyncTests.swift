@@ -105,7 +105,7 @@ struct DeviceSyncTests {
   @Test("an app 1.0 device halts on a record from app 2.0 and writes nothing")
   func schemaHalt() throws {
     func schema(_ version: String, extra: [RecordSchema.Field] = []) throws -> Schema {
-      try Schema([
+      Schema([
         RecordSchema(
           recordType: "Note", version: try SchemaVersion(version),
           fields: [RecordSchema.Field("title", .string)] + extra)

@@ -154,7 +154,8 @@ struct ChangeFeedTests {
     let cursor = try #require(first.cursor)
     let second = try run(.all, limit: 4, cursor: cursor)
     #expect(ranks(second) == [4, 5, 6, 7])
-    let last = try run(.all, limit: 4, cursor: try #require(second.cursor))
+    let secondCursor = try #require(second.cursor)
+    let last = try run(.all, limit: 4, cursor: secondCursor)
     #expect(ranks(last) == [8, 9])
     #expect(last.cursor == nil)
     #expect(throws: ServerError.self) { try run(.equals("rank", 1), cursor: cursor) }
