@@ -40,9 +40,6 @@ struct FieldSlots {
     }
   }
 
-  /// Whether the record holds no value, plain or encrypted.
-  var isEmpty: Bool { plainKeys.isEmpty && encryptedKeys.isEmpty }
-
   /// How many values the record holds, plain and encrypted.
   var count: Int { plainKeys.count + encryptedKeys.count }
 
@@ -54,10 +51,6 @@ struct FieldSlots {
     where !FieldTable.position(of: key, in: plainKeys).found {
       try body(key, FieldPosition(encrypted: true, index: index))
     }
-  }
-
-  subscript(key: String) -> FieldSlot? {
-    position(of: key).map(slot(at:))
   }
 
   /// Where `key`'s value is, or `nil` when the record has none.
@@ -78,7 +71,7 @@ struct FieldSlots {
   }
 
   /// Whether the value at `position` equals `other`'s at `otherPosition`, in the same namespace — or both are absent.
-  /// Compares in place, without copying either value (see ``FieldTable/hasSameValue(at:as:at:)``).
+  /// Compares in place, without copying either value (see ``FieldTable/sameValue(_:_:)``).
   func holdsSame(at position: FieldPosition?, as other: FieldSlots, at otherPosition: FieldPosition?) -> Bool {
     switch (position, otherPosition) {
     case (nil, nil): return true

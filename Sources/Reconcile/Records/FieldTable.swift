@@ -121,35 +121,16 @@ package struct FieldTable: Sendable, Hashable {
   /// Replaces the value at `index`, a position ``position(of:guess:)`` found.
   package mutating func replaceValue(at index: Int, with value: FieldValue) { values[index] = value }
 
-  /// Whether the value at `index` is the value at `otherIndex` of `other`, compared where they are stored.
+  /// Whether the values at `left` and `right` — each in some table's storage — are the same value, compared where they
+  /// are stored.
   ///
   /// Two values with the same bytes are the same value — one copied from the other, as an unchanged field is between
   /// two versions of a record — so that is checked first, without touching reference counts; other pairs compare with
-  /// `==`. So, unlike `==`, a `NaN` compared with its own copy counts as the same (it is unchanged).
-  @inline(__always)
-  package func hasSameValue(at index: Int, as other: FieldTable, at otherIndex: Int) -> Bool {
-    values.withUnsafeBufferPointer { mine in
-      other.values.withUnsafeBufferPointer { theirs in
-        guard let start = mine.baseAddress, let otherStart = theirs.baseAddress else { return false }
-        return Self.sameValue(start + index, otherStart + otherIndex)
-      }
-    }
-  }
-
-  /// ``hasSameValue(at:as:at:)`` for two values read in place.
+  /// `==`, inlined so it reads both payloads in place rather than copying them. So, unlike `==`, a `NaN` compared with
+  /// its own copy counts as the same (it is unchanged).
   @inline(__always)
   package static func sameValue(_ left: UnsafePointer<FieldValue>, _ right: UnsafePointer<FieldValue>) -> Bool {
-    // Compared in place, so neither value is copied (a copy retains a string's or list's buffer: an atomic operation).
-    sameBytes(UnsafeRawPointer(left), UnsafeRawPointer(right)) || equal(left, right)
-  }
-
-  @inline(__always)
-  private static func equal(_ left: UnsafePointer<FieldValue>, _ right: UnsafePointer<FieldValue>) -> Bool {
-    if case .string(let l) = left.pointee {
-      if case .string(let r) = right.pointee { return l == r }
-      return false
-    }
-    return left.pointee == right.pointee
+    sameBytes(UnsafeRawPointer(left), UnsafeRawPointer(right)) || left.pointee == right.pointee
   }
 
   /// Whether the `FieldValue`s at `left` and `right` are byte for byte the same.
