@@ -286,6 +286,16 @@ public struct Record: Sendable {
     if changed { box.changedKeys.insert(key) } else { box.changedKeys.remove(key) }
   }
 
+  /// Gives `key` the value `source` sends for it — its encrypted value when it has one, else its plain value, else none
+  /// — without marking `key` changed: what a server stores for a sent key.
+  package mutating func takeSentValue(forKey key: String, from source: Record) {
+    let encrypted = source.storage.encrypted.isEmpty ? nil : source.storage.encrypted[key]
+    let plain = encrypted == nil ? source.storage.values[key] : nil
+    let box = mutableStorage
+    box.values[key] = plain
+    if encrypted != nil || !box.encrypted.isEmpty { box.encrypted[key] = encrypted }
+  }
+
   /// Replaces the changed keys wholesale.
   mutating func replaceChangedKeys(with keys: Set<String>) { mutableStorage.changedKeys = keys }
 

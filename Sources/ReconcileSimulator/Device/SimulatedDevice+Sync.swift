@@ -33,9 +33,9 @@ extension SimulatedDevice {
       }
       if let request = makeRequest() {
         storage.requestSerial += 1
-        var flight = InFlight(id: storage.requestSerial, request: request.request, sentAt: now)
-        flight.sentSaves = request.saves
-        flight.sentDeletes = request.deletes
+        let flight = InFlight(
+          id: storage.requestSerial, request: request.request, sentAt: now, sentSaves: request.saves,
+          sentDeletes: request.deletes)
         for (id, save) in request.saves {
           storage.records[id]?.sent = true
           // The last few versions sent and not acknowledged (a copy of any may still land).

@@ -105,14 +105,26 @@ public struct SimulatedDevice: Sendable {
     case idle, creatingZone, fetchingDatabase, fetchingZone, sending
   }
 
-  /// What one in-flight request carried, to interpret its answer.
-  struct InFlight: Sendable {
-    var id: Int
-    var request: ServerRequest
-    var sentAt: Date
+  /// What one in-flight request carried, to interpret its answer. A class, fixed once sent: the device asks whether
+  /// it has a request in flight on every poll, and an optional reference answers without copying the request.
+  final class InFlight: Sendable {
+    let id: Int
+    let request: ServerRequest
+    let sentAt: Date
     /// For saves: each record's generation and values when sent.
-    var sentSaves: [RecordID: (generation: Int, record: Record)] = [:]
-    var sentDeletes: Set<RecordID> = []
+    let sentSaves: [RecordID: (generation: Int, record: Record)]
+    let sentDeletes: Set<RecordID>
+
+    init(
+      id: Int, request: ServerRequest, sentAt: Date, sentSaves: [RecordID: (generation: Int, record: Record)] = [:],
+      sentDeletes: Set<RecordID> = []
+    ) {
+      self.id = id
+      self.request = request
+      self.sentAt = sentAt
+      self.sentSaves = sentSaves
+      self.sentDeletes = sentDeletes
+    }
   }
 
   /// What a crash loses.
@@ -129,7 +141,9 @@ public struct SimulatedDevice: Sendable {
     var lastError: String?
     /// Kept as the request itself: its description is built only when diagnostics are read, not on every answer.
     var lastCompletedOperation: CompletedOperation?
-    var haltReason: HaltReason?
+    var haltReason: HaltReason? { didSet { halted = haltReason != nil } }
+    /// Whether ``haltReason`` is set, read on every poll without copying the reason.
+    private(set) var halted = false
     /// Clean saves since the batch limit last changed: after ten, a halved limit doubles back toward the configured one.
     var cleanSaves = 0
     /// Counts persistence writes while an answer is handled, for a torn crash.
@@ -142,10 +156,12 @@ public struct SimulatedDevice: Sendable {
   final class State: @unchecked Sendable {
     // @unchecked: a State is mutated only through `SimulatedDevice.mutableState`, after a uniqueness check, so no two
     // values ever share a State that changes.
-    var configuration: Configuration
-    var storage: DeviceStorage
-    var isOnline = true
-    var session: Session
+    // Unchecked exclusivity: the device reads these on every poll, and a dynamic check costs more than the read. Only
+    // the owning value reaches them, through accessors that never overlap a read with a write.
+    @exclusivity(unchecked) var configuration: Configuration
+    @exclusivity(unchecked) var storage: DeviceStorage
+    @exclusivity(unchecked) var isOnline = true
+    @exclusivity(unchecked) var session: Session
 
     init(configuration: Configuration, storage: DeviceStorage, isOnline: Bool, session: Session) {
       self.configuration = configuration
@@ -230,10 +246,7 @@ public struct SimulatedDevice: Sendable {
   public var haltReason: HaltReason? { session.haltReason }
 
   /// Whether the device has halted; cheaper than comparing ``haltReason`` with `nil`, which copies the reason.
-  public var isHalted: Bool {
-    if case .none = session.haltReason { return false }
-    return true
-  }
+  public var isHalted: Bool { session.halted }
 
   /// One word for what the device is doing.
   public var status: DeviceStatus {

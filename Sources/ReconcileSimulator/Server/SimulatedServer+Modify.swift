@@ -5,13 +5,14 @@ extension SimulatedServer {
   /// What the server will do with one item, decided before anything is applied so an atomic zone can reject its
   /// whole batch.
   private enum Plan {
-    case save(Record, ZoneAccess, isNew: Bool)
+    /// `registers`: whether the save may bring field types the server has not registered yet.
+    case save(Record, ZoneAccess, isNew: Bool, registers: Bool)
     case delete(RecordID, ZoneAccess)
     case failed(ServerError, ZoneAccess?)
 
     var access: ZoneAccess? {
       switch self {
-      case .save(_, let access, _), .delete(_, let access): access
+      case .save(_, let access, _, _), .delete(_, let access): access
       case .failed(_, let access): access
       }
     }
@@ -54,18 +55,17 @@ extension SimulatedServer {
       if !charged.isDisjoint(with: quotaExceededUsers) { throw .quotaExceeded }
     }
 
-    let inBatch = Set(request.saving.map(\.recordID))
     var plans: [(id: RecordID, plan: Plan)] = []
     plans.reserveCapacity(request.itemCount)
     for record in request.saving {
-      plans.append((record.recordID, planSave(record, request: request, client: client, inBatch: inBatch)))
+      plans.append((record.recordID, planSave(record, request: request, client: client)))
     }
     for id in request.deleting {
       plans.append((id, planDelete(id, scope: request.scope, client: client)))
     }
     if !injectedItemFailures.isEmpty, var queued = injectedItemFailures[client.deviceName],
       !queued.isEmpty, let first = plans.firstIndex(where: { if case .save = $0.plan { true } else { false } }),
-      case .save(_, let access, _) = plans[first].plan
+      case .save(_, let access, _, _) = plans[first].plan
     {
       plans[first].plan = .failed(queued.removeFirst(), access)
       injectedItemFailures[client.deviceName] = queued.isEmpty ? nil : queued
@@ -77,9 +77,11 @@ extension SimulatedServer {
       switch plan {
       case .failed(let error, _):
         reply.failures[id] = error
-      case .save(let record, let access, let isNew):
+      case .save(let record, let access, let isNew, let registers):
         reply.saved.append(
-          applySave(record, access: access, isNew: isNew, client: client, token: request.clientChangeToken))
+          applySave(
+            record, access: access, isNew: isNew, registers: registers, client: client,
+            token: request.clientChangeToken))
       case .delete(let stored, let access):
         reply.deleted += applyDelete(stored, access: access, client: client)
       }
@@ -88,8 +90,10 @@ extension SimulatedServer {
   }
 
   private func checkDistinctItems(_ request: ModifyRecordsRequest) throws(ServerError) {
-    var seen = Set<RecordID>()
-    for id in request.saving.map(\.recordID) + request.deleting {
+    // Most requests carry one item: nothing to compare, and no set to build.
+    guard request.itemCount > 1 else { return }
+    var seen = Set<RecordID>(minimumCapacity: request.itemCount)
+    for id in request.saving.lazy.map(\.recordID) + request.deleting {
       guard seen.insert(id).inserted else {
         throw .invalidArguments(
           reason: "record \(id) appears more than once in one request (saved twice, or saved and deleted)")
@@ -100,6 +104,7 @@ extension SimulatedServer {
   /// In an atomic request, one failure in a zone with the ``ZoneCapabilities/atomic`` capability fails every other item of
   /// that zone with ``ServerError/batchRequestFailed``.
   private func rejectAtomicSiblings(_ plans: inout [(id: RecordID, plan: Plan)]) {
+    guard plans.contains(where: { $0.plan.isFailure }) else { return }
     var failedZones = Set<ZoneKey>()
     for (_, plan) in plans where plan.isFailure {
       if let access = plan.access, isAtomic(access) {
@@ -121,8 +126,7 @@ extension SimulatedServer {
 
   // MARK: Saves
 
-  private func planSave(_ sent: Record, request: ModifyRecordsRequest, client: ClientIdentity, inBatch: Set<RecordID>)
-    -> Plan
+  private func planSave(_ sent: Record, request: ModifyRecordsRequest, client: ClientIdentity) -> Plan
   {
     let access: ZoneAccess
     do {
@@ -136,7 +140,7 @@ extension SimulatedServer {
         request.savePolicies.isEmpty ? request.savePolicy : request.savePolicies[sent.recordID] ?? request.savePolicy
       let replacing = !request.replacing.isEmpty && request.replacing.contains(sent.recordID)
       return try decideSave(
-        sent, access: access, policy: policy, replacing: replacing, client: client, inBatch: inBatch)
+        sent, access: access, policy: policy, replacing: replacing, client: client, batch: request.saving)
     } catch {
       return .failed(error, access)
     }
@@ -148,7 +152,7 @@ extension SimulatedServer {
     policy: SavePolicy,
     replacing: Bool,
     client: ClientIdentity,
-    inBatch: Set<RecordID>
+    batch: [Record]
   ) throws(ServerError) -> Plan {
     guard let zone = database(access.database)?.zones[access.storedZone] else { throw missingZoneError(access) }
     let record = access.renames ? sent.movingZone(from: access.visibleZone, to: access.storedZone) : sent
@@ -162,7 +166,7 @@ extension SimulatedServer {
       }
     }
     if let parent = record.parent, let named = sent.parent, zone.records[parent.recordID] == nil,
-      !inBatch.contains(named.recordID)
+      !batch.contains(where: { $0.recordID == named.recordID })
     {
       throw .referenceViolation(named.recordID)
     }
@@ -188,23 +192,14 @@ extension SimulatedServer {
       default: break
       }
     }
-    try checkFieldTypes(record)
+    let registers = try checkFieldTypes(record)
     var merged = existing ?? Record(recordType: record.recordType, recordID: record.recordID)
     var sentKeys: Set<String> =
       existing == nil || policy == .allKeys ? record.changedKeys.union(record.allKeys) : record.changedKeys
     if replacing { sentKeys.formUnion(record.allKeys + (existing?.allKeys ?? [])) }
-    for key in sentKeys {
-      if let value = record.encryptedValues[key] {
-        merged.encryptedValues[key] = value
-      } else if let value = record[key] {
-        merged[key] = value
-      } else {
-        merged[key] = nil
-        merged.encryptedValues[key] = nil
-      }
-    }
+    for key in sentKeys { merged.takeSentValue(forKey: key, from: record) }
     merged.parent = record.parent
-    return .save(merged, access, isNew: existing == nil)
+    return .save(merged, access, isNew: existing == nil, registers: registers)
   }
 
   private func checkValid(_ record: Record, scope: DatabaseScope) throws(ServerError) {
@@ -223,14 +218,24 @@ extension SimulatedServer {
   }
 
   /// The first save of a key fixes its type for the record type (development); production accepts only declared keys.
-  private func checkFieldTypes(_ record: Record) throws(ServerError) {
+  /// - Returns: Whether the record has a key whose type is not registered yet (development only), so saving it may
+  ///   register types. When it has none, saving it registers nothing: every other key of the version saved comes from
+  ///   the stored version, whose keys were registered when it was saved.
+  private func checkFieldTypes(_ record: Record) throws(ServerError) -> Bool {
     // Most saves fit: look without building and sorting the merged fields, and do that only to name the first misfit.
     if case .development = configuration.schemaMode {
-      guard let known = fieldTypes[record.recordType] else { return }
+      guard let known = fieldTypes[record.recordType] else { return true }
+      var registers = false
       let fit = { (values: FieldTable) in
-        values.allSatisfy { key, value in known[key].map { Self.fits(value.type, $0) } ?? true }
+        values.allSatisfy { key, value in
+          guard let expected = known[key] else {
+            if !value.isEmptyList { registers = true }
+            return true
+          }
+          return Self.fits(value.type, expected)
+        }
       }
-      if fit(record.valueTable), fit(record.encryptedValueTable) { return }
+      if fit(record.valueTable), fit(record.encryptedValueTable) { return registers }
     }
     let all = record.values.merging(record.encryptedValuesByKey) { plain, _ in plain }
     switch configuration.schemaMode {
@@ -256,6 +261,7 @@ extension SimulatedServer {
         }
       }
     }
+    return true
   }
 
   /// Whether a value of type `found` may be stored in a field of type `expected`; an empty list fits any list.
@@ -270,12 +276,13 @@ extension SimulatedServer {
     _ record: Record,
     access: ZoneAccess,
     isNew: Bool,
+    registers: Bool,
     client: ClientIdentity,
     token: Data?
   ) -> Record {
     var saved = record
     stampSaved(&saved, isNew: isNew, user: client.userRecordName, device: client.deviceName)
-    registerFieldTypes(of: saved)
+    if registers { registerFieldTypes(of: saved) }
     let depth = configuration.ancestorDepth
     withDatabase(access.database) { database in
       database.zones[access.storedZone]?.store(saved, ancestorDepth: depth)
@@ -301,11 +308,16 @@ extension SimulatedServer {
 
   private mutating func registerFieldTypes(of record: Record) {
     guard case .development = configuration.schemaMode else { return }
+    let known = fieldTypes[record.recordType]
+    var added: [String: FieldType] = [:]
     // Plain values first: a key held both ways (only a damaged record can) registers its plain type, as a read would.
-    for (key, value) in [record.valueTable, record.encryptedValueTable].joined() {
-      if case .list(nil) = value.type { continue }
-      if fieldTypes[record.recordType]?[key] == nil { fieldTypes[record.recordType, default: [:]][key] = value.type }
+    for table in [record.valueTable, record.encryptedValueTable] {
+      for (key, value) in table where !value.isEmptyList && known?[key] == nil && added[key] == nil {
+        added[key] = value.type
+      }
     }
+    guard !added.isEmpty else { return }
+    fieldTypes[record.recordType, default: [:]].merge(added) { registered, _ in registered }
   }
 
   // MARK: Deletes
@@ -374,4 +386,12 @@ extension SimulatedServer {
 extension RecordID {
   /// This ID with the same name in `zone`.
   func movingZone(to zone: ZoneID) -> RecordID { (try? RecordID(recordName: recordName, zoneID: zone)) ?? self }
+}
+
+extension FieldValue {
+  /// Whether this is a list with no elements, whose type (``FieldType/list(_:)`` of `nil`) fixes no field type.
+  fileprivate var isEmptyList: Bool {
+    if case .list(let elements) = self { return elements.isEmpty }
+    return false
+  }
 }

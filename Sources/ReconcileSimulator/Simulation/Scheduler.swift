@@ -55,7 +55,7 @@ struct Scheduler: Sendable {
     }
     if let current = burst, current.remaining > 0 {
       burst = current.remaining > 1 ? (current.device, current.remaining - 1) : nil
-      if let slot = world.index(of: current.device), let record = pickHeld(world.clients[slot]) {
+      if let slot = world.index(of: current.device), let record = pickHeld(in: world, slot: slot) {
         return edit(device: current.device, record: record, index: index, upgraded: world.isUpgraded(current.device))
       }
       burst = nil
@@ -72,11 +72,11 @@ struct Scheduler: Sendable {
       guard let name = random.pick(created.filter { !held.contains($0) }) else { return .sync(device: device) }
       return create(device: device, name: name, index: index)
     case ..<72:
-      guard let record = pickHeld(world.clients[slot]) else { return create(device: device, index: index) }
+      guard let record = pickHeld(in: world, slot: slot) else { return create(device: device, index: index) }
       if random.chance(workload.burstChance) { burst = (device, 1 + random.below(4)) }
       return edit(device: device, record: record, index: index, upgraded: world.isUpgraded(device))
     case ..<78:
-      guard let record = pickHeld(world.clients[slot]) else { return .sync(device: device) }
+      guard let record = pickHeld(in: world, slot: slot) else { return .sync(device: device) }
       return .delete(device: device, record: record)
     case ..<85: return .sync(device: device)
     case ..<94: return .advance(seconds: 5 + random.below(36))
@@ -92,19 +92,21 @@ struct Scheduler: Sendable {
     }
   }
 
-  /// A record the device holds: one of the hot records with the workload's hot share, else any.
-  private mutating func pickHeld(_ device: any SyncClient) -> String? {
-    let held = device.recordIDs.map(\.recordName)
-    let hot = workload.hot.filter { held.contains($0) }
+  /// A record the device in `slot` holds: one of the hot records with the workload's hot share, else any.
+  private mutating func pickHeld(in world: Simulation, slot: Int) -> String? {
+    let held = world.clients[slot].recordIDs
+    let hot = workload.hot.filter { name in held.contains { $0.recordName == name } }
     if !hot.isEmpty, random.chance(workload.hotShare) { return zipf(hot) }
-    return random.pick(held)
+    return random.pick(held)?.recordName
   }
 
   /// One of `items`, the k-th (from 0) with weight 1/(k+1): the first is the hottest.
   private mutating func zipf(_ items: [String]) -> String? {
-    let weights = items.indices.map { 1 / Double($0 + 1) }
-    var roll = Double(random.next() >> 11) / Double(1 << 53) * weights.reduce(0, +)
-    for (item, weight) in zip(items, weights) {
+    var total = 0.0
+    for k in items.indices { total += 1 / Double(k + 1) }
+    var roll = Double(random.next() >> 11) / Double(1 << 53) * total
+    for (k, item) in items.enumerated() {
+      let weight = 1 / Double(k + 1)
       if roll < weight { return item }
       roll -= weight
     }

@@ -164,6 +164,8 @@ public struct Simulation: Sendable {
     while index < plannedStepCount {
       let step: SimulationStep
       if var scheduler {
+        // Taken out while it draws, so its arrays are not shared with `self` and grow in place.
+        self.scheduler = nil
         step = scheduler.next(index: index, world: self)
         self.scheduler = scheduler
       } else {
