@@ -15,6 +15,7 @@ extension SimulatedDevice {
   public mutating func corruptStoredRecord(_ id: RecordID) -> Bool {
     guard storage.records[id] != nil else { return false }
     storage.records[id]?.corruptWithoutResealing()
+    mayHoldDamage = true
     return true
   }
 
@@ -23,11 +24,13 @@ extension SimulatedDevice {
   /// - Returns: Whether anything was thrown away.
   @discardableResult
   mutating func discardDamagedRecords(among ids: [RecordID]? = nil) -> Bool {
-    if configuration.defects.contains(.skipStorageCheck) { return false }
+    if configuration.defects.contains(.skipStorageCheck) || !mayHoldDamage { return false }
     // Sort only what is damaged: this runs at every sync start, over the whole store.
     let damaged =
       ids?.filter { storage.records[$0].map { !$0.isIntact } ?? false }
       ?? storage.records.filter { !$0.value.isIntact }.keys.sorted()
+    // A check of the whole store leaves nothing damaged behind.
+    if ids == nil { mayHoldDamage = false }
     guard !damaged.isEmpty else { return false }
     for id in damaged { discardDamaged(id) }
     storage.zoneToken = nil
@@ -39,7 +42,7 @@ extension SimulatedDevice {
   /// Throws away record `id` if its copy is damaged, without refetching (the caller holds the server's version).
   /// - Returns: Whether it was damaged.
   mutating func discardIfDamaged(_ id: RecordID) -> Bool {
-    if configuration.defects.contains(.skipStorageCheck) { return false }
+    if configuration.defects.contains(.skipStorageCheck) || !mayHoldDamage { return false }
     guard let local = storage.records[id], !local.isIntact else { return false }
     discardDamaged(id)
     return true

@@ -162,6 +162,9 @@ public struct SimulatedDevice: Sendable {
     @exclusivity(unchecked) var storage: DeviceStorage
     @exclusivity(unchecked) var isOnline = true
     @exclusivity(unchecked) var session: Session
+    /// Whether a stored record may be damaged: set when one is, cleared when a check of the whole store finds none, so
+    /// the checks before each edit and send skip the store while nothing was damaged.
+    @exclusivity(unchecked) var mayHoldDamage = false
 
     init(configuration: Configuration, storage: DeviceStorage, isOnline: Bool, session: Session) {
       self.configuration = configuration
@@ -171,7 +174,9 @@ public struct SimulatedDevice: Sendable {
     }
 
     func copy() -> State {
-      State(configuration: configuration, storage: storage, isOnline: isOnline, session: session)
+      let copy = State(configuration: configuration, storage: storage, isOnline: isOnline, session: session)
+      copy.mayHoldDamage = mayHoldDamage
+      return copy
     }
   }
 
@@ -203,6 +208,11 @@ public struct SimulatedDevice: Sendable {
   var session: Session {
     _read { yield state.session }
     _modify { yield &mutableState.session }
+  }
+  /// See ``State/mayHoldDamage``.
+  var mayHoldDamage: Bool {
+    get { state.mayHoldDamage }
+    set { mutableState.mayHoldDamage = newValue }
   }
 
   /// Creates a device with an empty store.

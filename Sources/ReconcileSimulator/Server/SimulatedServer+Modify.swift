@@ -227,8 +227,9 @@ extension SimulatedServer {
       guard let known = fieldTypes[record.recordType] else { return true }
       var registers = false
       let fit = { (values: FieldTable) in
-        values.allSatisfy { key, value in
-          guard let expected = known[key] else {
+        values.indices.allSatisfy { index in
+          let (key, value) = values[index]
+          guard let expected = known.type(of: key, guess: index) else {
             if !value.isEmptyList { registers = true }
             return true
           }
@@ -240,9 +241,9 @@ extension SimulatedServer {
     let all = record.values.merging(record.encryptedValuesByKey) { plain, _ in plain }
     switch configuration.schemaMode {
     case .development:
-      let known = fieldTypes[record.recordType] ?? [:]
+      let known = fieldTypes[record.recordType] ?? FieldTypeTable()
       for key in all.keys.sorted() {
-        guard let value = all[key], let expected = known[key] else { continue }
+        guard let value = all[key], let expected = known.type(of: key) else { continue }
         guard Self.fits(value.type, expected) else {
           throw .invalidArguments(
             reason:
@@ -308,16 +309,9 @@ extension SimulatedServer {
 
   private mutating func registerFieldTypes(of record: Record) {
     guard case .development = configuration.schemaMode else { return }
-    let known = fieldTypes[record.recordType]
-    var added: [String: FieldType] = [:]
     // Plain values first: a key held both ways (only a damaged record can) registers its plain type, as a read would.
-    for table in [record.valueTable, record.encryptedValueTable] {
-      for (key, value) in table where !value.isEmptyList && known?[key] == nil && added[key] == nil {
-        added[key] = value.type
-      }
-    }
-    guard !added.isEmpty else { return }
-    fieldTypes[record.recordType, default: [:]].merge(added) { registered, _ in registered }
+    fieldTypes[record.recordType, default: FieldTypeTable()].registerTypes(of: record.valueTable)
+    fieldTypes[record.recordType, default: FieldTypeTable()].registerTypes(of: record.encryptedValueTable)
   }
 
   // MARK: Deletes
@@ -386,12 +380,4 @@ extension SimulatedServer {
 extension RecordID {
   /// This ID with the same name in `zone`.
   func movingZone(to zone: ZoneID) -> RecordID { (try? RecordID(recordName: recordName, zoneID: zone)) ?? self }
-}
-
-extension FieldValue {
-  /// Whether this is a list with no elements, whose type (``FieldType/list(_:)`` of `nil`) fixes no field type.
-  fileprivate var isEmptyList: Bool {
-    if case .list(let elements) = self { return elements.isEmpty }
-    return false
-  }
 }

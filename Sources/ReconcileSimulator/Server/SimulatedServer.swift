@@ -39,7 +39,7 @@ public struct SimulatedServer: Sendable {
   var throttledUntil: Date?
   var quotaExceededUsers: Set<String> = []
   /// The type each key of each record type was first saved with (development schema).
-  var fieldTypes: [String: [String: FieldType]] = [:]
+  var fieldTypes: [String: FieldTypeTable] = [:]
   var tagCounter = 0
   var incarnationCounter = 0
   var eventCounter = 0

@@ -3,11 +3,13 @@
 ///
 /// Each change gets the next sequence number. A key changed many times appears once in an answer, at its latest change:
 /// older entries of the key are stale and skipped. Entries are in sequence order, so the first entry after *s* is
-/// found by binary search.
+/// found by binary search, and each entry knows whether it is its key's latest, so answering hashes no key.
 struct ChangeLog<Key: Hashable & Sendable>: Sendable {
   struct Entry: Sendable {
     var sequence: Int
     var key: Key
+    /// Whether no later entry has the same key.
+    var isLatest = true
   }
 
   private(set) var entries: [Entry] = []
@@ -23,8 +25,11 @@ struct ChangeLog<Key: Hashable & Sendable>: Sendable {
   @discardableResult
   mutating func append(_ key: Key) -> Int {
     sequence += 1
+    if let previous = latest.updateValue(sequence, forKey: key) {
+      let index = firstIndex(after: previous - 1)
+      if index < entries.count, entries[index].sequence == previous { entries[index].isLatest = false }
+    }
     entries.append(Entry(sequence: sequence, key: key))
-    latest[key] = sequence
     return sequence
   }
 
@@ -47,7 +52,7 @@ struct ChangeLog<Key: Hashable & Sendable>: Sendable {
     let cap = limit ?? Int.max
     while index < entries.count {
       let entry = entries[index]
-      if latest[entry.key] == entry.sequence {
+      if entry.isLatest {
         if keys.count == cap { return (keys, through, true) }
         keys.append(entry.key)
       }
@@ -65,7 +70,7 @@ struct ChangeLog<Key: Hashable & Sendable>: Sendable {
     var dropped: [Key] = []
     entries.removeAll { entry in
       guard entry.sequence <= cut else { return false }
-      if latest[entry.key] != entry.sequence { return true }
+      if !entry.isLatest { return true }
       if isGone(entry.key) {
         dropped.append(entry.key)
         return true

@@ -75,15 +75,18 @@ struct ZoneStore: Sendable {
 
   mutating func store(_ record: Record, ancestorDepth: Int) {
     let id = record.recordID
-    if let old = records[id], ancestorDepth > 0 {
-      var versions = previousVersions[id] ?? []
-      versions.append(old)
-      if versions.count > ancestorDepth { versions.removeFirst(versions.count - ancestorDepth) }
-      previousVersions[id] = versions
+    // Each save hashes the ID once per table it touches: the old version comes back from the write itself.
+    if let old = records.updateValue(record, forKey: id), ancestorDepth > 0 {
+      Self.append(old, to: &previousVersions[id, default: []], keeping: ancestorDepth)
     }
-    records[id] = record
-    deletedTypes[id] = nil
+    if !deletedTypes.isEmpty { deletedTypes[id] = nil }
     log.append(id)
+  }
+
+  /// Appends `version` to `versions`, keeping the newest `depth`.
+  private static func append(_ version: Record, to versions: inout [Record], keeping depth: Int) {
+    versions.append(version)
+    if versions.count > depth { versions.removeFirst(versions.count - depth) }
   }
 
   mutating func remove(_ id: RecordID) -> Record? {
