@@ -22,10 +22,7 @@ extension Record {
   /// counted. CloudKit does not publish its own formula, so a record near the limit may be judged differently there.
   /// - Complexity: O(*n*) in the number of fields and list elements.
   public var dataSize: Int {
-    var total = 0
-    for (key, value) in storage.values { total += key.utf8.count + value.dataSize }
-    for (key, value) in storage.encrypted { total += key.utf8.count + value.dataSize }
-    return total
+    storage.values.dataSize + storage.encrypted.dataSize
   }
 
   /// Checks the record against CloudKit's rules and throws the first rule it breaks.
@@ -66,6 +63,19 @@ extension Record {
       if !value.type.isEncryptable { throw .unencryptableType(key: key, type: value.type) }
       try value.validate(key: key, zone: zone)
     }
+  }
+}
+
+extension FieldTable {
+  /// The keys' UTF-8 bytes plus each value's ``FieldValue/dataSize``, read in place.
+  var dataSize: Int {
+    var total = 0
+    keys.withUnsafeBufferPointer { keys in
+      values.withUnsafeBufferPointer { values in
+        for index in keys.indices { total &+= keys[index].utf8.count &+ values[index].dataSize }
+      }
+    }
+    return total
   }
 }
 

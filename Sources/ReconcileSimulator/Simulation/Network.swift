@@ -20,7 +20,8 @@ struct Network: Sendable {
   private var counter = 0
 
   var isEmpty: Bool { messages.isEmpty }
-  var nextDelivery: Date? { messages.first?.deliverAt }
+  // Messages are read field by field in place: copying one copies (and retains) the whole request or answer.
+  var nextDelivery: Date? { messages.isEmpty ? nil : messages[0].deliverAt }
 
   mutating func send(_ payload: Payload, device: Int, at time: Date) {
     counter += 1
@@ -29,8 +30,8 @@ struct Network: Sendable {
     var high = messages.count
     while low < high {
       let mid = (low + high) / 2
-      let other = messages[mid]
-      if other.deliverAt < time || (other.deliverAt == time && other.order < counter) {
+      let deliverAt = messages[mid].deliverAt
+      if deliverAt < time || (deliverAt == time && messages[mid].order < counter) {
         low = mid + 1
       } else {
         high = mid
@@ -41,7 +42,7 @@ struct Network: Sendable {
 
   /// Takes the next message due at or before `time`.
   mutating func popDue(at time: Date) -> Message? {
-    guard let first = messages.first, first.deliverAt <= time else { return nil }
+    guard !messages.isEmpty, messages[0].deliverAt <= time else { return nil }
     return messages.removeFirst()
   }
 }

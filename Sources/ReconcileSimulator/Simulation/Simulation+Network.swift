@@ -12,7 +12,7 @@ extension Simulation {
       for index in clients.indices {
         if let time = clients[index].nextWakeTime, wake.map({ time < $0 }) ?? true { wake = time }
       }
-      let nextTime = [network.nextDelivery, wake, quotaFreedAt].compactMap { $0 }.min()
+      let nextTime = Self.earlier(Self.earlier(network.nextDelivery, wake), quotaFreedAt)
       guard let nextTime, nextTime <= target else { break }
       if nextTime > now { server.advanceClock(to: nextTime) }
       if let freed = quotaFreedAt, now >= freed { freeQuota() }
@@ -21,6 +21,13 @@ extension Simulation {
     }
     server.advanceClock(to: target)
     observeServer()
+  }
+
+  /// The earlier of two moments; `nil` when neither is set.
+  private static func earlier(_ a: Date?, _ b: Date?) -> Date? {
+    guard let a else { return b }
+    guard let b else { return a }
+    return min(a, b)
   }
 
   /// The user frees storage: saves are accepted again.
