@@ -223,9 +223,8 @@ public struct SimulatedServer: Sendable {
       return failure.error
     }
     guard let policy = configuration.throttle else { return nil }
-    var budget = budgets[client.deviceName] ?? RequestBudget(policy: policy, now: now)
-    let wait = budget.spend(policy: policy, now: now)
-    budgets[client.deviceName] = budget
+    let now = now
+    let wait = budgets[client.deviceName, default: RequestBudget(policy: policy, now: now)].spend(policy: policy, now: now)
     return wait.map { .serviceUnavailable(retryAfter: $0) }
   }
 
