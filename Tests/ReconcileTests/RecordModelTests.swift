@@ -81,6 +81,24 @@ struct RecordIDTests {
     #expect(UUID(uuidString: a.recordName) != nil)
   }
 
+  @Test("IDs are equal, and hash alike, by name and zone, whether built or decoded; a name in two zones is two IDs")
+  func equalityAndHashing() throws {
+    let notes = try ZoneID(zoneName: "Notes")
+    let built = try RecordID(recordName: "n1", zoneID: notes)
+    let decoded = try JSONDecoder().decode(RecordID.self, from: JSONEncoder().encode(built))
+    #expect(built == decoded)
+    #expect(built.hashValue == decoded.hashValue)
+    #expect(try JSONDecoder().decode(ZoneID.self, from: JSONEncoder().encode(notes)).hashValue == notes.hashValue)
+    let elsewhere = try RecordID(recordName: "n1", zoneID: ZoneID(zoneName: "Notes", ownerName: "_bob"))
+    #expect(built != elsewhere)
+    #expect(built != (try RecordID(recordName: "n2", zoneID: notes)))
+    #expect(notes != (try ZoneID(zoneName: "Notes", ownerName: "_bob")))
+    #expect(notes != (try ZoneID(zoneName: "Other")))
+    let table = [built: 1, elsewhere: 2]
+    #expect(table[decoded] == 1)
+    #expect(Set([built, decoded, elsewhere]).count == 2)
+  }
+
   @Test("errors read as sentences that name the input")
   func errorDescriptions() {
     let error = RecordValidationError.invalidName(.key, "_secret", violation: .leadingUnderscore)

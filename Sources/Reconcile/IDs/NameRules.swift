@@ -61,7 +61,8 @@ enum NameRules {
         else { return false }
         for byte in bytes.dropFirst() {
           let lower = byte | 0x20
-          guard (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F
+          guard
+            (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F
           else { return false }
         }
         return kind != .key || bytes.count >= 64 || reservedKeyShapes[Int(first)] & (1 << UInt64(bytes.count)) == 0

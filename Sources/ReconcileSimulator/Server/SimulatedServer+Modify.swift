@@ -126,8 +126,7 @@ extension SimulatedServer {
 
   // MARK: Saves
 
-  private func planSave(_ sent: Record, request: ModifyRecordsRequest, client: ClientIdentity) -> Plan
-  {
+  private func planSave(_ sent: Record, request: ModifyRecordsRequest, client: ClientIdentity) -> Plan {
     let access: ZoneAccess
     do {
       access = try self.access(request.scope, zone: sent.recordID.zoneID, for: client, writing: true)

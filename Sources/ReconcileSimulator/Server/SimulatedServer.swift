@@ -224,7 +224,8 @@ public struct SimulatedServer: Sendable {
     }
     guard let policy = configuration.throttle else { return nil }
     let now = now
-    let wait = budgets[client.deviceName, default: RequestBudget(policy: policy, now: now)].spend(policy: policy, now: now)
+    let wait = budgets[client.deviceName, default: RequestBudget(policy: policy, now: now)].spend(
+      policy: policy, now: now)
     return wait.map { .serviceUnavailable(retryAfter: $0) }
   }
 

@@ -90,6 +90,27 @@ struct ServerErrorTests {
     #expect(error.description.contains("INT64"))
   }
 
+  @Test("field types are checked whatever keys a record adds or lacks, and an edit adding a key fixes its type")
+  func typesCheckedAtAnyPosition() throws {
+    var fixture = try ServerFixture()
+    // Registered: rank (INT64) and title (STRING); a record that adds keys before them shifts their positions.
+    _ = try fixture.create(try fixture.note("n1", ["rank": 1, "title": "a"]))
+    let shifted = try fixture.note("n2", ["author": "b", "body": "c", "title": 7])
+    let error = try #require(try fixture.save([shifted]).failures[shifted.recordID])
+    #expect(error.description.contains("'title'"))
+    // A record lacking the first registered key holds title where the table holds rank: it is still title's type.
+    let lone = try fixture.note("n5", ["title": 7])
+    let loneError = try #require(try fixture.save([lone]).failures[lone.recordID])
+    #expect(loneError.description.contains("'title'"))
+    // An edit that adds a key (only that key changed) fixes its type for every later save.
+    var edited = try fixture.create(try fixture.note("n3", ["title": "a"]))
+    edited["zeal"] = 3
+    #expect(try fixture.save([edited]).failures.isEmpty)
+    let mismatched = try fixture.note("n4", ["zeal": "high"])
+    let second = try #require(try fixture.save([mismatched]).failures[mismatched.recordID])
+    #expect(second.description.contains("'zeal'"))
+  }
+
   @Test("a production schema refuses unknown types and keys with CloudKit's message")
   func productionSchema() throws {
     let schema: [String: [String: FieldType]] = ["Note": ["title": .string]]
