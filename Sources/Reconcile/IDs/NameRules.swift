@@ -53,27 +53,25 @@ enum NameRules {
   /// digits and underscores, at most ``maximumLength`` bytes, no system prefix and, for a key, not reserved. Read as
   /// bytes in place; `false` sends the name to ``checkIdentifierScalars(_:kind:)``, which finds the error, if any.
   private static func isPlainIdentifier(_ name: String, kind: NameKind) -> Bool {
-    let plain =
-      name.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-        // A system name (`cloudkit.…`) has a dot, so it leaves by the loop below.
-        guard let first = bytes.first, bytes.count <= maximumLength,
-          (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z")
+    name.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+      // A system name (`cloudkit.…`) has a dot, so it leaves by the loop below.
+      guard let first = bytes.first, bytes.count <= maximumLength,
+        (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z")
+      else { return false }
+      for byte in bytes.dropFirst() {
+        let lower = byte | 0x20
+        guard
+          (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F
         else { return false }
-        for byte in bytes.dropFirst() {
-          let lower = byte | 0x20
-          guard
-            (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F
-          else { return false }
-        }
-        return kind != .key || bytes.count >= 64 || reservedKeyShapes[Int(first)] & (1 << UInt64(bytes.count)) == 0
-      } ?? false
-    return plain
+      }
+      return kind != .key || bytes.count >= 64 || reservedKeyShapes[Int(first)] & (1 << UInt64(bytes.count)) == 0
+    } ?? false
   }
 
   /// The full check, scalar by scalar, that names the first problem.
   private static func checkIdentifierScalars(_ name: String, kind: NameKind) throws(RecordValidationError) {
-    // Hot: every key of every record passes here on each validation, so the system prefix is looked for only when the
-    // name starts with its first letter, and lengths are counted once.
+    // Reached by system names, non-ASCII names and names that break a rule: the system prefix is looked for only when
+    // the name starts with its first letter, and lengths are counted once.
     let isSystem = name.utf8.first == UInt8(ascii: "c") && name.hasPrefix(systemPrefix)
     let offset = isSystem ? systemPrefix.count : 0
     var skipped = 0

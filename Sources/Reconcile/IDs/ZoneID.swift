@@ -37,17 +37,17 @@ public struct ZoneID: Sendable, Hashable, Comparable, CustomStringConvertible {
     try NameRules.checkOwnerName(ownerName)
     self.zoneName = zoneName
     self.ownerName = ownerName
-    namesHash = Self.hash(zoneName, ownerName)
+    namesHash = Self.hashOfNames(zoneName, ownerName)
   }
 
   init(uncheckedZoneName zoneName: String, ownerName: String) {
     self.zoneName = zoneName
     self.ownerName = ownerName
-    namesHash = Self.hash(zoneName, ownerName)
+    namesHash = Self.hashOfNames(zoneName, ownerName)
   }
 
   /// The hash of a zone's two names, as ``hash(into:)`` feeds it.
-  private static func hash(_ zoneName: String, _ ownerName: String) -> Int {
+  private static func hashOfNames(_ zoneName: String, _ ownerName: String) -> Int {
     var hasher = Hasher()
     hasher.combine(zoneName)
     hasher.combine(ownerName)

@@ -134,7 +134,7 @@ public struct Record: Sendable {
     set {
       let box = mutableStorage
       box.values[key] = newValue
-      // Most records have no encrypted values: skip hashing the key for a removal that cannot remove anything.
+      // Most records have no encrypted values: skip searching for a key a removal cannot remove.
       if newValue != nil, !box.encrypted.isEmpty { box.encrypted[key] = nil }
       box.changedKeys.insert(key)
     }
@@ -289,11 +289,10 @@ public struct Record: Sendable {
   /// Gives `key` the value `source` sends for it — its encrypted value when it has one, else its plain value, else none
   /// — without marking `key` changed: what a server stores for a sent key.
   package mutating func takeSentValue(forKey key: String, from source: Record) {
-    let encrypted = source.storage.encrypted.isEmpty ? nil : source.storage.encrypted[key]
-    let plain = encrypted == nil ? source.storage.values[key] : nil
+    let encrypted = source.storage.encrypted[key]
     let box = mutableStorage
-    box.values[key] = plain
-    if encrypted != nil || !box.encrypted.isEmpty { box.encrypted[key] = encrypted }
+    box.values[key] = encrypted == nil ? source.storage.values[key] : nil
+    box.encrypted[key] = encrypted
   }
 
   /// Replaces the changed keys wholesale.

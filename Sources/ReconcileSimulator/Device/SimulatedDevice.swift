@@ -166,17 +166,21 @@ public struct SimulatedDevice: Sendable {
     /// the checks before each edit and send skip the store while nothing was damaged.
     @exclusivity(unchecked) var mayHoldDamage = false
 
-    init(configuration: Configuration, storage: DeviceStorage, isOnline: Bool, session: Session) {
+    init(
+      configuration: Configuration, storage: DeviceStorage, isOnline: Bool, session: Session,
+      mayHoldDamage: Bool = false
+    ) {
       self.configuration = configuration
       self.storage = storage
       self.isOnline = isOnline
       self.session = session
+      self.mayHoldDamage = mayHoldDamage
     }
 
     func copy() -> State {
-      let copy = State(configuration: configuration, storage: storage, isOnline: isOnline, session: session)
-      copy.mayHoldDamage = mayHoldDamage
-      return copy
+      State(
+        configuration: configuration, storage: storage, isOnline: isOnline, session: session,
+        mayHoldDamage: mayHoldDamage)
     }
   }
 

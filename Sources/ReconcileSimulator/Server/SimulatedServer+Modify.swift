@@ -308,9 +308,7 @@ extension SimulatedServer {
 
   private mutating func registerFieldTypes(of record: Record) {
     guard case .development = configuration.schemaMode else { return }
-    // Plain values first: a key held both ways (only a damaged record can) registers its plain type, as a read would.
-    fieldTypes[record.recordType, default: FieldTypeTable()].registerTypes(of: record.valueTable)
-    fieldTypes[record.recordType, default: FieldTypeTable()].registerTypes(of: record.encryptedValueTable)
+    fieldTypes[record.recordType, default: FieldTypeTable()].registerTypes(of: record)
   }
 
   // MARK: Deletes

@@ -223,7 +223,7 @@ public struct SimulatedServer: Sendable {
       return failure.error
     }
     guard let policy = configuration.throttle else { return nil }
-    let now = now
+    let now = now  // read before the write below starts: the default value needs it
     let wait = budgets[client.deviceName, default: RequestBudget(policy: policy, now: now)].spend(
       policy: policy, now: now)
     return wait.map { .serviceUnavailable(retryAfter: $0) }

@@ -23,9 +23,12 @@ struct FieldTypeTable: Sendable {
     types.insert(type, at: index)
   }
 
-  /// Registers the type of each key of `fields` that has none yet. An empty list fixes no type and is skipped.
-  mutating func registerTypes(of fields: FieldTable) {
-    for (key, value) in fields where !value.isEmptyList { register(value.type, for: key) }
+  /// Registers the type of each key of `record` that has none yet. An empty list fixes no type and is skipped. Plain
+  /// values come first: a key held both ways (only a damaged record can) registers its plain type, as a read would.
+  mutating func registerTypes(of record: Record) {
+    for fields in [record.valueTable, record.encryptedValueTable] {
+      for (key, value) in fields where !value.isEmptyList { register(value.type, for: key) }
+    }
   }
 }
 
