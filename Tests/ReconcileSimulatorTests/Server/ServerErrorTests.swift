@@ -111,6 +111,18 @@ struct ServerErrorTests {
     #expect(second.description.contains("'zeal'"))
   }
 
+  @Test("an encrypted key's type is fixed by its first save too")
+  func encryptedTypeIsFixedByFirstSave() throws {
+    var fixture = try ServerFixture()
+    var first = try fixture.note("n1")
+    first.encryptedValues["secret"] = "a"
+    _ = try fixture.create(first)
+    var other = try fixture.note("n2")
+    other.encryptedValues["secret"] = 5
+    let error = try #require(try fixture.save([other]).failures[other.recordID])
+    #expect(error.description.contains("'secret'"))
+  }
+
   @Test("a production schema refuses unknown types and keys with CloudKit's message")
   func productionSchema() throws {
     let schema: [String: [String: FieldType]] = ["Note": ["title": .string]]
