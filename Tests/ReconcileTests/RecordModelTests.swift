@@ -99,6 +99,34 @@ struct RecordIDTests {
     #expect(Set([built, decoded, elsewhere]).count == 2)
   }
 
+  @Test("tables keyed by IDs find every key, spread the keys, and order them differently per table seed")
+  func tablesKeyedByIDs() throws {
+    let zones = try (0..<8).map { try ZoneID(zoneName: "Zone\($0)") }
+    let ids = try (0..<20_000).map { try RecordID(recordName: "note-\($0)", zoneID: zones[$0 % zones.count]) }
+    let table = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+    for (index, id) in ids.enumerated() {
+      let decoded = try JSONDecoder().decode(RecordID.self, from: JSONEncoder().encode(id))
+      #expect(table[decoded] == index)
+    }
+    #expect(Set(zones + zones).count == zones.count)
+    // The hash a table uses comes from the stored name hash and the table's seed. Names must not collide, and a
+    // table seeded otherwise must see the keys in an unrelated order: a mix that drops the seed, or keeps its bits
+    // apart from the name's, clusters keys when one table is copied into a smaller one.
+    let buckets = 1 << 12
+    for seed in [0, 1, 0x5bd1_e995] {
+      let hashes = ids.map { $0._rawHashValue(seed: seed) }
+      #expect(Set(hashes).count == ids.count)
+      var load = [Int](repeating: 0, count: buckets)
+      for hash in hashes { load[hash & (buckets - 1)] += 1 }
+      // 20,000 keys over 4,096 buckets: about 4.9 a bucket; a good mix keeps the fullest well under 20.
+      #expect(load.max() ?? 0 < 20, "seed \(seed): \(load.max() ?? 0) keys in one bucket")
+    }
+    // How a key's bucket moves between two seeds must differ from key to key; adding or xoring the seed moves all alike.
+    let moves = Set(ids.prefix(1_000).map { ($0._rawHashValue(seed: 1) ^ $0._rawHashValue(seed: 2)) & (buckets - 1) })
+    #expect(moves.count > 800, "1,000 keys moved between two seeds' buckets in only \(moves.count) ways")
+    #expect(zones.map { $0._rawHashValue(seed: 1) } != zones.map { $0._rawHashValue(seed: 2) })
+  }
+
   @Test("errors read as sentences that name the input")
   func errorDescriptions() {
     let error = RecordValidationError.invalidName(.key, "_secret", violation: .leadingUnderscore)

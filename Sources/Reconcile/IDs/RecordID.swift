@@ -70,6 +70,11 @@ public struct RecordID: Sendable, Hashable, Comparable, CustomStringConvertible 
     hasher.combine(nameHash)
   }
 
+  /// The hash a `Set` or `Dictionary` keyed by record IDs asks for, mixed from the stored name hash and the table's
+  /// seed without a full `Hasher` run. An implementation detail of `Hashable`; call ``hash(into:)`` or `hashValue`.
+  /// - Parameter seed: The table's seed.
+  public func _rawHashValue(seed: Int) -> Int { StoredHash.tableHash(nameHash, seed: seed) }
+
   /// Two record IDs are equal when their names and zones are equal. Different names almost always differ in their
   /// stored hashes, which are compared first.
   public static func == (lhs: RecordID, rhs: RecordID) -> Bool {

@@ -60,6 +60,11 @@ public struct ZoneID: Sendable, Hashable, Comparable, CustomStringConvertible {
     hasher.combine(namesHash)
   }
 
+  /// The hash a `Set` or `Dictionary` keyed by zone IDs asks for, mixed from the stored names' hash and the table's
+  /// seed without a full `Hasher` run. An implementation detail of `Hashable`; call ``hash(into:)`` or `hashValue`.
+  /// - Parameter seed: The table's seed.
+  public func _rawHashValue(seed: Int) -> Int { StoredHash.tableHash(namesHash, seed: seed) }
+
   /// Two zone IDs are equal when both names are equal. Different IDs almost always differ in their stored hashes,
   /// which are compared first.
   public static func == (lhs: ZoneID, rhs: ZoneID) -> Bool {
