@@ -42,6 +42,13 @@ public struct LocalRecord: Sendable, Hashable {
     self.current = current
   }
 
+  /// Notes a save of `record` sent: it may land, and until it is acknowledged it is one of the last eight versions sent.
+  mutating func noteSent(_ record: Record) {
+    sent = true
+    if unacknowledgedSaves.count == 8 { unacknowledgedSaves.removeFirst() }
+    unacknowledgedSaves.append(record)
+  }
+
   /// Whether the record has edits the server has not accepted.
   public var hasUnsentChanges: Bool { !current.changedKeys.isEmpty || lastKnownServer == nil }
 

@@ -36,14 +36,7 @@ extension SimulatedDevice {
         let flight = InFlight(
           id: storage.requestSerial, request: request.request, sentAt: now, sentSaves: request.saves,
           sentDeletes: request.deletes)
-        for (id, save) in request.saves {
-          storage.records[id]?.sent = true
-          // The last few versions sent and not acknowledged (a copy of any may still land).
-          storage.records[id]?.unacknowledgedSaves.append(save.record)
-          if let count = storage.records[id]?.unacknowledgedSaves.count, count > 8 {
-            storage.records[id]?.unacknowledgedSaves.removeFirst()
-          }
-        }
+        for (id, save) in request.saves { storage.records[id]?.noteSent(save.record) }
         session.inFlight = flight
         return OutgoingRequest(id: flight.id, request: request.request)
       }
@@ -96,23 +89,25 @@ extension SimulatedDevice {
           ZoneChangesRequest(zoneID: zone, since: storage.zoneToken, resultsLimit: configuration.fetchPageSize)))
     case .sending:
       // Never send a damaged copy: throw it away and fetch the zone again first.
-      if discardDamagedRecords(among: storage.pending.prefix(session.batchLimit).map(\.recordID)) {
+      let queued = storage.pending.prefix(session.batchLimit)
+      if mayHoldDamage, discardDamagedRecords(among: queued.map(\.recordID)) {
         session.phase = .fetchingZone
         return makeRequest()
       }
       // Deletions queued since the last fetch wait for the next one.
       if !storage.deletesAwaitingFetch.isEmpty { session.syncRequested = true }
-      return makeBatch()
+      return makeBatch(of: queued)
     }
   }
 
-  /// The next batch: at most the batch limit and 2 MB, queue order, saves of current values and deletes by ID.
-  private func makeBatch() -> Built? {
+  /// The next batch from the head of the queue: at most the batch limit and 2 MB, queue order, saves of current values
+  /// and deletes by ID.
+  private func makeBatch(of queued: [(recordID: RecordID, kind: PendingQueue.Kind)]) -> Built? {
     var saving: [Record] = []
     var deleting: [RecordID] = []
     var built = Built(request: .modifyRecords(ModifyRecordsRequest()))
     var bytes = 0
-    batch: for (id, kind) in storage.pending.prefix(session.batchLimit) {
+    batch: for (id, kind) in queued {
       switch kind {
       case .save:
         guard let local = storage.records[id] else { continue }
