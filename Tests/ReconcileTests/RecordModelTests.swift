@@ -88,6 +88,8 @@ struct RecordIDTests {
     let decoded = try JSONDecoder().decode(RecordID.self, from: JSONEncoder().encode(built))
     #expect(built == decoded)
     #expect(built.hashValue == decoded.hashValue)
+    #expect(try RecordID(recordName: "n1", zoneID: ZoneID(zoneName: "Notes")) == built)
+    #expect(try ZoneID(zoneName: "Notes") == notes)
     #expect(try JSONDecoder().decode(ZoneID.self, from: JSONEncoder().encode(notes)).hashValue == notes.hashValue)
     let elsewhere = try RecordID(recordName: "n1", zoneID: ZoneID(zoneName: "Notes", ownerName: "_bob"))
     #expect(built != elsewhere)

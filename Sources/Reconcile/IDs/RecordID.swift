@@ -13,12 +13,28 @@ public struct RecordID: Sendable, Hashable, Comparable, CustomStringConvertible 
   ///
   /// Names that start with `_` are the server's: user records (`_9a06c1…`) and records CloudKit makes. They read and
   /// compare like any other; a client may not *create* a record with one (see ``checkNameForNewRecord()``).
-  public let recordName: String
+  public var recordName: String { parts.recordName }
   /// The zone that holds the record.
-  public let zoneID: ZoneID
-  /// The name's hash in this process, computed once: record IDs are the hottest dictionary keys in a sync engine, and
-  /// hashing a stored integer costs a fraction of hashing the name's bytes on every lookup. Never encoded or shown.
-  private let nameHash: Int
+  public var zoneID: ZoneID { parts.zoneID }
+  /// The name, the zone and the name's hash, shared by every copy: record IDs are copied into every table, request
+  /// and reply a sync engine keeps, and copying one reference costs a fraction of copying three strings.
+  private let parts: Parts
+
+  /// A record ID's contents, fixed at creation.
+  private final class Parts: Sendable {
+    let recordName: String
+    let zoneID: ZoneID
+    /// The name's hash in this process, computed once: record IDs are the hottest dictionary keys in a sync engine,
+    /// and hashing a stored integer costs a fraction of hashing the name's bytes on every lookup. Never encoded or
+    /// shown.
+    let nameHash: Int
+
+    init(recordName: String, zoneID: ZoneID) {
+      self.recordName = recordName
+      self.zoneID = zoneID
+      nameHash = recordName.hashValue
+    }
+  }
 
   /// Creates a record ID after checking the name.
   ///
@@ -28,18 +44,14 @@ public struct RecordID: Sendable, Hashable, Comparable, CustomStringConvertible 
   /// - Throws: ``RecordValidationError/invalidName(_:_:violation:)`` naming the bad name and the rule it broke.
   public init(recordName: String, zoneID: ZoneID = .default) throws(RecordValidationError) {
     try NameRules.checkRecordName(recordName)
-    self.recordName = recordName
-    self.zoneID = zoneID
-    nameHash = recordName.hashValue
+    parts = Parts(recordName: recordName, zoneID: zoneID)
   }
 
   /// Creates a record ID with a new UUID name, as CloudKit does when no name is given.
   ///
   /// - Parameter zoneID: The record's zone; the default zone unless given.
   public init(zoneID: ZoneID = .default) {
-    self.recordName = UUID().uuidString
-    self.zoneID = zoneID
-    nameHash = recordName.hashValue
+    parts = Parts(recordName: UUID().uuidString, zoneID: zoneID)
   }
 
   /// Whether the name is one a client may not choose for a record it creates: it starts with `_`, as the names of
@@ -56,9 +68,7 @@ public struct RecordID: Sendable, Hashable, Comparable, CustomStringConvertible 
   }
 
   init(uncheckedRecordName recordName: String, zoneID: ZoneID) {
-    self.recordName = recordName
-    self.zoneID = zoneID
-    nameHash = recordName.hashValue
+    parts = Parts(recordName: recordName, zoneID: zoneID)
   }
 
   /// Hashes the record name only, through its stored hash: equal IDs still hash equally, and the zone — nearly always
@@ -67,18 +77,19 @@ public struct RecordID: Sendable, Hashable, Comparable, CustomStringConvertible 
   /// by `==`.
   /// - Parameter hasher: The hasher.
   public func hash(into hasher: inout Hasher) {
-    hasher.combine(nameHash)
+    hasher.combine(parts.nameHash)
   }
 
   /// The hash a `Set` or `Dictionary` keyed by record IDs asks for, mixed from the stored name hash and the table's
   /// seed without a full `Hasher` run. An implementation detail of `Hashable`; call ``hash(into:)`` or `hashValue`.
   /// - Parameter seed: The table's seed.
-  public func _rawHashValue(seed: Int) -> Int { StoredHash.tableHash(nameHash, seed: seed) }
+  public func _rawHashValue(seed: Int) -> Int { StoredHash.tableHash(parts.nameHash, seed: seed) }
 
-  /// Two record IDs are equal when their names and zones are equal. Different names almost always differ in their
-  /// stored hashes, which are compared first.
+  /// Two record IDs are equal when their names and zones are equal. Copies of one ID share their parts, which
+  /// answers at once; different names almost always differ in their stored hashes, which are compared next.
   public static func == (lhs: RecordID, rhs: RecordID) -> Bool {
-    lhs.nameHash == rhs.nameHash && lhs.recordName == rhs.recordName && lhs.zoneID == rhs.zoneID
+    lhs.parts === rhs.parts
+      || (lhs.parts.nameHash == rhs.parts.nameHash && lhs.recordName == rhs.recordName && lhs.zoneID == rhs.zoneID)
   }
 
   /// `recordName` in `zoneName:ownerName`, for logs.

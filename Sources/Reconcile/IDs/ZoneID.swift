@@ -19,12 +19,30 @@ public struct ZoneID: Sendable, Hashable, Comparable, CustomStringConvertible {
   public static let `default` = ZoneID(uncheckedZoneName: defaultZoneName, ownerName: defaultOwnerName)
 
   /// The zone's name, unique among one owner's zones.
-  public let zoneName: String
+  public var zoneName: String { names.zoneName }
   /// The record name of the user who owns the zone, or ``defaultOwnerName`` for the current user.
-  public let ownerName: String
-  /// Both names' hash in this process, computed once: zone IDs key the tables a server or an engine looks up on every
-  /// save, and hashing a stored integer costs a fraction of hashing two names. Never encoded or shown.
-  private let namesHash: Int
+  public var ownerName: String { names.ownerName }
+  /// Both names and their hash, shared by every copy: zone IDs ride inside every record ID, and copying one reference
+  /// costs a fraction of copying two strings.
+  private let names: Names
+
+  /// A zone ID's contents, fixed at creation.
+  private final class Names: Sendable {
+    let zoneName: String
+    let ownerName: String
+    /// Both names' hash in this process, computed once: zone IDs key the tables a server or an engine looks up on
+    /// every save, and hashing a stored integer costs a fraction of hashing two names. Never encoded or shown.
+    let hash: Int
+
+    init(zoneName: String, ownerName: String) {
+      self.zoneName = zoneName
+      self.ownerName = ownerName
+      var hasher = Hasher()
+      hasher.combine(zoneName)
+      hasher.combine(ownerName)
+      hash = hasher.finalize()
+    }
+  }
 
   /// Creates a zone ID after checking both names.
   ///
@@ -35,40 +53,29 @@ public struct ZoneID: Sendable, Hashable, Comparable, CustomStringConvertible {
   public init(zoneName: String, ownerName: String = ZoneID.defaultOwnerName) throws(RecordValidationError) {
     try NameRules.checkZoneName(zoneName)
     try NameRules.checkOwnerName(ownerName)
-    self.zoneName = zoneName
-    self.ownerName = ownerName
-    namesHash = Self.hashOfNames(zoneName, ownerName)
+    names = Names(zoneName: zoneName, ownerName: ownerName)
   }
 
   init(uncheckedZoneName zoneName: String, ownerName: String) {
-    self.zoneName = zoneName
-    self.ownerName = ownerName
-    namesHash = Self.hashOfNames(zoneName, ownerName)
-  }
-
-  /// The hash of a zone's two names, as ``hash(into:)`` feeds it.
-  private static func hashOfNames(_ zoneName: String, _ ownerName: String) -> Int {
-    var hasher = Hasher()
-    hasher.combine(zoneName)
-    hasher.combine(ownerName)
-    return hasher.finalize()
+    names = Names(zoneName: zoneName, ownerName: ownerName)
   }
 
   /// Hashes both names, through their stored hash.
   /// - Parameter hasher: The hasher.
   public func hash(into hasher: inout Hasher) {
-    hasher.combine(namesHash)
+    hasher.combine(names.hash)
   }
 
   /// The hash a `Set` or `Dictionary` keyed by zone IDs asks for, mixed from the stored names' hash and the table's
   /// seed without a full `Hasher` run. An implementation detail of `Hashable`; call ``hash(into:)`` or `hashValue`.
   /// - Parameter seed: The table's seed.
-  public func _rawHashValue(seed: Int) -> Int { StoredHash.tableHash(namesHash, seed: seed) }
+  public func _rawHashValue(seed: Int) -> Int { StoredHash.tableHash(names.hash, seed: seed) }
 
-  /// Two zone IDs are equal when both names are equal. Different IDs almost always differ in their stored hashes,
-  /// which are compared first.
+  /// Two zone IDs are equal when both names are equal. Copies of one ID share their names, which answers at once;
+  /// different IDs almost always differ in their stored hashes, which are compared next.
   public static func == (lhs: ZoneID, rhs: ZoneID) -> Bool {
-    lhs.namesHash == rhs.namesHash && lhs.zoneName == rhs.zoneName && lhs.ownerName == rhs.ownerName
+    lhs.names === rhs.names
+      || (lhs.names.hash == rhs.names.hash && lhs.zoneName == rhs.zoneName && lhs.ownerName == rhs.ownerName)
   }
 
   /// Whether this is the default zone (which has no atomic saves and no change fetching).

@@ -23,7 +23,7 @@ extension SimulatedServer {
     }
   }
 
-  private struct ZoneKey: Hashable {
+  private struct ZoneKey: Equatable {
     var database: DatabaseKey
     var zone: ZoneID
   }
@@ -105,11 +105,12 @@ extension SimulatedServer {
   /// that zone with ``ServerError/batchRequestFailed``.
   private func rejectAtomicSiblings(_ plans: inout [(id: RecordID, plan: Plan)]) {
     guard plans.contains(where: { $0.plan.isFailure }) else { return }
-    var failedZones = Set<ZoneKey>()
-    for (_, plan) in plans where plan.isFailure {
-      if let access = plan.access, isAtomic(access) {
-        failedZones.insert(ZoneKey(database: access.database, zone: access.storedZone))
-      }
+    // A request spans a zone or two: a list, searched in place, beats hashing an owner's name and a zone ID per item.
+    var failedZones: [ZoneKey] = []
+    for index in plans.indices where plans[index].plan.isFailure {
+      guard let access = plans[index].plan.access, isAtomic(access) else { continue }
+      let zone = ZoneKey(database: access.database, zone: access.storedZone)
+      if !failedZones.contains(zone) { failedZones.append(zone) }
     }
     guard !failedZones.isEmpty else { return }
     for index in plans.indices where !plans[index].plan.isFailure {
