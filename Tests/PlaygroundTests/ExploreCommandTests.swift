@@ -249,14 +249,71 @@ struct CounterexampleLanguageTests {
     #expect(edited.status == 0, "\(edited.output.text)")
     #expect(edited.output.text.contains("invariants held"))
 
-    // Looking at the world first does not stop the switch to the simulator; changing it in a way only the
-    // playground can does, and the error names the line.
+    // Looking at the world first does not stop the switch to the simulator, and `sync all` is carried out again as
+    // steps; changing the world in a way only the playground can does, and the error names the line.
     let looked = paste("device add d1\nd1 create Note/r1 title=a\nshow server\nexpect server records = 0\nquiesce")
     #expect(looked.status == 0, "\(looked.output.text)")
     #expect(looked.output.text.contains("saved r1"), "\(looked.output.text)")
-    let changed = paste("device add d1\nsync all\nquiesce")
+    let synced = paste("device add d1\nd1 create Note/r1 title=a\nsync all\nquiesce\nexpect server Note/r1 title = a")
+    #expect(synced.status == 0, "\(synced.output.text)")
+    let changed = paste("device add d1\nfault disconnect-after-save d1\nquiesce")
     #expect(changed.status == 1)
-    #expect(changed.output.text.contains("cannot carry out the earlier line `sync all`"), "\(changed.output.text)")
+    #expect(
+      changed.output.text.contains("cannot carry out the earlier line `fault disconnect-after-save d1`"),
+      "\(changed.output.text)")
+  }
+
+  @Test("after the switch to the simulator, show, expect and sync all read and drive the simulator's world")
+  func lookingLinesReadTheSimulatorsWorld() throws {
+    func repl(_ lines: [String]) -> (status: Int32, output: BufferedOutput) {
+      let queue = LineQueue(lines)
+      let output = BufferedOutput()
+      let status = PlaygroundCommand.run(
+        arguments: ["repl"], output: output, environment: PlaygroundEnvironment(readLine: { queue.next() }))
+      return (status, output)
+    }
+    // `send-after-edits` only the simulator carries out: every later line goes to its world.
+    let start = ["device add d1", "device add d2", "send-after-edits", "d1 create Note/r1 title=a", "sync all"]
+    let agreed = repl(
+      start + [
+        "show server", "show d2", "show diff", "show log", "expect d2 Note/r1 title = a", "expect server records = 1",
+        "expect converged", "expect d2 status = idle",
+      ])
+    let text = agreed.output.text
+    #expect(agreed.status == 0, "\(text)")
+    #expect(text.contains("d1 sync") && text.contains("d2 sync"), "sync all runs as steps: \(text)")
+    #expect(text.contains("every device idle"), "\(text)")
+    #expect(text.contains("Note/r1  t1   title=\"a\""), "show server lists the simulator's record: \(text)")
+    #expect(text.contains("d2: idle, 0 queued"), "\(text)")
+    #expect(text.contains("no differences"), "\(text)")
+    #expect(text.contains("1 d1 create Note/r1 title=\"a\""), "show log prints the trace: \(text)")
+    #expect(text.contains("ok: converged"), "\(text)")
+
+    // The same lines fail when the world is not as they say, naming what they found.
+    let apart = repl(start + ["d2 offline", "d2 edit Note/r1 title=b", "show diff", "expect converged"])
+    #expect(apart.status == 1)
+    #expect(apart.output.text.contains("Note/r1  title  \"a\"     \"a\"  \"b\""), "\(apart.output.text)")
+    #expect(apart.output.text.contains("expected converged, but d2 has 1 change(s) queued"), "\(apart.output.text)")
+    let wrong = repl(start + ["expect d2 Note/r1 title = b"])
+    #expect(wrong.status == 1)
+    #expect(wrong.output.text.contains("expected d2 Note/r1 title = \"b\", but it is \"a\""), "\(wrong.output.text)")
+    let missing = repl(start + ["expect server Note/r2 exists"])
+    #expect(missing.status == 1)
+    #expect(missing.output.text.contains("but it is absent"), "\(missing.output.text)")
+
+    // `sync all` goes round again while a device waits out a retry or the server changed: here d1 waits 50 s in the
+    // first round and saves in the second, and d2 fetches the save in the third.
+    let waited = repl([
+      "device add d1", "device add d2", "invariants convergence", "d1 sync", "d2 sync", "advance 5s", "d1 offline",
+      "d1 create Note/r1 title=a", "fault transient d1 zoneBusy 50s", "d1 online", "sync all", "expect converged",
+    ])
+    #expect(waited.status == 0, "\(waited.output.text)")
+    #expect(waited.output.text.contains("sync all: 3 rounds"), "\(waited.output.text)")
+
+    // What only the playground's own session counts is refused by name, not answered wrongly.
+    let counted = repl(start + ["expect d1 requests > 0"])
+    #expect(counted.status == 1)
+    #expect(counted.output.text.contains("only the playground's own session keeps"), "\(counted.output.text)")
   }
 
   @Test("faults read kind first, as replay scripts write them; the older order still reads")

@@ -5,9 +5,11 @@ public import Reconcile
 /// writes as a replay script (`.rcp`). ``ScriptParser`` reads every line into one of these; the playground's session
 /// and ``SimulationSession`` carry them out, and ``SimulationScript`` turns a whole script into a world and its steps.
 ///
-/// Most commands run in both places. A few need the playground's session (`show`, `expect` on values, `sync all`,
-/// `schema`, `help` …) and a few need the simulator's world (`quiesce`, `expect invariants`, `schemas`, `client`,
-/// network faults …); ``runsInReplay`` and ``needsSimulator`` say which. The article *The script language* lists them.
+/// Most commands run in both places. A few need the playground's session (`schema`, `restart`, some faults …), a few
+/// only look or repeat steps (`show`, `expect` on values, `sync all`, `help`: a replay script does not hold them, and
+/// the playground's REPL answers them from either world), and a few need the simulator's world (`quiesce`,
+/// `expect invariants`, `schemas`, `client`, network faults …); ``runsInReplay`` and ``needsSimulator`` say which. The
+/// article *The script language* lists them.
 public enum ScriptCommand: Sendable, Hashable {
   // MARK: The world
 

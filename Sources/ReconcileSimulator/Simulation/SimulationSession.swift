@@ -40,6 +40,9 @@ public struct SimulationSession: Sendable {
   /// The world so far, once a step has run.
   public var current: Simulation? { simulation }
 
+  /// The world the header lines so far set up: its devices, resolver, faults and limits.
+  public var setup: SimulationSetup { simulation?.setup ?? reader.parsed.setup }
+
   /// Carries out one line.
   /// - Parameter line: A header, step, `quiesce` or `expect invariants` line, a comment or a blank.
   /// - Returns: The trace lines the line caused, and what `expect invariants` found.

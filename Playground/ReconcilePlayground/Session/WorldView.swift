@@ -1,0 +1,275 @@
+import Foundation
+import Reconcile
+import ReconcileSimulator
+
+/// What the looking lines (`show server|NAME|diff`, and `expect` on records, status and convergence) read: the server's
+/// records and what each device shows. The playground's own session and a simulation's world both make one, so a
+/// counterexample pasted into the REPL can be looked at with the same lines as any other world.
+struct WorldView {
+  /// What one device shows.
+  struct Device {
+    var name: String
+    /// The device's records, sorted by ID.
+    var records: [Record]
+    var status: DeviceStatus
+    var haltReason: HaltReason?
+    /// Changes queued to send.
+    var queued: Int
+    /// What is queued for each record, where the client tells (the built-in device does; other clients need not).
+    var queuedKinds: [RecordID: PendingQueue.Kind]
+    var clockOffset: TimeInterval
+    var appVersion: String?
+    /// The records of the server zone this device syncs (its own user's), sorted by ID.
+    var serverRecords: [Record]
+
+    func record(_ id: RecordID) -> Record? { records.first { $0.recordID == id } }
+  }
+
+  /// The server's records in the playground's zone, for every user a device signed in as, sorted by ID.
+  var serverRecords: [Record]
+  var devices: [Device]
+
+  /// A world's view from any sync clients: the built-in device tells what it queued for each record; others give
+  /// their count.
+  /// - Parameters:
+  ///   - server: The server.
+  ///   - clients: The devices, in order.
+  ///   - users: Each device's user, by device name; a device without one is signed out and syncs no zone.
+  ///   - clockOffsets: Each device's clock offset, by device name.
+  init(
+    server: SimulatedServer, clients: [any SyncClient], users: [String: String],
+    clockOffsets: [String: TimeInterval] = [:]
+  ) {
+    let owners = Set(clients.compactMap { users[$0.name] }).sorted()
+    var byOwner: [String: [Record]] = [:]
+    for owner in owners {
+      byOwner[owner] = server.records(in: Simulation.zoneID, ownedBy: owner).sorted { $0.recordID < $1.recordID }
+    }
+    serverRecords = owners.flatMap { byOwner[$0] ?? [] }.sorted { $0.recordID < $1.recordID }
+    devices = clients.map { client in
+      let device = client as? SimulatedDevice
+      return Device(
+        name: client.name, records: client.records.sorted { $0.recordID < $1.recordID },
+        status: device?.status ?? Self.status(of: client), haltReason: client.haltReason,
+        queued: client.pendingChangeCount,
+        queuedKinds: device.map { Dictionary(uniqueKeysWithValues: $0.storage.pending.entries) } ?? [:],
+        clockOffset: clockOffsets[client.name] ?? 0,
+        appVersion: device?.configuration.schema.flatMap { $0.recordSchemas.values.first?.version.description },
+        serverRecords: users[client.name].flatMap { byOwner[$0] } ?? [])
+    }
+  }
+
+  /// What any client's public state says of its status.
+  private static func status(of client: any SyncClient) -> DeviceStatus {
+    if client.isHalted { return .halted }
+    if !client.isOnline { return .offline }
+    return client.isIdle ? .idle : .syncing
+  }
+
+  // MARK: Show
+
+  /// One record in a `show` listing.
+  struct RecordRow: Encodable {
+    var record: String
+    var changeTag: String?
+    var queued: String?
+    var fields: [String: JSONValue]
+  }
+
+  /// One device in `show NAME --json`.
+  struct DeviceListing: Encodable {
+    var device: String
+    var status: String
+    var queued: Int
+    var haltReason: String?
+    var records: [RecordRow]
+  }
+
+  /// One differing field in `show diff`.
+  struct DiffRow: Encodable {
+    var record: String
+    var key: String
+    var values: [String: String]
+  }
+
+  /// `show server`, `show NAME` or `show diff`; `nil` for a target only the playground's own session keeps
+  /// (`diagnostics`, `log`).
+  func show(_ target: ShowTarget, json: Bool) throws(ScriptError) -> String? {
+    switch target {
+    case .server:
+      let rows = serverRecords.map {
+        RecordRow(record: RecordText.path($0), changeTag: $0.recordChangeTag, fields: RecordText.json($0))
+      }
+      if json { return try Self.json(["records": rows]) }
+      guard !serverRecords.isEmpty else { return "the server has no records" }
+      return "server: \(serverRecords.count) record\(serverRecords.count == 1 ? "" : "s")\n"
+        + TextTable.render(
+          [["record", "tag", "fields"]]
+            + serverRecords.map { [RecordText.path($0), $0.recordChangeTag ?? "", RecordText.fields($0)] })
+    case .device(let name):
+      let device = try self.device(name)
+      let rows = device.records.map { record in
+        RecordRow(
+          record: RecordText.path(record), changeTag: record.recordChangeTag,
+          queued: device.queuedKinds[record.recordID].map { "\($0)" }, fields: RecordText.json(record))
+      }
+      if json {
+        return try Self.json(
+          DeviceListing(
+            device: device.name, status: "\(device.status)", queued: device.queued,
+            haltReason: device.haltReason?.description, records: rows))
+      }
+      var text = "\(device.name): \(device.status), \(device.queued) queued"
+      if let version = device.appVersion { text += ", app \(version)" }
+      if device.clockOffset != 0 { text += ", clock \(PlaygroundSession.offsetText(device.clockOffset)) true time" }
+      if let reason = device.haltReason { text += "\nhalted: \(reason)" }
+      guard !device.records.isEmpty else { return text + "\nno records" }
+      return text + "\n"
+        + TextTable.render(
+          [["record", "tag", "queued", "fields"]]
+            + zip(rows, device.records).map { row, record in
+              [row.record, record.recordChangeTag ?? "", row.queued ?? "", RecordText.fields(record)]
+            })
+    case .diff:
+      let rows = differences()
+      if json { return try Self.json(["differences": rows]) }
+      guard !rows.isEmpty else { return "no differences: every device holds what the server holds" }
+      let places = ["server"] + devices.map(\.name)
+      return TextTable.render(
+        [["record", "key"] + places] + rows.map { row in [row.record, row.key] + places.map { row.values[$0] ?? "" } })
+    case .diagnostics, .log:
+      return nil
+    }
+  }
+
+  /// Every (record, key) on which the server and the devices do not all agree.
+  func differences() -> [DiffRow] {
+    let server = Dictionary(serverRecords.map { ($0.recordID, $0) }, uniquingKeysWith: { first, _ in first })
+    var ids = Set(server.keys)
+    for device in devices { ids.formUnion(device.records.map(\.recordID)) }
+    var rows: [DiffRow] = []
+    for id in ids.sorted() {
+      let holders: [(String, Record?)] = [("server", server[id])] + devices.map { ($0.name, $0.record(id)) }
+      let present = holders.compactMap(\.1)
+      guard let sample = present.first else { continue }
+      let path = RecordText.path(sample)
+      var keys = Set<String>()
+      for record in present { keys.formUnion(RecordText.shownKeys(record)) }
+      if present.count < holders.count { keys.insert("(record)") }
+      for key in keys.sorted() {
+        let values = holders.map {
+          ($0.0, key == "(record)" ? ($0.1 == nil ? "(absent)" : "present") : RecordText.value($0.1, key))
+        }
+        guard Set(values.map(\.1)).count > 1 else { continue }
+        rows.append(
+          DiffRow(record: path, key: key, values: Dictionary(values, uniquingKeysWith: { first, _ in first })))
+      }
+    }
+    return rows
+  }
+
+  // MARK: Expect
+
+  /// Checks an expectation on records, a device's status or convergence; `nil` for one only the playground's own
+  /// session can answer (request, error and wait counts) or only the simulator's (`invariants`).
+  /// - Returns: `ok: …` saying what held.
+  /// - Throws: ``ScriptError`` starting `expectation failed:` with what was expected and what was found.
+  func check(_ expectation: Expectation) throws(ScriptError) -> String? {
+    switch expectation {
+    case .invariants: return nil
+    case .converged:
+      if let problem = convergenceProblem() { throw Self.failed("converged, but \(problem)") }
+      return "ok: converged"
+    case .halted(let name):
+      let device = try self.device(name)
+      guard let reason = device.haltReason else { throw Self.failed("\(name) halted, but it is \(device.status)") }
+      return "ok: \(name) halted: \(reason)"
+    case .status(let name, let status):
+      let device = try self.device(name)
+      guard device.status == status else { throw Self.failed("\(name) \(status), but it is \(device.status)") }
+      return "ok: \(name) is \(status)"
+    case .exists(let place, let path, let exists):
+      let found = try record(path, at: place) != nil
+      guard found == exists else {
+        throw Self.failed("\(place) \(path) \(exists ? "exists" : "absent"), but it is \(found ? "there" : "absent")")
+      }
+      return "ok: \(place) \(path) \(exists ? "exists" : "is absent")"
+    case .field(let place, let path, let key, let comparison, let expected):
+      guard let record = try record(path, at: place) else {
+        throw Self.failed("\(place) \(path) \(key) \(comparison.rawValue) …, but \(place) has no \(path)")
+      }
+      let actual = record[key] ?? record.encryptedValuesByKey[key]
+      let holds = comparison == .equal ? actual == expected : actual != expected
+      let shown = record.encryptedValuesByKey[key] != nil ? RecordText.redacted : ValueSyntax.render(actual)
+      let wanted = record.encryptedValuesByKey[key] != nil ? RecordText.redacted : ValueSyntax.render(expected)
+      guard holds else {
+        throw Self.failed("\(place) \(path) \(key) \(comparison.rawValue) \(wanted), but it is \(shown)")
+      }
+      return "ok: \(place) \(path) \(key) = \(shown)"
+    case .metric(let place, let metric, let comparison, let number):
+      let actual: Double
+      switch (place, metric) {
+      case (.server, "records"): actual = Double(serverRecords.count)
+      case (.server, _): throw ScriptError("the server counts only records, not \(metric)")
+      case (.device(let name), "records"): actual = Double(try device(name).records.count)
+      case (.device(let name), "queued"): actual = Double(try device(name).queued)
+      case (.device, _): return nil
+      }
+      guard comparison.holds(actual, number) else {
+        throw Self.failed(
+          "\(place) \(metric) \(comparison.rawValue) \(Self.number(number)), but it is \(Self.number(actual))")
+      }
+      return "ok: \(place) \(metric) = \(Self.number(actual))"
+    }
+  }
+
+  /// Why the world has not converged, or `nil` when it has: no device halted or with changes queued, and every
+  /// device holding exactly its user's server records and values.
+  func convergenceProblem() -> String? {
+    for device in devices {
+      if device.status == .halted { return "\(device.name) is halted" }
+      if device.queued > 0 { return "\(device.name) has \(device.queued) change(s) queued" }
+      guard device.records.count == device.serverRecords.count else {
+        return "\(device.name) holds \(device.records.count) record(s), the server \(device.serverRecords.count)"
+      }
+      for (mine, theirs) in zip(device.records, device.serverRecords) {
+        guard mine.recordID == theirs.recordID, mine.values == theirs.values,
+          mine.encryptedValuesByKey == theirs.encryptedValuesByKey
+        else { return "\(device.name) differs from the server on \(RecordText.path(mine))" }
+      }
+    }
+    return nil
+  }
+
+  // MARK: Lookups
+
+  /// The device called `name`.
+  /// - Throws: ``ScriptError`` naming the device, with the nearest known name.
+  func device(_ name: String) throws(ScriptError) -> Device {
+    if let device = devices.first(where: { $0.name == name }) { return device }
+    if devices.isEmpty { throw ScriptError("no device '\(name)'; add one with `device add \(name)`") }
+    throw .unknown("device", name, choices: devices.map(\.name))
+  }
+
+  func record(_ path: RecordPath, at place: Place) throws(ScriptError) -> Record? {
+    let id = try PlaygroundSession.recordID(path)
+    switch place {
+    case .server: return serverRecords.first { $0.recordID == id }
+    case .device(let name): return try device(name).record(id)
+    }
+  }
+
+  static func failed(_ text: String) -> ScriptError { ScriptError("expectation failed: expected \(text)") }
+
+  static func number(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+  }
+
+  static func json(_ value: some Encodable) throws(ScriptError) -> String {
+    do {
+      return try JSONText.render(value).trimmingCharacters(in: .newlines)
+    } catch {
+      throw ScriptError("could not write JSON: \(error)")
+    }
+  }
+}
