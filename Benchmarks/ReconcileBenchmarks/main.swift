@@ -28,7 +28,13 @@ func counts(_ section: String) -> Bool { only == section }
 
 var failures: [String] = []
 /// Prints a target's line with PASS or FAIL, and remembers a miss for `--check`.
-@MainActor func target(_ text: String, _ passed: Bool, missing name: String) {
+/// Prints a target's verdict and notes a miss for `--check`. A target measured on too small a sample to judge (`--quick`
+/// runs 20 workload seeds where the full run takes 500) prints its figure without a verdict.
+@MainActor func target(_ text: String, _ passed: Bool, missing name: String, sample: String? = nil) {
+  if let sample {
+    print("target: \(text) (not judged: \(sample))")
+    return
+  }
   print("target: \(text) \(passed ? "PASS" : "FAIL")")
   if !passed { failures.append(name) }
 }
@@ -194,24 +200,27 @@ do {
       ])
     }
     print(table(rows))
+    // Shares of 20 seeds move by 5% a seed: too coarse to hold to targets set on 500.
+    let small = seedCount < 500 ? "\(seedCount) seeds are too few; the full run of 500 judges it" : nil
     let perRun = Double(flaky.conflicts) / Double(max(1, flaky.runs))
     target(
-      "flaky: ≥ 15 server conflicts per run: \(format(perRun, digits: 1))", perRun >= 15, missing: "conflicts per run")
+      "flaky: ≥ 15 server conflicts per run: \(format(perRun, digits: 1))", perRun >= 15, missing: "conflicts per run",
+      sample: small)
     target(
       "flaky: < 5% of runs without a conflict: \(percent(flaky.share(flaky.runsWithoutConflict)))",
-      flaky.share(flaky.runsWithoutConflict) < 0.05, missing: "runs without conflict")
+      flaky.share(flaky.runsWithoutConflict) < 0.05, missing: "runs without conflict", sample: small)
     target(
       "swarm: ≥ 25% of runs page with moreComing: \(percent(swarm.share(swarm.runsPaging)))",
-      swarm.share(swarm.runsPaging) >= 0.25, missing: "moreComing runs")
+      swarm.share(swarm.runsPaging) >= 0.25, missing: "moreComing runs", sample: small)
     target(
       "swarm: ≥ 20% of runs see limitExceeded: \(percent(swarm.share(swarm.runsLimitExceeded)))",
-      swarm.share(swarm.runsLimitExceeded) >= 0.2, missing: "limitExceeded runs")
+      swarm.share(swarm.runsLimitExceeded) >= 0.2, missing: "limitExceeded runs", sample: small)
     target(
       "swarm: ≥ 10% of runs see batchRequestFailed: \(percent(swarm.share(swarm.runsBatchFailed)))",
-      swarm.share(swarm.runsBatchFailed) >= 0.1, missing: "batchRequestFailed runs")
+      swarm.share(swarm.runsBatchFailed) >= 0.1, missing: "batchRequestFailed runs", sample: small)
     target(
       "swarm: ≥ 10% of runs crash between two persistence writes: \(percent(swarm.share(swarm.runsTornCrash)))",
-      swarm.share(swarm.runsTornCrash) >= 0.1, missing: "torn crash runs")
+      swarm.share(swarm.runsTornCrash) >= 0.1, missing: "torn crash runs", sample: small)
   }
 
   if runs("feed") {
