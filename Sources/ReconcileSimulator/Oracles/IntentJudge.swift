@@ -363,11 +363,17 @@ struct IntentJudge {
     guard let damage else { return false }
     // A create landed when its record reached the server, even with values a later edit had already changed.
     if action.isCreate { return landing(action, key: nil) == nil }
-    // A written value proves its landing; a removal matches any later save without the key, so only a save made
-    // between the removal and the damage proves it.
+    // A written value proves its landing. A removal matches any later save without the key, so only a save made
+    // between the removal and the damage proves it — and one does even when the edit's values did not land because a
+    // later edit on the device overwrote them before they were sent: the save carrying the later values carried the
+    // removal too.
     let valued = action.writes.compactMap { $0.value == nil ? nil : $0.key }
-    if !valued.isEmpty { return valued.allSatisfy { landing(action, key: $0) == nil } }
-    let saved = timeline.firstSave(of: action.recordID, by: action.device, from: action.time) { _ in true }
+    if valued.contains(where: { landing(action, key: $0) != nil }) { return false }
+    let removed = action.writes.compactMap { $0.value == nil ? $0.key : nil }
+    guard !removed.isEmpty else { return true }
+    let saved = timeline.firstSave(of: action.recordID, by: action.device, from: action.time) { record in
+      removed.allSatisfy { Observer.value(of: $0, in: record) == nil }
+    }
     return saved.map { $0.time > damage.time } ?? true
   }
 
