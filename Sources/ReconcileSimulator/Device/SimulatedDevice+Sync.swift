@@ -83,7 +83,9 @@ extension SimulatedDevice {
     case .fetchingDatabase:
       return Built(request: .fetchDatabaseChanges(DatabaseChangesRequest(since: storage.databaseToken)))
     case .fetchingZone:
-      if storage.zoneToken == nil, storage.fullFetchSeen == nil { storage.fullFetchSeen = [] }
+      // A fetch from the beginning lists the zone anew: what an interrupted one saw before it kept a token proves
+      // nothing now (the zone may have been deleted and created again since), so the listing starts empty.
+      if storage.zoneToken == nil { storage.fullFetchSeen = [] }
       return Built(
         request: .fetchZoneChanges(
           ZoneChangesRequest(zoneID: zone, since: storage.zoneToken, resultsLimit: configuration.fetchPageSize)))
@@ -253,7 +255,7 @@ extension SimulatedDevice {
   private mutating func handleOperationError(_ error: ServerError, flight: InFlight, at now: Date) {
     session.lastError = error.description
     // A definite refusal: none of the request's saves landed.
-    for id in flight.sentSaves.keys { notLanded(id) }
+    for id in flight.sentSaves.keys { notLanded(id, flight: flight) }
     let retry = configuration.retry
     switch error {
     case _ where error.isTransient || error == .serverResponseLost:
@@ -352,7 +354,12 @@ extension SimulatedDevice {
       storage.records[id] = LocalRecord(lastKnownServer: saved, current: saved)
       return
     }
-    guard var local = storage.records[id], let sent = flight.sentSaves[id] else { return }
+    guard var local = storage.records[id], let sent = flight.sentSaves[id] else {
+      // Deleted here while its save was on the way: the save landed, so the queued deletion now has a record to
+      // delete, whatever later answers say about this device's other saves.
+      if storage.records[id] == nil, flight.sentSaves[id] != nil { storage.deletesOfUnconfirmed[id] = nil }
+      return
+    }
     observeStamps(of: saved)
     local.unacknowledgedSaves = []
     local.replacesDeleted = false
@@ -381,7 +388,7 @@ extension SimulatedDevice {
   {
     switch error {
     case .serverRecordChanged(_, _, let server):
-      if storage.records[id] == nil { notLanded(id) }
+      if storage.records[id] == nil { notLanded(id, flight: flight) }
       return resolveConflict(id, server: server)
     case .unknownItem:
       if flight.sentDeletes.contains(id) {
@@ -396,7 +403,7 @@ extension SimulatedDevice {
       settle(configuration.deletePolicy.resolveUnknownItem(for: local.current, at: deviceTime(at: now)), for: local)
       return nil
     case .batchRequestFailed:
-      notLanded(id)
+      notLanded(id, flight: flight)
       return nil
     case .zoneNotFound:
       zoneWasDeleted()
@@ -406,7 +413,7 @@ extension SimulatedDevice {
     case .quotaExceeded:
       return .quotaExceeded
     case _ where error.isTransient:
-      notLanded(id)
+      notLanded(id, flight: flight)
       let until = now.addingTimeInterval(error.retryAfter ?? configuration.retry.backoff(attempt: 1))
       // Several items may ask for a wait: the longest stands.
       session.waitUntil = max(session.waitUntil ?? until, until)
@@ -417,8 +424,10 @@ extension SimulatedDevice {
     }
   }
 
-  /// A save of `id` was refused: unless an earlier one went unanswered, the record is not on the server.
-  private mutating func notLanded(_ id: RecordID) {
+  /// An item of `flight` was refused. For a save, unless an earlier one went unanswered, the record is not on the
+  /// server; a refused deletion stays queued.
+  private mutating func notLanded(_ id: RecordID, flight: InFlight) {
+    guard flight.sentSaves[id] != nil else { return }
     if storage.records[id] == nil, storage.pending[id] == .delete, storage.deletesOfUnconfirmed[id] == false {
       // The user deleted a record whose only save was just refused: there is nothing of it to delete.
       storage.pending.remove(id)
