@@ -155,11 +155,21 @@ struct IntentJudge {
     }
   }
 
-  /// A device saved the record and never got the answer, and another device deleted or created it: the change feed
+  /// A device deleted the record, never got the answer, and created it anew: deletions carry no change tag, so a copy
+  /// of the deletion still on its way deletes the new record, and no client can call it back. Or a device saved the
+  /// record and never got the answer, and another device deleted or created it: the change feed
   /// reports a deletion the same whether it removed the unanswered save or an older record with the same ID, and a
   /// record under that ID the same whether it is the unanswered save or another device's, so no client can tell whose
   /// record it deletes or keeps. Existence is not judged then.
   private func ambiguous(_ id: RecordID, actions: [UserHistory.Action]) -> Bool {
+    if let deleters = history.unansweredDeletes[id],
+      actions.contains(where: { create in
+        create.isCreate && deleters.contains(create.device)
+          && actions.contains { $0.isDelete && $0.device == create.device && $0.order < create.order }
+      })
+    {
+      return true
+    }
     guard let unanswered = history.unansweredSaves[id] else { return false }
     return actions.contains { ($0.isDelete || $0.isCreate) && !unanswered.contains($0.device) }
       || (history.resets.contains { _ in zoneDeletion == .dropLocalData } && !unanswered.isEmpty)
@@ -307,7 +317,12 @@ struct IntentJudge {
     let id = action.recordID
     if action.isDelete {
       let now = timeline.position(at: action.time)
-      if !timeline.exists(id, at: now) { return now }
+      if !timeline.exists(id, at: now) {
+        // Not there yet is not gone: a save of the device's own, on its way when the user deleted the record, lands
+        // after, and the deletion follows it.
+        guard let inFlight = saveInFlight(at: action) else { return now }
+        return timeline.firstDeletion(of: id, from: inFlight.time)?.position
+      }
       return timeline.firstDeletion(of: id, from: action.time)?.position
     }
     let save: ServerTimeline.Version?
@@ -340,6 +355,19 @@ struct IntentJudge {
       return nil
     }
     return save.position
+  }
+
+  /// The save of a record its device had made before deleting it that landed only after the deletion — a create or
+  /// edit on its way — unless the device created the record anew first (a later save is then the new record's).
+  private func saveInFlight(at delete: UserHistory.Action) -> ServerTimeline.Version? {
+    let actions = byRecord[delete.recordID] ?? []
+    guard actions.contains(where: { $0.device == delete.device && $0.order < delete.order && !$0.isDelete }),
+      let save = timeline.firstSave(of: delete.recordID, by: delete.device, from: delete.time, where: { _ in true })
+    else { return nil }
+    let recreated = actions.contains {
+      $0.device == delete.device && $0.order > delete.order && $0.isCreate && $0.time <= save.time
+    }
+    return recreated ? nil : save
   }
 
   /// Whether the device's copy of the record was damaged between two of its actions: it threw the copy away and

@@ -74,6 +74,9 @@ struct UserHistory: Sendable {
   /// Per record, the devices that saved it and never got the answer (lost, or given up on): they cannot know whether
   /// the save landed.
   private(set) var unansweredSaves: [RecordID: Set<String>] = [:]
+  /// Per record, the devices whose deletion of it landed with no answer reaching them (lost, a stale copy after they
+  /// gave up, or a duplicate): they cannot know when it landed.
+  private(set) var unansweredDeletes: [RecordID: Set<String>] = [:]
   private var counter = 0
 
   mutating func record(_ action: Action) {
@@ -92,6 +95,10 @@ struct UserHistory: Sendable {
 
   mutating func recordUnanswered(_ ids: [RecordID], device: String) {
     for id in ids { unansweredSaves[id, default: []].insert(device) }
+  }
+
+  mutating func recordUnansweredDeletes(_ ids: [RecordID], device: String) {
+    for id in ids { unansweredDeletes[id, default: []].insert(device) }
   }
 
   /// Whether the history holds any deletion by a user.

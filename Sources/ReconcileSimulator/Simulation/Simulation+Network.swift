@@ -95,6 +95,7 @@ extension Simulation {
       if case .modifyRecords(let modify) = request { saving = modify.saving.map(\.recordID) }
       if loseResponse {
         history.recordUnanswered(saving, device: clients[index].name)
+        history.recordUnansweredDeletes(Self.deleted(in: answer), device: clients[index].name)
         statistics.lostMessages += 1
         traceEntries.append(.note("network lost the answer to \(clients[index].name)'s \(request)"))
         return
@@ -102,15 +103,19 @@ extension Simulation {
       network.send(.response(id: id, answer, saving: saving), device: index, at: now.addingTimeInterval(Self.latency))
     case .response(let id, let answer, let saving):
       let awaited = clients[index].isAwaitingAnswer(to: id)
-      if !saving.isEmpty {
+      let deleted = Self.deleted(in: answer)
+      if !saving.isEmpty || !deleted.isEmpty {
         if awaited {
           answered[index, default: []].insert(id)
         } else if answered[index]?.contains(id) != true {
           // The device gave up on this request (timed out, went offline, crashed): it never learns what landed.
           history.recordUnanswered(saving, device: clients[index].name)
-        } else if case .success(.modifyRecords(let reply)) = answer, !reply.saved.isEmpty {
-          // A duplicate's copy landed saves after the device took the first copy's answer: it never learns of them.
+          history.recordUnansweredDeletes(deleted, device: clients[index].name)
+        } else if case .success(.modifyRecords(let reply)) = answer {
+          // A duplicate's copy landed saves or deletions after the device took the first copy's answer: it never
+          // learns of them.
           history.recordUnanswered(reply.saved.map(\.recordID), device: clients[index].name)
+          history.recordUnansweredDeletes(reply.deleted, device: clients[index].name)
         }
       }
       if awaited, let wait = Self.retryAfter(in: answer) {
@@ -139,6 +144,12 @@ extension Simulation {
   }
 
   /// The longest retry-after an answer carries, on the request or on one of its items, and the error that carries it.
+  /// The records an answer says were deleted.
+  static func deleted(in answer: Result<ServerReply, ServerError>) -> [RecordID] {
+    if case .success(.modifyRecords(let reply)) = answer { return reply.deleted }
+    return []
+  }
+
   static func retryAfter(in answer: Result<ServerReply, ServerError>) -> (seconds: TimeInterval, why: String)? {
     var longest: (seconds: TimeInterval, why: String)?
     func consider(_ error: ServerError) {

@@ -41,4 +41,68 @@ struct IntentJudgeTests {
     }
     #expect(checks > 0)
   }
+
+  /// Flaky seed 3087, shrunk. d3's delete of r1 is made while d3's create of it is still on its way; d1 then creates
+  /// r1 without having seen either. The judge took the deletion as landed at once (the record was not on the server
+  /// yet), so d1's create seemed to follow it; the deletion lands only after d3's save, concurrent with d1's create.
+  static let deletionBehindItsOwnSave = """
+    resolver field-merge
+    device add d1
+    device add d3
+    send-after-edits
+    limit batch-items 5 page-size 3
+    invariants noLostRecords
+    d3 create Note/r1 title="d3.0"
+    advance 2s
+    d3 delete Note/r1
+    d1 create Note/r1 title="d1.4"
+    quiesce
+    expect invariants
+    """
+
+  @Test("a deletion made while the device's own save of the record was on its way lands after that save")
+  func deletionLandsAfterItsOwnSave() throws {
+    let result = try Simulation.replay(Self.deletionBehindItsOwnSave)
+    #expect(result.passed, "\(result.violations)")
+    // The create and the deletion are concurrent: under deleteWins neither outcome is owed.
+    guard case .notApplicable? = result.outcomes[.noLostRecords] else {
+      Issue.record("noLostRecords: \(String(describing: result.outcomes[.noLostRecords]))")
+      return
+    }
+  }
+
+  /// Swarm seed 16762, shrunk. d1 deletes r3 and the request is delayed past its timeout; d1 creates r3 again and
+  /// saves it, and then the stale copy of the deletion arrives and deletes the new record. Deletions carry no change
+  /// tag, so no client can stop a copy already on its way: existence is not judged.
+  static let staleDeletionAfterCreate = """
+    resolver field-merge
+    device add d1
+    device add d3
+    send-after-edits
+    invariants noLostRecords
+    d1 create Note/r1 title="d1.1"
+    d3 create Note/r3 title="d3.8"
+    advance 2s
+    d1 delete Note/r1
+    advance 2s
+    d1 delete Note/r3
+    fault delay d1 79s
+    d1 create Note/r3 title="d1.174"
+    quiesce
+    expect invariants
+    """
+
+  @Test("a stale copy of a device's own deletion, landing after it created the record anew, is not judged a loss")
+  func staleDeletionIsNotALoss() throws {
+    let result = try Simulation.replay(Self.staleDeletionAfterCreate)
+    #expect(result.passed, "\(result.violations)")
+    // Without the delay the deletion lands before the create and the create is owed: judged, and held.
+    let prompt = try Simulation.replay(
+      Self.staleDeletionAfterCreate.replacingOccurrences(of: "fault delay d1 79s\n", with: ""))
+    #expect(prompt.passed, "\(prompt.violations)")
+    guard case .held? = prompt.outcomes[.noLostRecords] else {
+      Issue.record("noLostRecords: \(String(describing: prompt.outcomes[.noLostRecords]))")
+      return
+    }
+  }
 }
