@@ -221,6 +221,9 @@ extension SimulatedDevice {
       storage.databaseToken = changes.token
       if !changes.moreComing { session.phase = .fetchingZone }
     case .zoneChanges(let changes):
+      // The device restarted its listing while this page was on its way (it threw a damaged copy away): the page
+      // continues a listing it no longer follows, and its token would skip the copy it must fetch again.
+      if case .fetchZoneChanges(let sent) = flight.request, sent.since != storage.zoneToken { return }
       let pageHasChanges = !changes.changed.isEmpty || !changes.deleted.isEmpty
       if configuration.defects.contains(.commitTokenBeforePage) {
         commitZoneToken(changes.token)

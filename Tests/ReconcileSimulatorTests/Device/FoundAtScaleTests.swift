@@ -60,4 +60,31 @@ struct FoundAtScaleTests {
     #expect(result.passed, "\(result.violations)")
     #expect(result.statistics.tornCrashes == 1)
   }
+
+  /// Swarm seed 8609, shrunk. An edit finds d1's copy of r6 damaged, throws it away and restarts its listing of the
+  /// zone, while a fetch sent before is on its way; that fetch's answer brought back the old token, so d1 never
+  /// fetched r6 again.
+  static let pageAfterListingRestarted = """
+    resolver field-merge
+    device add d1
+    send-after-edits
+    limit batch-items 5 batch-bytes 2000 page-size 10
+    invariants convergence
+    d1 create Note/r1 title="d1.0"
+    advance 1s
+    d1 create Note/r6 title="d1.64"
+    d1 delete Note/r1
+    advance 2s
+    d1 sync
+    fault corrupt d1 Note/r6
+    d1 edit Note/r6 body="d1.114"
+    quiesce
+    expect invariants
+    """
+
+  @Test("a fetched page sent before the device restarted its listing does not bring back the old token")
+  func pageOfAnAbandonedListingIsDropped() throws {
+    let result = try Simulation.replay(Self.pageAfterListingRestarted)
+    #expect(result.passed, "\(result.violations)")
+  }
 }
