@@ -171,7 +171,10 @@ struct IntentJudge {
       return true
     }
     guard let unanswered = history.unansweredSaves[id] else { return false }
-    return actions.contains { ($0.isDelete || $0.isCreate) && !unanswered.contains($0.device) }
+    // Another device than one whose save went unanswered: two devices may each have an unanswered save.
+    return actions.contains { action in
+      (action.isDelete || action.isCreate) && unanswered.contains { $0 != action.device }
+    }
       || (history.resets.contains { _ in zoneDeletion == .dropLocalData } && !unanswered.isEmpty)
   }
 

@@ -105,4 +105,32 @@ struct IntentJudgeTests {
       return
     }
   }
+
+  /// Flaky seed 3823, shrunk. d2's create of r2 is lost on the way, and d2 deletes r2; d3 creates r2, and the answer
+  /// to d3's next save is lost too. d2 cannot tell d3's record from its own unanswered save, and deletes it. The rule
+  /// "a device's save went unanswered and another device created or deleted the record" was read as "a device with
+  /// no unanswered save", so two devices with one each were judged.
+  static let twoUnansweredSaves = """
+    resolver field-merge
+    device add d2
+    device add d3
+    send-after-edits
+    invariants noLostRecords
+    d2 create Note/r2 title="d2.1"
+    advance 1s
+    fault lose-request d2
+    d2 delete Note/r2
+    d3 create Note/r2 title="d3.100"
+    advance 2s
+    fault lose-response d3
+    d3 edit Note/r2 rank=181
+    quiesce
+    expect invariants
+    """
+
+  @Test("existence is not judged when another device than one whose save went unanswered created the record")
+  func anotherDeviceThanTheUnansweredOne() throws {
+    let result = try Simulation.replay(Self.twoUnansweredSaves)
+    #expect(result.passed, "\(result.violations)")
+  }
 }
