@@ -325,6 +325,9 @@ extension SimulatedDevice {
       storage.pending.enqueue(id, .save)
     }
     for (id, kind) in storage.pending.entries where kind == .delete { storage.pending.remove(id) }
+    // Damaged copies thrown away were of records the zone took with it: a record created under such an ID owes the
+    // server no deletion.
+    storage.discardedServerCopies.removeAll()
     session.phase = .creatingZone
   }
 

@@ -87,4 +87,32 @@ struct FoundAtScaleTests {
     let result = try Simulation.replay(Self.pageAfterListingRestarted)
     #expect(result.passed, "\(result.violations)")
   }
+
+  /// Swarm seed 6982, shrunk. d2's copy of r7 is damaged and thrown away, and the zone is deleted; d2 creates r7 and
+  /// deletes it, and the device still owed the discarded copy's deletion, though the zone had taken that record with
+  /// it: once d3 created r7 in the new zone, d2's deletion removed d3's record.
+  static let discardedCopyGoneWithZone = """
+    resolver field-merge
+    device add d2
+    device add d3
+    send-after-edits
+    invariants noLostRecords
+    d2 create Note/r7 title="d2.75"
+    advance 2s
+    fault corrupt d2 Note/r7
+    fault delete-zone
+    d2 edit Note/r7 title="d2.107"
+    fault lose-request d2
+    d2 create Note/r7 title="d2.168"
+    d2 delete Note/r7
+    d3 create Note/r7 title="d3.174"
+    quiesce
+    expect invariants
+    """
+
+  @Test("a damaged copy thrown away is forgotten with its zone: a record created under its ID owes no deletion")
+  func discardedCopyIsForgottenWithItsZone() throws {
+    let result = try Simulation.replay(Self.discardedCopyGoneWithZone)
+    #expect(result.passed, "\(result.violations)")
+  }
 }
