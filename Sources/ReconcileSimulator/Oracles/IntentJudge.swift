@@ -30,10 +30,18 @@ import Reconcile
 /// copy away.
 ///
 /// ## What no client can know
-/// A device whose save went unanswered (lost, timed out, abandoned) cannot tell whether it landed. Where that decides
-/// the outcome, nothing is judged: a record such a device saved and another device deleted (the change feed reports
-/// the deletion the same whether it removed the unanswered save or an older record), and a key that ends with such a
-/// device's value (it may re-send a value that had landed and been overwritten since).
+/// A device whose save or deletion went unanswered (lost, timed out, abandoned, or answered into a crash that kept only
+/// part of the answer) cannot tell whether or when it landed, and a request on its way cannot be called back. Where
+/// that decides the outcome, nothing is judged:
+/// - a record such a device saved and another device created or deleted (the change feed reports the deletion the same
+///   whether it removed the unanswered save or an older record);
+/// - a key that ends with such a device's value (it may re-send a value that had landed and been overwritten since);
+/// - a record the device deleted whose unanswered save landed after the deletion, once another device saved the
+///   revived record (the device can no longer tell it from a record created anew);
+/// - a record the device deleted and created anew, when its deletion went unanswered (a late copy of it deletes the
+///   new record: deletions carry no change tag).
+///
+/// A deletion lands when the deleting device's own request does: another device's deletion first does not carry it.
 struct IntentJudge {
   let history: UserHistory
   let timeline: ServerTimeline
@@ -134,6 +142,7 @@ struct IntentJudge {
     let name = id.recordName
     if latest.allSatisfy(\.isRemoval) {
       if zoneDeletion == .reuploadLocalData, excusedByReupload(id, latest: latest) { return }
+      if revivedByStaleSave(id, latest: latest) { return }
       tally.judged(.noResurrection)
       let what = latest.map(describe).joined(separator: " and ")
       if let kept = server[id] {
@@ -176,6 +185,22 @@ struct IntentJudge {
       (action.isDelete || action.isCreate) && unanswered.contains { $0 != action.device }
     }
       || (history.resets.contains { _ in zoneDeletion == .dropLocalData } && !unanswered.isEmpty)
+  }
+
+  /// A device's own save, unanswered and still on its way when the user deleted the record there, landed after the
+  /// deletion and revived the record; once another device has saved the revived record, the device cannot tell it
+  /// from a record created anew elsewhere (until then it can, and must delete it again).
+  private func revivedByStaleSave(_ id: RecordID, latest: [Op]) -> Bool {
+    guard let unanswered = history.unansweredSaves[id] else { return false }
+    return latest.contains { op in
+      guard case .action(let delete) = op, delete.isDelete, unanswered.contains(delete.device),
+        (byRecord[id] ?? []).contains(where: { !$0.isDelete && $0.device == delete.device && $0.order < delete.order }),
+        let stale = timeline.firstSave(of: id, by: delete.device, from: delete.time, where: { _ in true })
+      else { return false }
+      return timeline.versions[id]?.contains {
+        $0.position > stale.position && $0.record != nil && $0.device != delete.device
+      } == true
+    }
   }
 
   /// Under re-upload, a record deleted before a zone deletion may come back from a device that had not fetched the
@@ -324,9 +349,9 @@ struct IntentJudge {
         // Not there yet is not gone: a save of the device's own, on its way when the user deleted the record, lands
         // after, and the deletion follows it.
         guard let inFlight = saveInFlight(at: action) else { return now }
-        return timeline.firstDeletion(of: id, from: inFlight.time)?.position
+        return deletionLanding(action, from: inFlight.time)
       }
-      return timeline.firstDeletion(of: id, from: action.time)?.position
+      return deletionLanding(action, from: action.time)
     }
     let save: ServerTimeline.Version?
     if let key {
@@ -358,6 +383,23 @@ struct IntentJudge {
       return nil
     }
     return save.position
+  }
+
+  /// Where a deletion landed, looking from `time`: at the device's own deletion of the record — another device's
+  /// deletion first does not carry it, and the device's request, still on its way, may delete a record created since
+  /// — made before the device deleted the record again; else, when the device's request found the record gone and
+  /// deleted nothing, at the first deletion by anyone.
+  private func deletionLanding(_ action: UserHistory.Action, from time: Date) -> Int? {
+    let id = action.recordID
+    let nextDelete = byRecord[id]?.first {
+      $0.device == action.device && $0.order > action.order && $0.isDelete
+    }
+    if let own = timeline.firstDeletion(
+      of: id, by: action.device, from: time, before: nextDelete?.time ?? .distantFuture)
+    {
+      return own.position
+    }
+    return timeline.firstDeletion(of: id, from: time)?.position
   }
 
   /// The save of a record its device had made before deleting it that landed only after the deletion — a create or

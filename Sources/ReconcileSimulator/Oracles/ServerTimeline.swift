@@ -79,6 +79,11 @@ struct ServerTimeline: Sendable {
     versions[id]?.first { $0.time >= time && $0.record == nil }
   }
 
+  /// The first deletion of the record by `device` at or after `time` and before `end`.
+  func firstDeletion(of id: RecordID, by device: String, from time: Date, before end: Date) -> Version? {
+    versions[id]?.first { $0.time >= time && $0.time < end && $0.record == nil && $0.device == device }
+  }
+
   /// The last deletion of the record (alone, or with its zone when `countingZoneResets`).
   func lastDeletion(of id: RecordID, countingZoneResets: Bool) -> Version? {
     versions[id]?.last { $0.record == nil && (countingZoneResets || !$0.isZoneReset) }

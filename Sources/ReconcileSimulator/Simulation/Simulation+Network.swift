@@ -131,6 +131,12 @@ extension Simulation {
           tornCrashArmed.remove(clients[index].name)
           statistics.tornCrashes += 1
           traceEntries.append(.note("\(clients[index].name) crashed between two persistence writes"))
+          // The crash took the answer with it before every save in it was kept: as for a lost answer, the device
+          // cannot know which of them landed.
+          if awaited {
+            history.recordUnanswered(saving, device: clients[index].name)
+            history.recordUnansweredDeletes(deleted, device: clients[index].name)
+          }
         }
       } else {
         clients[index].receive(answer, for: id, at: now, crashingAfterWrites: nil)

@@ -133,4 +133,100 @@ struct IntentJudgeTests {
     let result = try Simulation.replay(Self.twoUnansweredSaves)
     #expect(result.passed, "\(result.violations)")
   }
+
+  /// Flaky seed 15063, shrunk. d1's deletion of r3 is delayed; d3 deletes r3 and creates it anew, and then d1's
+  /// deletion arrives and deletes the new record. The judge took d3's deletion for d1's landing, so d3's create
+  /// seemed to follow d1's deletion; it is concurrent with it.
+  static let ownDeletionLandsLate = """
+    resolver field-merge
+    device add d1
+    device add d3
+    send-after-edits
+    invariants noLostRecords
+    d3 create Note/r3 title="d3.22"
+    advance 1s
+    d1 sync
+    advance 3s
+    d1 delete Note/r3
+    fault delay d1 5s
+    d3 delete Note/r3
+    advance 2s
+    d3 create Note/r3 title="d3.124"
+    quiesce
+    expect invariants
+    """
+
+  @Test("a device's deletion lands with its own request, not with another device's deletion of the record")
+  func deletionLandsWithItsOwnRequest() throws {
+    let result = try Simulation.replay(Self.ownDeletionLandsLate)
+    #expect(result.passed, "\(result.violations)")
+  }
+
+  /// Hostile seed 2573, shrunk. d3 crashes while keeping the answer to a save of r1 and r4, after keeping r1's; d1
+  /// then deletes r4, and d3, which cannot know its save of r4 landed, keeps its copy and saves it again. A crash that
+  /// keeps part of an answer leaves the rest unanswered, as a lost answer does.
+  static let answerCutByACrash = """
+    resolver field-merge
+    device add d1
+    device add d3
+    send-after-edits
+    invariants noResurrection
+    d3 create Note/r1 title="d3.6"
+    d3 sync
+    advance 1s
+    d1 create Note/r3 title="d1.13"
+    d3 edit Note/r1 rank=14
+    d3 create Note/r4 title="d3.15"
+    fault torn-crash d3
+    d3 offline
+    d1 delete Note/r3
+    advance 2s
+    d1 delete Note/r4
+    quiesce
+    expect invariants
+    """
+
+  @Test("saves in an answer a crash cut short count as unanswered")
+  func answerCutByACrashIsUnanswered() throws {
+    let result = try Simulation.replay(Self.answerCutByACrash)
+    #expect(result.passed, "\(result.violations)")
+    #expect(result.statistics.tornCrashes == 1)
+  }
+
+  /// Hostile seed 12969, shrunk. d1's save of r2 is delayed and d1 goes offline, abandoning it; d1 deletes r2 and the
+  /// deletion lands first, then the stale save revives r2, and d3 edits the revived record. d1 cannot tell it from a
+  /// record created anew elsewhere.
+  static let revivedThenEditedElsewhere = """
+    resolver field-merge
+    device add d1
+    device add d3
+    send-after-edits
+    invariants noResurrection
+    d1 sync
+    fault lose-response d3
+    fault delay d1 31s
+    d1 create Note/r2 title="d1.122"
+    d3 create Note/r7 title="d3.124"
+    advance 11s
+    d1 offline
+    advance 2s
+    d1 delete Note/r2
+    advance 3s
+    d1 online
+    advance 44s
+    d3 edit Note/r2 rank=199
+    quiesce
+    expect invariants
+    """
+
+  @Test("a record revived by its deleter's stale save is not judged once another device saved it")
+  func staleSaveRevivalEditedElsewhere() throws {
+    let result = try Simulation.replay(Self.revivedThenEditedElsewhere)
+    #expect(result.passed, "\(result.violations)")
+    // Without d3's edit d1 recognises its own late save and deletes r2 again: judged, and held.
+    let alone = try Simulation.replay(
+      Self.revivedThenEditedElsewhere.replacingOccurrences(of: "d3 edit Note/r2 rank=199\n", with: ""))
+    #expect(alone.passed, "\(alone.violations)")
+    #expect(alone.outcomes[.noResurrection] == .held(checks: 1))
+  }
 }
