@@ -84,10 +84,10 @@ extension SimulatedDevice {
         return nil
       }
       // This device's own save, delayed past its deletion here (it was last written by this device, which deleted
-      // it since and has not created it again): the user's deletion stands, whatever the policy.
-      if let tombstone = storage.tombstones[id], tombstone.creationDate == nil,
-        server.modifiedByDevice == configuration.name
-      {
+      // it since and has not created it again): the user's deletion stands, whatever the policy. That holds whether
+      // or not the deleted record had been acknowledged: a stale copy of a save the device retried lands as a record
+      // created anew.
+      if storage.tombstones[id] != nil, server.modifiedByDevice == configuration.name {
         storage.pending.enqueue(id, .delete)
         storage.resurrectionsBlocked += 1
         return nil

@@ -357,7 +357,11 @@ extension SimulatedDevice {
   private mutating func acceptSaved(_ saved: Record, flight: InFlight) {
     let id = saved.recordID
     if discardIfDamaged(id) {
+      // The server's version, just saved, replaces the damaged copy: whatever the copy owed the server (the deletion
+      // of a record it replaced, which this very save has replaced) is settled.
       storage.records[id] = LocalRecord(lastKnownServer: saved, current: saved)
+      storage.pending.remove(id)
+      storage.tombstones.remove(id)
       return
     }
     guard var local = storage.records[id], let sent = flight.sentSaves[id] else {

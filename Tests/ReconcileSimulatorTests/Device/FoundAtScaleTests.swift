@@ -115,4 +115,54 @@ struct FoundAtScaleTests {
     let result = try Simulation.replay(Self.discardedCopyGoneWithZone)
     #expect(result.passed, "\(result.violations)")
   }
+
+  /// Flaky seed 38764, shrunk. d2 deletes r4 and creates it again; the re-created record's copy is damaged while its
+  /// save is on its way. The save lands and the device keeps the server's version, but it had queued the deletion the
+  /// damaged replacement owed, and sent it: the new record was deleted.
+  static let damagedReplacementSaved = """
+    resolver field-merge
+    device add d2
+    send-after-edits
+    invariants noLostRecords
+    d2 create Note/r4 title="d2.25"
+    advance 2s
+    d2 delete Note/r4
+    advance 1s
+    d2 create Note/r4 title="d2.36"
+    fault corrupt d2 Note/r4
+    quiesce
+    expect invariants
+    """
+
+  @Test("a damaged replacement whose save lands owes no deletion: the save replaced the record")
+  func savedReplacementOwesNoDeletion() throws {
+    let result = try Simulation.replay(Self.damagedReplacementSaved)
+    #expect(result.passed, "\(result.violations)")
+  }
+
+  /// Swarm seed 39457, shrunk. d2's save of r7 is delayed past its timeout; d2 retries, the retry lands, and d2 deletes
+  /// r7. The stale first copy then lands as a new record. d2 recognised its own late save only for records the server
+  /// had never acknowledged, so r7 came back.
+  static let staleCopyOfARetriedSave = """
+    resolver field-merge
+    device add d2
+    send-after-edits
+    invariants noResurrection
+    d2 sync
+    advance 1s
+    fault delay d2 90s
+    d2 create Note/r7 title="d2.127"
+    advance 62s
+    d2 delete Note/r7
+    advance 29s
+    quiesce
+    expect invariants
+    """
+
+  @Test("a device deletes again its own late save, whether or not the record it deleted had been acknowledged")
+  func staleCopyOfARetriedSaveIsDeletedAgain() throws {
+    let result = try Simulation.replay(Self.staleCopyOfARetriedSave)
+    #expect(result.passed, "\(result.violations)")
+    #expect(result.outcomes[.noResurrection] == .held(checks: 1))
+  }
 }
