@@ -436,18 +436,22 @@ struct IntentJudge {
     guard let damage else { return false }
     // A create landed when its record reached the server, even with values a later edit had already changed.
     if action.isCreate { return landing(action, key: nil) == nil }
-    // A written value proves its landing. A removal matches any later save without the key, so only a save made
-    // between the removal and the damage proves it — and one does even when the edit's values did not land because a
-    // later edit on the device overwrote them before they were sent: the save carrying the later values carried the
-    // removal too.
+    // A written value proves its landing. A removal is proven only by a save of the device's, between the removal and
+    // the damage, that took one of the keys away — not by any save without them (a save sent before the edit may land
+    // after it) — and one does even when the edit's values did not land because a later edit on the device overwrote
+    // them before they were sent: the save carrying the later values carried the removal too.
     let valued = action.writes.compactMap { $0.value == nil ? nil : $0.key }
     if valued.contains(where: { landing(action, key: $0) != nil }) { return false }
     let removed = action.writes.compactMap { $0.value == nil ? $0.key : nil }
-    guard !removed.isEmpty else { return true }
-    let saved = timeline.firstSave(of: action.recordID, by: action.device, from: action.time) { record in
-      removed.allSatisfy { Observer.value(of: $0, in: record) == nil }
+    let versions = timeline.versions[action.recordID] ?? []
+    let removedBySave = versions.indices.dropFirst().contains { index in
+      let version = versions[index]
+      guard version.device == action.device, version.time >= action.time, version.time <= damage.time,
+        let record = version.record, let before = versions[index - 1].record
+      else { return false }
+      return removed.contains { Observer.value(of: $0, in: before) != nil && Observer.value(of: $0, in: record) == nil }
     }
-    return saved.map { $0.time > damage.time } ?? true
+    return !removedBySave
   }
 
   /// Where the record's current life began: its last deletion on the server, or the landing of a create that replaced

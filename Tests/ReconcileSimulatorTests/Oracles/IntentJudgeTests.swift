@@ -229,4 +229,27 @@ struct IntentJudgeTests {
     #expect(alone.passed, "\(alone.violations)")
     #expect(alone.outcomes[.noResurrection] == .held(checks: 1))
   }
+
+  /// Swarm seed 22941, shrunk. d1 removes `body` and sets `title` while its create is on its way; the create lands
+  /// after the edit was made, then the edit's save is refused and d1's copy damaged. The judge took the create's save,
+  /// which holds no `body`, for proof that the removal landed, and so counted the edit.
+  static let earlierSaveLandsAfterARemoval = """
+    resolver field-merge
+    device add d1
+    send-after-edits
+    invariants oneSidedChangesKept
+    d1 create Note/r5 title="d1.43"
+    advance 2s
+    d1 edit Note/r5 -body title="d1.47"
+    fault quota-full 48s
+    fault corrupt d1 Note/r5
+    quiesce
+    expect invariants
+    """
+
+  @Test("only a save that took a key away proves a removal landed, not an earlier save landing after it")
+  func removalProvenOnlyByASaveThatRemovedIt() throws {
+    let result = try Simulation.replay(Self.earlierSaveLandsAfterARemoval)
+    #expect(result.passed, "\(result.violations)")
+  }
 }
