@@ -187,15 +187,17 @@ struct IntentJudge {
       || (history.resets.contains { _ in zoneDeletion == .dropLocalData } && !unanswered.isEmpty)
   }
 
-  /// A device's own save, unanswered and still on its way when the user deleted the record there, landed after the
-  /// deletion and revived the record; once another device has saved the revived record, the device cannot tell it
-  /// from a record created anew elsewhere (until then it can, and must delete it again).
+  /// A device's own save, unanswered — still on its way when the user deleted the record there, or landed by a copy
+  /// the device never heard of after a refusal — revived the record or kept it alive; once another device has saved
+  /// it, the device cannot tell it from a record created anew elsewhere (until then it can, and must delete it again).
   private func revivedByStaleSave(_ id: RecordID, latest: [Op]) -> Bool {
     guard let unanswered = history.unansweredSaves[id] else { return false }
     return latest.contains { op in
       guard case .action(let delete) = op, delete.isDelete, unanswered.contains(delete.device),
-        (byRecord[id] ?? []).contains(where: { !$0.isDelete && $0.device == delete.device && $0.order < delete.order }),
-        let stale = timeline.firstSave(of: id, by: delete.device, from: delete.time, where: { _ in true })
+        let written = (byRecord[id] ?? []).last(where: {
+          !$0.isDelete && $0.device == delete.device && $0.order < delete.order
+        }),
+        let stale = timeline.firstSave(of: id, by: delete.device, from: written.time, where: { _ in true })
       else { return false }
       return timeline.versions[id]?.contains {
         $0.position > stale.position && $0.record != nil && $0.device != delete.device

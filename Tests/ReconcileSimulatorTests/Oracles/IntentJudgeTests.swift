@@ -252,4 +252,33 @@ struct IntentJudgeTests {
     let result = try Simulation.replay(Self.earlierSaveLandsAfterARemoval)
     #expect(result.passed, "\(result.violations)")
   }
+
+  /// Flaky seed 23230, shrunk. d1's save of r8 is refused, but a duplicate copy of the request lands it; d1 never
+  /// hears of that, so when the user deletes r8 there it has nothing to delete. d2 then edits r8, and d1 cannot tell
+  /// the record from one d2 created.
+  static let duplicateLandedAfterARefusal = """
+    resolver field-merge
+    device add d1
+    device add d2
+    send-after-edits
+    invariants noResurrection
+    d1 sync
+    advance 1s
+    fault duplicate d1
+    fault transient d1 serviceUnavailable 0s
+    d1 create Note/r8 title="d1.53"
+    fault lose-request d1
+    d2 sync
+    advance 2s
+    d2 edit Note/r8 title="d2.140"
+    d1 delete Note/r8
+    quiesce
+    expect invariants
+    """
+
+  @Test("a record kept alive by its deleter's save that landed unheard of is not judged once another device saved it")
+  func duplicateLandedUnheardOf() throws {
+    let result = try Simulation.replay(Self.duplicateLandedAfterARefusal)
+    #expect(result.passed, "\(result.violations)")
+  }
 }
