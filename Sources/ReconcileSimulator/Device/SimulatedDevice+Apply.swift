@@ -51,8 +51,11 @@ extension SimulatedDevice {
     // A damaged copy is replaced by the server's, never merged.
     _ = discardIfDamaged(id)
     if storage.pending[id] == .delete, storage.records[id] == nil {
-      if let deleted = storage.tombstones[id]?.creationDate, let created = server.creationDate, deleted != created {
-        // The record this device deleted is gone already; this one was created anew since: keep it.
+      if let deleted = storage.tombstones[id]?.creationDate, let created = server.creationDate, deleted != created,
+        server.modifiedByDevice != configuration.name
+      {
+        // The record this device deleted is gone already; this one was created anew since, elsewhere: keep it. (One
+        // this device last saved is its own replacement, landed unheard of: the user deleted that too.)
         storage.pending.remove(id)
         storage.tombstones.remove(id)
         storage.records[id] = LocalRecord(lastKnownServer: server, current: server)

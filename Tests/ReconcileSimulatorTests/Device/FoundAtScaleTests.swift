@@ -165,4 +165,41 @@ struct FoundAtScaleTests {
     #expect(result.passed, "\(result.violations)")
     #expect(result.outcomes[.noResurrection] == .held(checks: 1))
   }
+
+  /// Hostile seed 1583, shrunk. d2 re-creates r2 (replacing d3's, since deleted) and its save lands, unheard of; the
+  /// user deletes r2 on d2. Fetching r2, d2 saw a creation date other than that of the record its replacement
+  /// replaced, took r2 for a record created anew elsewhere, and kept it.
+  static let ownReplacementDeleted = """
+    resolver field-merge
+    device add d2
+    device add d3
+    send-after-edits
+    invariants noResurrection
+    d2 create Note/r1 title="d2.0"
+    d3 create Note/r2 title="d3.3"
+    advance 3s
+    d2 delete Note/r1
+    advance 1s
+    d2 offline
+    fault transient d2 zoneBusy 3s
+    fault transient d2 zoneBusy 10s
+    d3 delete Note/r2
+    d2 delete Note/r2
+    d2 online
+    advance 4s
+    d2 create Note/r2 title="d2.134"
+    fault delay d2 17s
+    advance 9s
+    fault item-transient d2 networkFailure 4s
+    advance 22s
+    d2 delete Note/r2
+    quiesce
+    expect invariants
+    """
+
+  @Test("a device's own replacement, landed unheard of, is deleted with the user's deletion")
+  func ownReplacementIsDeleted() throws {
+    let result = try Simulation.replay(Self.ownReplacementDeleted)
+    #expect(result.passed, "\(result.violations)")
+  }
 }
