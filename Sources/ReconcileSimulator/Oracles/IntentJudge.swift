@@ -38,8 +38,8 @@ import Reconcile
 /// - a key that ends with such a device's value (it may re-send a value that had landed and been overwritten since);
 /// - a record the device deleted whose unanswered save landed after the deletion, once another device saved the
 ///   revived record (the device can no longer tell it from a record created anew);
-/// - a record the device deleted and created anew, when its deletion went unanswered (a late copy of it deletes the
-///   new record: deletions carry no change tag).
+/// - a record created after a device deleted it, when a copy of that deletion landed unheard of after the create
+///   (a late or duplicate copy deletes the new record: deletions carry no change tag).
 ///
 /// A deletion lands when the deleting device's own request does: another device's deletion first does not carry it.
 struct IntentJudge {
@@ -164,17 +164,23 @@ struct IntentJudge {
     }
   }
 
-  /// A device deleted the record, never got the answer, and created it anew: deletions carry no change tag, so a copy
-  /// of the deletion still on its way deletes the new record, and no client can call it back. Or a device saved the
-  /// record and never got the answer, and another device deleted or created it: the change feed
+  /// A device's deletion of the record landed unheard of (its answer lost, a stale copy after the device gave up, or a
+  /// duplicate), after a create made since: deletions carry no change tag, so a copy of the deletion still on its way
+  /// deletes the new record, whoever created it, and no client can call it back. Or a device saved the record and never
+  /// got the answer, and another device deleted or created it: the change feed
   /// reports a deletion the same whether it removed the unanswered save or an older record with the same ID, and a
   /// record under that ID the same whether it is the unanswered save or another device's, so no client can tell whose
   /// record it deletes or keeps. Existence is not judged then.
   private func ambiguous(_ id: RecordID, actions: [UserHistory.Action]) -> Bool {
     if let deleters = history.unansweredDeletes[id],
       actions.contains(where: { create in
-        create.isCreate && deleters.contains(create.device)
-          && actions.contains { $0.isDelete && $0.device == create.device && $0.order < create.order }
+        guard create.isCreate,
+          actions.contains(where: { $0.isDelete && deleters.contains($0.device) && $0.order < create.order }),
+          let landed = timeline.firstSave(of: id, by: create.device, from: create.time, where: { _ in true })
+        else { return false }
+        return timeline.versions[id]?.contains {
+          $0.record == nil && $0.position > landed.position && $0.device.map(deleters.contains) == true
+        } == true
       })
     {
       return true

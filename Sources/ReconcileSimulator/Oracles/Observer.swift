@@ -14,6 +14,8 @@ struct Observer: Sendable {
   var keyHistory: [RecordID: [String: [(position: Int, value: FieldValue?)]]] = [:]
   var lastVersion: [RecordID: Record] = [:]
   var deletions: [RecordID: [Int]] = [:]
+  /// The device that made each save, by history position.
+  var saver: [Int: String] = [:]
   var zoneResets: [Int] = []
   var violations: [InvariantViolation] = []
   /// Saves by a device whose app does not know some key the record held: what ``Invariant/unknownKeysKept`` judged.
@@ -38,6 +40,7 @@ struct Observer: Sendable {
       }
       let previous = lastVersion.updateValue(record, forKey: id)
       let writer = event.client?.deviceName
+      if let writer { saver[position] = writer }
       let known = writer.flatMap { AppSchemas.knownKeys(upgraded: upgraded.contains($0), scenario: setup.schemas) }
       if let known, let previous, previous.allKeys.contains(where: { !known.contains($0) }) { unknownKeySaves += 1 }
       // Each key the save or the version before it holds, once: plain keys, then encrypted ones, then removed ones.
@@ -94,8 +97,10 @@ struct Observer: Sendable {
 
   // MARK: Judging
 
-  /// Changes replaced by a value the key had held before.
-  func staleOverwrites(among userKeys: Set<String>) -> [InvariantViolation] {
+  /// Changes replaced by a value the key had held before — unless the device that first saved the value saved it
+  /// again after a save of the record went unanswered (`unanswered`, per record): it cannot know its value landed and
+  /// was overwritten since.
+  func staleOverwrites(among userKeys: Set<String>, unanswered: [RecordID: Set<String>] = [:]) -> [InvariantViolation] {
     var found: [InvariantViolation] = []
     for (id, keys) in keyHistory.sorted(by: { $0.key < $1.key }) {
       for (key, history) in keys.sorted(by: { $0.key < $1.key }) where userKeys.contains(key) {
@@ -107,7 +112,11 @@ struct Observer: Sendable {
             let resetBetween =
               zoneResets.contains { $0 > from && $0 <= entry.position }
               || deletions[id]?.contains { $0 > from && $0 <= entry.position } == true
-            if !resetBetween {
+            let resent =
+              saver[entry.position].map { writer in
+                saver[earlier] == writer && unanswered[id]?.contains(writer) == true
+              } ?? false
+            if !resetBetween, !resent {
               found.append(
                 InvariantViolation(
                   .oneSidedChangesKept,

@@ -281,4 +281,67 @@ struct IntentJudgeTests {
     let result = try Simulation.replay(Self.duplicateLandedAfterARefusal)
     #expect(result.passed, "\(result.violations)")
   }
+
+  /// Swarm seed 39583, shrunk. d2 re-creates r1 after deleting it, and the answer to its save is lost; d1 edits the
+  /// record on top. d2, not knowing its save landed, saves its replacement again, writing back its own earlier title.
+  /// The judge excuses such a re-send of an unanswered save's value; the server-log oracle did not.
+  static let resentUnansweredValue = """
+    resolver field-merge
+    device add d1
+    device add d2
+    send-after-edits
+    limit batch-items 10 batch-bytes 400 page-size 5
+    invariants oneSidedChangesKept
+    d1 create Note/r1 title="d1.70"
+    d2 sync
+    advance 2s
+    d1 edit Note/r1 body="d1.144"
+    fault throttle 56s
+    advance 15s
+    d2 edit Note/r1 body="d2.154"
+    d2 delete Note/r1
+    advance 11s
+    d2 create Note/r1 title="d2.167"
+    advance 27s
+    fault lose-response d2
+    d1 edit Note/r1 body="d1.198"
+    d1 edit Note/r1 title="d1.199"
+    quiesce
+    expect invariants
+    """
+
+  @Test("the server-log oracle excuses a device re-sending the value of its own unanswered save, as the judge does")
+  func resentUnansweredValueIsNotAStaleOverwrite() throws {
+    let result = try Simulation.replay(Self.resentUnansweredValue)
+    #expect(result.passed, "\(result.violations)")
+  }
+
+  /// Flaky seed 29888, shrunk. d1's deletion of r3 is duplicated; the first copy lands and is answered, d2 creates r3,
+  /// and the duplicate deletes d2's record. No client can call back a copy already on its way.
+  static let duplicateDeletionAfterAnotherCreate = """
+    resolver field-merge
+    device add d1
+    device add d2
+    device add d3
+    send-after-edits
+    invariants noLostRecords
+    d1 create Note/r2 title="d1.4"
+    d2 crash
+    d3 create Note/r3 title="d3.8"
+    advance 2s
+    d1 sync
+    advance 1s
+    d1 delete Note/r3
+    fault duplicate d1
+    advance 1s
+    d2 create Note/r3 title="d2.19"
+    quiesce
+    expect invariants
+    """
+
+  @Test("a duplicate of a deletion landing after another device's create is not judged a loss")
+  func duplicateDeletionAfterAnotherCreate() throws {
+    let result = try Simulation.replay(Self.duplicateDeletionAfterAnotherCreate)
+    #expect(result.passed, "\(result.violations)")
+  }
 }
