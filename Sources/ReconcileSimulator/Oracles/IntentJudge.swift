@@ -199,9 +199,14 @@ struct IntentJudge {
   private func revivedByStaleSave(_ id: RecordID, latest: [Op]) -> Bool {
     guard let unanswered = history.unansweredSaves[id] else { return false }
     return latest.contains { op in
-      guard case .action(let delete) = op, delete.isDelete, unanswered.contains(delete.device),
-        let written = (byRecord[id] ?? []).last(where: {
+      guard case .action(let delete) = op, delete.isDelete, unanswered.contains(delete.device) else { return false }
+      // The device's writes since its previous deletion of the record: a save of any of them may be the one unheard of.
+      let actions = byRecord[id] ?? []
+      let previousDelete = actions.last { $0.isDelete && $0.device == delete.device && $0.order < delete.order }
+      guard
+        let written = actions.first(where: {
           !$0.isDelete && $0.device == delete.device && $0.order < delete.order
+            && $0.order > previousDelete?.order ?? 0
         }),
         let stale = timeline.firstSave(of: id, by: delete.device, from: written.time, where: { _ in true })
       else { return false }
@@ -444,22 +449,38 @@ struct IntentJudge {
     guard let damage else { return false }
     // A create landed when its record reached the server, even with values a later edit had already changed.
     if action.isCreate { return landing(action, key: nil) == nil }
-    // A written value proves its landing. A removal is proven only by a save of the device's, between the removal and
-    // the damage, that took one of the keys away — not by any save without them (a save sent before the edit may land
-    // after it) — and one does even when the edit's values did not land because a later edit on the device overwrote
-    // them before they were sent: the save carrying the later values carried the removal too.
+    // A written value proves its landing. A removal is proven by a save of the device's, made before the device acted
+    // on the record again after the damage (so it carries only what the device held before it), that lacks the key
+    // and either took it away (the version before held it) or holds a value the device wrote at or after its last
+    // write of the key: that save was built after the key's value, so it carried the removal — even when it landed
+    // after the damage, having been on its way, and even when the edit's own values did not land because a later
+    // edit overwrote them before they were sent. A save merely without the key proves nothing: one sent before the
+    // removal may land after it.
     let valued = action.writes.compactMap { $0.value == nil ? nil : $0.key }
     if valued.contains(where: { landing(action, key: $0) != nil }) { return false }
     let removed = action.writes.compactMap { $0.value == nil ? $0.key : nil }
+    let actions = byRecord[action.recordID] ?? []
+    let own = actions.filter { $0.device == action.device }
+    let bound = own.first { $0.order > damage.order }?.time ?? .distantFuture
     let versions = timeline.versions[action.recordID] ?? []
-    let removedBySave = versions.indices.dropFirst().contains { index in
-      let version = versions[index]
-      guard version.device == action.device, version.time >= action.time, version.time <= damage.time,
-        let record = version.record, let before = versions[index - 1].record
-      else { return false }
-      return removed.contains { Observer.value(of: $0, in: before) != nil && Observer.value(of: $0, in: record) == nil }
+    let proven = removed.contains { key in
+      let lastSet = own.last { $0.order < action.order && ($0.writes[key] ?? nil) != nil }
+      let since = own.filter { $0.order >= lastSet?.order ?? action.order && $0.order < damage.order }
+      return versions.indices.contains { index in
+        let version = versions[index]
+        guard version.device == action.device, version.time >= action.time, version.time < bound,
+          let record = version.record, Observer.value(of: key, in: record) == nil
+        else { return false }
+        if index > 0, let before = versions[index - 1].record, Observer.value(of: key, in: before) != nil {
+          return true
+        }
+        guard lastSet != nil else { return false }
+        return since.contains { write in
+          write.writes.contains { written, value in value != nil && Observer.value(of: written, in: record) == value }
+        }
+      }
     }
-    return !removedBySave
+    return !proven
   }
 
   /// Where the record's current life began: its last deletion on the server, or the landing of a create that replaced

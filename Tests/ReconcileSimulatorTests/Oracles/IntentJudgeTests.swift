@@ -344,4 +344,58 @@ struct IntentJudgeTests {
     let result = try Simulation.replay(Self.duplicateDeletionAfterAnotherCreate)
     #expect(result.passed, "\(result.violations)")
   }
+
+  /// Hostile seed 3803, shrunk. d1 sets `body` and then removes it before the save goes out; the save, on its way when
+  /// d1's copy is damaged, lands after the damage with neither. Its `title` is the value d1 wrote with `body`, so it
+  /// was built after that write and carried the removal.
+  static let removalCarriedByASaveOnItsWay = """
+    resolver field-merge
+    device add d1
+    send-after-edits
+    invariants oneSidedChangesKept
+    d1 create Note/r11 title="d1.116"
+    d1 edit Note/r11 body="d1.175" title="d1.175"
+    d1 edit Note/r11 -body
+    fault corrupt d1 Note/r11
+    quiesce
+    expect invariants
+    """
+
+  @Test("a removal carried by a save on its way when the copy was damaged landed")
+  func removalOnItsWayLanded() throws {
+    let result = try Simulation.replay(Self.removalCarriedByASaveOnItsWay)
+    #expect(result.passed, "\(result.violations)")
+  }
+
+  /// Flaky seed 74023, shrunk. d3's save of r4 is refused but a duplicate copy lands it, unheard of; d3 edits r4 and
+  /// deletes it, and having never heard of the save, has nothing to delete. d2 then edits r4.
+  static let duplicateLandedBeforeALaterEdit = """
+    resolver field-merge
+    device add d2
+    device add d3
+    send-after-edits
+    invariants noResurrection
+    d3 sync
+    d2 create Note/r1 title="d2.2"
+    advance 1s
+    fault transient d3 requestRateLimited 0s
+    fault duplicate d3
+    d3 create Note/r4 title="d3.15"
+    advance 1s
+    d3 offline
+    d3 edit Note/r4 title="d3.24"
+    d3 delete Note/r4
+    fault transient d2 serviceUnavailable 0s
+    d2 edit Note/r1 title="d2.147"
+    advance 1s
+    d2 edit Note/r4 body="d2.182"
+    quiesce
+    expect invariants
+    """
+
+  @Test("a save landed unheard of before the deleter's later edits still excuses the record kept alive")
+  func duplicateLandedBeforeALaterEdit() throws {
+    let result = try Simulation.replay(Self.duplicateLandedBeforeALaterEdit)
+    #expect(result.passed, "\(result.violations)")
+  }
 }
