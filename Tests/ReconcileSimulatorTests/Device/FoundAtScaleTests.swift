@@ -82,12 +82,6 @@ struct FoundAtScaleTests {
     expect invariants
     """
 
-  @Test("a fetched page sent before the device restarted its listing does not bring back the old token")
-  func pageOfAnAbandonedListingIsDropped() throws {
-    let result = try Simulation.replay(Self.pageAfterListingRestarted)
-    #expect(result.passed, "\(result.violations)")
-  }
-
   /// Swarm seed 6982, shrunk. d2's copy of r7 is damaged and thrown away, and the zone is deleted; d2 creates r7 and
   /// deletes it, and the device still owed the discarded copy's deletion, though the zone had taken that record with
   /// it: once d3 created r7 in the new zone, d2's deletion removed d3's record.
@@ -110,12 +104,6 @@ struct FoundAtScaleTests {
     expect invariants
     """
 
-  @Test("a damaged copy thrown away is forgotten with its zone: a record created under its ID owes no deletion")
-  func discardedCopyIsForgottenWithItsZone() throws {
-    let result = try Simulation.replay(Self.discardedCopyGoneWithZone)
-    #expect(result.passed, "\(result.violations)")
-  }
-
   /// Flaky seed 38764, shrunk. d2 deletes r4 and creates it again; the re-created record's copy is damaged while its
   /// save is on its way. The save lands and the device keeps the server's version, but it had queued the deletion the
   /// damaged replacement owed, and sent it: the new record was deleted.
@@ -133,12 +121,6 @@ struct FoundAtScaleTests {
     quiesce
     expect invariants
     """
-
-  @Test("a damaged replacement whose save lands owes no deletion: the save replaced the record")
-  func savedReplacementOwesNoDeletion() throws {
-    let result = try Simulation.replay(Self.damagedReplacementSaved)
-    #expect(result.passed, "\(result.violations)")
-  }
 
   /// Swarm seed 39457, shrunk. d2's save of r7 is delayed past its timeout; d2 retries, the retry lands, and d2 deletes
   /// r7. The stale first copy then lands as a new record. d2 recognised its own late save only for records the server
@@ -197,9 +179,24 @@ struct FoundAtScaleTests {
     expect invariants
     """
 
-  @Test("a device's own replacement, landed unheard of, is deleted with the user's deletion")
-  func ownReplacementIsDeleted() throws {
-    let result = try Simulation.replay(Self.ownReplacementDeleted)
-    #expect(result.passed, "\(result.violations)")
+  static let cases = [
+    ReplayCase(
+      behaviour: "a fetched page sent before the device restarted its listing does not bring back the old token",
+      script: pageAfterListingRestarted),
+    ReplayCase(
+      behaviour:
+        "a damaged copy thrown away is forgotten with its zone: a record created under its ID owes no deletion",
+      script: discardedCopyGoneWithZone),
+    ReplayCase(
+      behaviour: "a damaged replacement whose save lands owes no deletion: the save replaced the record",
+      script: damagedReplacementSaved),
+    ReplayCase(
+      behaviour: "a device's own replacement, landed unheard of, is deleted with the user's deletion",
+      script: ownReplacementDeleted),
+  ]
+
+  @Test("each counterexample of a fixed client bug replays with every invariant held", arguments: cases)
+  func fixedClientHolds(_ example: ReplayCase) throws {
+    try example.expectHeld()
   }
 }

@@ -128,12 +128,6 @@ struct IntentJudgeTests {
     expect invariants
     """
 
-  @Test("existence is not judged when another device than one whose save went unanswered created the record")
-  func anotherDeviceThanTheUnansweredOne() throws {
-    let result = try Simulation.replay(Self.twoUnansweredSaves)
-    #expect(result.passed, "\(result.violations)")
-  }
-
   /// Flaky seed 15063, shrunk. d1's deletion of r3 is delayed; d3 deletes r3 and creates it anew, and then d1's
   /// deletion arrives and deletes the new record. The judge took d3's deletion for d1's landing, so d3's create
   /// seemed to follow d1's deletion; it is concurrent with it.
@@ -155,12 +149,6 @@ struct IntentJudgeTests {
     quiesce
     expect invariants
     """
-
-  @Test("a device's deletion lands with its own request, not with another device's deletion of the record")
-  func deletionLandsWithItsOwnRequest() throws {
-    let result = try Simulation.replay(Self.ownDeletionLandsLate)
-    #expect(result.passed, "\(result.violations)")
-  }
 
   /// Hostile seed 2573, shrunk. d3 crashes while keeping the answer to a save of r1 and r4, after keeping r1's; d1
   /// then deletes r4, and d3, which cannot know its save of r4 landed, keeps its copy and saves it again. A crash that
@@ -247,12 +235,6 @@ struct IntentJudgeTests {
     expect invariants
     """
 
-  @Test("only a save that took a key away proves a removal landed, not an earlier save landing after it")
-  func removalProvenOnlyByASaveThatRemovedIt() throws {
-    let result = try Simulation.replay(Self.earlierSaveLandsAfterARemoval)
-    #expect(result.passed, "\(result.violations)")
-  }
-
   /// Flaky seed 23230, shrunk. d1's save of r8 is refused, but a duplicate copy of the request lands it; d1 never
   /// hears of that, so when the user deletes r8 there it has nothing to delete. d2 then edits r8, and d1 cannot tell
   /// the record from one d2 created.
@@ -275,12 +257,6 @@ struct IntentJudgeTests {
     quiesce
     expect invariants
     """
-
-  @Test("a record kept alive by its deleter's save that landed unheard of is not judged once another device saved it")
-  func duplicateLandedUnheardOf() throws {
-    let result = try Simulation.replay(Self.duplicateLandedAfterARefusal)
-    #expect(result.passed, "\(result.violations)")
-  }
 
   /// Swarm seed 39583, shrunk. d2 re-creates r1 after deleting it, and the answer to its save is lost; d1 edits the
   /// record on top. d2, not knowing its save landed, saves its replacement again, writing back its own earlier title.
@@ -310,12 +286,6 @@ struct IntentJudgeTests {
     expect invariants
     """
 
-  @Test("the server-log oracle excuses a device re-sending the value of its own unanswered save, as the judge does")
-  func resentUnansweredValueIsNotAStaleOverwrite() throws {
-    let result = try Simulation.replay(Self.resentUnansweredValue)
-    #expect(result.passed, "\(result.violations)")
-  }
-
   /// Flaky seed 29888, shrunk. d1's deletion of r3 is duplicated; the first copy lands and is answered, d2 creates r3,
   /// and the duplicate deletes d2's record. No client can call back a copy already on its way.
   static let duplicateDeletionAfterAnotherCreate = """
@@ -339,12 +309,6 @@ struct IntentJudgeTests {
     expect invariants
     """
 
-  @Test("a duplicate of a deletion landing after another device's create is not judged a loss")
-  func duplicateDeletionAfterAnotherCreate() throws {
-    let result = try Simulation.replay(Self.duplicateDeletionAfterAnotherCreate)
-    #expect(result.passed, "\(result.violations)")
-  }
-
   /// Hostile seed 3803, shrunk. d1 sets `body` and then removes it before the save goes out; the save, on its way when
   /// d1's copy is damaged, lands after the damage with neither. Its `title` is the value d1 wrote with `body`, so it
   /// was built after that write and carried the removal.
@@ -360,12 +324,6 @@ struct IntentJudgeTests {
     quiesce
     expect invariants
     """
-
-  @Test("a removal carried by a save on its way when the copy was damaged landed")
-  func removalOnItsWayLanded() throws {
-    let result = try Simulation.replay(Self.removalCarriedByASaveOnItsWay)
-    #expect(result.passed, "\(result.violations)")
-  }
 
   /// Flaky seed 74023, shrunk. d3's save of r4 is refused but a duplicate copy lands it, unheard of; d3 edits r4 and
   /// deletes it, and having never heard of the save, has nothing to delete. d2 then edits r4.
@@ -393,9 +351,37 @@ struct IntentJudgeTests {
     expect invariants
     """
 
-  @Test("a save landed unheard of before the deleter's later edits still excuses the record kept alive")
-  func duplicateLandedBeforeALaterEdit() throws {
-    let result = try Simulation.replay(Self.duplicateLandedBeforeALaterEdit)
-    #expect(result.passed, "\(result.violations)")
+  static let cases = [
+    ReplayCase(
+      behaviour: "existence is not judged when another device than one whose save went unanswered created the record",
+      script: twoUnansweredSaves),
+    ReplayCase(
+      behaviour: "a device's deletion lands with its own request, not with another device's deletion of the record",
+      script: ownDeletionLandsLate),
+    ReplayCase(
+      behaviour: "only a save that took a key away proves a removal landed, not an earlier save landing after it",
+      script: earlierSaveLandsAfterARemoval),
+    ReplayCase(
+      behaviour:
+        "a record kept alive by its deleter's save that landed unheard of is not judged once another device saved it",
+      script: duplicateLandedAfterARefusal),
+    ReplayCase(
+      behaviour:
+        "the server-log oracle excuses a device re-sending the value of its own unanswered save, as the judge does",
+      script: resentUnansweredValue),
+    ReplayCase(
+      behaviour: "a duplicate of a deletion landing after another device's create is not judged a loss",
+      script: duplicateDeletionAfterAnotherCreate),
+    ReplayCase(
+      behaviour: "a removal carried by a save on its way when the copy was damaged landed",
+      script: removalCarriedByASaveOnItsWay),
+    ReplayCase(
+      behaviour: "a save landed unheard of before the deleter's later edits still excuses the record kept alive",
+      script: duplicateLandedBeforeALaterEdit),
+  ]
+
+  @Test("each counterexample the judge got wrong replays with every invariant held", arguments: cases)
+  func judgedRight(_ example: ReplayCase) throws {
+    try example.expectHeld()
   }
 }

@@ -1,0 +1,16 @@
+import Foundation
+import ReconcileSimulator
+import Testing
+
+/// A shrunk counterexample that must now replay with every invariant held, named by the behaviour it pins.
+struct ReplayCase: Sendable, CustomTestStringConvertible {
+  var behaviour: String
+  var script: String
+  var testDescription: String { behaviour }
+
+  /// Replays the script and records every broken invariant.
+  func expectHeld(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let result = try Simulation.replay(script)
+    #expect(result.passed, "\(behaviour): \(result.violations)", sourceLocation: sourceLocation)
+  }
+}
