@@ -451,11 +451,11 @@ struct IntentJudge {
     if action.isCreate { return landing(action, key: nil) == nil }
     // A written value proves its landing. A removal is proven by a save of the device's, made before the device acted
     // on the record again after the damage (so it carries only what the device held before it), that lacks the key
-    // and either took it away (the version before held it) or holds a value the device wrote at or after its last
-    // write of the key: that save was built after the key's value, so it carried the removal — even when it landed
-    // after the damage, having been on its way, and even when the edit's own values did not land because a later
-    // edit overwrote them before they were sent. A save merely without the key proves nothing: one sent before the
-    // removal may land after it.
+    // and either took it away (the version before held it) or holds a value the device wrote at or after its first
+    // write of the key since it last removed it: that save was built after the key had a value, so it carried the
+    // removal — even when it landed after the damage, having been on its way, and even when the edit's own values
+    // did not land because a later edit overwrote them before they were sent. A save merely without the key proves
+    // nothing: one sent before the removal may land after it.
     let valued = action.writes.compactMap { $0.value == nil ? nil : $0.key }
     if valued.contains(where: { landing(action, key: $0) != nil }) { return false }
     let removed = action.writes.compactMap { $0.value == nil ? $0.key : nil }
@@ -464,8 +464,15 @@ struct IntentJudge {
     let bound = own.first { $0.order > damage.order }?.time ?? .distantFuture
     let versions = timeline.versions[action.recordID] ?? []
     let proven = removed.contains { key in
-      let lastSet = own.last { $0.order < action.order && ($0.writes[key] ?? nil) != nil }
-      let since = own.filter { $0.order >= lastSet?.order ?? action.order && $0.order < damage.order }
+      // The first value of the key since the device last removed it: a save built after it that lacks the key
+      // carries a removal made since, this one or a later one.
+      let previousRemoval = own.last {
+        $0.order < action.order && $0.writes[key] != nil && ($0.writes[key] ?? nil) == nil
+      }
+      let firstSet = own.first {
+        $0.order < action.order && $0.order > previousRemoval?.order ?? 0 && ($0.writes[key] ?? nil) != nil
+      }
+      let since = own.filter { $0.order >= firstSet?.order ?? action.order && $0.order < damage.order }
       return versions.indices.contains { index in
         let version = versions[index]
         guard version.device == action.device, version.time >= action.time, version.time < bound,
@@ -474,7 +481,7 @@ struct IntentJudge {
         if index > 0, let before = versions[index - 1].record, Observer.value(of: key, in: before) != nil {
           return true
         }
-        guard lastSet != nil else { return false }
+        guard firstSet != nil else { return false }
         return since.contains { write in
           write.writes.contains { written, value in value != nil && Observer.value(of: written, in: record) == value }
         }

@@ -351,6 +351,27 @@ struct IntentJudgeTests {
     expect invariants
     """
 
+  /// Hostile seed 1799, shrunk. d2 sets `body` twice and then removes it, all before the first save goes out; the
+  /// save holds the `title` d2 wrote with the first `body`, so it was built after `body` had a value, and carried the
+  /// removal.
+  static let removalAfterTwoValues = """
+    resolver field-merge
+    device add d2
+    send-after-edits
+    invariants oneSidedChangesKept
+    fault transient d2 requestRateLimited 5s
+    d2 create Note/r8 title="d2.131"
+    advance 2s
+    d2 edit Note/r8 body="d2.136" title="d2.136"
+    advance 1s
+    d2 edit Note/r8 body="d2.138"
+    d2 edit Note/r8 -body
+    advance 2s
+    fault corrupt d2 Note/r8
+    quiesce
+    expect invariants
+    """
+
   static let cases = [
     ReplayCase(
       behaviour: "existence is not judged when another device than one whose save went unanswered created the record",
@@ -378,6 +399,9 @@ struct IntentJudgeTests {
     ReplayCase(
       behaviour: "a save landed unheard of before the deleter's later edits still excuses the record kept alive",
       script: duplicateLandedBeforeALaterEdit),
+    ReplayCase(
+      behaviour: "a save built after the key's first value since its last removal, and lacking it, proves the removal",
+      script: removalAfterTwoValues),
   ]
 
   @Test("each counterexample the judge got wrong replays with every invariant held", arguments: cases)
