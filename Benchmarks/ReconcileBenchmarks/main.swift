@@ -157,7 +157,7 @@ do {
           + "\(instructions.units) steps; wall clocks vary, instruction counts do not)")
       // The code before issue #18's work (56879d0), counted on 2026-11-24 through explore (field-merge, flaky, 20 seeds
       // less 1, Swift 6.3.1): the machine-independent form of its 2× target. Recounted that way at a later stop it
-      // took 136,600, and today's code 61,500, within a few percent of what this section counts for it.
+      // took 136,600, and today's code 61,900, within a few percent of what this section counts for it.
       let beforeInstructions = 136_300.0
       let fewer = beforeInstructions / instructions.perUnit
       target(
