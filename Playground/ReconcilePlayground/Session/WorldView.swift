@@ -170,6 +170,9 @@ struct WorldView {
 
   // MARK: Expect
 
+  /// The device counts a view answers: the others (requests, errors, waits) only the playground's own session keeps.
+  static let counts: Set<String> = ["records", "queued"]
+
   /// Checks an expectation on records, a device's status or convergence; `nil` for one only the playground's own
   /// session can answer (request, error and wait counts) or only the simulator's (`invariants`).
   /// - Returns: `ok: …` saying what held.

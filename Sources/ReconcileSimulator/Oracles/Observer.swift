@@ -7,15 +7,23 @@ import Reconcile
 /// Field values written by the scheduler are unique (`device.step` strings, the step number for `rank`), so a value
 /// found on the server identifies the write that put it there.
 struct Observer: Sendable {
+  /// One value a key took on the server.
+  struct KeyVersion: Sendable {
+    var position: Int
+    /// `nil` when the save removed the key.
+    var value: FieldValue?
+    /// The device whose save it was.
+    var writer: String?
+  }
+
   var consumed = 0
   /// Server history position of each change tag.
   var tagPosition: [String: Int] = [:]
-  /// Every value each key of each record took on the server, with its history position (`nil` = removed).
-  var keyHistory: [RecordID: [String: [(position: Int, value: FieldValue?)]]] = [:]
+  /// Every value each key of each record took on the server, with its history position and the device that saved it
+  /// (`nil` = removed).
+  var keyHistory: [RecordID: [String: [KeyVersion]]] = [:]
   var lastVersion: [RecordID: Record] = [:]
   var deletions: [RecordID: [Int]] = [:]
-  /// The device that made each save, by history position.
-  var saver: [Int: String] = [:]
   var zoneResets: [Int] = []
   var violations: [InvariantViolation] = []
   /// Saves by a device whose app does not know some key the record held: what ``Invariant/unknownKeysKept`` judged.
@@ -40,16 +48,15 @@ struct Observer: Sendable {
       }
       let previous = lastVersion.updateValue(record, forKey: id)
       let writer = event.client?.deviceName
-      if let writer { saver[position] = writer }
       let known = writer.flatMap { AppSchemas.knownKeys(upgraded: upgraded.contains($0), scenario: setup.schemas) }
       if let known, let previous, previous.allKeys.contains(where: { !known.contains($0) }) { unknownKeySaves += 1 }
       // Each key the save or the version before it holds, once: plain keys, then encrypted ones, then removed ones.
       var removedUnknown: [String] = []
-      func note(_ key: String, in history: inout [String: [(position: Int, value: FieldValue?)]]) {
+      func note(_ key: String, in history: inout [String: [KeyVersion]]) {
         let old = previous.map { Self.value(of: key, in: $0) } ?? nil
         let new = Self.value(of: key, in: record)
         guard old != new || previous == nil else { return }
-        history[key, default: []].append((position, new))
+        history[key, default: []].append(KeyVersion(position: position, value: new, writer: writer))
         if new == nil, old != nil, let known, !known.contains(key) { removedUnknown.append(key) }
       }
       var history = keyHistory.removeValue(forKey: id) ?? [:]
@@ -100,11 +107,11 @@ struct Observer: Sendable {
   /// Changes replaced by a value the key had held before — unless the device that first saved the value saved it
   /// again after a save of the record went unanswered (`unanswered`, per record): it cannot know its value landed and
   /// was overwritten since.
-  func staleOverwrites(among userKeys: Set<String>, unanswered: [RecordID: Set<String>] = [:]) -> [InvariantViolation] {
+  func staleOverwrites(among userKeys: Set<String>, unanswered: [RecordID: Set<String>]) -> [InvariantViolation] {
     var found: [InvariantViolation] = []
     for (id, keys) in keyHistory.sorted(by: { $0.key < $1.key }) {
       for (key, history) in keys.sorted(by: { $0.key < $1.key }) where userKeys.contains(key) {
-        var firstSeen: [FieldValue: Int] = [:]
+        var firstSeen: [FieldValue: KeyVersion] = [:]
         for (index, entry) in history.enumerated() {
           guard let value = entry.value else { continue }
           if let earlier = firstSeen[value], index > 0, let displaced = history[index - 1].value, displaced != value {
@@ -113,18 +120,16 @@ struct Observer: Sendable {
               zoneResets.contains { $0 > from && $0 <= entry.position }
               || deletions[id]?.contains { $0 > from && $0 <= entry.position } == true
             let resent =
-              saver[entry.position].map { writer in
-                saver[earlier] == writer && unanswered[id]?.contains(writer) == true
-              } ?? false
+              entry.writer.map { $0 == earlier.writer && unanswered[id]?.contains($0) == true } ?? false
             if !resetBetween, !resent {
               found.append(
                 InvariantViolation(
                   .oneSidedChangesKept,
-                  "\(key) of \(id.recordName) changed to \(displaced) (#\(from)), then a save wrote back its older value \(value) (first held at #\(earlier)) at #\(entry.position)"
+                  "\(key) of \(id.recordName) changed to \(displaced) (#\(from)), then a save wrote back its older value \(value) (first held at #\(earlier.position)) at #\(entry.position)"
                 ))
             }
           }
-          if firstSeen[value] == nil { firstSeen[value] = entry.position }
+          if firstSeen[value] == nil { firstSeen[value] = entry }
         }
       }
     }

@@ -93,12 +93,10 @@ struct UserHistory: Sendable {
     damage.append(Damage(order: counter, device: device, recordID: recordID, time: time))
   }
 
-  mutating func recordUnanswered(_ ids: [RecordID], device: String) {
-    for id in ids { unansweredSaves[id, default: []].insert(device) }
-  }
-
-  mutating func recordUnansweredDeletes(_ ids: [RecordID], device: String) {
-    for id in ids { unansweredDeletes[id, default: []].insert(device) }
+  /// Notes saves and deletions of `device` that landed, or may have landed, with no answer reaching it.
+  mutating func recordUnanswered(saved: [RecordID], deleted: [RecordID] = [], device: String) {
+    for id in saved { unansweredSaves[id, default: []].insert(device) }
+    for id in deleted { unansweredDeletes[id, default: []].insert(device) }
   }
 
   /// Whether the history holds any deletion by a user.

@@ -64,7 +64,7 @@ extension Simulation {
         switch fault {
         case .loseRequest:
           if case .modifyRecords(let request) = outgoing.request {
-            history.recordUnanswered(request.saving.map(\.recordID), device: name)
+            history.recordUnanswered(saved: request.saving.map(\.recordID), device: name)
           }
           statistics.lostMessages += 1
           traceEntries.append(.note("network lost \(name)'s \(outgoing.request)"))
@@ -94,8 +94,7 @@ extension Simulation {
       var saving: [RecordID] = []
       if case .modifyRecords(let modify) = request { saving = modify.saving.map(\.recordID) }
       if loseResponse {
-        history.recordUnanswered(saving, device: clients[index].name)
-        history.recordUnansweredDeletes(Self.deleted(in: answer), device: clients[index].name)
+        history.recordUnanswered(saved: saving, deleted: Self.deleted(in: answer), device: clients[index].name)
         statistics.lostMessages += 1
         traceEntries.append(.note("network lost the answer to \(clients[index].name)'s \(request)"))
         return
@@ -109,13 +108,12 @@ extension Simulation {
           answered[index, default: []].insert(id)
         } else if answered[index]?.contains(id) != true {
           // The device gave up on this request (timed out, went offline, crashed): it never learns what landed.
-          history.recordUnanswered(saving, device: clients[index].name)
-          history.recordUnansweredDeletes(deleted, device: clients[index].name)
+          history.recordUnanswered(saved: saving, deleted: deleted, device: clients[index].name)
         } else if case .success(.modifyRecords(let reply)) = answer {
           // A duplicate's copy landed saves or deletions after the device took the first copy's answer: it never
           // learns of them.
-          history.recordUnanswered(reply.saved.map(\.recordID), device: clients[index].name)
-          history.recordUnansweredDeletes(reply.deleted, device: clients[index].name)
+          history.recordUnanswered(
+            saved: reply.saved.map(\.recordID), deleted: reply.deleted, device: clients[index].name)
         }
       }
       if awaited, let wait = Self.retryAfter(in: answer) {
@@ -134,8 +132,7 @@ extension Simulation {
           // The crash took the answer with it before every save in it was kept: as for a lost answer, the device
           // cannot know which of them landed.
           if awaited {
-            history.recordUnanswered(saving, device: clients[index].name)
-            history.recordUnansweredDeletes(deleted, device: clients[index].name)
+            history.recordUnanswered(saved: saving, deleted: deleted, device: clients[index].name)
           }
         }
       } else {
@@ -149,13 +146,13 @@ extension Simulation {
     }
   }
 
-  /// The longest retry-after an answer carries, on the request or on one of its items, and the error that carries it.
   /// The records an answer says were deleted.
   static func deleted(in answer: Result<ServerReply, ServerError>) -> [RecordID] {
     if case .success(.modifyRecords(let reply)) = answer { return reply.deleted }
     return []
   }
 
+  /// The longest retry-after an answer carries, on the request or on one of its items, and the error that carries it.
   static func retryAfter(in answer: Result<ServerReply, ServerError>) -> (seconds: TimeInterval, why: String)? {
     var longest: (seconds: TimeInterval, why: String)?
     func consider(_ error: ServerError) {
