@@ -6,10 +6,16 @@ public import Foundation
 /// |---|---|---|
 /// | Saving an edit gets `unknownItem`: deleted elsewhere | accept the deletion | recreate the record with the edit |
 /// | A fetched deletion meets unsent local edits | accept the deletion | recreate the record with the edits |
-/// | A fetched change meets an unsent local deletion | send the deletion | cancel it and keep the server's record |
+/// | A fetched change meets an unsent local deletion | send the deletion | cancel it and keep the server's record, when the deletion did not see the change |
 ///
 /// `.deleteWins` never resurrects what a user deleted; it loses the edit. `.editWins` never loses an edit; a record the
 /// user deleted can come back, with every field the editing device held.
+///
+/// ## Which deletions an edit revives
+/// Under `.editWins` an edit revives a deletion *concurrent* with it: one whose user had not seen the edit, made while
+/// the edit's user had not seen the deletion. It never revives a deletion the same user made after the edit, nor one
+/// made after the edit reached the deleting device (fetched, or its own save acknowledged). A device tells the two
+/// apart by the tombstone it keeps: the version it deleted and its own saves are the changes its deletion saw.
 public enum DeletePolicy: Sendable, Hashable, CaseIterable, CustomStringConvertible {
   /// A deletion beats an edit made concurrently.
   case deleteWins
@@ -42,19 +48,21 @@ public enum DeletePolicy: Sendable, Hashable, CaseIterable, CustomStringConverti
     return .recreate(Self.recreation(of: local))
   }
 
-  /// A fetch brings a newer server version of a record the device deleted but has not yet told the server about.
+  /// A fetch brings a server version of a record the device deleted but has not yet told the server about.
+  ///
+  /// Under `.editWins` only an edit the deletion did not see cancels it: a version with the tombstone's
+  /// ``Tombstone/recordChangeTag`` is the one deleted (or the device's own save, answered after the deletion), and a
+  /// version last modified by the deleting device (the record's `modifiedByDevice` equal to the tombstone's
+  /// ``Tombstone/deletedBy``) is its own save, landed unheard of. The user deleted after both, so the deletion stands.
   /// - Parameters:
   ///   - pending: The device's unsent deletion.
-  ///   - server: The server's newer version.
+  ///   - server: The server's version.
   /// - Returns: `.deleted` (send the deletion) or `.keep` with the server's record (cancel the deletion).
   public func resolvePendingDeletion(_ pending: Tombstone, against server: Record) -> DeleteResolution {
-    switch self {
-    case .deleteWins: return .deleted(pending)
-    case .editWins:
-      var kept = server
-      kept.clearChangedKeys()
-      return .keep(kept)
-    }
+    guard self == .editWins, !pending.saw(server) else { return .deleted(pending) }
+    var kept = server
+    kept.clearChangedKeys()
+    return .keep(kept)
   }
 
   /// `deleteWins` or `editWins`.

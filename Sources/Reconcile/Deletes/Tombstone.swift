@@ -18,6 +18,10 @@ public struct Tombstone: Sendable, Hashable, Codable, CustomStringConvertible {
   /// When the server created the deleted record, when known: a record with this ID created anew after the deletion
   /// has another creation date, and the tombstone does not block it.
   public var creationDate: Date?
+  /// The change tag of the last server version the deleting client knew, when known: the version it deleted, or its
+  /// own save that landed while the deletion waited to be sent. A fetched version with this tag is one the deletion
+  /// saw, so ``DeletePolicy/editWins`` does not let it cancel the deletion.
+  public var recordChangeTag: String?
 
   /// Creates a tombstone.
   /// - Parameters:
@@ -26,14 +30,17 @@ public struct Tombstone: Sendable, Hashable, Codable, CustomStringConvertible {
   ///   - deletedAt: When it was deleted.
   ///   - deletedBy: Who deleted it, if known.
   ///   - creationDate: When the server created the deleted record, if known.
+  ///   - recordChangeTag: The change tag of the last server version the deleting client knew, if any.
   public init(
-    recordID: RecordID, recordType: String, deletedAt: Date, deletedBy: String? = nil, creationDate: Date? = nil
+    recordID: RecordID, recordType: String, deletedAt: Date, deletedBy: String? = nil, creationDate: Date? = nil,
+    recordChangeTag: String? = nil
   ) {
     self.recordID = recordID
     self.recordType = recordType
     self.deletedAt = deletedAt
     self.deletedBy = deletedBy
     self.creationDate = creationDate
+    self.recordChangeTag = recordChangeTag
   }
 
   /// A tombstone for `record`.
@@ -44,7 +51,16 @@ public struct Tombstone: Sendable, Hashable, Codable, CustomStringConvertible {
   public init(deleting record: Record, at deletedAt: Date, by deletedBy: String? = nil) {
     self.init(
       recordID: record.recordID, recordType: record.recordType, deletedAt: deletedAt, deletedBy: deletedBy,
-      creationDate: record.creationDate)
+      creationDate: record.creationDate, recordChangeTag: record.recordChangeTag)
+  }
+
+  /// Whether the deletion saw `version`: it is the version deleted (or the deleting client's own save answered since,
+  /// with ``recordChangeTag``), or the deleting client wrote it last (its `modifiedByDevice` is ``deletedBy``).
+  /// - Parameter version: A server version of the deleted record.
+  public func saw(_ version: Record) -> Bool {
+    if let tag = recordChangeTag, tag == version.recordChangeTag { return true }
+    if let deletedBy, deletedBy == version.modifiedByDevice { return true }
+    return false
   }
 
   /// `Note note-1 in _defaultZone:__defaultOwner__ deleted 2026-11-21T10:00:00Z by phone`.

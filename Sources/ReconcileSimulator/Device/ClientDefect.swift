@@ -1,3 +1,5 @@
+public import Reconcile
+
 /// A deliberate mistake the reference client can be built with, each one a classic sync bug from the field, so that a
 /// test can show the invariant that should catch it firing.
 ///
@@ -62,10 +64,28 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// refuses. Caught by ``Invariant/liveness``.
   case saveAndDeleteTogether = "save-and-delete-together"
 
+  /// Under `.editWins`, an edit that meets a concurrent deletion (`unknownItem` on its save, or a fetched deletion
+  /// while it is unsent) is dropped as `.deleteWins` would: the policy's promise is broken. Caught by
+  /// ``Invariant/noLostRecords`` under `.editWins`.
+  case dropRevivingEdits = "drop-reviving-edits"
+  /// Under `.editWins`, any fetched version cancels an unsent deletion, even one the deletion saw (the version
+  /// deleted, or this device's own save landing after the user deleted the record). Caught by
+  /// ``Invariant/noResurrection`` under `.editWins`.
+  case ownSaveCancelsDeletion = "own-save-cancels-deletion"
+
+  /// The delete policy the defect needs to show: the two `.editWins` mistakes cannot happen under `.deleteWins`.
+  public var deletePolicy: DeletePolicy {
+    switch self {
+    case .dropRevivingEdits, .ownSaveCancelsDeletion: .editWins
+    default: .deleteWins
+    }
+  }
+
   /// The invariant that catches the defect in random runs.
   public var caughtBy: Invariant {
     switch self {
-    case .dropUnacknowledgedDeletes, .resaveDeleted: .noResurrection
+    case .dropUnacknowledgedDeletes, .resaveDeleted, .ownSaveCancelsDeletion: .noResurrection
+    case .dropRevivingEdits: .noLostRecords
     case .sendWhileHalted: .haltedDeviceSendsNothing
     case .dropEditsDuringSave, .overwriteUnsentEdits, .mergeWithoutAncestor: .oneSidedChangesKept
     case .forgetQueueOnCrash, .ignoreFetchedDeletions, .commitTokenBeforePage, .ignoreMoreComing, .resolveWithoutResend:

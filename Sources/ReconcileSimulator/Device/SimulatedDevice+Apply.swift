@@ -61,8 +61,12 @@ extension SimulatedDevice {
         storage.records[id] = LocalRecord(lastKnownServer: server, current: server)
         return nil
       }
-      let pending =
+      var pending =
         storage.tombstones[id] ?? Tombstone(recordID: id, recordType: server.recordType, deletedAt: .distantPast)
+      if configuration.defects.contains(.ownSaveCancelsDeletion) {
+        pending.deletedBy = nil
+        pending.recordChangeTag = nil
+      }
       if case .keep(let kept) = configuration.deletePolicy.resolvePendingDeletion(pending, against: server) {
         storage.pending.remove(id)
         storage.tombstones.remove(id)
@@ -147,7 +151,12 @@ extension SimulatedDevice {
       settle(.recreate(edited.withoutSystemFields), for: local)
       return
     }
-    settle(configuration.deletePolicy.resolveFetchedDeletion(tombstone, of: edited), for: local)
+    settle(revivingPolicy.resolveFetchedDeletion(tombstone, of: edited), for: local)
+  }
+
+  /// The delete policy for an edit meeting a deletion (``ClientDefect/dropRevivingEdits`` ignores `.editWins`).
+  var revivingPolicy: DeletePolicy {
+    configuration.defects.contains(.dropRevivingEdits) ? .deleteWins : configuration.deletePolicy
   }
 
   /// Carries out what the delete policy decided for a record the server deleted while this device edited it: drop it
@@ -160,6 +169,8 @@ extension SimulatedDevice {
       storage.pending.remove(id)
       storage.tombstones.insert(tombstone)
     case .recreate(let record):
+      // A damaged copy is never saved anew: a recreation would seal its garbage as sound.
+      if discardDamagedRecords(among: [id]) { return }
       var recreated = LocalRecord(lastKnownServer: nil, current: record)
       recreated.generation = local.generation + 1
       storage.records[id] = recreated

@@ -59,7 +59,7 @@ extension SimulatedDevice {
       storage.pending.enqueue(id, .delete)
       storage.tombstones.insert(
         Tombstone(
-          recordID: id, recordType: local.current.recordType, deletedAt: .distantPast,
+          recordID: id, recordType: local.current.recordType, deletedAt: .distantPast, deletedBy: name,
           creationDate: local.replacedCreationDate))
     } else if storage.pending[id] == .save {
       storage.pending.remove(id)

@@ -367,7 +367,14 @@ extension SimulatedDevice {
     guard var local = storage.records[id], let sent = flight.sentSaves[id] else {
       // Deleted here while its save was on the way: the save landed, so the queued deletion now has a record to
       // delete, whatever later answers say about this device's other saves.
-      if storage.records[id] == nil, flight.sentSaves[id] != nil { storage.deletesOfUnconfirmed[id] = nil }
+      if storage.records[id] == nil, flight.sentSaves[id] != nil {
+        storage.deletesOfUnconfirmed[id] = nil
+        // The deletion saw this save: a fetch bringing it back does not cancel the deletion under `.editWins`.
+        if var tombstone = storage.tombstones[id] {
+          tombstone.recordChangeTag = saved.recordChangeTag
+          storage.tombstones.insert(tombstone)
+        }
+      }
       return
     }
     observeStamps(of: saved)
@@ -410,7 +417,7 @@ extension SimulatedDevice {
         settle(.recreate(local.current.withoutSystemFields), for: local)
         return nil
       }
-      settle(configuration.deletePolicy.resolveUnknownItem(for: local.current, at: deviceTime(at: now)), for: local)
+      settle(revivingPolicy.resolveUnknownItem(for: local.current, at: deviceTime(at: now)), for: local)
       return nil
     case .batchRequestFailed:
       notLanded(id, flight: flight)

@@ -103,7 +103,13 @@ struct IntentJudge {
       let life = lifeStart(of: id, actions: actions)
       if deletePolicy == .editWins, life != nil { continue }
       let epoch = actions.filter { !$0.isDelete && !withdrawn($0) && inEpoch($0, since: life, among: actions) }
-      if invariants.contains(.oneSidedChangesKept) { judgeKeys(id, epoch: epoch, final: final, into: &tally) }
+      let revived = revivedDeletions(of: id)
+      let optional = actions.filter {
+        optionallyWithdrawn($0, revived: revived) && inEpoch($0, since: life, among: actions)
+      }
+      if invariants.contains(.oneSidedChangesKept) {
+        judgeKeys(id, epoch: epoch, optional: optional, final: final, into: &tally)
+      }
       if invariants.contains(.highestEditCountKept) { judgeEditCount(id, epoch: epoch, final: final, into: &tally) }
       if invariants.contains(.latestStampKept) { judgeStamps(id, epoch: epoch, final: final, into: &tally) }
     }
@@ -132,8 +138,10 @@ struct IntentJudge {
       }
     }.map(Op.action)
     if zoneDeletion == .dropLocalData {
+      // A zone deletion removes the record from the server, and from every device that showed it: each drops what it
+      // holds of the zone when it learns of the deletion.
       let wiped = Set((timeline.versions[id] ?? []).filter(\.isZoneReset).map(\.position))
-      ops += history.resets.filter { wiped.contains($0.position) }.map(Op.reset)
+      ops += history.resets.filter { wiped.contains($0.position) || $0.shown[id] != nil }.map(Op.reset)
     }
     guard !ops.isEmpty else { return }
     let latest = ops.indices.filter { a in !ops.indices.contains { b in b != a && sees(ops[b], ops[a], key: nil) } }
@@ -160,6 +168,21 @@ struct IntentJudge {
       if server[id] == nil {
         let what = latest.map(describe).joined(separator: " and ")
         tally.fail(.noLostRecords, "\(what); no deletion came after, yet the server does not hold \(name)")
+      }
+    } else if deletePolicy == .editWins, !latest.contains(where: { if case .reset = $0 { true } else { false } }),
+      !editLandedBeforeConcurrentDeletion(latest),
+      latest.contains(where: { op in
+        guard case .action(let edit) = op, !edit.isDelete else { return false }
+        return !contested(edit)
+      })
+    {
+      // An edit and a deletion that did not see each other: the edit revives the record.
+      tally.judged(.noLostRecords)
+      if server[id] == nil {
+        let what = latest.map(describe).joined(separator: " and ")
+        tally.fail(
+          .noLostRecords,
+          "\(what), concurrently; under editWins the edit revives it, yet the server does not hold \(name)")
       }
     }
   }
@@ -227,6 +250,62 @@ struct IntentJudge {
     return history.resets.contains { $0.position > first }
   }
 
+  /// Under `.editWins`, whether an edit among `latest` landed before a deletion it raced: CloudKit deletions carry no
+  /// change tag, so the deletion removes the edited version, and the editing device, holding nothing unsent, accepts
+  /// it. No client can stop that (the deleting device had not fetched the edit), so the record's existence is not
+  /// judged then.
+  private func editLandedBeforeConcurrentDeletion(_ latest: [Op]) -> Bool {
+    let deletions = latest.compactMap { op -> Int? in
+      guard case .action(let action) = op, action.isDelete else { return nil }
+      return landing(action, key: nil)
+    }
+    guard let lastDeletion = deletions.max() else { return false }
+    return latest.contains { op in
+      guard case .action(let action) = op, !action.isDelete, let landed = landing(action, key: nil) else {
+        return false
+      }
+      return landed < lastDeletion
+    }
+  }
+
+  /// Whether another device wrote the record concurrently with `edit`: a whole-record resolver may have decided the
+  /// conflict for the other write, so the edit may have been resolved away before it met the deletion, leaving
+  /// nothing to revive.
+  private func contested(_ edit: UserHistory.Action) -> Bool {
+    (byRecord[edit.recordID] ?? []).contains { other in
+      !other.isDelete && other.device != edit.device && !sees(.action(other), .action(edit), key: nil)
+        && !sees(.action(edit), .action(other), key: nil)
+    }
+  }
+
+  /// Under `.editWins`, the deletions an edit revived: each raced a create or edit of another device (neither saw
+  /// the other) that its user did not withdraw.
+  private func revivedDeletions(of id: RecordID) -> Set<Int> {
+    guard deletePolicy == .editWins else { return [] }
+    let actions = byRecord[id] ?? []
+    var revived = Set<Int>()
+    for delete in actions where delete.isDelete {
+      let raced = actions.contains { write in
+        !write.isDelete && write.device != delete.device && !withdrawn(write)
+          && !sees(.action(write), .action(delete), key: nil) && !sees(.action(delete), .action(write), key: nil)
+      }
+      if raced { revived.insert(delete.order) }
+    }
+    return revived
+  }
+
+  /// A create or edit withdrawn by its own device's later deletion, which an edit revived: the revived record may
+  /// keep its values (the deletion was cancelled before it was sent) or not (it was revived from the editing device's
+  /// copy), so its values are allowed but not required — those that landed, as the caller checks.
+  private func optionallyWithdrawn(_ action: UserHistory.Action, revived: Set<Int>) -> Bool {
+    guard !action.isDelete, !revived.isEmpty,
+      let deletion = byRecord[action.recordID]?.first(where: {
+        $0.isDelete && $0.device == action.device && $0.order > action.order
+      })
+    else { return false }
+    return revived.contains(deletion.order)
+  }
+
   private func describe(_ op: Op) -> String {
     switch op {
     case .action(let action):
@@ -246,19 +325,22 @@ struct IntentJudge {
   // MARK: Keys
 
   private func judgeKeys(
-    _ id: RecordID, epoch: [UserHistory.Action], final: Record, into tally: inout InvariantTally
+    _ id: RecordID, epoch: [UserHistory.Action], optional: [UserHistory.Action], final: Record,
+    into tally: inout InvariantTally
   ) {
     var keys = Set<String>()
     for action in epoch { keys.formUnion(action.writes.keys) }
     for key in keys.sorted() {
       // A create defines the whole record: a key it does not set, it removes.
       let writers = epoch.filter { $0.writes[key] != nil || $0.isCreate }
-      let latest = writers.filter { a in
-        !writers.contains { b in b.order != a.order && sees(.action(b), .action(a), key: key) }
-      }
+      let latest = latestWrites(writers, key: key)
       guard !latest.isEmpty else { continue }
       let ended = Observer.value(of: key, in: final)
-      let allowed = latest.map { $0.writes[key] ?? nil }
+      var allowed = latest.map { $0.writes[key] ?? nil }
+      // Values of writes an editWins revival may or may not have kept: those that reached the server before the
+      // deletion was cancelled or revived (unsent ones went with the deleted copy).
+      let maybe = optional.filter { ($0.writes[key] != nil || $0.isCreate) && landing($0, key: key) != nil }
+      if !maybe.isEmpty { allowed += latestWrites(writers + maybe, key: key).map { $0.writes[key] ?? nil } }
       // A device whose save went unanswered cannot tell whether its value landed and was overwritten since: when the
       // key ends with that device's value, it re-sent what it could not know was superseded. Not judged.
       let unanswered = history.unansweredSaves[id] ?? []
@@ -285,6 +367,13 @@ struct IntentJudge {
           "concurrent writes of \(key) of \(id.recordName) (\(values.joined(separator: ", "))), yet the server ended with \(endedText), none of them"
         )
       }
+    }
+  }
+
+  /// The writes of `key` no other write among `writers` saw.
+  private func latestWrites(_ writers: [UserHistory.Action], key: String) -> [UserHistory.Action] {
+    writers.filter { a in
+      !writers.contains { b in b.order != a.order && sees(.action(b), .action(a), key: key) }
     }
   }
 
@@ -387,7 +476,8 @@ struct IntentJudge {
     }
     // An edit of a server version deleted before any save of its device landed was lost with it: a later save by the
     // device is of a new record. (An edit of the device's own unsent create is of the record it later saves.)
-    if !action.isCreate, action.base > 0,
+    // Under `.editWins` such a save is the revival the policy promises, and belongs to the revived record.
+    if deletePolicy == .deleteWins, !action.isCreate, action.base > 0,
       timeline.versions[id]?.contains(where: {
         $0.record == nil && $0.position > action.base && $0.position < save.position
       })

@@ -232,11 +232,16 @@ extension SimulatedSyncEngine {
           .fetchedDatabaseChanges(
             SyncEngine.FetchedDatabaseChanges(modifications: changes.changedZones, deletions: deletions)))
       else { return }
+      // The new database token and the zones it leaves to fetch are one write: a crash after it fetches them still.
       updateTokens { tokens in
         for zone in gone { tokens.zones[zone] = nil }
+        tokens.zonesNeedingFetch.removeAll { gone.contains($0) }
+        for zone in changes.changedZones where !gone.contains(zone) && !tokens.zonesNeedingFetch.contains(zone) {
+          tokens.zonesNeedingFetch.append(zone)
+        }
         tokens.database = changes.token
       }
-      for zone in changes.changedZones where !gone.contains(zone) && !session.zonesToFetch.contains(zone) {
+      for zone in tokens.zonesNeedingFetch where !session.zonesToFetch.contains(zone) {
         session.zonesToFetch.append(zone)
       }
       guard persistStateIfChanged() else { return }
@@ -248,7 +253,10 @@ extension SimulatedSyncEngine {
           .fetchedRecordZoneChanges(
             SyncEngine.FetchedRecordZoneChanges(modifications: changes.changed, deletions: changes.deleted)))
       else { return }
-      updateTokens { $0.zones[zone] = changes.token }
+      updateTokens { tokens in
+        tokens.zones[zone] = changes.token
+        if !changes.moreComing { tokens.zonesNeedingFetch.removeAll { $0 == zone } }
+      }
       guard persistStateIfChanged() else { return }
       if !changes.moreComing {
         session.zonesToFetch.removeFirst()

@@ -18,6 +18,7 @@ struct SyncBugZooTests {
       steps: 60, resolver: defect == .stripUnknownKeys ? .serverLastWriterWins : .fieldMerge, faults: .swarm,
       schemas: defect == .stripUnknownKeys ? .minorUpgrade : .none)
     configuration.defects = [defect]
+    configuration.deletePolicy = defect.deletePolicy
     return configuration
   }
 

@@ -74,10 +74,32 @@ struct DeletePolicyTests {
 
   @Test("a fetched change meeting an unsent local deletion: deleteWins sends it, editWins keeps the server's record")
   func pendingDeletion() throws {
-    let server = try Scenario.note(["title": "changed elsewhere"]).savedByServer(tag: "t2", at: Scenario.t0)
-    let pending = Tombstone(deleting: server, at: Scenario.t0, by: "phone")
+    let deleted = try Scenario.note(["title": "x"]).savedByServer(tag: "t1", at: Scenario.t0)
+    let pending = Tombstone(deleting: deleted, at: Scenario.t0, by: "phone")
+    var server = try Scenario.note(["title": "changed elsewhere"]).savedByServer(tag: "t2", at: Scenario.t0)
+    server.modifiedByDevice = "tablet"
     #expect(DeletePolicy.deleteWins.resolvePendingDeletion(pending, against: server) == .deleted(pending))
     #expect(DeletePolicy.editWins.resolvePendingDeletion(pending, against: server) == .keep(server))
+  }
+
+  @Test("editWins never lets a change the deletion saw cancel it: the version deleted, or the deleter's own save")
+  func pendingDeletionAgainstWhatItSaw() throws {
+    let deleted = try Scenario.note(["title": "x"]).savedByServer(tag: "t1", at: Scenario.t0)
+    let pending = Tombstone(deleting: deleted, at: Scenario.t0, by: "phone")
+    #expect(pending.recordChangeTag == "t1")
+    // The very version deleted comes back in a fetch.
+    #expect(DeletePolicy.editWins.resolvePendingDeletion(pending, against: deleted) == .deleted(pending))
+    // The deleter's own save, made before the deletion, lands unheard of.
+    var ownSave = try Scenario.note(["title": "mine"]).savedByServer(tag: "t2", at: Scenario.t0)
+    ownSave.modifiedByDevice = "phone"
+    #expect(DeletePolicy.editWins.resolvePendingDeletion(pending, against: ownSave) == .deleted(pending))
+    // The deleter's own save answered after the deletion: its tag is on the tombstone.
+    var answered = pending
+    answered.recordChangeTag = "t3"
+    var acknowledged = try Scenario.note(["title": "mine"]).savedByServer(tag: "t3", at: Scenario.t0)
+    acknowledged.modifiedByDevice = nil
+    #expect(DeletePolicy.editWins.resolvePendingDeletion(answered, against: acknowledged) == .deleted(answered))
+    #expect(!pending.saw(acknowledged))
   }
 
   @Test("tombstones block stale copies, keep the latest deletion, and round-trip through JSON")
