@@ -33,7 +33,7 @@ struct CommandHelp: Sendable {
     ("--faults PROFILE", "none, flaky, hostile or swarm (flaky)"),
     ("--delete-policy P", "deleteWins or editWins (deleteWins)"),
     ("--schemas S", "none, minor or major: app versions on the devices (none)"),
-    ("--client NAME", "reference or sync-engine: the sync client every device runs (reference)"),
+    ("--client NAME", "reference, sync-engine or sync-engine-sample: the sync client every device runs (reference)"),
     ("--clock-skew SECONDS", "the largest device clock offset (120)"),
     ("--defect NAME", "a classic sync bug every device makes (see the zoo in the docs)"),
   ]

@@ -21,6 +21,9 @@ enum SimulationOptions {
       faults: try PlaygroundNames.faults(options.values["--faults"] ?? "flaky"),
       schemas: try PlaygroundNames.schemas(options.values["--schemas"] ?? "none"))
     configuration.client = try PlaygroundNames.client(options.values["--client"] ?? "reference")
+    if let refusal = configuration.client.refusal(ofResolver: configuration.resolver.name) {
+      throw CommandLineOptions.Problem(description: refusal)
+    }
     configuration.maximumClockSkew = try options.integer("--clock-skew", default: 120, in: 0...86_400)
     if let defect = options.values["--defect"] { configuration.defects = [try PlaygroundNames.defect(defect)] }
     return configuration

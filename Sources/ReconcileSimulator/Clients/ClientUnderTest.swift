@@ -15,14 +15,30 @@ public struct ClientUnderTest: Sendable, Hashable, CustomStringConvertible {
   public var name: String
   /// Builds the client of one device.
   public var make: @Sendable (ClientSetup) throws -> any SyncClient
+  /// The one resolver this client's runs may name, when it merges by a rule of its own whatever the resolver: its
+  /// runs are judged by that resolver's contract, and a run naming another is refused. `nil` (the default) for a
+  /// client that merges with the run's resolver.
+  public var ownRule: String?
 
   /// Describes a client under test.
   /// - Parameters:
   ///   - name: Its script name.
+  ///   - ownRule: The one resolver name its runs may use, when it merges by a rule of its own; `nil` unless given.
   ///   - make: Builds the client of one device; a thrown error leaves the device out of the run.
-  public init(name: String, make: @escaping @Sendable (ClientSetup) throws -> any SyncClient) {
+  public init(
+    name: String, ownRule: String? = nil, make: @escaping @Sendable (ClientSetup) throws -> any SyncClient
+  ) {
     self.name = name
+    self.ownRule = ownRule
     self.make = make
+  }
+
+  /// Why a run of this client with the resolver named `resolver` means nothing, or `nil` when it is fine.
+  /// - Parameter resolver: A resolver's script name.
+  public func refusal(ofResolver resolver: String) -> String? {
+    guard let ownRule, ownRule != resolver else { return nil }
+    return "client \(name) merges by its own rule, not with a resolver: --resolver \(resolver) would judge it by a "
+      + "contract it never tries to keep; use --resolver \(ownRule)"
   }
 
   /// Reconcile's reference client, ``SimulatedDevice``.
@@ -31,7 +47,7 @@ public struct ClientUnderTest: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The built-in clients.
-  public static var builtIns: [ClientUnderTest] { [.reference, .syncEngine] }
+  public static var builtIns: [ClientUnderTest] { [.reference, .syncEngine, .syncEngineSample] }
 
   /// Equal when the names are.
   public static func == (lhs: ClientUnderTest, rhs: ClientUnderTest) -> Bool { lhs.name == rhs.name }

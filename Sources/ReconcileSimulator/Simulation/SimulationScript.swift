@@ -224,6 +224,13 @@ public enum SimulationScript {
         }
         parsed.steps += steps
       }
+      // Checked once the resolver is named, or at the first line that runs the world (scripts name the client first).
+      switch command {
+      case .client, .deletePolicy, .schemas, .addDevice, .zoneDeletion, .sendAfterEdits, .limits, .defect, .invariants:
+        break
+      default:
+        if let refusal = setup.client.refusal(ofResolver: setup.resolver.name) { throw fail(refusal) }
+      }
       parsed.setup = setup
       return command
     }

@@ -45,17 +45,39 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     /// The records seen so far by a fetch from the beginning of the zone (its token was `nil`: first launch, or an
     /// expired token); `nil` when none is under way. At its end, acknowledged records it did not bring are gone.
     public var fullFetchSeen: Set<RecordID>?
-    /// Records the user deleted whose deletion the server has not confirmed, with the deleted record's creation date
-    /// (`nil` when the server never confirmed the record: a copy that turns up may be this device's own save, so the
-    /// deletion stands): a fetched record with the same ID but another creation date was created anew elsewhere, and
-    /// the deletion — which carries no change tag — must not be sent against it.
-    public var deletions: [RecordID: Date?] = [:]
+    /// Records the user deleted whose deletion the server has not confirmed, each with its tombstone: the deleted
+    /// record's creation date (`nil` when the server never confirmed the record: a copy that turns up may be this
+    /// device's own save, so the deletion stands) — a fetched record with the same ID but another creation date was
+    /// created anew elsewhere, and the deletion, which carries no change tag, must not be sent against it — and the
+    /// change tag of the last version the deletion saw.
+    public var deletions: [RecordID: Tombstone] = [:]
     /// New records (no system fields) handed to the engine to send, until the server confirms or refuses them: one of
     /// these may have landed, so deleting it must reach the server; a new record never handed out is deleted locally
     /// only.
     public var newRecordsHandedOut: Set<RecordID> = []
     /// Deletions not sent until a fetch that starts after them shows the zone unchanged or fetches it.
     public var deletionsAwaitingFetch: Set<RecordID> = []
+    /// Under ``Rules/reconcile``, the last server version of each record the app knew: the ancestor of the next merge.
+    public var ancestors: [RecordID: Record] = [:]
+    /// Under ``Rules/reconcile``, the clock that stamps edits for the resolver's bookkeeping.
+    public var clock: HybridLogicalClock?
+    /// Records the user created again while their deletion was still unsent, with that deletion: the new record
+    /// replaces the one on the server whole, and deleting it again owes the server the deletion.
+    public var replacing: [RecordID: Tombstone] = [:]
+    /// Why the app stopped syncing: a conflict with a newer app's record, which it must not merge, or one the
+    /// resolver refused. The unsent change waits, kept, until an upgrade.
+    public var halt: HaltReason?
+  }
+
+  /// How the delegate merges: Apple's sample's rule, or Reconcile's.
+  public enum Rules: Sendable, Hashable {
+    /// Whole-record last-writer-wins on the device-written ``ExampleSyncDelegate/modifiedAtKey``, as Apple's sample
+    /// app does. The setup's resolver, bookkeeping and schema are not used.
+    case appleSample
+    /// The setup's resolver (guarded by its schema) over the last server version the app knew as the ancestor, the
+    /// setup's bookkeeping on every edit, and the schema's check on everything fetched: a record from a newer app is
+    /// shown as the server has it and never changed here, so keys this app does not know are never removed.
+    case reconcile
   }
 
   /// What the app persisted.
@@ -65,18 +87,46 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   let deletePolicy: DeletePolicy
   let zoneDeletion: ZoneDeletionResponse
   var clockOffset: TimeInterval
+  /// How it merges.
+  public let rules: Rules
+  let setupResolver: any ConflictResolver
+  let bookkeeping: EditBookkeeping
+  var schema: Schema?
   /// The deletions that were waiting when the fetch under way started (memory only).
   var fetchCovers: Set<RecordID> = []
 
   /// The first launch.
   /// - Parameter setup: The device and the zone.
   public init(setup: ClientSetup) {
+    self.init(setup: setup, rules: .reconcile)
+  }
+
+  /// The first launch, with the given merge rules.
+  /// - Parameters:
+  ///   - setup: The device, the zone, and the app's merge rules.
+  ///   - rules: Apple's sample's, or Reconcile's.
+  public init(setup: ClientSetup, rules: Rules) {
     zoneID = setup.zoneID
     deviceName = setup.name
     deletePolicy = setup.deletePolicy
     zoneDeletion = setup.zoneDeletion
     clockOffset = setup.clockOffset
+    self.rules = rules
+    setupResolver = setup.resolver
+    bookkeeping = setup.bookkeeping
+    schema = setup.schema
+    disk.clock = try? HybridLogicalClock(nodeID: setup.name)
   }
+
+  /// A new app version is installed: its schema checks what is fetched and edited from now on, and a halt over a
+  /// newer app's record is lifted.
+  public mutating func upgrade(to schema: Schema?) {
+    self.schema = schema
+    disk.halt = nil
+  }
+
+  /// Why the app stopped syncing.
+  public var haltReason: HaltReason? { disk.halt }
 
   /// The latest persisted state.
   public var stateSerialization: SyncEngine.StateSerialization? { disk.stateSerialization }
@@ -99,8 +149,14 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   public mutating func create(_ record: Record, at now: Date, syncEngine: inout SyncEngine.State) throws {
     guard disk.records[record.recordID] == nil else { throw DeviceError.recordExists(record.recordID) }
     var new = record
-    stamp(&new, at: now)
-    disk.deletions[record.recordID] = nil
+    for key in new.allKeys { new.markChanged(key) }
+    try stamp(&new, at: now)
+    disk.ancestors[record.recordID] = nil
+    if let deletion = disk.deletions.removeValue(forKey: record.recordID) {
+      // The new record replaces the one deleted: its save overwrites it, so the deletion is not sent.
+      disk.replacing[record.recordID] = deletion
+      syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(record.recordID)])
+    }
     disk.deletionsAwaitingFetch.remove(record.recordID)
     disk.records[record.recordID] = new
     if !disk.zoneCreated { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
@@ -112,8 +168,12 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     _ id: RecordID, setting values: [String: FieldValue?], at now: Date, syncEngine: inout SyncEngine.State
   ) throws {
     guard var record = disk.records[id] else { throw DeviceError.recordNotFound(id) }
+    if rules == .reconcile, let schema {
+      // A record from a newer major version is this app's to show, never to change.
+      do { _ = try schema.check(record) } catch { throw DeviceError.schema(error) }
+    }
     for (key, value) in values { record[key] = value }
-    stamp(&record, at: now)
+    try stamp(&record, at: now)
     disk.records[id] = record
     syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
   }
@@ -121,18 +181,50 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   /// Removes the record and queues its deletion.
   public mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws {
     guard let deleted = disk.records.removeValue(forKey: id) else { throw DeviceError.recordNotFound(id) }
+    disk.ancestors[id] = nil
+    if let replaced = disk.replacing.removeValue(forKey: id) {
+      // A replacement deleted again: the record it replaced is still owed its deletion, and the replacement's save
+      // may have landed.
+      disk.deletions[id] = replaced
+      disk.deletionsAwaitingFetch.insert(id)
+      if !disk.newRecordsHandedOut.contains(id) { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)]) }
+      syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
+      return
+    }
     if deleted.recordChangeTag == nil, !disk.newRecordsHandedOut.contains(id) {
       // The server never had it: nothing to delete there (a deletion could only hit another device's record).
       syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       return
     }
-    disk.deletions[id] = .some(deleted.creationDate)
+    disk.deletions[id] = Tombstone(deleting: deleted, at: now.addingTimeInterval(clockOffset), by: deviceName)
     disk.deletionsAwaitingFetch.insert(id)
     syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
   }
 
-  private func stamp(_ record: inout Record, at now: Date) {
-    record.encryptedValues[Self.modifiedAtKey] = .timestamp(now.addingTimeInterval(clockOffset))
+  /// Writes what the rules read: the sample's modification date, or the schema's version and the resolver's
+  /// bookkeeping.
+  private mutating func stamp(_ record: inout Record, at now: Date) throws {
+    let time = now.addingTimeInterval(clockOffset)
+    switch rules {
+    case .appleSample:
+      record.encryptedValues[Self.modifiedAtKey] = .timestamp(time)
+    case .reconcile:
+      if let schema {
+        do {
+          if case .newerMinor = try schema.check(record) {} else { try schema.stampVersion(&record) }
+        } catch {
+          throw DeviceError.schema(error)
+        }
+      }
+      if !bookkeeping.keys.isEmpty, var clock = disk.clock {
+        do {
+          try bookkeeping.stampEdit(&record, clock: &clock, at: time)
+        } catch {
+          throw DeviceError.bookkeeping(record.recordID, "\(error)")
+        }
+        disk.clock = clock
+      }
+    }
   }
 
   static func modifiedAt(_ record: Record) -> Date {
@@ -199,22 +291,34 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
           syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(server.recordID)])
           disk.deletionsAwaitingFetch.remove(server.recordID)
         }
-        disk.records[server.recordID] = merge(server: server, local: disk.records[server.recordID])
+        disk.records[server.recordID] = merge(server: server, local: disk.records[server.recordID], &syncEngine)
       }
-      for deletion in changes.deletions { applyDeletion(of: deletion.recordID, &syncEngine) }
+      for deletion in changes.deletions {
+        if disk.deletions.removeValue(forKey: deletion.recordID) != nil, disk.records[deletion.recordID] == nil {
+          // The record this device deleted is gone already: its own deletion is moot, and sent later it could only
+          // delete a record created anew under the same ID.
+          syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(deletion.recordID)])
+          disk.deletionsAwaitingFetch.remove(deletion.recordID)
+        }
+        applyDeletion(of: deletion.recordID, &syncEngine)
+      }
     case .sentDatabaseChanges(let sent):
       if sent.savedZones.contains(zoneID) { disk.zoneCreated = true }
     case .sentRecordZoneChanges(let sent):
       for saved in sent.savedRecords {
         guard let local = disk.records[saved.recordID] else {
-          // Deleted while its first save was in flight: the deletion now knows which record it deletes.
-          if case .some(nil) = disk.deletions[saved.recordID] {
-            disk.deletions[saved.recordID] = .some(saved.creationDate)
+          // Deleted while its save was in flight: the deletion saw this save, and now knows which record it deletes.
+          if var deletion = disk.deletions[saved.recordID] {
+            if deletion.creationDate == nil { deletion.creationDate = saved.creationDate }
+            deletion.recordChangeTag = saved.recordChangeTag
+            disk.deletions[saved.recordID] = deletion
           }
           continue
         }
         // Edits made while the save was in flight stay on top of the new system fields (their save is pending).
         disk.records[saved.recordID] = Self.values(of: local, on: saved)
+        disk.replacing[saved.recordID] = nil
+        if rules == .reconcile { disk.ancestors[saved.recordID] = saved }
       }
       for saved in sent.savedRecords { disk.newRecordsHandedOut.remove(saved.recordID) }
       for failure in sent.failedRecordSaves
@@ -239,9 +343,15 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     switch failure.error.code {
     case .serverRecordChanged:
       guard let server = failure.error.conflict?.server, let local = disk.records[id] else { return }
-      let merged = merge(server: server, local: local)
+      // The save was refused: its changes are still this device's own, to merge as unsent.
+      syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+      let merged = merge(server: server, local: local, &syncEngine)
       disk.records[id] = merged
-      if !Self.sameValues(merged, server) { syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)]) }
+      if !Self.sameValues(merged, server) {
+        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+      } else {
+        syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+      }
     case .zoneNotFound:
       // The zone is gone (deleted elsewhere, or never created): what the server had went with it, as the
       // zone-deletion response says; records it never had are uploaded again into a re-created zone.
@@ -265,11 +375,12 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   /// created anew since (another creation date) is another record, which the deletion must not touch.
   private func deletionStands(against server: Record) -> Bool {
     let id = server.recordID
-    let deletedCreation = disk.deletions[id] ?? nil
-    if let deletedCreation, let created = server.creationDate, deletedCreation != created { return false }
-    if server.modifiedByDevice == deviceName { return true }
-    let pending = Tombstone(
-      recordID: id, recordType: server.recordType, deletedAt: .distantPast, creationDate: deletedCreation)
+    let pending =
+      disk.deletions[id]
+      ?? Tombstone(recordID: id, recordType: server.recordType, deletedAt: .distantPast, deletedBy: deviceName)
+    if let deletedCreation = pending.creationDate, let created = server.creationDate, deletedCreation != created {
+      return false
+    }
     if case .deleted = deletePolicy.resolvePendingDeletion(pending, against: server) { return true }
     return false
   }
@@ -278,6 +389,8 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   /// older one with its ID) and stays; an acknowledged one goes, unless it has unsent edits under `.editWins`, which
   /// upload it again.
   private mutating func applyDeletion(of id: RecordID, _ syncEngine: inout SyncEngine.State) {
+    // The record a replacement was to overwrite is gone: the replacement is a new record now.
+    disk.replacing[id] = nil
     guard let local = disk.records[id], local.recordChangeTag != nil else { return }
     if deletePolicy == .editWins, syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id)) {
       disk.records[id] = local.withoutSystemFields
@@ -292,6 +405,13 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     guard let seen = disk.fullFetchSeen else { return }
     disk.fullFetchSeen = nil
     for id in disk.records.keys.sorted() where !seen.contains(id) { applyDeletion(of: id, &syncEngine) }
+    // A deletion of a record the server no longer has is moot: sent later, it could only delete a record created
+    // anew under the same ID.
+    for id in disk.deletions.keys.sorted() where !seen.contains(id) && disk.records[id] == nil {
+      disk.deletions[id] = nil
+      disk.deletionsAwaitingFetch.remove(id)
+      syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id)])
+    }
   }
 
   private mutating func zoneWasDeleted(_ syncEngine: inout SyncEngine.State) {
@@ -304,6 +424,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       })
     disk.deletions = [:]
     disk.deletionsAwaitingFetch = []
+    disk.replacing = [:]
     for (id, record) in disk.records.sorted(by: { $0.key < $1.key }) {
       if zoneDeletion == .dropLocalData, record.recordChangeTag != nil {
         disk.records[id] = nil
@@ -317,11 +438,71 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     disk.newRecordsHandedOut = []
   }
 
-  /// Last writer wins, whole record, by the device-written date: the server's record when its date is at least the
-  /// local one, else the local values on the server's system fields.
-  private func merge(server: Record, local: Record?) -> Record {
-    guard let local, Self.modifiedAt(local) > Self.modifiedAt(server) else { return server }
-    return Self.values(of: local, on: server)
+  /// Merges a server version with the local copy by the rules.
+  ///
+  /// Apple's sample: last writer wins, whole record, by the device-written date — the server's record when its date
+  /// is at least the local one, else the local values on the server's system fields.
+  ///
+  /// Reconcile's: a copy with no unsent change takes the server's version; otherwise the resolver merges (client: the
+  /// local copy, ancestor: the last server version known, server: this one) and the result stays pending when it
+  /// differs from the server's. A record from a newer app (the schema's check halts) is taken as the server has it.
+  private mutating func merge(server: Record, local: Record?, _ syncEngine: inout SyncEngine.State) -> Record {
+    switch rules {
+    case .appleSample:
+      guard let local, Self.modifiedAt(local) > Self.modifiedAt(server) else { return server }
+      return Self.values(of: local, on: server)
+    case .reconcile:
+      let id = server.recordID
+      if var clock = disk.clock {
+        try? bookkeeping.observeStamps(of: server, clock: &clock, at: server.modificationDate ?? .distantPast)
+        disk.clock = clock
+      }
+      defer { disk.ancestors[id] = server }
+      guard let local, syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id)) else { return server }
+      if let replaced = disk.replacing[id] {
+        if replaced.creationDate == nil || replaced.creationDate == server.creationDate {
+          return replacement(local, over: server, &syncEngine)
+        }
+        // The record it was to replace is gone; this one was created anew elsewhere: merge as two creates do.
+        disk.replacing[id] = nil
+      }
+      let resolver = schema.map { setupResolver.guarded(by: $0) } ?? setupResolver
+      var ancestor = local.recordChangeTag == nil ? nil : disk.ancestors[id]
+      if let known = local.creationDate, let created = server.creationDate, known != created {
+        // The record was deleted and created anew elsewhere: the unsent edits were to the deleted one, which
+        // `.deleteWins` lets go; `.editWins` merges them into the new record as a create would.
+        guard deletePolicy == .editWins else {
+          syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+          return server
+        }
+        ancestor = nil
+      }
+      let merged: Record
+      do {
+        merged = try resolver.resolve(Conflict(client: local, ancestor: ancestor, server: server))
+      } catch let halt as SchemaHalt {
+        // A newer app's record: this one must not merge into it. The user's change waits, unsent, for an upgrade.
+        disk.halt = .schema(halt)
+        return local
+      } catch {
+        disk.halt = .unresolvableConflict(id, "\(error)")
+        return local
+      }
+      if merged.changedKeys.isEmpty { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)]) }
+      return merged
+    }
+  }
+
+  /// A record created again after a deletion here replaces the server's version whole: every key takes the new
+  /// record's value or goes, except keys this app does not know (a newer app wrote them).
+  private func replacement(_ local: Record, over server: Record, _ syncEngine: inout SyncEngine.State) -> Record {
+    var replaced = server
+    let unknown = schema?.unknownKeys(in: server) ?? []
+    for key in Set(server.allKeys).union(local.allKeys).sorted() where !unknown.contains(key) {
+      replaced.takeValue(of: key, from: local)
+    }
+    if replaced.changedKeys.isEmpty { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(local.recordID)]) }
+    return replaced
   }
 
   /// `record`'s values and encrypted values on `base`'s system fields.
@@ -342,6 +523,14 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
 public typealias ExampleSyncEngine = SimulatedSyncEngine<ExampleSyncDelegate>
 
 extension ClientUnderTest {
-  /// A ``SimulatedSyncEngine`` with the ``ExampleSyncDelegate`` (script name `sync-engine`).
+  /// A ``SimulatedSyncEngine`` with the ``ExampleSyncDelegate`` under Reconcile's rules (script name `sync-engine`):
+  /// the run's resolver, delete policy and schema.
   public static let syncEngine = ClientUnderTest(name: "sync-engine") { setup in try ExampleSyncEngine(setup: setup) }
+
+  /// A ``SimulatedSyncEngine`` with the ``ExampleSyncDelegate`` under Apple's sample's rules (script name
+  /// `sync-engine-sample`): whole-record last-writer-wins on a device-written date, whatever the run's resolver.
+  /// Its rule promises no more than server last-writer-wins, so its runs name `server-lww` and no other resolver.
+  public static let syncEngineSample = ClientUnderTest(name: "sync-engine-sample", ownRule: "server-lww") { setup in
+    try SimulatedSyncEngine(delegate: ExampleSyncDelegate(setup: setup, rules: .appleSample), setup: setup)
+  }
 }

@@ -78,7 +78,7 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   var launches = 0
   /// Whether the device has a network.
   public internal(set) var isOnline = true
-  /// Why the engine stopped, or `nil`.
+  /// Why the engine stopped (an error it cannot retry, or its delegate halted), or `nil`.
   public internal(set) var haltReason: HaltReason?
 
   /// Launches the app and its engine for the first time.
@@ -87,6 +87,16 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   public init(setup: ClientSetup) throws {
     self.setup = setup
     delegate = try Delegate(setup: setup)
+    state = SyncEngine.State(delegate.stateSerialization ?? SyncEngine.StateSerialization())
+  }
+
+  /// Launches the app for the first time with a delegate built already (one with options of its own).
+  /// - Parameters:
+  ///   - delegate: The app's delegate, as its first launch made it.
+  ///   - setup: What the simulation set up.
+  public init(delegate: Delegate, setup: ClientSetup) {
+    self.setup = setup
+    self.delegate = delegate
     state = SyncEngine.State(delegate.stateSerialization ?? SyncEngine.StateSerialization())
   }
 
@@ -224,6 +234,7 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   private mutating func deliver(_ event: SyncEngine.Event) -> Bool {
     guard !stopped else { return false }
     delegate.handleEvent(event, syncEngine: &state)
+    if haltReason == nil, let reason = delegate.haltReason { haltReason = reason }
     if writes.wrote() { stopped = true }
     return !stopped
   }

@@ -50,6 +50,9 @@ public protocol SimulatedSyncEngineDelegate: SyncEngineDelegate {
   /// - Parameter id: A record ID.
   func record(_ id: RecordID) -> Record?
 
+  /// Why the app stopped syncing, or `nil`: a record from an app version it does not understand, a conflict it could
+  /// not merge. The engine sends nothing while it is set, as an app stops its engine; the default is `nil`.
+  var haltReason: HaltReason? { get }
   /// The device's clock moves; the default ignores it.
   /// - Parameter seconds: Positive to jump ahead.
   mutating func jumpClock(by seconds: TimeInterval)
@@ -59,6 +62,8 @@ public protocol SimulatedSyncEngineDelegate: SyncEngineDelegate {
 }
 
 extension SimulatedSyncEngineDelegate {
+  /// Never halts.
+  public var haltReason: HaltReason? { nil }
   /// Ignores the jump.
   public mutating func jumpClock(by seconds: TimeInterval) {}
   /// Ignores the upgrade.

@@ -107,13 +107,14 @@ struct SimulatedSyncEngineTests {
     #expect(report.runsReaching["tornCrash", default: 0] > 0)
   }
 
-  @Test("the runner finds the example delegate's clock-skew loss and shrinks it to a replayable script")
+  @Test("the runner finds the Apple sample rules' clock-skew loss and shrinks it to a replayable script")
   func runnerFindsClockSkewLoss() throws {
-    let report = PropertyRunner(configuration: Self.configuration(skew: 120), seeds: 0..<40).run()
+    let report = PropertyRunner(configuration: Self.configuration(skew: 120, client: .syncEngineSample), seeds: 0..<40)
+      .run()
     let failure = try #require(report.failures.first)
     #expect(failure.violation.invariant == .convergence)
     #expect(failure.steps.count <= 15, "\(failure.script)")
-    #expect(failure.script.contains("client sync-engine"))
+    #expect(failure.script.contains("client sync-engine-sample"))
     let skewed = failure.script.split(separator: "\n").filter {
       $0.hasPrefix("device add") && !$0.contains("--clock-offset 0s")
     }
@@ -182,5 +183,39 @@ struct SimulatedSyncEngineTests {
       #expect(!result.violations.contains { $0.invariant == .serverInvariants }, "seed \(seed): \(result.violations)")
     }
     #expect(torn > 0, "no torn crash landed inside the engine")
+  }
+
+  @Test(
+    "the built-in delegate merges with the run's resolver and keeps a newer app's keys",
+    arguments: [
+      (ResolverChoice.fieldMerge, SchemaScenario.none), (.fieldMerge, .minorUpgrade),
+      (.hybridLogicalClock, .majorUpgrade),
+    ])
+  func builtInDelegateKeepsEveryContract(_ resolver: ResolverChoice, _ schemas: SchemaScenario) {
+    var configuration = SimulationConfiguration(
+      steps: 100, resolver: resolver, deletePolicy: .deleteWins, faults: .flaky, schemas: schemas)
+    configuration.client = .syncEngine
+    configuration.maximumClockSkew = 0
+    let report = PropertyRunner(configuration: configuration, seeds: 0..<40).run()
+    #expect(report.failures.isEmpty, "\(report)")
+    // The runs must merge, or passing proves nothing.
+    #expect(report.conflicts > 50)
+  }
+
+  @Test("Apple's sample rules merge by their own rule, so a run naming another resolver is refused by name")
+  func sampleRulesRefuseAnotherResolver() throws {
+    let script = """
+      client sync-engine-sample
+      resolver field-merge
+      device add d1 --clock-offset 0s
+      d1 create Note/r1 title="x"
+      """
+    #expect {
+      try Simulation.replay(script)
+    } throws: { error in
+      "\(error)".contains("sync-engine-sample merges by its own rule") && "\(error)".contains("server-lww")
+    }
+    let accepted = script.replacing("resolver field-merge", with: "resolver server-lww")
+    #expect(try Simulation.replay(accepted).passed)
   }
 }
