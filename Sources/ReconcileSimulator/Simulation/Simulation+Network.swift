@@ -57,7 +57,12 @@ extension Simulation {
       }
       var deliverAt = now.addingTimeInterval(Self.latency)
       var loseResponse = false
+      var failAnswer: ServerError?
       var copies = 1
+      if !answersLost.isEmpty, var errors = answersLost[name], !errors.isEmpty {
+        failAnswer = errors.removeFirst()
+        answersLost[name] = errors.isEmpty ? nil : errors
+      }
       if !armed.isEmpty, var faults = armed[name], !faults.isEmpty {
         let fault = faults.removeFirst()
         armed[name] = faults.isEmpty ? nil : faults
@@ -78,7 +83,8 @@ extension Simulation {
       for copy in 0..<copies {
         // A duplicate arrives later than the original, as a retried packet does.
         network.send(
-          .request(id: outgoing.id, outgoing.request, loseResponse: loseResponse), device: index,
+          .request(id: outgoing.id, outgoing.request, loseResponse: loseResponse, failAnswer: failAnswer),
+          device: index,
           at: deliverAt.addingTimeInterval(TimeInterval(copy) * Self.duplicateLag))
       }
     }
@@ -87,12 +93,20 @@ extension Simulation {
   private mutating func deliver(_ message: Network.Message) {
     let index = message.device
     switch message.payload {
-    case .request(let id, let request, let loseResponse):
+    case .request(let id, let request, let loseResponse, let failAnswer):
       let answer = server.handle(request, from: clients[index].identity)
       count(answer)
       observeServer()
       var saving: [RecordID] = []
       if case .modifyRecords(let modify) = request { saving = modify.saving.map(\.recordID) }
+      if let failAnswer {
+        history.recordUnanswered(saved: saving, deleted: Self.deleted(in: answer), device: clients[index].name)
+        statistics.transientErrors += 1
+        traceEntries.append(.note("network lost the answer to \(clients[index].name)'s \(request): networkFailure"))
+        network.send(
+          .response(id: id, .failure(failAnswer), saving: []), device: index, at: now.addingTimeInterval(Self.latency))
+        return
+      }
       if loseResponse {
         history.recordUnanswered(saved: saving, deleted: Self.deleted(in: answer), device: clients[index].name)
         statistics.lostMessages += 1

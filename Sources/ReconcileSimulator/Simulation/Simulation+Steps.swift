@@ -123,7 +123,12 @@ extension Simulation {
     case .loseRequest(let device), .loseResponse(let device), .duplicate(let device), .delay(let device, _):
       armed[device, default: []].append(fault)
     case .transient(let device, let name, let retryAfter):
-      if let error = SimulationFault.transientError(named: name, retryAfter: retryAfter) {
+      guard let error = SimulationFault.transientError(named: name, retryAfter: retryAfter) else { return }
+      if case .networkFailure = error {
+        // CloudKit's networkFailure means the request or its answer was lost: the device cannot tell which, so the
+        // simulator takes the case no client may assume away — the server applied it, and the answer was lost.
+        answersLost[device, default: []].append(error)
+      } else {
         server.injectFailure(error, count: 1, device: device)
       }
     case .itemTransient(let device, let name, let retryAfter):

@@ -51,6 +51,9 @@ public struct Simulation: Sendable {
 
   var network = Network()
   var armed: [String: [SimulationFault]] = [:]
+  /// Per device, `networkFailure` errors armed for its next requests: the server applies the request and the answer is
+  /// lost on its way back, so the device gets the error and never learns what landed.
+  var answersLost: [String: [ServerError]] = [:]
   /// Devices armed to crash between two persistence writes of their next answer.
   var tornCrashArmed: Set<String> = []
   /// When the user's full storage is freed, while it is full.

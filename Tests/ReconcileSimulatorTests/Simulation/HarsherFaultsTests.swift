@@ -87,6 +87,35 @@ struct HarsherFaultsTests {
     #expect(result.outcomes[.oneSidedChangesKept].map { if case .held = $0 { true } else { false } } == true)
   }
 
+  @Test("networkFailure is an answer lost after the server applied the request: the device cannot count it as refused")
+  func networkFailureMayHaveLanded() throws {
+    let result = try Simulation.replay(
+      """
+      resolver field-merge
+      device add d1
+      device add d2
+      send-after-edits
+      d1 create Note/r1 title="a"
+      advance 5s
+      fault transient d1 networkFailure 0s
+      d1 create Note/r2 title="two"
+      advance 1s
+      """ + "\n" + """
+        advance 1s
+        d1 delete Note/r2
+        d2 create Note/r2 title="other"
+        quiesce
+        expect invariants
+        """)
+    let trace = result.trace.joined(separator: "\n")
+    // The save landed before its answer was lost.
+    let saved = try #require(result.trace.firstIndex { $0.contains("d1: saved r2") }, "\(trace)")
+    let lost = try #require(result.trace.firstIndex { $0.contains("network lost the answer to d1's modifyRecords") })
+    #expect(saved < lost, "\(trace)")
+    #expect(result.statistics.transientErrors >= 1)
+    #expect(result.passed, "\(result.violations)")
+  }
+
   @Test("a crash between applying a fetched page and committing its token loses nothing")
   func tornCrashDuringFetch() throws {
     let result = try Simulation.replay(
