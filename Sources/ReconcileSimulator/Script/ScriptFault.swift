@@ -25,8 +25,9 @@ public enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
   /// `fault corrupt NAME TYPE/NAME`: the device's stored copy of the record is damaged on disk; the device finds out
   /// at its next check, throws the copy away and fetches the server's again.
   case corruptStorage(device: String, record: RecordPath)
-  /// `fault torn-crash NAME`: the device crashes between two persistence writes of its next answer.
-  case tornCrash(device: String)
+  /// `fault torn-crash NAME [after N]`: the device crashes between two persistence writes of its next answer that
+  /// takes more than N (1 unless given), after the Nth.
+  case tornCrash(device: String, afterWrites: Int = 1)
   /// `fault throttle 30s`: the whole container answers `serviceUnavailable` with a retry-after.
   case throttle(TimeInterval)
   /// `fault error NAME [N] [--device D] [--retry-after 5s]`: the server answers the next N requests with an error.
@@ -47,7 +48,7 @@ public enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .disconnectAfterSave(let device), .loseResponses(let device, _), .loseRequest(let device),
       .duplicate(let device), .delay(let device, _), .transient(let device, _, _), .itemTransient(let device, _, _),
-      .corruptStorage(let device, _), .tornCrash(let device):
+      .corruptStorage(let device, _), .tornCrash(let device, _):
       device
     case .error(_, _, let device): device
     case .throttle, .expireTokens, .expireDatabaseTokens, .quotaFull, .deleteZone, .clear: nil
@@ -71,7 +72,7 @@ public enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
     case .corruptStorage(let device, let record):
       guard record.recordType == SimulationScript.recordType else { return nil }
       return [.corruptStorage(device: device, record: record.recordName)]
-    case .tornCrash(let device): return [.tornCrash(device: device)]
+    case .tornCrash(let device, let after): return [.tornCrash(device: device, afterWrites: after)]
     case .throttle(let wait): return seconds(wait).map { [.throttle(seconds: $0)] }
     case .expireTokens: return [.expireTokens]
     case .expireDatabaseTokens: return [.expireDatabaseTokens]
@@ -112,7 +113,7 @@ public enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
     case .corruptStorage(let device, let record):
       self = .corruptStorage(
         device: device, record: RecordPath(recordType: SimulationScript.recordType, recordName: record))
-    case .tornCrash(let device): self = .tornCrash(device: device)
+    case .tornCrash(let device, let after): self = .tornCrash(device: device, afterWrites: after)
     }
   }
 
@@ -135,7 +136,7 @@ public enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
     case .quotaFull(let wait): return "fault quota-full \(seconds(wait))"
     case .deleteZone: return "fault delete-zone"
     case .corruptStorage(let device, let record): return "fault corrupt \(device) \(record)"
-    case .tornCrash(let device): return "fault torn-crash \(device)"
+    case .tornCrash(let device, let after): return "fault torn-crash \(device)" + (after == 1 ? "" : " after \(after)")
     case .disconnectAfterSave(let device): return "fault disconnect-after-save \(device)"
     case .error(let error, let count, let device):
       return "fault error \(error.name) \(count)" + (device.map { " --device \($0)" } ?? "")

@@ -116,7 +116,7 @@ public enum ScriptParser {
       summary: "answer requests with an error; end every fault",
       runs: .playground, example: "fault error zoneBusy 3 --device phone"),
     Entry(
-      syntax: "fault lose-request | duplicate | torn-crash NAME",
+      syntax: "fault lose-request | duplicate | torn-crash NAME [after N]",
       summary: "lose or repeat a request; crash between two writes",
       runs: .simulator, example: "fault duplicate phone"),
     Entry(
@@ -473,7 +473,14 @@ public enum ScriptParser {
     case "disconnect-after-save": return .disconnectAfterSave(device: device)
     case "lose-request": return .loseRequest(device: device)
     case "duplicate": return .duplicate(device: device)
-    case "torn-crash": return .tornCrash(device: device)
+    case "torn-crash":
+      guard words.hasMore else { return .tornCrash(device: device) }
+      try words.expect("after", after: "torn-crash \(device)")
+      let count = try words.required("a number of persistence writes")
+      guard let after = Int(count), after >= 1 else {
+        throw ScriptError("a torn crash strikes after 1 or more persistence writes, not '\(count)'", token: count)
+      }
+      return .tornCrash(device: device, afterWrites: after)
     case "delay": return .delay(device: device, by: try nonNegativeDuration(try words.required("a delay such as 20s")))
     case "transient", "item-transient":
       let error = try words.required("a transient error")

@@ -172,7 +172,7 @@ struct Scheduler: Sendable {
     case 2:
       switch random.below(4) {
       case 0: return .crash(device: device)
-      case 3: return .fault(.tornCrash(device: device))
+      case 3: return .fault(.tornCrash(device: device, afterWrites: 1 + random.below(3)))
       case 1:
         let online = world.index(of: device).map { world.clients[$0].isOnline } ?? true
         return online ? .offline(device: device) : .online(device: device)

@@ -137,10 +137,10 @@ extension Simulation {
       }
       let before = clients[index].persistedZoneToken
       let wasHalted = clients[index].isHalted
-      if !tornCrashArmed.isEmpty, tornCrashArmed.contains(clients[index].name) {
-        if clients[index].receive(answer, for: id, at: now, crashingAfterWrites: 1) {
+      if !tornCrashArmed.isEmpty, let afterWrites = tornCrashArmed[clients[index].name] {
+        if clients[index].receive(answer, for: id, at: now, crashingAfterWrites: afterWrites) {
           retryNotBefore[index] = nil
-          tornCrashArmed.remove(clients[index].name)
+          tornCrashArmed[clients[index].name] = nil
           statistics.tornCrashes += 1
           traceEntries.append(.note("\(clients[index].name) crashed between two persistence writes"))
           // The crash took the answer with it before every save in it was kept: as for a lost answer, the device

@@ -158,8 +158,8 @@ extension Simulation {
       if server.events.count > before {
         history.recordReset(UserHistory.ZoneReset(time: now, position: server.events.count, shown: shown))
       }
-    case .tornCrash(let device):
-      tornCrashArmed.insert(device)
+    case .tornCrash(let device, let afterWrites):
+      tornCrashArmed[device] = max(1, afterWrites)
     case .corruptStorage(let device, let record):
       guard let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else { return }
       var damaged = false

@@ -55,7 +55,7 @@ public struct Simulation: Sendable {
   /// lost on its way back, so the device gets the error and never learns what landed.
   var answersLost: [String: [ServerError]] = [:]
   /// Devices armed to crash between two persistence writes of their next answer.
-  var tornCrashArmed: Set<String> = []
+  var tornCrashArmed: [String: Int] = [:]
   /// When the user's full storage is freed, while it is full.
   var quotaFreedAt: Date?
   /// Per device (by index), when the latest retry-after handed to it ends, and what asked for it.

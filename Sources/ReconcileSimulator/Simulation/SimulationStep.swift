@@ -82,16 +82,17 @@ public enum SimulationFault: Sendable, Hashable {
   case deleteZone
   /// `device`'s stored copy of `record` is damaged on disk (see `SimulatedDevice.corruptStoredRecord(_:)`).
   case corruptStorage(device: String, record: String)
-  /// `device` crashes in the middle of handling its next answer that takes two or more persistence writes, after
-  /// the first (see `SimulatedDevice.receive(_:for:at:crashingAfterWrites:)`).
-  case tornCrash(device: String)
+  /// `device` crashes in the middle of handling its next answer that takes more than `afterWrites` persistence
+  /// writes, after that many (see `SimulatedDevice.receive(_:for:at:crashingAfterWrites:)`): any write boundary of a
+  /// handler, not only the first.
+  case tornCrash(device: String, afterWrites: Int = 1)
 
   /// The device the fault targets, if any.
   public var device: String? {
     switch self {
     case .loseRequest(let device), .loseResponse(let device), .duplicate(let device), .delay(let device, _),
       .transient(let device, _, _), .itemTransient(let device, _, _), .corruptStorage(let device, _),
-      .tornCrash(let device):
+      .tornCrash(let device, _):
       device
     case .throttle, .expireTokens, .expireDatabaseTokens, .quotaFull, .deleteZone: nil
     }

@@ -92,6 +92,7 @@ struct ScriptLanguageTests {
       .delay(device: "a", by: 20), .transient(device: "a", error: "zoneBusy", retryAfter: 5),
       .itemTransient(device: "a", error: "networkFailure", retryAfter: 0),
       .corruptStorage(device: "a", record: RecordPath(recordType: "Note", recordName: "r1")), .tornCrash(device: "a"),
+      .tornCrash(device: "a", afterWrites: 3),
       .throttle(30), .throttle(0.5), .error(.zoneBusy(retryAfter: 10), count: 3, device: "a"), .expireTokens,
       .expireDatabaseTokens, .quotaFull(90), .deleteZone, .clear,
     ])

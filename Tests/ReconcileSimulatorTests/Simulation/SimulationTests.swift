@@ -54,7 +54,8 @@ struct SimulationTests {
       .fault(.duplicate(device: "a")), .fault(.delay(device: "a", seconds: 20)),
       .fault(.transient(device: "a", error: "zoneBusy", retryAfter: 5)), .fault(.throttle(seconds: 30)),
       .fault(.expireTokens), .fault(.deleteZone), .fault(.corruptStorage(device: "a", record: "r1")),
-      .fault(.tornCrash(device: "a")), .fault(.expireDatabaseTokens), .fault(.quotaFull(seconds: 45)),
+      .fault(.tornCrash(device: "a")), .fault(.tornCrash(device: "a", afterWrites: 2)), .fault(.expireDatabaseTokens),
+      .fault(.quotaFull(seconds: 45)),
       .fault(.itemTransient(device: "a", error: "serviceUnavailable", retryAfter: 3)),
     ]
     let setup = SimulationSetup(
