@@ -172,13 +172,20 @@ extension Simulation {
 
   /// Ends every fault, brings every device online, restarts halted devices (upgrading those halted by a newer app's
   /// records), and syncs until a whole round changes nothing on the server with every device idle.
-  /// - Parameter maximumRounds: The liveness bound; 30 rounds unless given, each up to an hour of virtual time.
-  /// - Returns: Whether the world became quiescent within the bound.
-  public mutating func quiesce(maximumRounds: Int = 30) -> Bool {
+  ///
+  /// A client that keeps sending without settling (a livelock) ends the run once it spends the request budget, as a
+  /// liveness violation, instead of running on.
+  /// - Parameters:
+  ///   - maximumRounds: The liveness bound; 30 rounds unless given, each up to an hour of virtual time.
+  ///   - requestBudget: Requests per device quiescence may take; 2,000 unless given.
+  /// - Returns: Whether the world became quiescent within the bounds.
+  public mutating func quiesce(maximumRounds: Int = 30, requestBudget: Int = 2_000) -> Bool {
     traceEntries.append(.quiesce)
     server.clearFaults()
     armed.removeAll()
+    answersLost.removeAll()
     tornCrashArmed.removeAll()
+    let budget = statistics.requests + requestBudget * max(1, clients.count)
     freeQuota()
     for index in clients.indices { clients[index].goOnline() }
     for round in 1...max(1, maximumRounds) {
@@ -190,6 +197,10 @@ extension Simulation {
       while waited < 3_600, !allIdle() || !network.isEmpty {
         pump(until: now.addingTimeInterval(10))
         waited += 10
+        if statistics.requests > budget {
+          traceEntries.append(.note("not quiescent: the devices spent the request budget (\(requestBudget) each)"))
+          return false
+        }
       }
       if server.events.count == before, allIdle(), network.isEmpty, clients.allSatisfy({ !$0.isHalted }) {
         return true

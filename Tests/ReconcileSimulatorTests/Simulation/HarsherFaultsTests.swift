@@ -116,6 +116,24 @@ struct HarsherFaultsTests {
     #expect(result.passed, "\(result.violations)")
   }
 
+  @Test("a client that keeps sending without settling spends the request budget and ends as a liveness violation")
+  func livelockEndsAtTheRequestBudget() throws {
+    let script = """
+      defect never-halve-batch
+      device add d1
+      limit batch-items 1
+      d1 create Note/r1 title="a"
+      d1 create Note/r2 title="b"
+      """
+    var simulation = Simulation(script: try SimulationScript.parse(script))
+    _ = simulation.run(quiescing: false)
+    let before = simulation.statistics.requests
+    let quiescent = simulation.quiesce(requestBudget: 10)
+    #expect(!quiescent)
+    #expect(simulation.trace.last?.contains("request budget") == true, "\(simulation.trace)")
+    #expect(simulation.statistics.requests - before <= 11, "the run stops at the budget, not a round later")
+  }
+
   @Test("a crash between applying a fetched page and committing its token loses nothing")
   func tornCrashDuringFetch() throws {
     let result = try Simulation.replay(
