@@ -42,6 +42,9 @@ public struct DeviceStorage: Sendable, Hashable {
   /// unanswered: a definite refusal of the save means nothing of this device's reached the server, and the deletion
   /// is dropped rather than sent against whatever record now holds the ID.
   var deletesOfUnconfirmed: [RecordID: Bool] = [:]
+  /// Records the user deleted while a save of theirs was unanswered: a copy of that save may still land after the
+  /// deletion's own answer, so a record created again under the ID replaces whatever the server holds, whole.
+  var staleSavesInDoubt: Set<RecordID> = []
   /// Deletions queued since the last completed fetch: each is sent only after a fetch that follows it, which cancels
   /// it when the record was deleted and created anew meanwhile (deletions carry no change tag).
   var deletesAwaitingFetch: Set<RecordID> = []

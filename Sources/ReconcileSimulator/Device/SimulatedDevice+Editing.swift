@@ -20,7 +20,9 @@ extension SimulatedDevice {
     // not yet fetched again leaves one too, which this one merges with when it comes back (the user never deleted
     // it), but which deleting this one must delete.
     let discarded = storage.discardedServerCopies.removeValue(forKey: record.recordID)
-    local.replacesDeleted = storage.pending[record.recordID] == .delete
+    // The deletion's answer does not end the doubt about an earlier unanswered save: its copy may land later.
+    local.replacesDeleted =
+      storage.pending[record.recordID] == .delete || storage.staleSavesInDoubt.contains(record.recordID)
     local.replacesDiscardedCopy = !local.replacesDeleted && discarded != nil
     local.replacedCreationDate =
       local.replacesDeleted ? deleted?.creationDate : local.replacesDiscardedCopy ? discarded ?? nil : nil
@@ -78,6 +80,7 @@ extension SimulatedDevice {
     var tombstone = Tombstone(deleting: local.current, at: deviceTime(at: now), by: name)
     if tombstone.creationDate == nil { tombstone.creationDate = local.replacedCreationDate }
     storage.tombstones.insert(tombstone)
+    if local.inDoubt { storage.staleSavesInDoubt.insert(id) }
     // A record re-created here after a deletion still owes the server that deletion.
     let unsent =
       (!local.sent && !local.replacesDeleted && !local.replacesDiscardedCopy)

@@ -35,6 +35,7 @@ extension SimulatedDevice {
     for id in damaged { discardDamaged(id) }
     storage.zoneToken = nil
     storage.fullFetchSeen = nil
+    session.listing += 1
     session.syncRequested = true
     return true
   }

@@ -35,7 +35,7 @@ extension SimulatedDevice {
         storage.requestSerial += 1
         let flight = InFlight(
           id: storage.requestSerial, request: request.request, sentAt: now, sentSaves: request.saves,
-          sentDeletes: request.deletes)
+          sentDeletes: request.deletes, listing: session.listing)
         for (id, save) in request.saves { storage.records[id]?.noteSent(save.record) }
         session.inFlight = flight
         return OutgoingRequest(id: flight.id, request: request.request)
@@ -224,6 +224,8 @@ extension SimulatedDevice {
       // The device restarted its listing while this page was on its way (it threw a damaged copy away): the page
       // continues a listing it no longer follows, and its token would skip the copy it must fetch again.
       if case .fetchZoneChanges(let sent) = flight.request, sent.since != storage.zoneToken { return }
+      // Even when both listings started from the beginning.
+      if flight.listing != session.listing { return }
       let pageHasChanges = !changes.changed.isEmpty || !changes.deleted.isEmpty
       if configuration.defects.contains(.commitTokenBeforePage) {
         commitZoneToken(changes.token)
@@ -288,6 +290,7 @@ extension SimulatedDevice {
       } else {
         storage.zoneToken = nil
         storage.fullFetchSeen = nil
+        session.listing += 1
       }
     case .zoneNotFound:
       zoneWasDeleted()
@@ -308,6 +311,8 @@ extension SimulatedDevice {
     discardDamagedRecords()
     storage.zoneCreated = false
     storage.zoneToken = nil
+    storage.staleSavesInDoubt.removeAll()
+    session.listing += 1
     if configuration.defects.contains(.dropDataOnZoneNotFound) {
       storage.records.removeAll()
       storage.pending = PendingQueue()
@@ -378,6 +383,7 @@ extension SimulatedDevice {
       return
     }
     observeStamps(of: saved)
+    storage.staleSavesInDoubt.remove(id)
     local.unacknowledgedSaves = []
     local.replacesDeleted = false
     local.replacesDiscardedCopy = false
@@ -413,6 +419,12 @@ extension SimulatedDevice {
         return nil
       }
       guard let local = storage.records[id] else { return nil }
+      if local.replacesDeleted {
+        // A record the user created again after deleting it here: the deletion that removed the server's copy is
+        // the one it replaces, so it is saved anew whatever the delete policy (the user's last act was the create).
+        settle(.recreate(local.current.withoutSystemFields), for: local)
+        return nil
+      }
       if configuration.defects.contains(.resaveDeleted) {
         settle(.recreate(local.current.withoutSystemFields), for: local)
         return nil

@@ -114,16 +114,19 @@ public struct SimulatedDevice: Sendable {
     /// For saves: each record's generation and values when sent.
     let sentSaves: [RecordID: (generation: Int, record: Record)]
     let sentDeletes: Set<RecordID>
+    /// The listing of the zone the request belongs to (``Session/listing`` when it was sent).
+    let listing: Int
 
     init(
       id: Int, request: ServerRequest, sentAt: Date, sentSaves: [RecordID: (generation: Int, record: Record)] = [:],
-      sentDeletes: Set<RecordID> = []
+      sentDeletes: Set<RecordID> = [], listing: Int = 0
     ) {
       self.id = id
       self.request = request
       self.sentAt = sentAt
       self.sentSaves = sentSaves
       self.sentDeletes = sentDeletes
+      self.listing = listing
     }
   }
 
@@ -134,6 +137,9 @@ public struct SimulatedDevice: Sendable {
     /// A send of the queue without fetching first, as CKSyncEngine schedules after local changes.
     var sendRequested = false
     var inFlight: InFlight?
+    /// Counts restarts of the zone's listing (a damaged copy thrown away, an expired token, the zone deleted): a page
+    /// answering a fetch sent for an earlier listing continues a listing the device no longer follows.
+    var listing = 0
     var waitUntil: Date?
     var retryCount = 0
     var throttle: TimeInterval
@@ -374,6 +380,8 @@ public struct SimulatedDevice: Sendable {
     for id in flight.sentSaves.keys {
       storage.records[id]?.inDoubt = true
       if storage.deletesOfUnconfirmed[id] != nil { storage.deletesOfUnconfirmed[id] = true }
+      // Deleted here since it was sent: a copy of this save may land after the deletion.
+      if storage.records[id] == nil, storage.tombstones[id] != nil { storage.staleSavesInDoubt.insert(id) }
     }
   }
 

@@ -134,7 +134,7 @@ struct IntentJudge {
       switch action.kind {
       case .delete: true
       case .create: !withdrawn(action)
-      case .edit: deletePolicy == .editWins && !withdrawn(action)
+      case .edit: deletePolicy == .editWins && !withdrawn(action, forExistence: true)
       }
     }.map(Op.action)
     if zoneDeletion == .dropLocalData {
@@ -286,7 +286,7 @@ struct IntentJudge {
     var revived = Set<Int>()
     for delete in actions where delete.isDelete {
       let raced = actions.contains { write in
-        !write.isDelete && write.device != delete.device && !withdrawn(write)
+        !write.isDelete && write.device != delete.device && !withdrawn(write, forExistence: true)
           && !sees(.action(write), .action(delete), key: nil) && !sees(.action(delete), .action(write), key: nil)
       }
       if raced { revived.insert(delete.order) }
@@ -526,7 +526,11 @@ struct IntentJudge {
 
   /// A create or edit its own user withdrew by deleting the record later on the same device, or whose copy the
   /// device's storage damaged afterwards with none of its values ever reaching the server.
-  private func withdrawn(_ action: UserHistory.Action) -> Bool {
+  ///
+  /// For existence (`forExistence`), an edit whose save landed — any save of its device after it and before the
+  /// device acted on the record again, so built before the damage — reached the server and revives as any edit does,
+  /// whatever its values prove.
+  private func withdrawn(_ action: UserHistory.Action, forExistence: Bool = false) -> Bool {
     let deletedLater =
       byRecord[action.recordID]?.contains {
         $0.isDelete && $0.device == action.device && $0.order > action.order
@@ -539,6 +543,10 @@ struct IntentJudge {
     guard let damage else { return false }
     // A create landed when its record reached the server, even with values a later edit had already changed.
     if action.isCreate { return landing(action, key: nil) == nil }
+    if forExistence, let save = landing(action, key: nil) {
+      let next = byRecord[action.recordID]?.first { $0.device == action.device && $0.order > damage.order }
+      if next.map({ save < timeline.position(at: $0.time) }) ?? true { return false }
+    }
     // A written value proves its landing. A removal is proven by a save of the device's, made before the device acted
     // on the record again after the damage (so it carries only what the device held before it), that lacks the key
     // and either took it away (the version before held it) or holds a value the device wrote at or after its first

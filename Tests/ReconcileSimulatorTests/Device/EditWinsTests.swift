@@ -269,6 +269,28 @@ struct EditWinsTests {
     expect invariants
     """
 
+  static let case13 = """
+    # seed 346, shrunk from 200 to 7 steps
+    # broke noResurrection: r6 was deleted (d2 deleted it at t=3s) and nothing later revived it, yet the server holds it (last saved by d3)
+    resolver server-lww
+    delete-policy editWins
+    schemas none
+    device add d2 --clock-offset 0s
+    device add d3 --clock-offset 0s
+    send-after-edits
+    limit batch-items 10 batch-bytes 400 page-size 5
+    invariants noResurrection
+    d2 create Note/r6 title="d2.107"
+    d3 create Note/r7 title="d3.111"
+    advance 1s
+    d2 delete Note/r6
+    advance 2s
+    d3 edit Note/r6 -body
+    fault corrupt d3 Note/r6
+    quiesce
+    expect invariants
+    """
+
   static let cases = [
     ReplayCase(
       behaviour: "one device: a save still on its way when the user deleted the note does not bring it back",
@@ -297,6 +319,8 @@ struct EditWinsTests {
       script: case11),
     ReplayCase(
       behaviour: "damage after a deletion was cancelled does not withdraw the deleter's landed values", script: case12),
+    ReplayCase(
+      behaviour: "an edit whose save landed before its copy was damaged revives a concurrent deletion", script: case13),
   ]
 
   @Test("each editWins counterexample replays with every invariant held", arguments: cases)
