@@ -55,6 +55,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     /// these may have landed, so deleting it must reach the server; a new record never handed out is deleted locally
     /// only.
     public var newRecordsHandedOut: Set<RecordID> = []
+    /// New records handed out whose save went unanswered (`networkFailure`, `serverResponseLost`): it may have landed,
+    /// whatever later answers say.
+    public var savesInDoubt: Set<RecordID> = []
     /// Deletions not sent until a fetch that starts after them shows the zone unchanged or fetches it.
     public var deletionsAwaitingFetch: Set<RecordID> = []
     /// Under ``Rules/reconcile``, the last server version of each record the app knew: the ancestor of the next merge.
@@ -320,12 +323,11 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
         disk.replacing[saved.recordID] = nil
         if rules == .reconcile { disk.ancestors[saved.recordID] = saved }
       }
-      for saved in sent.savedRecords { disk.newRecordsHandedOut.remove(saved.recordID) }
-      for failure in sent.failedRecordSaves
-      where !failure.error.isTransient && failure.error.code != .batchRequestFailed {
-        // Refused for good: the record did not land (a retried one may still).
-        disk.newRecordsHandedOut.remove(failure.record.recordID)
+      for saved in sent.savedRecords {
+        disk.newRecordsHandedOut.remove(saved.recordID)
+        disk.savesInDoubt.remove(saved.recordID)
       }
+      for failure in sent.failedRecordSaves { settleAttempt(failure, &syncEngine) }
       for failure in sent.failedRecordSaves { handleFailedSave(failure, &syncEngine) }
       for id in sent.deletedRecordIDs { disk.deletions[id] = nil }
       // A deletion the engine retries is still pending; one it gave up on is over.
@@ -367,6 +369,27 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     default:
       // Transient errors and batchRequestFailed are retried by the engine; anything else is logged and dropped.
       break
+    }
+  }
+
+  /// What a failed save of a new record says about whether it landed: an unanswered one (`networkFailure`,
+  /// `serverResponseLost`) may have; a conflict says some record holds the ID; any other answer says this attempt did
+  /// not. When no attempt is in doubt, nothing of the record reached the server: it is no longer handed out, and a
+  /// deletion the user made of it since has nothing to delete.
+  private mutating func settleAttempt(_ failure: SyncEngine.FailedRecordSave, _ syncEngine: inout SyncEngine.State) {
+    let id = failure.record.recordID
+    guard disk.newRecordsHandedOut.contains(id), failure.record.recordChangeTag == nil else { return }
+    switch failure.error.code {
+    case .networkFailure, .serverResponseLost: disk.savesInDoubt.insert(id)
+    case .serverRecordChanged: break
+    default:
+      guard !disk.savesInDoubt.contains(id) else { return }
+      disk.newRecordsHandedOut.remove(id)
+      if disk.records[id] == nil, let deletion = disk.deletions[id], deletion.creationDate == nil {
+        disk.deletions[id] = nil
+        disk.deletionsAwaitingFetch.remove(id)
+        syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id), .saveRecord(id)])
+      }
     }
   }
 
@@ -436,6 +459,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     }
     if !disk.records.isEmpty { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
     disk.newRecordsHandedOut = []
+    disk.savesInDoubt = []
   }
 
   /// Merges a server version with the local copy by the rules.

@@ -146,6 +146,21 @@ extension SimulatedSyncEngine {
     switch error {
     case _ where error.isTransient || error == .serverResponseLost || error == .quotaExceeded:
       session.retryCount += 1
+      if case .modifyRecords(let request) = flight.request {
+        // Every change of the batch failed with the error and stays pending, to be retried: the delegate hears of
+        // it as CKSyncEngine reports a retryable failure (a `networkFailure` may still have landed; the rest did not).
+        let reported = error.cloudKitError
+        var deletes: [RecordID: CloudKitError] = [:]
+        for id in request.deleting { deletes[id] = reported }
+        guard
+          emit(
+            .sentRecordZoneChanges(
+              SyncEngine.SentRecordZoneChanges(
+                savedRecords: [],
+                failedRecordSaves: request.saving.map { SyncEngine.FailedRecordSave(record: $0, error: reported) },
+                deletedRecordIDs: [], failedRecordDeletes: deletes)))
+        else { return }
+      }
       // Full storage has no retry-after: the user must free space, so wait a minute between tries.
       if error == .quotaExceeded {
         session.waitUntil = now.addingTimeInterval(60)
