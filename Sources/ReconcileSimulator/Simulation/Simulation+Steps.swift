@@ -226,7 +226,7 @@ extension Simulation {
 
   // MARK: Invariants
 
-  /// Checks the invariants of this run against the current state; call after ``quiesce(maximumRounds:)``.
+  /// Checks the invariants of this run against the current state; call after ``quiesce(maximumRounds:requestBudget:)``.
   /// - Parameter quiescent: What quiescence returned.
   /// - Returns: The broken invariants, in a fixed order.
   public func checkInvariants(quiescent: Bool) -> [InvariantViolation] { evaluate(quiescent: quiescent).violations }

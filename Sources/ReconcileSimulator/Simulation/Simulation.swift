@@ -183,7 +183,7 @@ public struct Simulation: Sendable {
   }
 
   /// The run so far, judged: the steps performed, the trace, and the invariants.
-  /// - Parameter quiescent: What ``quiesce(maximumRounds:)`` returned, or `nil` when the world was not driven to
+  /// - Parameter quiescent: What ``quiesce(maximumRounds:requestBudget:)`` returned, or `nil` when the world was not driven to
   ///   quiescence (then only the invariants checked while running apply).
   /// - Returns: The steps, trace, violations and statistics.
   public func result(quiescent: Bool?) -> SimulationResult {
