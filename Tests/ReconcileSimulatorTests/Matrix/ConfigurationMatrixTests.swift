@@ -39,7 +39,9 @@ struct ConfigurationMatrixTests {
     ResolverChoice.allCases.flatMap { resolver in
       DeletePolicy.allCases.flatMap { policy in
         FaultProfile.presets.flatMap { faults in
-          SchemaScenario.allCases.map { Cell(client: client, resolver: resolver, deletePolicy: policy, faults: faults, schemas: $0) }
+          SchemaScenario.allCases.map {
+            Cell(client: client, resolver: resolver, deletePolicy: policy, faults: faults, schemas: $0)
+          }
         }
       }
     }
