@@ -442,7 +442,12 @@ extension SimulatedDevice {
     case .quotaExceeded:
       return .quotaExceeded
     case _ where error.isTransient:
-      notLanded(id, flight: flight)
+      if case .networkFailure = error {
+        // The item's answer was lost, not the item refused: its save may have landed.
+        noteInDoubt(id)
+      } else {
+        notLanded(id, flight: flight)
+      }
       let until = now.addingTimeInterval(error.retryAfter ?? configuration.retry.backoff(attempt: 1))
       // Several items may ask for a wait: the longest stands.
       session.waitUntil = max(session.waitUntil ?? until, until)

@@ -377,12 +377,15 @@ public struct SimulatedDevice: Sendable {
   /// The request in flight is abandoned without an answer: each save in it may or may not have landed.
   mutating func markInFlightSavesInDoubt() {
     guard let flight = session.inFlight else { return }
-    for id in flight.sentSaves.keys {
-      storage.records[id]?.inDoubt = true
-      if storage.deletesOfUnconfirmed[id] != nil { storage.deletesOfUnconfirmed[id] = true }
-      // Deleted here since it was sent: a copy of this save may land after the deletion.
-      if storage.records[id] == nil, storage.tombstones[id] != nil { storage.staleSavesInDoubt.insert(id) }
-    }
+    for id in flight.sentSaves.keys { noteInDoubt(id) }
+  }
+
+  /// A save of `id` went unanswered: it may have landed, whatever later answers say.
+  mutating func noteInDoubt(_ id: RecordID) {
+    storage.records[id]?.inDoubt = true
+    if storage.deletesOfUnconfirmed[id] != nil { storage.deletesOfUnconfirmed[id] = true }
+    // Deleted here since it was sent: a copy of this save may land after the deletion.
+    if storage.records[id] == nil, storage.tombstones[id] != nil { storage.staleSavesInDoubt.insert(id) }
   }
 
   mutating func halt(_ reason: HaltReason) {

@@ -63,11 +63,18 @@ extension SimulatedServer {
     for id in request.deleting {
       plans.append((id, planDelete(id, scope: request.scope, client: client)))
     }
+    // A `networkFailure` for one item is its answer lost: the item is saved, and reported failed.
+    var answerLost: (id: RecordID, error: ServerError)?
     if !injectedItemFailures.isEmpty, var queued = injectedItemFailures[client.deviceName],
       !queued.isEmpty, let first = plans.firstIndex(where: { if case .save = $0.plan { true } else { false } }),
       case .save(_, let access, _, _) = plans[first].plan
     {
-      plans[first].plan = .failed(queued.removeFirst(), access)
+      let error = queued.removeFirst()
+      if case .networkFailure = error {
+        answerLost = (plans[first].id, error)
+      } else {
+        plans[first].plan = .failed(error, access)
+      }
       injectedItemFailures[client.deviceName] = queued.isEmpty ? nil : queued
     }
     if request.isAtomic { rejectAtomicSiblings(&plans) }
@@ -85,6 +92,10 @@ extension SimulatedServer {
       case .delete(let stored, let access):
         reply.deleted += applyDelete(stored, access: access, client: client)
       }
+    }
+    if let answerLost, let index = reply.saved.firstIndex(where: { $0.recordID == answerLost.id }) {
+      reply.saved.remove(at: index)
+      reply.failures[answerLost.id] = answerLost.error
     }
     return reply
   }

@@ -99,6 +99,14 @@ extension Simulation {
       observeServer()
       var saving: [RecordID] = []
       if case .modifyRecords(let modify) = request { saving = modify.saving.map(\.recordID) }
+      if case .success(.modifyRecords(let reply)) = answer, !reply.failures.isEmpty {
+        // An item answered `networkFailure` was saved and its answer lost: the device never learns it landed.
+        let lost = reply.failures.compactMap { id, error -> RecordID? in
+          if case .networkFailure = error { return id }
+          return nil
+        }
+        if !lost.isEmpty { history.recordUnanswered(saved: lost.sorted(), device: clients[index].name) }
+      }
       if let failAnswer {
         history.recordUnanswered(saved: saving, deleted: Self.deleted(in: answer), device: clients[index].name)
         statistics.transientErrors += 1

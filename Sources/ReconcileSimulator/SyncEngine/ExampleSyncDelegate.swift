@@ -55,6 +55,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     /// these may have landed, so deleting it must reach the server; a new record never handed out is deleted locally
     /// only.
     public var newRecordsHandedOut: Set<RecordID> = []
+    /// New records the user deleted before any attempt to save them may have landed, deleted here only: should a copy
+    /// of this device's own save turn up after all (a duplicate), it is deleted again.
+    public var deletedLocally: [RecordID: Tombstone] = [:]
     /// New records handed out whose save went unanswered (`networkFailure`, `serverResponseLost`): it may have landed,
     /// whatever later answers say.
     public var savesInDoubt: Set<RecordID> = []
@@ -155,6 +158,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     for key in new.allKeys { new.markChanged(key) }
     try stamp(&new, at: now)
     disk.ancestors[record.recordID] = nil
+    disk.deletedLocally[record.recordID] = nil
     if let deletion = disk.deletions.removeValue(forKey: record.recordID) {
       // The new record replaces the one deleted: its save overwrites it, so the deletion is not sent.
       disk.replacing[record.recordID] = deletion
@@ -197,6 +201,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     if deleted.recordChangeTag == nil, !disk.newRecordsHandedOut.contains(id) {
       // The server never had it: nothing to delete there (a deletion could only hit another device's record).
       syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+      disk.deletedLocally[id] = Tombstone(deleting: deleted, at: now.addingTimeInterval(clockOffset), by: deviceName)
       return
     }
     disk.deletions[id] = Tombstone(deleting: deleted, at: now.addingTimeInterval(clockOffset), by: deviceName)
@@ -284,6 +289,15 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     case .fetchedRecordZoneChanges(let changes):
       for server in changes.modifications where server.recordID.zoneID == zoneID {
         disk.fullFetchSeen?.insert(server.recordID)
+        if disk.records[server.recordID] == nil, let deleted = disk.deletedLocally[server.recordID],
+          server.modifiedByDevice == deviceName
+        {
+          // A copy of this device's own save, landed after the user deleted the record here: delete it again.
+          disk.deletedLocally[server.recordID] = nil
+          disk.deletions[server.recordID] = deleted
+          syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(server.recordID)])
+          continue
+        }
         if disk.records[server.recordID] == nil,
           syncEngine.pendingRecordZoneChanges.contains(.deleteRecord(server.recordID)),
           deletionStands(against: server)
@@ -373,19 +387,18 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   }
 
   /// What a failed save of a new record says about whether it landed: an unanswered one (`networkFailure`,
-  /// `serverResponseLost`) may have; a conflict says some record holds the ID; any other answer says this attempt did
-  /// not. When no attempt is in doubt, nothing of the record reached the server: it is no longer handed out, and a
+  /// `serverResponseLost`) may have; any other answer, a conflict included, says this attempt did not. When no attempt is in doubt, nothing of the record reached the server: it is no longer handed out, and a
   /// deletion the user made of it since has nothing to delete.
   private mutating func settleAttempt(_ failure: SyncEngine.FailedRecordSave, _ syncEngine: inout SyncEngine.State) {
     let id = failure.record.recordID
     guard disk.newRecordsHandedOut.contains(id), failure.record.recordChangeTag == nil else { return }
     switch failure.error.code {
     case .networkFailure, .serverResponseLost: disk.savesInDoubt.insert(id)
-    case .serverRecordChanged: break
     default:
       guard !disk.savesInDoubt.contains(id) else { return }
       disk.newRecordsHandedOut.remove(id)
       if disk.records[id] == nil, let deletion = disk.deletions[id], deletion.creationDate == nil {
+        disk.deletedLocally[id] = deletion
         disk.deletions[id] = nil
         disk.deletionsAwaitingFetch.remove(id)
         syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id), .saveRecord(id)])
@@ -448,6 +461,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     disk.deletions = [:]
     disk.deletionsAwaitingFetch = []
     disk.replacing = [:]
+    disk.deletedLocally = [:]
     for (id, record) in disk.records.sorted(by: { $0.key < $1.key }) {
       if zoneDeletion == .dropLocalData, record.recordChangeTag != nil {
         disk.records[id] = nil
@@ -483,6 +497,8 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       }
       defer { disk.ancestors[id] = server }
       guard let local, syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id)) else { return server }
+      // The very version the unsent edits were made on: nothing new to merge.
+      if let tag = local.recordChangeTag, tag == server.recordChangeTag { return local }
       if let replaced = disk.replacing[id] {
         if replaced.creationDate == nil || replaced.creationDate == server.creationDate {
           return replacement(local, over: server, &syncEngine)
@@ -523,6 +539,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     var replaced = server
     let unknown = schema?.unknownKeys(in: server) ?? []
     for key in Set(server.allKeys).union(local.allKeys).sorted() where !unknown.contains(key) {
+      // The user's record defines the keys it set or left out; a value it holds only because an earlier merge kept
+      // the server's (a key the app did not know then) is the server's to change.
+      guard local.changedKeys.contains(key) || !local.allKeys.contains(key) else { continue }
       replaced.takeValue(of: key, from: local)
     }
     if replaced.changedKeys.isEmpty { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(local.recordID)]) }
