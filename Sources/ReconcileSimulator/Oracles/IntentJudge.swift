@@ -445,6 +445,19 @@ struct IntentJudge {
   /// record was already gone.
   private func landing(_ action: UserHistory.Action, key: String?) -> Int? {
     let id = action.recordID
+    // An edit as a whole landed when the last of its written values did: a save of the device's that carried only
+    // an earlier edit's values (this one still queued) is not its landing.
+    if key == nil, case .edit(let writes) = action.kind {
+      let valued = writes.compactMap { $0.value == nil ? nil : $0.key }
+      if !valued.isEmpty {
+        var last = 0
+        for written in valued {
+          guard let landed = landing(action, key: written) else { return nil }
+          last = max(last, landed)
+        }
+        return last
+      }
+    }
     if action.isDelete {
       let now = timeline.position(at: action.time)
       if !timeline.exists(id, at: now) {
@@ -541,12 +554,14 @@ struct IntentJudge {
     }
     // A write already on its way when the copy was damaged may still land: then it was not lost.
     guard let damage else { return false }
-    // A create landed when its record reached the server, even with values a later edit had already changed.
-    if action.isCreate { return landing(action, key: nil) == nil }
-    if forExistence, let save = landing(action, key: nil) {
+    // A create landed when its record reached the server, even with values a later edit had already changed; for
+    // existence, an edit landed when any save of it did. Either save must have landed before the device acted on the
+    // record again after the damage: a later one may carry only what it did then, on the copy fetched again.
+    if action.isCreate || forExistence, let save = landing(action, key: nil) {
       let next = byRecord[action.recordID]?.first { $0.device == action.device && $0.order > damage.order }
       if next.map({ save < timeline.position(at: $0.time) }) ?? true { return false }
     }
+    if action.isCreate { return true }
     // A written value proves its landing. A removal is proven by a save of the device's, made before the device acted
     // on the record again after the damage (so it carries only what the device held before it), that lacks the key
     // and either took it away (the version before held it) or holds a value the device wrote at or after its first

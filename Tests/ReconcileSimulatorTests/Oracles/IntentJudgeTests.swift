@@ -374,6 +374,58 @@ struct IntentJudgeTests {
 
   static let cases = [
     ReplayCase(
+      behaviour: "an edit as a whole lands with the last of its values, not with a save that carried an earlier edit's",
+      script: """
+        # seed 322, shrunk from 200 to 11 steps
+        # broke noResurrection: r3 was deleted (its zone was deleted at t=10s (#6)) and nothing later revived it, yet the server holds it (last saved by d3)
+        resolver hlc
+        delete-policy editWins
+        schemas none
+        device add d1 --clock-offset 0s
+        device add d2 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        limit batch-items 10 batch-bytes 400 page-size 3
+        invariants noResurrection
+        d1 create Note/r2 title="d1.2"
+        d2 create Note/r3 title="d2.23"
+        d3 sync
+        advance 1s
+        d1 sync
+        advance 1s
+        d1 edit Note/r3 -body
+        d3 edit Note/r3 rank=121
+        d3 edit Note/r3 title="d3.122"
+        fault throttle 5s
+        fault delete-zone
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "a create thrown away with a damaged copy did not land through a save the device made after the damage",
+      script: """
+        # seed 346, shrunk from 200 to 7 steps
+        # broke latestStampKept: rank of r3 ended stamped none, but a device stamped 2024-01-01T00:00:01.000Z/0@d3
+        resolver hlc
+        delete-policy deleteWins
+        schemas major
+        device add d1 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        limit batch-items 10 batch-bytes 400 page-size 5
+        invariants latestStampKept
+        d3 offline
+        d3 create Note/r3 rank=26
+        d1 create Note/r3 title="d1.52"
+        d3 online
+        fault corrupt d3 Note/r3
+        advance 1s
+        d3 edit Note/r3 title="d3.190"
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
       behaviour: "existence is not judged when another device than one whose save went unanswered created the record",
       script: twoUnansweredSaves),
     ReplayCase(
