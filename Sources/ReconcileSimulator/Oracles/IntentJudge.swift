@@ -103,12 +103,13 @@ struct IntentJudge {
       let life = lifeStart(of: id, actions: actions)
       if deletePolicy == .editWins, life != nil { continue }
       let epoch = actions.filter { !$0.isDelete && !withdrawn($0) && inEpoch($0, since: life, among: actions) }
+      let writes = actions.filter { !$0.isDelete && inEpoch($0, since: life, among: actions) }
       let revived = revivedDeletions(of: id)
       let optional = actions.filter {
         optionallyWithdrawn($0, revived: revived) && inEpoch($0, since: life, among: actions)
       }
       if invariants.contains(.oneSidedChangesKept) {
-        judgeKeys(id, epoch: epoch, optional: optional, final: final, into: &tally)
+        judgeKeys(id, writes: writes, optional: optional, final: final, into: &tally)
       }
       if invariants.contains(.highestEditCountKept) { judgeEditCount(id, epoch: epoch, final: final, into: &tally) }
       if invariants.contains(.latestStampKept) { judgeStamps(id, epoch: epoch, final: final, into: &tally) }
@@ -325,14 +326,14 @@ struct IntentJudge {
   // MARK: Keys
 
   private func judgeKeys(
-    _ id: RecordID, epoch: [UserHistory.Action], optional: [UserHistory.Action], final: Record,
+    _ id: RecordID, writes: [UserHistory.Action], optional: [UserHistory.Action], final: Record,
     into tally: inout InvariantTally
   ) {
     var keys = Set<String>()
-    for action in epoch { keys.formUnion(action.writes.keys) }
+    for action in writes { keys.formUnion(action.writes.keys) }
     for key in keys.sorted() {
       // A create defines the whole record: a key it does not set, it removes.
-      let writers = epoch.filter { $0.writes[key] != nil || $0.isCreate }
+      let writers = writes.filter { ($0.writes[key] != nil || $0.isCreate) && !keyWithdrawn($0, key: key) }
       let latest = latestWrites(writers, key: key)
       guard !latest.isEmpty else { continue }
       let ended = Observer.value(of: key, in: final)
@@ -572,35 +573,55 @@ struct IntentJudge {
     let valued = action.writes.compactMap { $0.value == nil ? nil : $0.key }
     if valued.contains(where: { landing(action, key: $0) != nil }) { return false }
     let removed = action.writes.compactMap { $0.value == nil ? $0.key : nil }
-    let actions = byRecord[action.recordID] ?? []
-    let own = actions.filter { $0.device == action.device }
+    return !removed.contains { removalProven(action, key: $0, damage: damage) }
+  }
+
+  /// Whether the removal of `key` by `action` is proven to have landed before the damage (see ``withdrawn(_:forExistence:)``).
+  private func removalProven(_ action: UserHistory.Action, key: String, damage: UserHistory.Damage) -> Bool {
+    let own = (byRecord[action.recordID] ?? []).filter { $0.device == action.device }
     let bound = own.first { $0.order > damage.order }?.time ?? .distantFuture
     let versions = timeline.versions[action.recordID] ?? []
-    let proven = removed.contains { key in
-      // The first value of the key since the device last removed it: a save built after it that lacks the key
-      // carries a removal made since, this one or a later one.
-      let previousRemoval = own.last {
-        $0.order < action.order && $0.writes[key] != nil && ($0.writes[key] ?? nil) == nil
+    // The first value of the key since the device last removed it: a save built after it that lacks the key carries a
+    // removal made since, this one or a later one.
+    let previousRemoval = own.last {
+      $0.order < action.order && $0.writes[key] != nil && ($0.writes[key] ?? nil) == nil
+    }
+    let firstSet = own.first {
+      $0.order < action.order && $0.order > previousRemoval?.order ?? 0 && ($0.writes[key] ?? nil) != nil
+    }
+    let since = own.filter { $0.order >= firstSet?.order ?? action.order && $0.order < damage.order }
+    return versions.indices.contains { index in
+      let version = versions[index]
+      guard version.device == action.device, version.time >= action.time, version.time < bound,
+        let record = version.record, Observer.value(of: key, in: record) == nil
+      else { return false }
+      if index > 0, let before = versions[index - 1].record, Observer.value(of: key, in: before) != nil {
+        return true
       }
-      let firstSet = own.first {
-        $0.order < action.order && $0.order > previousRemoval?.order ?? 0 && ($0.writes[key] ?? nil) != nil
-      }
-      let since = own.filter { $0.order >= firstSet?.order ?? action.order && $0.order < damage.order }
-      return versions.indices.contains { index in
-        let version = versions[index]
-        guard version.device == action.device, version.time >= action.time, version.time < bound,
-          let record = version.record, Observer.value(of: key, in: record) == nil
-        else { return false }
-        if index > 0, let before = versions[index - 1].record, Observer.value(of: key, in: before) != nil {
-          return true
-        }
-        guard firstSet != nil else { return false }
-        return since.contains { write in
-          write.writes.contains { written, value in value != nil && Observer.value(of: written, in: record) == value }
-        }
+      guard firstSet != nil else { return false }
+      return since.contains { write in
+        write.writes.contains { written, value in value != nil && Observer.value(of: written, in: record) == value }
       }
     }
-    return !proven
+  }
+
+  /// Withdrawal decided per key: a write of `key` its own user withdrew by deleting the record later on the same
+  /// device, or lost with a damaged copy — its value never landed (for a removal: never proven landed) before the
+  /// damage. A write of another key of the same action may have landed while this one did not.
+  private func keyWithdrawn(_ action: UserHistory.Action, key: String) -> Bool {
+    if action.isCreate { return withdrawn(action) }
+    let deletedLater =
+      byRecord[action.recordID]?.contains {
+        $0.isDelete && $0.device == action.device && $0.order > action.order
+      } == true
+    if deletedLater { return true }
+    guard
+      let damage = history.damage.first(where: {
+        $0.device == action.device && $0.recordID == action.recordID && $0.order > action.order
+      })
+    else { return false }
+    if (action.writes[key] ?? nil) != nil { return landing(action, key: key) == nil }
+    return !removalProven(action, key: key, damage: damage)
   }
 
   /// Where the record's current life began: its last deletion on the server, or the landing of a create that replaced

@@ -374,6 +374,24 @@ struct IntentJudgeTests {
 
   static let cases = [
     ReplayCase(
+      behaviour:
+        "withdrawal by damage is decided per key: a write whose value never landed goes, a removal a save carried stays (hostile seed 85913)",
+      script: """
+        resolver field-merge
+        device add d2
+        send-after-edits
+        invariants oneSidedChangesKept
+        d2 create Note/r4 title="d2.30"
+        d2 edit Note/r4 body="d2.87"
+        advance 1s
+        d2 edit Note/r4 -body
+        d2 edit Note/r4 -body rank=90
+        fault transient d2 zoneBusy 0s
+        fault corrupt d2 Note/r4
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
       behaviour: "an edit as a whole lands with the last of its values, not with a save that carried an earlier edit's",
       script: """
         # seed 322, shrunk from 200 to 11 steps
