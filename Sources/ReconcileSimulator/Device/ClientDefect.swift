@@ -57,6 +57,9 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// Transient errors are retried at once, ignoring the server's retry-after. Caught on the wire by
   /// ``Invariant/retryAfterHonoured``.
   case ignoreRetryAfter = "ignore-retry-after"
+  /// Transient errors are retried one second before the server's retry-after ends: close, but early. Caught on the
+  /// wire by ``Invariant/retryAfterHonoured``, which tolerates no early second.
+  case retryEarly = "retry-early"
   /// `limitExceeded` does not halve the batch: the same oversized batch is sent again and again. Caught by
   /// ``Invariant/liveness``.
   case neverHalveBatch = "never-halve-batch"
@@ -94,7 +97,7 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
     case .rewindTokenOnCrash: .serverInvariants
     case .stripUnknownKeys: .unknownKeysKept
     case .dropDataOnZoneNotFound: .noLostRecords
-    case .ignoreRetryAfter: .retryAfterHonoured
+    case .ignoreRetryAfter, .retryEarly: .retryAfterHonoured
     case .neverHalveBatch, .saveAndDeleteTogether: .liveness
     }
   }

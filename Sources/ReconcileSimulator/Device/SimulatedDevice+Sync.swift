@@ -280,6 +280,9 @@ extension SimulatedDevice {
       let wait = error.retryAfter ?? retry.backoff(attempt: session.retryCount)
       session.waitUntil = now.addingTimeInterval(max(wait, session.throttle))
       if configuration.defects.contains(.ignoreRetryAfter) { session.waitUntil = nil }
+      if configuration.defects.contains(.retryEarly), let wait = session.waitUntil {
+        session.waitUntil = wait.addingTimeInterval(-1)
+      }
     case .limitExceeded:
       guard !configuration.defects.contains(.neverHalveBatch) else { break }
       session.batchLimit = max(1, session.batchLimit / 2)
@@ -452,6 +455,9 @@ extension SimulatedDevice {
       // Several items may ask for a wait: the longest stands.
       session.waitUntil = max(session.waitUntil ?? until, until)
       if configuration.defects.contains(.ignoreRetryAfter) { session.waitUntil = nil }
+      if configuration.defects.contains(.retryEarly), let wait = session.waitUntil {
+        session.waitUntil = wait.addingTimeInterval(-1)
+      }
       return nil
     default:
       return .rejected(error)

@@ -1,0 +1,120 @@
+import Foundation
+import ReconcileSimulator
+import Testing
+
+/// Each rule of the judge held in place by a run that only it catches: weaken the rule (the comment names how) and the
+/// test fails. Each script carries a defect of the reference client; without the defect line it passes.
+@Suite("Judge: each rule is held in place by a run only it catches")
+struct JudgeRulesHeldTests {
+  /// Replays `script`, expects a violation of `invariant` whose message contains `detail`, and expects the same
+  /// script without its `defect` line to pass.
+  func expectCaught(
+    _ script: String, _ invariant: Invariant, _ detail: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let result = try Simulation.replay(script)
+    #expect(
+      result.violations.contains { $0.invariant == invariant && $0.message.contains(detail) }, "\(result.violations)",
+      sourceLocation: sourceLocation)
+    let healthy = script.split(separator: "\n").filter { !$0.hasPrefix("defect ") }.joined(separator: "\n")
+    let repaired = try Simulation.replay(healthy)
+    #expect(repaired.passed, "\(repaired.violations)", sourceLocation: sourceLocation)
+  }
+
+  /// Weakening: treating every pair of writes on two devices as concurrent (happened-before only within a device)
+  /// lets d1's older value stand beside d2's, and this passes.
+  @Test("a write made after seeing another device's write is the only latest one: losing it is caught")
+  func happenedBeforeAcrossDevices() throws {
+    try expectCaught(
+      """
+      resolver field-merge
+      defect drop-edits-during-save
+      device add d1
+      device add d2
+      send-after-edits
+      d1 create Note/r1 title="a" rank=1
+      advance 5s
+      d2 sync
+      advance 5s
+      fault delay d2 5s
+      d2 edit Note/r1 body="b"
+      d2 edit Note/r1 rank=2
+      quiesce
+      expect invariants
+      """, .oneSidedChangesKept, "d2 set rank of r1 to 2")
+  }
+
+  /// Weakening: leaving removals unjudged.
+  @Test("a removal is judged like a value: losing it is caught")
+  func removalsAreJudged() throws {
+    try expectCaught(
+      """
+      resolver field-merge
+      defect drop-edits-during-save
+      device add d1
+      device add d2
+      send-after-edits
+      d1 create Note/r1 title="a" rank=1
+      advance 5s
+      d2 sync
+      advance 5s
+      fault delay d2 5s
+      d2 edit Note/r1 body="b"
+      d2 edit Note/r1 -rank
+      quiesce
+      expect invariants
+      """, .oneSidedChangesKept, "d2 removed rank of r1")
+  }
+
+  /// Weakening: comparing the edit count off by one.
+  @Test("an edit count one below the highest a device showed is caught")
+  func editCountExactly() throws {
+    try expectCaught(
+      """
+      resolver edit-count
+      defect drop-edits-during-save
+      device add d1
+      device add d2
+      send-after-edits
+      d1 create Note/r1 title="a" rank=1
+      advance 5s
+      d2 sync
+      advance 5s
+      fault delay d2 5s
+      d2 edit Note/r1 body="b"
+      d2 edit Note/r1 rank=2
+      quiesce
+      expect invariants
+      """, .highestEditCountKept, "ended with edit count 2, but a device showed 3")
+  }
+
+  /// Weakening: dropping the server-log check of stale overwrites. The end state is right here (a later edit set the
+  /// key again), so only the log shows the older value written back.
+  @Test("an older value written back is caught on the server's log even when the end state is right")
+  func staleOverwriteOnTheLog() throws {
+    try expectCaught(
+      """
+      resolver field-merge
+      defect merge-without-ancestor
+      device add d1
+      device add d2
+      d1 create Note/r1 title="a" rank=1
+      d1 sync
+      advance 5s
+      d2 sync
+      advance 5s
+      d1 edit Note/r1 body="b"
+      d2 edit Note/r1 rank=2
+      d2 sync
+      advance 5s
+      d1 sync
+      advance 5s
+      d2 sync
+      advance 5s
+      d2 edit Note/r1 rank=3
+      d2 sync
+      advance 5s
+      quiesce
+      expect invariants
+      """, .oneSidedChangesKept, "wrote back its older value 1")
+  }
+}
