@@ -41,6 +41,9 @@ public struct SimulatedServer: Sendable {
   /// The type each key of each record type was first saved with (development schema).
   var fieldTypes: [String: FieldTypeTable] = [:]
   var tagCounter = 0
+  /// A deliberately broken server, for showing that ``Invariant/serverInvariants`` catches it: every change tag from
+  /// now on repeats the last one issued. Never set outside the package's own tests.
+  package var reusesChangeTags = false
   var incarnationCounter = 0
   var eventCounter = 0
 
@@ -246,7 +249,7 @@ public struct SimulatedServer: Sendable {
   // MARK: Shared internals
 
   mutating func makeTag() -> String {
-    tagCounter += 1
+    if !reusesChangeTags { tagCounter += 1 }
     return "t" + String(tagCounter, radix: 36)
   }
 

@@ -34,7 +34,7 @@ public struct Simulation: Sendable {
   /// The invariants checked.
   public let invariants: Set<Invariant>
   /// The server.
-  public internal(set) var server: SimulatedServer
+  public package(set) var server: SimulatedServer
   /// The devices' sync clients, in setup order: ``SimulatedDevice``s unless the setup names another
   /// ``ClientUnderTest``.
   public internal(set) var clients: [any SyncClient]

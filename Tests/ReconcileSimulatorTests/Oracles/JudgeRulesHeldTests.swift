@@ -117,4 +117,27 @@ struct JudgeRulesHeldTests {
       expect invariants
       """, .oneSidedChangesKept, "wrote back its older value 1")
   }
+
+  /// Weakening: leaving a change tag issued twice unreported. Only a broken server issues one, so the test breaks the
+  /// simulated server (a package-only switch) after its first save.
+  @Test("a change tag the server issues twice is reported")
+  func changeTagIssuedTwice() throws {
+    let script = """
+      device add d1
+      d1 create Note/r1 title="a"
+      d1 sync
+      advance 5s
+      d1 edit Note/r1 title="b"
+      d1 sync
+      advance 5s
+      """
+    var broken = Simulation(script: try SimulationScript.parse(script))
+    broken.server.reusesChangeTags = true
+    let result = broken.run()
+    #expect(
+      result.violations.contains { $0.invariant == .serverInvariants && $0.message.contains("issued twice") },
+      "\(result.violations)")
+    var sound = Simulation(script: try SimulationScript.parse(script))
+    #expect(sound.run().passed)
+  }
 }
