@@ -20,71 +20,51 @@ struct JudgeRulesHeldTests {
     #expect(repaired.passed, "\(repaired.violations)", sourceLocation: sourceLocation)
   }
 
+  /// d2 edits a record it fetched from d1 while its previous save is on its way; the defect
+  /// `drop-edits-during-save` lets the save's answer overwrite the edit, so the edit is lost. `RESOLVER` and `EDIT`
+  /// are filled in by each test.
+  static let lostEdit = """
+    resolver RESOLVER
+    defect drop-edits-during-save
+    device add d1
+    device add d2
+    send-after-edits
+    d1 create Note/r1 title="a" rank=1
+    advance 5s
+    d2 sync
+    advance 5s
+    fault delay d2 5s
+    d2 edit Note/r1 body="b"
+    d2 edit Note/r1 EDIT
+    quiesce
+    expect invariants
+    """
+
+  static func lostEdit(resolver: String, edit: String) -> String {
+    lostEdit.replacing("RESOLVER", with: resolver).replacing("EDIT", with: edit)
+  }
+
   /// Weakening: treating every pair of writes on two devices as concurrent (happened-before only within a device)
   /// lets d1's older value stand beside d2's, and this passes.
   @Test("a write made after seeing another device's write is the only latest one: losing it is caught")
   func happenedBeforeAcrossDevices() throws {
     try expectCaught(
-      """
-      resolver field-merge
-      defect drop-edits-during-save
-      device add d1
-      device add d2
-      send-after-edits
-      d1 create Note/r1 title="a" rank=1
-      advance 5s
-      d2 sync
-      advance 5s
-      fault delay d2 5s
-      d2 edit Note/r1 body="b"
-      d2 edit Note/r1 rank=2
-      quiesce
-      expect invariants
-      """, .oneSidedChangesKept, "d2 set rank of r1 to 2")
+      Self.lostEdit(resolver: "field-merge", edit: "rank=2"), .oneSidedChangesKept, "d2 set rank of r1 to 2")
   }
 
   /// Weakening: leaving removals unjudged.
   @Test("a removal is judged like a value: losing it is caught")
   func removalsAreJudged() throws {
     try expectCaught(
-      """
-      resolver field-merge
-      defect drop-edits-during-save
-      device add d1
-      device add d2
-      send-after-edits
-      d1 create Note/r1 title="a" rank=1
-      advance 5s
-      d2 sync
-      advance 5s
-      fault delay d2 5s
-      d2 edit Note/r1 body="b"
-      d2 edit Note/r1 -rank
-      quiesce
-      expect invariants
-      """, .oneSidedChangesKept, "d2 removed rank of r1")
+      Self.lostEdit(resolver: "field-merge", edit: "-rank"), .oneSidedChangesKept, "d2 removed rank of r1")
   }
 
   /// Weakening: comparing the edit count off by one.
   @Test("an edit count one below the highest a device showed is caught")
   func editCountExactly() throws {
     try expectCaught(
-      """
-      resolver edit-count
-      defect drop-edits-during-save
-      device add d1
-      device add d2
-      send-after-edits
-      d1 create Note/r1 title="a" rank=1
-      advance 5s
-      d2 sync
-      advance 5s
-      fault delay d2 5s
-      d2 edit Note/r1 body="b"
-      d2 edit Note/r1 rank=2
-      quiesce
-      expect invariants
-      """, .highestEditCountKept, "ended with edit count 2, but a device showed 3")
+      Self.lostEdit(resolver: "edit-count", edit: "rank=2"), .highestEditCountKept,
+      "ended with edit count 2, but a device showed 3")
   }
 
   /// Weakening: dropping the server-log check of stale overwrites. The end state is right here (a later edit set the
