@@ -221,10 +221,9 @@ extension SimulatedDevice {
       storage.databaseToken = changes.token
       if !changes.moreComing { session.phase = .fetchingZone }
     case .zoneChanges(let changes):
-      // The device restarted its listing while this page was on its way (it threw a damaged copy away): the page
-      // continues a listing it no longer follows, and its token would skip the copy it must fetch again.
-      if case .fetchZoneChanges(let sent) = flight.request, sent.since != storage.zoneToken { return }
-      // Even when both listings started from the beginning.
+      // The device restarted its listing while this page was on its way (it threw a damaged copy away, a token
+      // expired, the zone was deleted): the page continues a listing it no longer follows — even when both began from
+      // the start — and its token would skip what it must fetch again.
       if flight.listing != session.listing { return }
       let pageHasChanges = !changes.changed.isEmpty || !changes.deleted.isEmpty
       if configuration.defects.contains(.commitTokenBeforePage) {
@@ -279,10 +278,7 @@ extension SimulatedDevice {
       }
       let wait = error.retryAfter ?? retry.backoff(attempt: session.retryCount)
       session.waitUntil = now.addingTimeInterval(max(wait, session.throttle))
-      if configuration.defects.contains(.ignoreRetryAfter) { session.waitUntil = nil }
-      if configuration.defects.contains(.retryEarly), let wait = session.waitUntil {
-        session.waitUntil = wait.addingTimeInterval(-1)
-      }
+      applyRetryDefects()
     case .limitExceeded:
       guard !configuration.defects.contains(.neverHalveBatch) else { break }
       session.batchLimit = max(1, session.batchLimit / 2)
@@ -454,13 +450,18 @@ extension SimulatedDevice {
       let until = now.addingTimeInterval(error.retryAfter ?? configuration.retry.backoff(attempt: 1))
       // Several items may ask for a wait: the longest stands.
       session.waitUntil = max(session.waitUntil ?? until, until)
-      if configuration.defects.contains(.ignoreRetryAfter) { session.waitUntil = nil }
-      if configuration.defects.contains(.retryEarly), let wait = session.waitUntil {
-        session.waitUntil = wait.addingTimeInterval(-1)
-      }
+      applyRetryDefects()
       return nil
     default:
       return .rejected(error)
+    }
+  }
+
+  /// ``ClientDefect/ignoreRetryAfter`` and ``ClientDefect/retryEarly`` bend the wait just set.
+  private mutating func applyRetryDefects() {
+    if configuration.defects.contains(.ignoreRetryAfter) { session.waitUntil = nil }
+    if configuration.defects.contains(.retryEarly), let wait = session.waitUntil {
+      session.waitUntil = wait.addingTimeInterval(-1)
     }
   }
 

@@ -299,11 +299,7 @@ struct IntentJudge {
   /// keep its values (the deletion was cancelled before it was sent) or not (it was revived from the editing device's
   /// copy), so its values are allowed but not required — those that landed, as the caller checks.
   private func optionallyWithdrawn(_ action: UserHistory.Action, revived: Set<Int>) -> Bool {
-    guard !action.isDelete, !revived.isEmpty,
-      let deletion = byRecord[action.recordID]?.first(where: {
-        $0.isDelete && $0.device == action.device && $0.order > action.order
-      })
-    else { return false }
+    guard !action.isDelete, !revived.isEmpty, let deletion = laterDeletion(of: action) else { return false }
     return revived.contains(deletion.order)
   }
 
@@ -545,16 +541,9 @@ struct IntentJudge {
   /// device acted on the record again, so built before the damage — reached the server and revives as any edit does,
   /// whatever its values prove.
   private func withdrawn(_ action: UserHistory.Action, forExistence: Bool = false) -> Bool {
-    let deletedLater =
-      byRecord[action.recordID]?.contains {
-        $0.isDelete && $0.device == action.device && $0.order > action.order
-      } == true
-    if deletedLater { return true }
-    let damage = history.damage.first {
-      $0.device == action.device && $0.recordID == action.recordID && $0.order > action.order
-    }
+    if laterDeletion(of: action) != nil { return true }
     // A write already on its way when the copy was damaged may still land: then it was not lost.
-    guard let damage else { return false }
+    guard let damage = damage(after: action) else { return false }
     // A create landed when its record reached the server, even with values a later edit had already changed; for
     // existence, an edit landed when any save of it did. Either save must have landed before the device acted on the
     // record again after the damage: a later one may carry only what it did then, on the copy fetched again.
@@ -610,18 +599,20 @@ struct IntentJudge {
   /// damage. A write of another key of the same action may have landed while this one did not.
   private func keyWithdrawn(_ action: UserHistory.Action, key: String) -> Bool {
     if action.isCreate { return withdrawn(action) }
-    let deletedLater =
-      byRecord[action.recordID]?.contains {
-        $0.isDelete && $0.device == action.device && $0.order > action.order
-      } == true
-    if deletedLater { return true }
-    guard
-      let damage = history.damage.first(where: {
-        $0.device == action.device && $0.recordID == action.recordID && $0.order > action.order
-      })
-    else { return false }
+    if laterDeletion(of: action) != nil { return true }
+    guard let damage = damage(after: action) else { return false }
     if (action.writes[key] ?? nil) != nil { return landing(action, key: key) == nil }
     return !removalProven(action, key: key, damage: damage)
+  }
+
+  /// The first deletion of the record by the action's own device after it.
+  private func laterDeletion(of action: UserHistory.Action) -> UserHistory.Action? {
+    byRecord[action.recordID]?.first { $0.isDelete && $0.device == action.device && $0.order > action.order }
+  }
+
+  /// The first damage to the action's device's copy of the record after it.
+  private func damage(after action: UserHistory.Action) -> UserHistory.Damage? {
+    history.damage.first { $0.device == action.device && $0.recordID == action.recordID && $0.order > action.order }
   }
 
   /// Where the record's current life began: its last deletion on the server, or the landing of a create that replaced

@@ -81,8 +81,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     /// app does. The setup's resolver, bookkeeping and schema are not used.
     case appleSample
     /// The setup's resolver (guarded by its schema) over the last server version the app knew as the ancestor, the
-    /// setup's bookkeeping on every edit, and the schema's check on everything fetched: a record from a newer app is
-    /// shown as the server has it and never changed here, so keys this app does not know are never removed.
+    /// setup's bookkeeping on every edit, and the schema's check: a record from a newer major version is never edited
+    /// here, a conflict with one halts the delegate (the user's change kept until an upgrade), and keys this app does
+    /// not know are never removed.
     case reconcile
   }
 
@@ -198,13 +199,14 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
       return
     }
+    let tombstone = Tombstone(deleting: deleted, at: now.addingTimeInterval(clockOffset), by: deviceName)
     if deleted.recordChangeTag == nil, !disk.newRecordsHandedOut.contains(id) {
       // The server never had it: nothing to delete there (a deletion could only hit another device's record).
       syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
-      disk.deletedLocally[id] = Tombstone(deleting: deleted, at: now.addingTimeInterval(clockOffset), by: deviceName)
+      disk.deletedLocally[id] = tombstone
       return
     }
-    disk.deletions[id] = Tombstone(deleting: deleted, at: now.addingTimeInterval(clockOffset), by: deviceName)
+    disk.deletions[id] = tombstone
     disk.deletionsAwaitingFetch.insert(id)
     syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
   }
@@ -359,15 +361,11 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     switch failure.error.code {
     case .serverRecordChanged:
       guard let server = failure.error.conflict?.server, let local = disk.records[id] else { return }
-      // The save was refused: its changes are still this device's own, to merge as unsent.
+      // The save was refused: its changes are still this device's own, pending, to merge as unsent.
       syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
       let merged = merge(server: server, local: local, &syncEngine)
       disk.records[id] = merged
-      if !Self.sameValues(merged, server) {
-        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
-      } else {
-        syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
-      }
+      if Self.sameValues(merged, server) { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)]) }
     case .zoneNotFound:
       // The zone is gone (deleted elsewhere, or never created): what the server had went with it, as the
       // zone-deletion response says; records it never had are uploaded again into a re-created zone.
@@ -387,8 +385,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   }
 
   /// What a failed save of a new record says about whether it landed: an unanswered one (`networkFailure`,
-  /// `serverResponseLost`) may have; any other answer, a conflict included, says this attempt did not. When no attempt is in doubt, nothing of the record reached the server: it is no longer handed out, and a
-  /// deletion the user made of it since has nothing to delete.
+  /// `serverResponseLost`) may have; any other answer, a conflict included, says this attempt did not. When no attempt
+  /// is in doubt, nothing of the record reached the server: it is no longer handed out, and a deletion the user made
+  /// of it since has nothing to delete.
   private mutating func settleAttempt(_ failure: SyncEngine.FailedRecordSave, _ syncEngine: inout SyncEngine.State) {
     let id = failure.record.recordID
     guard disk.newRecordsHandedOut.contains(id), failure.record.recordChangeTag == nil else { return }
@@ -481,9 +480,11 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   /// Apple's sample: last writer wins, whole record, by the device-written date — the server's record when its date
   /// is at least the local one, else the local values on the server's system fields.
   ///
-  /// Reconcile's: a copy with no unsent change takes the server's version; otherwise the resolver merges (client: the
-  /// local copy, ancestor: the last server version known, server: this one) and the result stays pending when it
-  /// differs from the server's. A record from a newer app (the schema's check halts) is taken as the server has it.
+  /// Reconcile's: a copy with no unsent change takes the server's version; the version the unsent edits were made on
+  /// changes nothing; a replacement overwrites what it replaces; otherwise the resolver merges (client: the local copy,
+  /// ancestor: the last server version known, server: this one) and the result stays pending when it differs from the
+  /// server's. A conflict with a newer app's record (the schema's check halts), or one the resolver refuses, halts the
+  /// delegate with the local copy and its pending change kept.
   private mutating func merge(server: Record, local: Record?, _ syncEngine: inout SyncEngine.State) -> Record {
     switch rules {
     case .appleSample:
