@@ -145,7 +145,30 @@ struct SyncEngineFoundAtScaleTests {
     expect invariants
     """
 
+  /// The issue's script: a crash between two pages of a zone fetch, once the database token had moved on.
+  static let crashBetweenPages = """
+    client sync-engine
+    resolver field-merge
+    delete-policy deleteWins
+    schemas none
+    device add d1 --clock-offset 0s
+    device add d2 --clock-offset 0s
+    send-after-edits
+    limit batch-items 10 batch-bytes 400 page-size 2
+    d2 create Note/r8 title="d2.139"
+    d1 create Note/r9 title="d1.180"
+    d2 create Note/r10 title="d2.181"
+    d1 sync
+    d1 crash
+    quiesce
+    expect invariants
+    """
+
   static let cases = [
+    ReplayCase(
+      behaviour:
+        "a crash between two pages of a zone fetch loses none: the zones still to fetch are in the persisted state",
+      script: crashBetweenPages),
     ReplayCase(
       behaviour: "a duplicate of the delegate's own save landing after a local-only deletion is deleted again",
       script: case1),
