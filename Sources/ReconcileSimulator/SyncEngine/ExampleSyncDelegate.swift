@@ -42,8 +42,12 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     public var stateSerialization: SyncEngine.StateSerialization?
     /// Whether the app knows its zone exists on the server.
     public var zoneCreated = false
-    /// The records seen so far by a fetch from the beginning of the zone (its token was `nil`: first launch, or an
-    /// expired token); `nil` when none is under way. At its end, acknowledged records it did not bring are gone.
+    /// Whether the zone's next fetch starts from its beginning: at first launch, after the zone was deleted, and after
+    /// a fetch of it ended with an error (an expired token, or the zone not found), after which the engine fetches it
+    /// again from the start.
+    public var zoneFetchStartsOver = true
+    /// The records seen so far by a fetch from the beginning of the zone; `nil` when none is under way. At its end,
+    /// acknowledged records it did not bring are gone.
     public var fullFetchSeen: Set<RecordID>?
     /// Records the user deleted whose deletion the server has not confirmed, each with its tombstone: the deleted
     /// record's creation date (`nil` when the server never confirmed the record: a copy that turns up may be this
@@ -284,8 +288,16 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       }
       if changes.deletions.contains(where: { $0.zoneID == zoneID }) { zoneWasDeleted(&syncEngine) }
     case .willFetchRecordZoneChanges(let zone) where zone == zoneID:
-      if syncEngine.simulatedZoneToken(zone) == nil { disk.fullFetchSeen = [] }
-    case .didFetchRecordZoneChanges(let zone, nil) where zone == zoneID:
+      // A fetch from the beginning already under way (a crash struck between its pages) goes on collecting.
+      if disk.zoneFetchStartsOver {
+        disk.zoneFetchStartsOver = false
+        disk.fullFetchSeen = []
+      }
+    case .didFetchRecordZoneChanges(let zone, let error) where zone == zoneID:
+      guard error == nil else {
+        disk.zoneFetchStartsOver = true
+        return
+      }
       finishFullFetch(&syncEngine)
       disk.deletionsAwaitingFetch.subtract(fetchCovers)
     case .fetchedRecordZoneChanges(let changes):
@@ -451,6 +463,8 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
 
   private mutating func zoneWasDeleted(_ syncEngine: inout SyncEngine.State) {
     disk.zoneCreated = false
+    disk.zoneFetchStartsOver = true
+    disk.fullFetchSeen = nil
     // Deleted records went with the zone: their deletions have nothing left to delete.
     syncEngine.remove(
       pendingRecordZoneChanges: syncEngine.pendingRecordZoneChanges.filter {

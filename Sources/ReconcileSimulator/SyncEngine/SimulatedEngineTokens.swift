@@ -23,10 +23,3 @@ struct SimulatedEngineTokens: Sendable, Hashable, Codable {
 
   init() {}
 }
-
-extension SyncEngine.State {
-  /// The simulated engine's token for `zone`: `nil` before its first fetch, and after the token expired (the fetch
-  /// starts from the beginning). A CKSyncEngine delegate cannot see this; ``ExampleSyncDelegate`` reads it to know a
-  /// fetch brings the whole zone.
-  func simulatedZoneToken(_ zone: ZoneID) -> ZoneChangeToken? { SimulatedEngineTokens(serialization).zones[zone] }
-}

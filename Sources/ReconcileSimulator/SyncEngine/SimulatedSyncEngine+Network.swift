@@ -178,9 +178,15 @@ extension SimulatedSyncEngine {
       if session.phase == .fetchingDatabase {
         updateTokens { $0.database = nil }
       } else if let zone = session.zonesToFetch.first {
-        // The zone's fetch starts over from the beginning, announced again.
+        // The zone's fetch ends with the error and starts over from the beginning, announced again. Apple does not
+        // say how CKSyncEngine tells a delegate that a zone's token expired; the error of the zone's
+        // `didFetchRecordZoneChanges` event is the one place its API has for it, so the stand-in reports it there,
+        // before the state without the token is persisted: a crash between the two fetches with the expired token
+        // again, and the delegate hears it again.
         updateTokens { $0.zones[zone] = nil }
         session.zoneFetchStarted = false
+        _ = emit(.didFetchRecordZoneChanges(zone, error: ServerError.changeTokenExpired.cloudKitError))
+        return
       }
       persistStateIfChanged()
     case .notAuthenticated:
@@ -214,8 +220,7 @@ extension SimulatedSyncEngine {
         updateTokens { $0.zones[request.zoneID] = nil }
         session.zonesToFetch.removeFirst(min(1, session.zonesToFetch.count))
         session.zoneFetchStarted = false
-        guard persistStateIfChanged(), emit(.didFetchRecordZoneChanges(request.zoneID, error: error.cloudKitError))
-        else { return }
+        guard emit(.didFetchRecordZoneChanges(request.zoneID, error: error.cloudKitError)) else { return }
       default:
         abandonRound()
       }

@@ -50,6 +50,7 @@ struct RecordingDelegate: WrappingDelegate {
     case .sentRecordZoneChanges: "sentRecordZoneChanges"
     case .willFetchChanges: "willFetchChanges"
     case .willFetchRecordZoneChanges: "willFetchRecordZoneChanges"
+    case .didFetchRecordZoneChanges(_, let error?): "didFetchRecordZoneChanges(\(error.code))"
     case .didFetchRecordZoneChanges: "didFetchRecordZoneChanges"
     case .didFetchChanges: "didFetchChanges"
     case .willSendChanges: "willSendChanges"
@@ -158,6 +159,42 @@ struct SimulatedSyncEngineTests {
     #expect(d2.delegate.events.joined(separator: " ").contains(fetch.joined(separator: " ")), "\(d2.delegate.events)")
     #expect(d2.records.map(\.recordID.recordName) == ["r1"])
     #expect(d2.pendingChangeCount == 0)
+  }
+
+  @Test("an expired zone token ends that zone's fetch with the error, and the fetch after it brings the whole zone")
+  func expiredZoneTokenIsAnnounced() throws {
+    // d2 knows r1 and r2; r2 is deleted while d2 is away and the history that reported it is compacted, so only a
+    // fetch from the beginning, which no longer lists r2, can tell d2 it is gone.
+    let script = """
+      client recording
+      resolver server-lww
+      delete-policy deleteWins
+      schemas none
+      device add d1
+      device add d2
+      d1 create Note/r1 title="one"
+      d1 create Note/r2 title="two"
+      advance 5s
+      d2 sync
+      advance 5s
+      d1 delete Note/r2
+      d1 sync
+      advance 5s
+      fault expire-tokens
+      d2 sync
+      advance 5s
+      """
+    let parsed = try SimulationScript.parse(script, clients: [Self.recording])
+    var simulation = Simulation(script: parsed)
+    _ = simulation.run(quiescing: false)
+    let d2 = try #require(simulation.client(named: "d2") as? SimulatedSyncEngine<RecordingDelegate>)
+    let events = d2.delegate.events.joined(separator: " ")
+    let restart = [
+      "willFetchRecordZoneChanges", "didFetchRecordZoneChanges(changeTokenExpired (21))", "stateUpdate",
+      "willFetchRecordZoneChanges", "fetchedRecordZoneChanges",
+    ]
+    #expect(events.contains(restart.joined(separator: " ")), "\(d2.delegate.events)")
+    #expect(d2.records.map(\.recordID.recordName) == ["r1"])
   }
 
   @Test("a broken delegate written outside the module is caught, shrunk, and replayed by name")
