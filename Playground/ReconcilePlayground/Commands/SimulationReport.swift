@@ -2,8 +2,8 @@ import Foundation
 import Reconcile
 import ReconcileSimulator
 
-/// What `simulate` and `replay` print about a finished run: the world, each invariant checked, every device's
-/// diagnostics and the run's counts — as aligned tables or as JSON.
+/// What `simulate` and `replay` print about a finished run: the world, each invariant checked and the records the judge
+/// set aside as unknowable, every device's diagnostics and the run's counts — as aligned tables or as JSON.
 struct SimulationReport: Encodable {
   struct InvariantRow: Encodable {
     var invariant: String
@@ -37,6 +37,8 @@ struct SimulationReport: Encodable {
   var steps: Int
   var passed: Bool
   var invariants: [InvariantRow]
+  /// How many records each reason of the judge left unjudged as unknowable.
+  var setAside: [String: Int]
   var statistics: [String: Double]
   var trace: [String]?
 
@@ -61,6 +63,7 @@ struct SimulationReport: Encodable {
         return InvariantRow(invariant: invariant.rawValue, result: "violated", held: false, violations: broken)
       }
     }
+    setAside = Dictionary(uniqueKeysWithValues: result.setAside.map { ($0.key.rawValue, $0.value) })
     devices = simulation.clients.map { client in
       guard let device = client as? SimulatedDevice else {
         let records = client.records
@@ -120,6 +123,10 @@ struct SimulationReport: Encodable {
           default: [row.invariant, "VIOLATED: " + row.violations.joined(separator: "; ")]
           }
         })
+    text +=
+      "records set aside as unknowable: "
+      + (setAside.isEmpty
+        ? "none" : setAside.keys.sorted().map { "\($0) \(setAside[$0] ?? 0)" }.joined(separator: ", ")) + "\n"
     text += "\n"
     text += TextTable.render(
       [["device", "status", "records", "with tags", "queued", "retries", "last error"]]

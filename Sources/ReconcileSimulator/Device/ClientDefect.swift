@@ -76,6 +76,11 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// ``Invariant/noResurrection`` under `.editWins`.
   case ownSaveCancelsDeletion = "own-save-cancels-deletion"
 
+  /// A record created under the ID of one the user deleted on this device gets the deleted copy's other fields back
+  /// beneath its own values (an undo cache kept past the deletion): the new record carries keys nobody wrote in its
+  /// life. Caught by ``Invariant/oneSidedChangesKept``, which judges every user key of a final record.
+  case recreateRestoresDeletedFields = "recreate-restores-deleted-fields"
+
   /// The delete policy the defect needs to show: the two `.editWins` mistakes cannot happen under `.deleteWins`.
   public var deletePolicy: DeletePolicy {
     switch self {
@@ -90,7 +95,8 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
     case .dropUnacknowledgedDeletes, .resaveDeleted, .ownSaveCancelsDeletion: .noResurrection
     case .dropRevivingEdits: .noLostRecords
     case .sendWhileHalted: .haltedDeviceSendsNothing
-    case .dropEditsDuringSave, .overwriteUnsentEdits, .mergeWithoutAncestor: .oneSidedChangesKept
+    case .dropEditsDuringSave, .overwriteUnsentEdits, .mergeWithoutAncestor, .recreateRestoresDeletedFields:
+      .oneSidedChangesKept
     case .forgetQueueOnCrash, .ignoreFetchedDeletions, .commitTokenBeforePage, .ignoreMoreComing, .resolveWithoutResend:
       .convergence
     case .skipStorageCheck: .damagedDataNeverUploaded

@@ -53,6 +53,8 @@ public struct DeviceStorage: Sendable, Hashable {
   var requestSerial = 0
   /// Saves kept queued beside a deletion of the same record: only ``ClientDefect/saveAndDeleteTogether`` keeps any.
   var savesBesideDeletes: [RecordID: Record] = [:]
+  /// Copies of records the user deleted here: only ``ClientDefect/recreateRestoresDeletedFields`` keeps any.
+  var deletedCopies: [RecordID: Record] = [:]
 
   init(clock: HybridLogicalClock) { self.clock = clock }
 }

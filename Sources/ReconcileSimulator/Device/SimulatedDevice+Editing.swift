@@ -12,6 +12,11 @@ extension SimulatedDevice {
   public mutating func create(_ record: Record, at now: Date) throws(DeviceError) {
     guard storage.records[record.recordID] == nil else { throw .recordExists(record.recordID) }
     var created = record
+    if configuration.defects.contains(.recreateRestoresDeletedFields),
+      let old = storage.deletedCopies.removeValue(forKey: record.recordID)
+    {
+      for key in old.allKeys where created[key] == nil { created[key] = old[key] }
+    }
     for key in created.allKeys { created.markChanged(key) }
     try prepareEdit(&created, at: now)
     let deleted = storage.tombstones.remove(record.recordID)
@@ -74,6 +79,7 @@ extension SimulatedDevice {
   /// - Throws: ``DeviceError/recordNotFound(_:)``.
   public mutating func delete(_ id: RecordID, at now: Date) throws(DeviceError) {
     guard let local = storage.records.removeValue(forKey: id) else { throw .recordNotFound(id) }
+    if configuration.defects.contains(.recreateRestoresDeletedFields) { storage.deletedCopies[id] = local.current }
     if configuration.defects.contains(.saveAndDeleteTogether), local.hasUnsentChanges, local.lastKnownServer != nil {
       storage.savesBesideDeletes[id] = local.current
     }

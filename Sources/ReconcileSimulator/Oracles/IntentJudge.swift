@@ -53,6 +53,10 @@ struct IntentJudge {
   let start: Date
   /// The history's actions by record, in order.
   private let byRecord: [RecordID: [UserHistory.Action]]
+  /// Which action saw which.
+  let causality: Causality
+  /// Every key a user wrote in the run: the keys whose values are unique and judged (bookkeeping fields repeat).
+  private let userKeys: Set<String>
 
   init(
     history: UserHistory, timeline: ServerTimeline, deletePolicy: DeletePolicy, zoneDeletion: ZoneDeletionResponse,
@@ -66,18 +70,8 @@ struct IntentJudge {
     self.stampsKey = stampsKey
     self.start = start
     byRecord = Dictionary(grouping: history.actions, by: \.recordID)
-  }
-
-  private enum Op {
-    case action(UserHistory.Action)
-    case reset(UserHistory.ZoneReset)
-
-    var isRemoval: Bool {
-      switch self {
-      case .action(let action): action.isDelete
-      case .reset: true
-      }
-    }
+    causality = Causality(history: history, timeline: timeline, deletePolicy: deletePolicy)
+    userKeys = Set(history.actions.flatMap(\.writes.keys))
   }
 
   /// Judges the final state.
@@ -95,13 +89,19 @@ struct IntentJudge {
       let actions = byRecord[id] ?? []
       // Whose record survives is unknowable where a save went unanswered and another device created or deleted it:
       // neither its existence nor its values are judged.
-      guard !ambiguous(id, actions: actions) else { continue }
+      if let reason = unknowable(id, actions: actions) {
+        tally.setAside(id, reason)
+        continue
+      }
       if invariants.contains(.noResurrection) || invariants.contains(.noLostRecords) {
         judgeExistence(id, actions: actions, server: server, devices: devices, into: &tally)
       }
       guard let final = server[id], !actions.isEmpty else { continue }
       let life = lifeStart(of: id, actions: actions)
-      if deletePolicy == .editWins, life != nil { continue }
+      if deletePolicy == .editWins, life != nil {
+        tally.setAside(id, .revivedValues)
+        continue
+      }
       let epoch = actions.filter { !$0.isDelete && !withdrawn($0) && inEpoch($0, since: life, among: actions) }
       let writes = actions.filter { !$0.isDelete && inEpoch($0, since: life, among: actions) }
       let revived = revivedDeletions(of: id)
@@ -131,27 +131,35 @@ struct IntentJudge {
     _ id: RecordID, actions: [UserHistory.Action], server: [RecordID: Record],
     devices: [(name: String, records: [RecordID: Record])], into tally: inout InvariantTally
   ) {
-    var ops: [Op] = actions.filter { action in
+    var ops: [Causality.Event] = actions.filter { action in
       switch action.kind {
       case .delete: true
       case .create: !withdrawn(action)
       case .edit: deletePolicy == .editWins && !withdrawn(action, forExistence: true)
       }
-    }.map(Op.action)
+    }.map(Causality.Event.action)
     if zoneDeletion == .dropLocalData {
       // A zone deletion removes the record from the server, and from every device that showed it: each drops what it
       // holds of the zone when it learns of the deletion.
       let wiped = Set((timeline.versions[id] ?? []).filter(\.isZoneReset).map(\.position))
-      ops += history.resets.filter { wiped.contains($0.position) || $0.shown[id] != nil }.map(Op.reset)
+      ops += history.resets.filter { wiped.contains($0.position) || $0.shown[id] != nil }.map(Causality.Event.reset)
     }
     guard !ops.isEmpty else { return }
-    let latest = ops.indices.filter { a in !ops.indices.contains { b in b != a && sees(ops[b], ops[a], key: nil) } }
-      .map { ops[$0] }
+    let latest = ops.indices.filter { a in
+      !ops.indices.contains { b in b != a && causality.sees(ops[b], ops[a], key: nil) }
+    }
+    .map { ops[$0] }
     guard !latest.isEmpty else { return }
     let name = id.recordName
     if latest.allSatisfy(\.isRemoval) {
-      if zoneDeletion == .reuploadLocalData, excusedByReupload(id, latest: latest) { return }
-      if revivedByStaleSave(id, latest: latest) { return }
+      if zoneDeletion == .reuploadLocalData, excusedByReupload(id, latest: latest) {
+        tally.setAside(id, .reuploadedAfterZoneDeletion)
+        return
+      }
+      if revivedByStaleSave(id, latest: latest) {
+        tally.setAside(id, .staleSaveRevived)
+        return
+      }
       tally.judged(.noResurrection)
       let what = latest.map(describe).joined(separator: " and ")
       if let kept = server[id] {
@@ -170,13 +178,16 @@ struct IntentJudge {
         let what = latest.map(describe).joined(separator: " and ")
         tally.fail(.noLostRecords, "\(what); no deletion came after, yet the server does not hold \(name)")
       }
-    } else if deletePolicy == .editWins, !latest.contains(where: { if case .reset = $0 { true } else { false } }),
-      !editLandedBeforeConcurrentDeletion(latest),
-      latest.contains(where: { op in
-        guard case .action(let edit) = op, !edit.isDelete else { return false }
-        return !contested(edit)
-      })
-    {
+    } else if deletePolicy == .editWins, !latest.contains(where: { if case .reset = $0 { true } else { false } }) {
+      guard !editLandedBeforeConcurrentDeletion(latest),
+        latest.contains(where: { op in
+          guard case .action(let edit) = op, !edit.isDelete else { return false }
+          return !contested(edit)
+        })
+      else {
+        tally.setAside(id, .editRemovedByDeletion)
+        return
+      }
       // An edit and a deletion that did not see each other: the edit revives the record.
       tally.judged(.noLostRecords)
       if server[id] == nil {
@@ -194,8 +205,8 @@ struct IntentJudge {
   /// got the answer, and another device deleted or created it: the change feed
   /// reports a deletion the same whether it removed the unanswered save or an older record with the same ID, and a
   /// record under that ID the same whether it is the unanswered save or another device's, so no client can tell whose
-  /// record it deletes or keeps. Existence is not judged then.
-  private func ambiguous(_ id: RecordID, actions: [UserHistory.Action]) -> Bool {
+  /// record it deletes or keeps. Existence is not judged then (see ``SetAside``).
+  private func unknowable(_ id: RecordID, actions: [UserHistory.Action]) -> SetAside? {
     if let deleters = history.unansweredDeletes[id],
       actions.contains(where: { create in
         guard create.isCreate,
@@ -207,20 +218,22 @@ struct IntentJudge {
         } == true
       })
     {
-      return true
+      return .lateDeletionCopy
     }
-    guard let unanswered = history.unansweredSaves[id] else { return false }
+    guard let unanswered = history.unansweredSaves[id], !unanswered.isEmpty else { return nil }
     // Another device than one whose save went unanswered: two devices may each have an unanswered save.
-    return actions.contains { action in
+    if actions.contains(where: { action in
       (action.isDelete || action.isCreate) && unanswered.contains { $0 != action.device }
+    }) {
+      return .unansweredSaveRaced
     }
-      || (history.resets.contains { _ in zoneDeletion == .dropLocalData } && !unanswered.isEmpty)
+    return zoneDeletion == .dropLocalData && !history.resets.isEmpty ? .unansweredSaveAcrossZoneDeletion : nil
   }
 
   /// A device's own save, unanswered — still on its way when the user deleted the record there, or landed by a copy
   /// the device never heard of after a refusal — revived the record or kept it alive; once another device has saved
   /// it, the device cannot tell it from a record created anew elsewhere (until then it can, and must delete it again).
-  private func revivedByStaleSave(_ id: RecordID, latest: [Op]) -> Bool {
+  private func revivedByStaleSave(_ id: RecordID, latest: [Causality.Event]) -> Bool {
     guard let unanswered = history.unansweredSaves[id] else { return false }
     return latest.contains { op in
       guard case .action(let delete) = op, delete.isDelete, unanswered.contains(delete.device) else { return false }
@@ -242,9 +255,9 @@ struct IntentJudge {
 
   /// Under re-upload, a record deleted before a zone deletion may come back from a device that had not fetched the
   /// deletion.
-  private func excusedByReupload(_ id: RecordID, latest: [Op]) -> Bool {
+  private func excusedByReupload(_ id: RecordID, latest: [Causality.Event]) -> Bool {
     let landed = latest.compactMap { op -> Int? in
-      if case .action(let action) = op { return landing(action, key: nil) }
+      if case .action(let action) = op { return causality.landing(action, key: nil) }
       return nil
     }
     guard let first = landed.min() else { return false }
@@ -255,14 +268,14 @@ struct IntentJudge {
   /// change tag, so the deletion removes the edited version, and the editing device, holding nothing unsent, accepts
   /// it. No client can stop that (the deleting device had not fetched the edit), so the record's existence is not
   /// judged then.
-  private func editLandedBeforeConcurrentDeletion(_ latest: [Op]) -> Bool {
+  private func editLandedBeforeConcurrentDeletion(_ latest: [Causality.Event]) -> Bool {
     let deletions = latest.compactMap { op -> Int? in
       guard case .action(let action) = op, action.isDelete else { return nil }
-      return landing(action, key: nil)
+      return causality.landing(action, key: nil)
     }
     guard let lastDeletion = deletions.max() else { return false }
     return latest.contains { op in
-      guard case .action(let action) = op, !action.isDelete, let landed = landing(action, key: nil) else {
+      guard case .action(let action) = op, !action.isDelete, let landed = causality.landing(action, key: nil) else {
         return false
       }
       return landed < lastDeletion
@@ -274,8 +287,8 @@ struct IntentJudge {
   /// nothing to revive.
   private func contested(_ edit: UserHistory.Action) -> Bool {
     (byRecord[edit.recordID] ?? []).contains { other in
-      !other.isDelete && other.device != edit.device && !sees(.action(other), .action(edit), key: nil)
-        && !sees(.action(edit), .action(other), key: nil)
+      !other.isDelete && other.device != edit.device && !causality.sees(.action(other), .action(edit), key: nil)
+        && !causality.sees(.action(edit), .action(other), key: nil)
     }
   }
 
@@ -288,7 +301,8 @@ struct IntentJudge {
     for delete in actions where delete.isDelete {
       let raced = actions.contains { write in
         !write.isDelete && write.device != delete.device && !withdrawn(write, forExistence: true)
-          && !sees(.action(write), .action(delete), key: nil) && !sees(.action(delete), .action(write), key: nil)
+          && !causality.sees(.action(write), .action(delete), key: nil)
+          && !causality.sees(.action(delete), .action(write), key: nil)
       }
       if raced { revived.insert(delete.order) }
     }
@@ -303,7 +317,7 @@ struct IntentJudge {
     return revived.contains(deletion.order)
   }
 
-  private func describe(_ op: Op) -> String {
+  private func describe(_ op: Causality.Event) -> String {
     switch op {
     case .action(let action):
       let verb =
@@ -325,18 +339,19 @@ struct IntentJudge {
     _ id: RecordID, writes: [UserHistory.Action], optional: [UserHistory.Action], final: Record,
     into tally: inout InvariantTally
   ) {
-    var keys = Set<String>()
+    // Every user key of the final record is judged, with the keys this life's writes name: a key only an earlier life
+    // wrote was removed by the create that began this one.
+    var keys = Set(final.allKeys).intersection(userKeys)
     for action in writes { keys.formUnion(action.writes.keys) }
     for key in keys.sorted() {
-      // A create defines the whole record: a key it does not set, it removes.
-      let writers = writes.filter { ($0.writes[key] != nil || $0.isCreate) && !keyWithdrawn($0, key: key) }
+      let writers = writes.filter { $0.decides(key) && !keyWithdrawn($0, key: key) }
       let latest = latestWrites(writers, key: key)
       guard !latest.isEmpty else { continue }
       let ended = Observer.value(of: key, in: final)
       var allowed = latest.map { $0.writes[key] ?? nil }
       // Values of writes an editWins revival may or may not have kept: those that reached the server before the
       // deletion was cancelled or revived (unsent ones went with the deleted copy).
-      let maybe = optional.filter { ($0.writes[key] != nil || $0.isCreate) && landing($0, key: key) != nil }
+      let maybe = optional.filter { $0.decides(key) && causality.landing($0, key: key) != nil }
       if !maybe.isEmpty { allowed += latestWrites(writers + maybe, key: key).map { $0.writes[key] ?? nil } }
       // A device whose save went unanswered cannot tell whether its value landed and was overwritten since: when the
       // key ends with that device's value, it re-sent what it could not know was superseded. Not judged.
@@ -344,6 +359,7 @@ struct IntentJudge {
       if !allowed.contains(ended), ended != nil,
         writers.contains(where: { unanswered.contains($0.device) && ($0.writes[key] ?? nil) == ended })
       {
+        tally.setAside(id, .unansweredValueResent)
         continue
       }
       tally.judged(.oneSidedChangesKept)
@@ -370,7 +386,7 @@ struct IntentJudge {
   /// The writes of `key` no other write among `writers` saw.
   private func latestWrites(_ writers: [UserHistory.Action], key: String) -> [UserHistory.Action] {
     writers.filter { a in
-      !writers.contains { b in b.order != a.order && sees(.action(b), .action(a), key: key) }
+      !writers.contains { b in b.order != a.order && causality.sees(.action(b), .action(a), key: key) }
     }
   }
 
@@ -411,129 +427,6 @@ struct IntentJudge {
     }
   }
 
-  // MARK: Happened-before
-
-  /// Whether `later` saw `earlier`. With a key, a write's landing is the first save carrying that key's value.
-  private func sees(_ later: Op, _ earlier: Op, key: String?) -> Bool {
-    switch (later, earlier) {
-    case (.action(let b), .action(let a)):
-      if a.device == b.device, a.order < b.order, !damaged(a.device, a.recordID, between: a.order, and: b.order) {
-        return true
-      }
-      // Nothing sees an action made after it.
-      guard a.order < b.order, let landed = landing(a, key: key) else { return false }
-      if b.isCreate {
-        let now = timeline.position(at: b.time)
-        return landed <= now && (a.isDelete || !timeline.exists(a.recordID, at: now))
-      }
-      return landed <= b.base && b.base > 0
-    case (.reset(let z), .action(let a)):
-      guard let landed = landing(a, key: key), landed < z.position else { return false }
-      return a.isDelete || landed <= (z.shown[a.recordID] ?? 0)
-    case (.action(let b), .reset(let z)):
-      return b.isCreate ? z.position <= timeline.position(at: b.time) : z.position < b.base
-    case (.reset(let b), .reset(let a)):
-      return a.position < b.position
-    }
-  }
-
-  /// Where an action landed on the server: a create or edit at the first save by its device after it (carrying the
-  /// key's written value, with a key); a delete at the first deletion of the record after it, or at once when the
-  /// record was already gone.
-  private func landing(_ action: UserHistory.Action, key: String?) -> Int? {
-    let id = action.recordID
-    // An edit as a whole landed when the last of its written values did: a save of the device's that carried only
-    // an earlier edit's values (this one still queued) is not its landing.
-    if key == nil, case .edit(let writes) = action.kind {
-      let valued = writes.compactMap { $0.value == nil ? nil : $0.key }
-      if !valued.isEmpty {
-        var last = 0
-        for written in valued {
-          guard let landed = landing(action, key: written) else { return nil }
-          last = max(last, landed)
-        }
-        return last
-      }
-    }
-    if action.isDelete {
-      let now = timeline.position(at: action.time)
-      if !timeline.exists(id, at: now) {
-        // Not there yet is not gone: a save of the device's own, on its way when the user deleted the record, lands
-        // after, and the deletion follows it.
-        guard let inFlight = saveInFlight(at: action) else { return now }
-        return deletionLanding(action, from: inFlight.time)
-      }
-      return deletionLanding(action, from: action.time)
-    }
-    let save: ServerTimeline.Version?
-    if let key {
-      let written = action.writes[key] ?? nil
-      save = timeline.firstSave(of: id, by: action.device, from: action.time) {
-        Observer.value(of: key, in: $0) == written
-      }
-    } else {
-      save = timeline.firstSave(of: id, by: action.device, from: action.time) { _ in true }
-    }
-    guard let save else { return nil }
-    // A removal (or any save) found after the device's own next create or delete of the record belongs to that new
-    // record: only a written value is unique enough to be found later.
-    if key == nil || (action.writes[key ?? ""] ?? nil) == nil,
-      let next = byRecord[id]?.first(where: {
-        $0.device == action.device && $0.order > action.order && ($0.isCreate || $0.isDelete)
-      }), save.time > next.time
-    {
-      return nil
-    }
-    // An edit of a server version deleted before any save of its device landed was lost with it: a later save by the
-    // device is of a new record. (An edit of the device's own unsent create is of the record it later saves.)
-    // Under `.editWins` such a save is the revival the policy promises, and belongs to the revived record.
-    if deletePolicy == .deleteWins, !action.isCreate, action.base > 0,
-      timeline.versions[id]?.contains(where: {
-        $0.record == nil && $0.position > action.base && $0.position < save.position
-      })
-        == true
-    {
-      return nil
-    }
-    return save.position
-  }
-
-  /// Where a deletion landed, looking from `time`: at the device's own deletion of the record — another device's
-  /// deletion first does not carry it, and the device's request, still on its way, may delete a record created since
-  /// — made before the device deleted the record again; else, when the device's request found the record gone and
-  /// deleted nothing, at the first deletion by anyone.
-  private func deletionLanding(_ action: UserHistory.Action, from time: Date) -> Int? {
-    let id = action.recordID
-    let nextDelete = byRecord[id]?.first {
-      $0.device == action.device && $0.order > action.order && $0.isDelete
-    }
-    if let own = timeline.firstDeletion(
-      of: id, by: action.device, from: time, before: nextDelete?.time ?? .distantFuture)
-    {
-      return own.position
-    }
-    return timeline.firstDeletion(of: id, from: time)?.position
-  }
-
-  /// The save of a record its device had made before deleting it that landed only after the deletion — a create or
-  /// edit on its way — unless the device created the record anew first (a later save is then the new record's).
-  private func saveInFlight(at delete: UserHistory.Action) -> ServerTimeline.Version? {
-    let actions = byRecord[delete.recordID] ?? []
-    guard actions.contains(where: { $0.device == delete.device && $0.order < delete.order && !$0.isDelete }),
-      let save = timeline.firstSave(of: delete.recordID, by: delete.device, from: delete.time, where: { _ in true })
-    else { return nil }
-    let recreated = actions.contains {
-      $0.device == delete.device && $0.order > delete.order && $0.isCreate && $0.time <= save.time
-    }
-    return recreated ? nil : save
-  }
-
-  /// Whether the device's copy of the record was damaged between two of its actions: it threw the copy away and
-  /// forgot what it had seen.
-  private func damaged(_ device: String, _ id: RecordID, between first: Int, and second: Int) -> Bool {
-    history.damage.contains { $0.device == device && $0.recordID == id && $0.order > first && $0.order < second }
-  }
-
   /// A create or edit its own user withdrew by deleting the record later on the same device, or whose copy the
   /// device's storage damaged afterwards with none of its values ever reaching the server.
   ///
@@ -547,7 +440,7 @@ struct IntentJudge {
     // A create landed when its record reached the server, even with values a later edit had already changed; for
     // existence, an edit landed when any save of it did. Either save must have landed before the device acted on the
     // record again after the damage: a later one may carry only what it did then, on the copy fetched again.
-    if action.isCreate || forExistence, let save = landing(action, key: nil) {
+    if action.isCreate || forExistence, let save = causality.landing(action, key: nil) {
       let next = byRecord[action.recordID]?.first { $0.device == action.device && $0.order > damage.order }
       if next.map({ save < timeline.position(at: $0.time) }) ?? true { return false }
     }
@@ -560,7 +453,7 @@ struct IntentJudge {
     // did not land because a later edit overwrote them before they were sent. A save merely without the key proves
     // nothing: one sent before the removal may land after it.
     let valued = action.writes.compactMap { $0.value == nil ? nil : $0.key }
-    if valued.contains(where: { landing(action, key: $0) != nil }) { return false }
+    if valued.contains(where: { causality.landing(action, key: $0) != nil }) { return false }
     let removed = action.writes.compactMap { $0.value == nil ? $0.key : nil }
     return !removed.contains { removalProven(action, key: $0, damage: damage) }
   }
@@ -601,7 +494,7 @@ struct IntentJudge {
     if action.isCreate { return withdrawn(action) }
     if laterDeletion(of: action) != nil { return true }
     guard let damage = damage(after: action) else { return false }
-    if (action.writes[key] ?? nil) != nil { return landing(action, key: key) == nil }
+    if (action.writes[key] ?? nil) != nil { return causality.landing(action, key: key) == nil }
     return !removalProven(action, key: key, damage: damage)
   }
 
@@ -652,7 +545,9 @@ struct IntentJudge {
     guard let life else { return true }
     // Landed in it: one of its values reached the server in the current life.
     if !action.isDelete,
-      action.writes.keys.contains(where: { key in landing(action, key: key).map { $0 >= life.position } ?? false })
+      action.writes.keys.contains(where: { key in
+        causality.landing(action, key: key).map { $0 >= life.position } ?? false
+      })
     {
       return true
     }

@@ -1,3 +1,5 @@
+import Reconcile
+
 /// What checking one invariant on one run found: it held (and how many things it judged), it did not apply (and why),
 /// or it was violated.
 ///
@@ -32,6 +34,14 @@ struct InvariantTally: Sendable {
   var violations: [InvariantViolation] = []
   private(set) var checks: [Invariant: Int] = [:]
   private(set) var reasons: [Invariant: String] = [:]
+  /// The records each reason left (wholly or in part) unjudged.
+  private(set) var setAside: [SetAside: Set<RecordID>] = [:]
+
+  /// Notes that `reason` left `id`, or a key of it, unjudged.
+  mutating func setAside(_ id: RecordID, _ reason: SetAside) { setAside[reason, default: []].insert(id) }
+
+  /// How many records each reason set aside.
+  var setAsideCounts: [SetAside: Int] { setAside.mapValues(\.count) }
 
   mutating func judged(_ invariant: Invariant, _ count: Int = 1) { checks[invariant, default: 0] += count }
 

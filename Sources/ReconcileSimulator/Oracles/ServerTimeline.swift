@@ -1,23 +1,23 @@
-import Foundation
-import Reconcile
+package import Foundation
+package import Reconcile
 
 /// Every version each record of one zone took on the server, read from the server's event log: when a user's change
 /// landed, and what a device had seen when it acted.
-struct ServerTimeline: Sendable {
+package struct ServerTimeline: Sendable {
   /// One version of one record; `record` is `nil` when the record was deleted (alone or with its zone).
-  struct Version: Sendable {
-    var position: Int
-    var time: Date
-    var device: String?
-    var record: Record?
-    var isZoneReset: Bool
+  package struct Version: Sendable {
+    package var position: Int
+    package var time: Date
+    package var device: String?
+    package var record: Record?
+    package var isZoneReset: Bool
   }
 
-  private(set) var versions: [RecordID: [Version]] = [:]
+  package private(set) var versions: [RecordID: [Version]] = [:]
   /// (time, position) of every event, in order, to find the history position at a true time.
   private var clock: [(time: Date, position: Int)] = []
 
-  init(events: [ServerEvent], zoneID: ZoneID, owner: String) {
+  package init(events: [ServerEvent], zoneID: ZoneID, owner: String) {
     var live: Set<RecordID> = []
     for event in events where event.owner == owner {
       clock.append((event.time, event.sequence))
@@ -50,7 +50,7 @@ struct ServerTimeline: Sendable {
   private mutating func append(_ id: RecordID, _ version: Version) { versions[id, default: []].append(version) }
 
   /// The last history position at or before `time` (0 before any event).
-  func position(at time: Date) -> Int {
+  package func position(at time: Date) -> Int {
     var low = 0
     var high = clock.count
     while low < high {
@@ -61,13 +61,15 @@ struct ServerTimeline: Sendable {
   }
 
   /// Whether the record existed on the server just after history position `position`.
-  func exists(_ id: RecordID, at position: Int) -> Bool {
+  package func exists(_ id: RecordID, at position: Int) -> Bool {
     guard let last = versions[id]?.last(where: { $0.position <= position }) else { return false }
     return last.record != nil
   }
 
   /// The first version `device` saved at or after `time` that `matches`.
-  func firstSave(of id: RecordID, by device: String, from time: Date, where matches: (Record) -> Bool) -> Version? {
+  package func firstSave(of id: RecordID, by device: String, from time: Date, where matches: (Record) -> Bool)
+    -> Version?
+  {
     versions[id]?.first { version in
       guard version.device == device, version.time >= time, let record = version.record else { return false }
       return matches(record)
@@ -75,17 +77,17 @@ struct ServerTimeline: Sendable {
   }
 
   /// The first deletion of the record (alone or with its zone) at or after `time`.
-  func firstDeletion(of id: RecordID, from time: Date) -> Version? {
+  package func firstDeletion(of id: RecordID, from time: Date) -> Version? {
     versions[id]?.first { $0.time >= time && $0.record == nil }
   }
 
   /// The first deletion of the record by `device` at or after `time` and before `end`.
-  func firstDeletion(of id: RecordID, by device: String, from time: Date, before end: Date) -> Version? {
+  package func firstDeletion(of id: RecordID, by device: String, from time: Date, before end: Date) -> Version? {
     versions[id]?.first { $0.time >= time && $0.time < end && $0.record == nil && $0.device == device }
   }
 
   /// The last deletion of the record (alone, or with its zone when `countingZoneResets`).
-  func lastDeletion(of id: RecordID, countingZoneResets: Bool) -> Version? {
+  package func lastDeletion(of id: RecordID, countingZoneResets: Bool) -> Version? {
     versions[id]?.last { $0.record == nil && (countingZoneResets || !$0.isZoneReset) }
   }
 }

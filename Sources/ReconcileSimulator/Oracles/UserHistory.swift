@@ -1,15 +1,15 @@
-import Foundation
-import Reconcile
+package import Foundation
+package import Reconcile
 
 /// The ground truth of a run: what users did — each create, edit, removal and delete, on which device, at which true
 /// time, on top of which server version that device showed — and the faults that withdraw or wipe what they did.
 ///
 /// It is written from what any sync client exposes — the records the app sees, their change tags and fields — never
 /// from a client's queues or flags, so the oracles that read it (``IntentJudge``) judge clients Reconcile did not write.
-struct UserHistory: Sendable {
+package struct UserHistory: Sendable {
   /// One thing a user did to one record.
-  struct Action: Sendable {
-    enum Kind: Sendable {
+  package struct Action: Sendable {
+    package enum Kind: Sendable {
       /// A new record with these values.
       case create([String: FieldValue])
       /// Set these keys (`nil` removes the key).
@@ -18,21 +18,39 @@ struct UserHistory: Sendable {
     }
 
     /// Position in the history, from 1: the order in which users acted.
-    var order: Int
-    var device: String
-    var time: Date
-    var recordID: RecordID
-    var kind: Kind
+    package var order: Int
+    package var device: String
+    package var time: Date
+    package var recordID: RecordID
+    package var kind: Kind
     /// The server history position of the version the device showed when the user acted (0 for a record it showed
     /// with no change tag, or did not show).
-    var base: Int
+    package var base: Int
     /// The edit count the device showed after the action, if the record has one.
-    var editCount: Int64?
+    package var editCount: Int64?
     /// The per-field stamps the device showed after the action.
-    var stamps: [String: HybridTimestamp] = [:]
+    package var stamps: [String: HybridTimestamp] = [:]
+    /// The keys the device's app knows (`nil`: every key). A create removes the keys it knows and does not set; a key
+    /// only a newer app knows, it cannot remove (``Invariant/unknownKeysKept``).
+    package var knownKeys: Set<String>?
+
+    /// An action; ``UserHistory/record(_:)`` numbers it.
+    package init(
+      device: String, time: Date, recordID: RecordID, kind: Kind, base: Int, editCount: Int64? = nil,
+      stamps: [String: HybridTimestamp] = [:]
+    ) {
+      order = 0
+      self.device = device
+      self.time = time
+      self.recordID = recordID
+      self.kind = kind
+      self.base = base
+      self.editCount = editCount
+      self.stamps = stamps
+    }
 
     /// The keys written and their values (`nil` for a removal); empty for a delete.
-    var writes: [String: FieldValue?] {
+    package var writes: [String: FieldValue?] {
       switch kind {
       case .create(let values): values.mapValues { Optional($0) }
       case .edit(let values): values
@@ -40,65 +58,81 @@ struct UserHistory: Sendable {
       }
     }
 
-    var isDelete: Bool {
+    /// Whether the action decides `key`: it writes it, or it is a create whose app knows the key (a create defines
+    /// the whole record, so a key it knows and does not set, it removes).
+    package func decides(_ key: String) -> Bool {
+      writes[key] != nil || (isCreate && knownKeys?.contains(key) ?? true)
+    }
+
+    package var isDelete: Bool {
       if case .delete = kind { return true }
       return false
     }
 
-    var isCreate: Bool {
+    package var isCreate: Bool {
       if case .create = kind { return true }
       return false
     }
   }
 
   /// A zone deletion by another client, with what the devices showed at that moment.
-  struct ZoneReset: Sendable {
-    var time: Date
+  package struct ZoneReset: Sendable {
+    package var time: Date
     /// The server history position of the deletion.
-    var position: Int
+    package var position: Int
     /// Per record, the newest server version (as a history position) any device showed just before the deletion.
-    var shown: [RecordID: Int]
+    package var shown: [RecordID: Int]
+
+    /// A zone deletion at `position`, with what the devices showed.
+    package init(time: Date, position: Int, shown: [RecordID: Int]) {
+      self.time = time
+      self.position = position
+      self.shown = shown
+    }
   }
 
   /// Damage to one device's stored copy of one record: unsent changes to it may be lost with the copy.
-  struct Damage: Sendable {
-    var order: Int
-    var device: String
-    var recordID: RecordID
-    var time: Date
+  package struct Damage: Sendable {
+    package var order: Int
+    package var device: String
+    package var recordID: RecordID
+    package var time: Date
   }
 
-  private(set) var actions: [Action] = []
-  private(set) var resets: [ZoneReset] = []
-  private(set) var damage: [Damage] = []
+  package private(set) var actions: [Action] = []
+  package private(set) var resets: [ZoneReset] = []
+  package private(set) var damage: [Damage] = []
   /// Per record, the devices that saved it and never got the answer (lost, or given up on): they cannot know whether
   /// the save landed.
-  private(set) var unansweredSaves: [RecordID: Set<String>] = [:]
+  package private(set) var unansweredSaves: [RecordID: Set<String>] = [:]
   /// Per record, the devices whose deletion of it landed with no answer reaching them (lost, a stale copy after they
   /// gave up, or a duplicate): they cannot know when it landed.
-  private(set) var unansweredDeletes: [RecordID: Set<String>] = [:]
+  package private(set) var unansweredDeletes: [RecordID: Set<String>] = [:]
   private var counter = 0
 
-  mutating func record(_ action: Action) {
+  /// An empty history.
+  package init() {}
+
+  package mutating func record(_ action: Action) {
     counter += 1
     var numbered = action
     numbered.order = counter
     actions.append(numbered)
   }
 
-  mutating func recordReset(_ reset: ZoneReset) { resets.append(reset) }
+  package mutating func recordReset(_ reset: ZoneReset) { resets.append(reset) }
 
-  mutating func recordDamage(device: String, recordID: RecordID, time: Date) {
+  package mutating func recordDamage(device: String, recordID: RecordID, time: Date) {
     counter += 1
     damage.append(Damage(order: counter, device: device, recordID: recordID, time: time))
   }
 
   /// Notes saves and deletions of `device` that landed, or may have landed, with no answer reaching it.
-  mutating func recordUnanswered(saved: [RecordID], deleted: [RecordID] = [], device: String) {
+  package mutating func recordUnanswered(saved: [RecordID], deleted: [RecordID] = [], device: String) {
     for id in saved { unansweredSaves[id, default: []].insert(device) }
     for id in deleted { unansweredDeletes[id, default: []].insert(device) }
   }
 
   /// Whether the history holds any deletion by a user.
-  var hasDeletes: Bool { actions.contains { $0.isDelete } }
+  package var hasDeletes: Bool { actions.contains { $0.isDelete } }
 }

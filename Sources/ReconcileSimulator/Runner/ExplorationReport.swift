@@ -51,6 +51,9 @@ public struct ExplorationReport: Sendable, Hashable, Codable {
   public var runsReaching: [String: Int]
   /// For each invariant, how many runs gave it something to judge.
   public var runsExercising: [String: Int]
+  /// For each reason the judge sets a record aside (``SetAside``), how many records it set aside over all runs;
+  /// `nil` in reports written before it was counted.
+  public var recordsSetAside: [String: Int]?
   /// The failures, by seed.
   public var failures: [Failure]
 
@@ -79,6 +82,7 @@ public struct ExplorationReport: Sendable, Hashable, Codable {
     self.seconds = seconds
     runsReaching = report.runsReaching
     runsExercising = Dictionary(uniqueKeysWithValues: report.runsExercising.map { ($0.key.rawValue, $0.value) })
+    recordsSetAside = Dictionary(uniqueKeysWithValues: report.recordsSetAside.map { ($0.key.rawValue, $0.value) })
     failures = report.failures.enumerated().map { index, failure in
       Failure(
         seed: failure.seed, invariant: failure.violation.invariant.rawValue, message: failure.violation.message,
@@ -101,7 +105,8 @@ public struct ExplorationReport: Sendable, Hashable, Codable {
 
   /// How many runs reached each path and exercised each invariant, and what none did.
   public var coverage: String {
-    Coverage.text(runsReaching: runsReaching, runsExercising: runsExercising, runs: seedsRun)
+    Coverage.text(
+      runsReaching: runsReaching, runsExercising: runsExercising, setAside: recordsSetAside ?? [:], runs: seedsRun)
   }
 
   /// Adds up the reports of several shards of one exploration.
@@ -137,6 +142,9 @@ public struct ExplorationReport: Sendable, Hashable, Codable {
       total.seconds += report.seconds
       total.runsReaching.merge(report.runsReaching, uniquingKeysWith: +)
       total.runsExercising.merge(report.runsExercising, uniquingKeysWith: +)
+      if let counted = report.recordsSetAside {
+        total.recordsSetAside = (total.recordsSetAside ?? [:]).merging(counted, uniquingKeysWith: +)
+      }
       total.failures += report.failures
     }
     total.shards.sort()

@@ -158,6 +158,9 @@ public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
   public var runsExercising: [Invariant: Int] = [:]
   /// Whether the run stopped before its last seed: at the failure limit, or when asked to (a time limit).
   public var stoppedEarly = false
+  /// For each reason the judge sets a record aside (``SimulationResult/setAside``), how many records it set aside over
+  /// all runs.
+  public var recordsSetAside: [SetAside: Int] = [:]
 
   /// Creates an empty report.
   /// - Parameter configuration: The run every seed gets.
@@ -170,6 +173,7 @@ public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
     requests += statistics.requests
     conflicts += statistics.conflicts
     for (path, count) in statistics.paths { runsReaching[path, default: 0] += count > 0 ? 1 : 0 }
+    recordsSetAside.merge(result.setAside, uniquingKeysWith: +)
     for (invariant, outcome) in result.outcomes {
       if case .notApplicable = outcome {
         runsExercising[invariant, default: 0] += 0
@@ -187,9 +191,12 @@ public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
     Coverage.never(exercisedByName).compactMap(Invariant.init(rawValue:))
   }
 
-  /// One line per path and invariant: how many of the runs reached or exercised it, then what none did.
+  /// One line per path and invariant: how many of the runs reached or exercised it, then what none did, and the
+  /// records the judge set aside by reason.
   public var coverage: String {
-    Coverage.text(runsReaching: runsReaching, runsExercising: exercisedByName, runs: seedsRun)
+    Coverage.text(
+      runsReaching: runsReaching, runsExercising: exercisedByName,
+      setAside: Dictionary(uniqueKeysWithValues: recordsSetAside.map { ($0.key.rawValue, $0.value) }), runs: seedsRun)
   }
 
   private var exercisedByName: [String: Int] {
@@ -212,6 +219,7 @@ public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
       total.failures += report.failures
       total.runsReaching.merge(report.runsReaching, uniquingKeysWith: +)
       total.runsExercising.merge(report.runsExercising, uniquingKeysWith: +)
+      total.recordsSetAside.merge(report.recordsSetAside, uniquingKeysWith: +)
       total.stoppedEarly = total.stoppedEarly || report.stoppedEarly
     }
     return total

@@ -27,6 +27,15 @@ public struct ServerEvent: Sendable, Hashable, CustomStringConvertible {
   /// What changed.
   public var kind: Kind
 
+  /// An event, for the simulator's own bookkeeping and tests.
+  package init(sequence: Int, time: Date, client: ClientIdentity?, owner: String?, kind: Kind) {
+    self.sequence = sequence
+    self.time = time
+    self.client = client
+    self.owner = owner
+    self.kind = kind
+  }
+
   /// `#sequence device: change`.
   public var description: String {
     let who = client?.deviceName ?? "server"

@@ -102,7 +102,8 @@ extension Simulation {
   private mutating func noteAction(_ kind: UserHistory.Action.Kind, device index: Int, recordID: RecordID, base: Int) {
     if setup.sendsAfterEdits { clients[index].requestSend() }
     var action = UserHistory.Action(
-      order: 0, device: clients[index].name, time: now, recordID: recordID, kind: kind, base: base)
+      device: clients[index].name, time: now, recordID: recordID, kind: kind, base: base)
+    action.knownKeys = AppSchemas.knownKeys(upgraded: isUpgraded(action.device), scenario: setup.schemas)
     if let shown = clients[index].record(recordID) {
       let bookkeeping = setup.resolver.bookkeeping
       if let key = bookkeeping.editCountKey, case .int64(let count)? = shown[key] { action.editCount = count }
@@ -233,7 +234,9 @@ extension Simulation {
 
   /// The violations, in a fixed order, and each invariant's outcome. `quiescent` is `nil` when the run was not driven
   /// to quiescence: only what broke while running is judged then, and the end-state invariants do not apply.
-  func evaluate(quiescent: Bool?) -> (violations: [InvariantViolation], outcomes: [Invariant: InvariantOutcome]) {
+  func evaluate(quiescent: Bool?) -> (
+    violations: [InvariantViolation], outcomes: [Invariant: InvariantOutcome], setAside: [SetAside: Int]
+  ) {
     var tally = InvariantTally()
     tally.violations = liveViolations + observer.violations
     judgeRunningInvariants(into: &tally)
@@ -246,7 +249,7 @@ extension Simulation {
     }
     let outcomes = tally.outcomes(for: invariants, extra: [])
     let violations = Self.ordered(tally.violations.filter { invariants.contains($0.invariant) })
-    return (violations, outcomes)
+    return (violations, outcomes, tally.setAsideCounts)
   }
 
   /// Violations grouped by invariant in declaration order, each group in the order found.

@@ -192,11 +192,10 @@ public struct Simulation: Sendable {
     statistics.resurrectionsBlocked = clients.reduce(0) {
       $0 + (($1 as? SimulatedDevice)?.storage.resurrectionsBlocked ?? 0)
     }
-    let (violations, outcomes) = evaluate(quiescent: quiescent)
+    let (violations, outcomes, setAside) = evaluate(quiescent: quiescent)
     return SimulationResult(
       seed: seed, setup: setup, steps: steps, invariants: invariants, traceEntries: traceEntries,
-      violations: violations, outcomes: outcomes,
-      statistics: statistics)
+      violations: violations, outcomes: outcomes, setAside: setAside, statistics: statistics)
   }
 }
 

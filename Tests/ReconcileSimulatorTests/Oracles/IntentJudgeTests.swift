@@ -472,6 +472,28 @@ struct IntentJudgeTests {
     ReplayCase(
       behaviour: "a save built after the key's first value since its last removal, and lacking it, proves the removal",
       script: removalAfterTwoValues),
+    ReplayCase(
+      behaviour:
+        "a create removes only the keys its app knows: a replacing create by an older app keeps a newer app's key (flaky minor seed 15)",
+      script: """
+        resolver field-merge
+        delete-policy deleteWins
+        schemas minor
+        device add d1 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        invariants oneSidedChangesKept
+        d3 crash
+        d1 create Note/r2 title="d1.3"
+        d3 upgrade
+        d3 sync
+        advance 1s
+        d3 edit Note/r2 color="d3.67"
+        d1 delete Note/r2
+        d1 create Note/r2 title="d1.98"
+        quiesce
+        expect invariants
+        """),
   ]
 
   @Test("each counterexample the judge got wrong replays with every invariant held", arguments: cases)

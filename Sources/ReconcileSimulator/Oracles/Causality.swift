@@ -1,0 +1,166 @@
+package import Foundation
+package import Reconcile
+
+/// Happened-before between what users did, read from what any sync client exposes: the order of one device's actions,
+/// and the server version each action was made on (its change tag says which).
+///
+/// - An action *saw* an earlier action on the same device, unless the device's copy of the record was damaged between
+///   the two (it threw the copy away and forgot what it had seen).
+/// - An action saw another device's action once that action had *landed* at or before the server version it was made
+///   on. A create saw what landed before it when the record was then gone from the server (it was made on nothing).
+/// - A zone deletion saw an action that landed before it and that some device showed at that moment (a deletion: that
+///   landed before it at all); an action saw a zone deletion it was made after (a create) or on a version after.
+///
+/// Where an action landed is the model's one reading of the server's log (``landing(_:key:)``): a create or edit at the
+/// first save by its device after it (with a key: carrying the key's written value, unique in a run); a deletion at its
+/// device's own deletion of the record. Nothing here judges: ``IntentJudge`` asks it which actions are the latest.
+package struct Causality: Sendable {
+  let history: UserHistory
+  let timeline: ServerTimeline
+  let deletePolicy: DeletePolicy
+  /// The history's actions by record, in order.
+  let byRecord: [RecordID: [UserHistory.Action]]
+
+  /// A model of one run's history.
+  package init(history: UserHistory, timeline: ServerTimeline, deletePolicy: DeletePolicy) {
+    self.history = history
+    self.timeline = timeline
+    self.deletePolicy = deletePolicy
+    byRecord = Dictionary(grouping: history.actions, by: \.recordID)
+  }
+
+  /// What the model orders: a user's action, or a zone deletion by another client.
+  package enum Event {
+    case action(UserHistory.Action)
+    case reset(UserHistory.ZoneReset)
+
+    /// Whether it removes the record: a deletion or a zone deletion.
+    var isRemoval: Bool {
+      switch self {
+      case .action(let action): action.isDelete
+      case .reset: true
+      }
+    }
+  }
+
+  /// Whether `later` saw `earlier`. With a key, a write's landing is the first save carrying that key's value.
+  package func sees(_ later: Event, _ earlier: Event, key: String?) -> Bool {
+    switch (later, earlier) {
+    case (.action(let b), .action(let a)):
+      if a.device == b.device, a.order < b.order, !damaged(a.device, a.recordID, between: a.order, and: b.order) {
+        return true
+      }
+      // Nothing sees an action made after it.
+      guard a.order < b.order, let landed = landing(a, key: key) else { return false }
+      if b.isCreate {
+        let now = timeline.position(at: b.time)
+        return landed <= now && (a.isDelete || !timeline.exists(a.recordID, at: now))
+      }
+      return landed <= b.base && b.base > 0
+    case (.reset(let z), .action(let a)):
+      guard let landed = landing(a, key: key), landed < z.position else { return false }
+      return a.isDelete || landed <= (z.shown[a.recordID] ?? 0)
+    case (.action(let b), .reset(let z)):
+      return b.isCreate ? z.position <= timeline.position(at: b.time) : z.position < b.base
+    case (.reset(let b), .reset(let a)):
+      return a.position < b.position
+    }
+  }
+
+  /// Where an action landed on the server: a create or edit at the first save by its device after it (carrying the
+  /// key's written value, with a key); a delete at the first deletion of the record after it, or at once when the
+  /// record was already gone.
+  package func landing(_ action: UserHistory.Action, key: String?) -> Int? {
+    let id = action.recordID
+    // An edit as a whole landed when the last of its written values did: a save of the device's that carried only
+    // an earlier edit's values (this one still queued) is not its landing.
+    if key == nil, case .edit(let writes) = action.kind {
+      let valued = writes.compactMap { $0.value == nil ? nil : $0.key }
+      if !valued.isEmpty {
+        var last = 0
+        for written in valued {
+          guard let landed = landing(action, key: written) else { return nil }
+          last = max(last, landed)
+        }
+        return last
+      }
+    }
+    if action.isDelete {
+      let now = timeline.position(at: action.time)
+      if !timeline.exists(id, at: now) {
+        // Not there yet is not gone: a save of the device's own, on its way when the user deleted the record, lands
+        // after, and the deletion follows it.
+        guard let inFlight = saveInFlight(at: action) else { return now }
+        return deletionLanding(action, from: inFlight.time)
+      }
+      return deletionLanding(action, from: action.time)
+    }
+    let save: ServerTimeline.Version?
+    if let key {
+      let written = action.writes[key] ?? nil
+      save = timeline.firstSave(of: id, by: action.device, from: action.time) {
+        Observer.value(of: key, in: $0) == written
+      }
+    } else {
+      save = timeline.firstSave(of: id, by: action.device, from: action.time) { _ in true }
+    }
+    guard let save else { return nil }
+    // A removal (or any save) found after the device's own next create or delete of the record belongs to that new
+    // record: only a written value is unique enough to be found later.
+    if key == nil || (action.writes[key ?? ""] ?? nil) == nil,
+      let next = byRecord[id]?.first(where: {
+        $0.device == action.device && $0.order > action.order && ($0.isCreate || $0.isDelete)
+      }), save.time > next.time
+    {
+      return nil
+    }
+    // An edit of a server version deleted before any save of its device landed was lost with it: a later save by the
+    // device is of a new record. (An edit of the device's own unsent create is of the record it later saves.)
+    // Under `.editWins` such a save is the revival the policy promises, and belongs to the revived record.
+    if deletePolicy == .deleteWins, !action.isCreate, action.base > 0,
+      timeline.versions[id]?.contains(where: {
+        $0.record == nil && $0.position > action.base && $0.position < save.position
+      })
+        == true
+    {
+      return nil
+    }
+    return save.position
+  }
+
+  /// Where a deletion landed, looking from `time`: at the device's own deletion of the record — another device's
+  /// deletion first does not carry it, and the device's request, still on its way, may delete a record created since
+  /// — made before the device deleted the record again; else, when the device's request found the record gone and
+  /// deleted nothing, at the first deletion by anyone.
+  private func deletionLanding(_ action: UserHistory.Action, from time: Date) -> Int? {
+    let id = action.recordID
+    let nextDelete = byRecord[id]?.first {
+      $0.device == action.device && $0.order > action.order && $0.isDelete
+    }
+    if let own = timeline.firstDeletion(
+      of: id, by: action.device, from: time, before: nextDelete?.time ?? .distantFuture)
+    {
+      return own.position
+    }
+    return timeline.firstDeletion(of: id, from: time)?.position
+  }
+
+  /// The save of a record its device had made before deleting it that landed only after the deletion — a create or
+  /// edit on its way — unless the device created the record anew first (a later save is then the new record's).
+  private func saveInFlight(at delete: UserHistory.Action) -> ServerTimeline.Version? {
+    let actions = byRecord[delete.recordID] ?? []
+    guard actions.contains(where: { $0.device == delete.device && $0.order < delete.order && !$0.isDelete }),
+      let save = timeline.firstSave(of: delete.recordID, by: delete.device, from: delete.time, where: { _ in true })
+    else { return nil }
+    let recreated = actions.contains {
+      $0.device == delete.device && $0.order > delete.order && $0.isCreate && $0.time <= save.time
+    }
+    return recreated ? nil : save
+  }
+
+  /// Whether the device's copy of the record was damaged between two of its actions: it threw the copy away and
+  /// forgot what it had seen.
+  func damaged(_ device: String, _ id: RecordID, between first: Int, and second: Int) -> Bool {
+    history.damage.contains { $0.device == device && $0.recordID == id && $0.order > first && $0.order < second }
+  }
+}

@@ -1,0 +1,42 @@
+/// Why the judge left a record, or one key of it, unjudged in a run: each case is a consequence of the model in
+/// *What the oracles judge* — what a device could observe, and what CloudKit guarantees — where no client can know
+/// what it would need to do better.
+///
+/// ``SimulationResult/setAside`` counts, per run, the records each reason set aside, so a report shows how much of a
+/// run went unjudged and why.
+public enum SetAside: String, CaseIterable, Sendable, Hashable, Codable, CustomStringConvertible {
+  /// A device saved the record and never got the answer, and another device created or deleted it. The change feed
+  /// reports a deletion the same whether it removed the unanswered save or an older record, and a record under the ID
+  /// the same whether it is the unanswered save or another device's: whose record survives is unknowable. The
+  /// record's existence and values are not judged.
+  case unansweredSaveRaced
+  /// A copy of a device's deletion landed unheard of (its answer lost, a stale copy after the device gave up, or a
+  /// duplicate) after the record was created anew. Deletions carry no change tag, so a copy still on its way deletes
+  /// the new record, and no client can call it back. The record's existence and values are not judged.
+  case lateDeletionCopy
+  /// A device saved the record and never got the answer, in a run where another client deleted the zone and devices
+  /// drop their local data on it: the save may have landed before the zone deletion (and gone with it) or after it (and
+  /// re-created the record), and the device cannot tell which. The record's existence and values are not judged.
+  case unansweredSaveAcrossZoneDeletion
+  /// A device's own unanswered save — on its way when the user deleted the record there — landed after the deletion
+  /// and revived the record, and another device has saved it since: the deleting device can no longer tell it from a
+  /// record created anew elsewhere. The record's existence is not judged.
+  case staleSaveRevived
+  /// Under ``ZoneDeletionResponse/reuploadLocalData``, a record deleted before a zone deletion came back from a device
+  /// that had not fetched the deletion: re-uploading copies is that option's documented cost. Its existence is not
+  /// judged.
+  case reuploadedAfterZoneDeletion
+  /// Under `.editWins`, an edit that raced a deletion reached the server before it, so the deletion (which carries no
+  /// change tag) removed the edited version, or another device's concurrent write may have resolved the edit away
+  /// first: nothing was left to revive. The record's existence is not judged.
+  case editRemovedByDeletion
+  /// Under `.editWins`, a record that was deleted at some point: a revived copy may carry any earlier value of the
+  /// device that revived it, so its values are not judged (its existence is).
+  case revivedValues
+  /// A key ends with the value of a device whose save of the record went unanswered: it cannot know whether its value
+  /// landed and was overwritten since, so re-sending it is what it must do. That key is not judged.
+  case unansweredValueResent
+
+  /// The reason's name.
+  public var description: String { rawValue }
+}

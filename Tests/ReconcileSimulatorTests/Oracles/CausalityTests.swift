@@ -1,0 +1,214 @@
+import Foundation
+import Reconcile
+import ReconcileSimulator
+import Testing
+
+/// A history written by hand: what users did on which device, on which server version, and the server's log.
+private struct SyntheticRun {
+  static let owner = "_user"
+  let id: RecordID
+  var history = UserHistory()
+  var events: [ServerEvent] = []
+  private var seconds = 0.0
+
+  init() throws { id = try RecordID(recordName: "r1", zoneID: try ZoneID(zoneName: "Notes")) }
+
+  private mutating func tick() -> Date {
+    seconds += 1
+    return Date(timeIntervalSince1970: seconds)
+  }
+
+  /// A user creates the record on `device` with these values; returns the action's order.
+  @discardableResult mutating func create(_ device: String, _ values: [String: String], on base: Int = 0) -> Int {
+    act(device, .create(values.mapValues { .string($0) }), on: base)
+  }
+
+  /// A user edits the record on `device`, made on server version `base`.
+  @discardableResult mutating func edit(_ device: String, _ values: [String: String], on base: Int) -> Int {
+    act(device, .edit(values.mapValues { .string($0) }), on: base)
+  }
+
+  /// A user deletes the record on `device`, made on server version `base`.
+  @discardableResult mutating func delete(_ device: String, on base: Int) -> Int { act(device, .delete, on: base) }
+
+  private mutating func act(_ device: String, _ kind: UserHistory.Action.Kind, on base: Int) -> Int {
+    history.record(UserHistory.Action(device: device, time: tick(), recordID: id, kind: kind, base: base))
+    return history.actions.count + history.damage.count
+  }
+
+  /// The device's copy of the record is damaged.
+  mutating func damage(_ device: String) { history.recordDamage(device: device, recordID: id, time: tick()) }
+
+  /// The server saves the record from `device` with these values; returns the history position.
+  @discardableResult mutating func saved(by device: String, _ values: [String: String]) -> Int {
+    var record = Record(recordType: "Note", recordID: id)
+    for (key, value) in values { record[key] = .string(value) }
+    return log(device, .saved(record))
+  }
+
+  /// The server deletes the record at `device`'s request.
+  @discardableResult mutating func deleted(by device: String) -> Int {
+    log(device, .deleted(id, recordType: "Note"))
+  }
+
+  private mutating func log(_ device: String, _ kind: ServerEvent.Kind) -> Int {
+    let position = events.count + 1
+    events.append(
+      ServerEvent(
+        sequence: position, time: tick(), client: ClientIdentity(userRecordName: Self.owner, deviceName: device),
+        owner: Self.owner, kind: kind))
+    return position
+  }
+
+  var causality: Causality {
+    Causality(
+      history: history, timeline: ServerTimeline(events: events, zoneID: id.zoneID, owner: Self.owner),
+      deletePolicy: .deleteWins)
+  }
+
+  func action(_ order: Int) throws -> UserHistory.Action {
+    try #require(history.actions.first { $0.order == order }, "no action \(order)")
+  }
+
+  /// Whether the action numbered `later` saw the one numbered `earlier`.
+  func sees(_ later: Int, _ earlier: Int, key: String? = nil) throws -> Bool {
+    causality.sees(.action(try action(later)), .action(try action(earlier)), key: key)
+  }
+}
+
+/// One history and the happened-before it must give.
+struct CausalityCase: Sendable, CustomTestStringConvertible {
+  var name: String
+  /// Builds the history; returns `(later, earlier, key)` to ask about.
+  fileprivate var build: @Sendable (inout SyntheticRun) -> (later: Int, earlier: Int, key: String?)
+  var saw: Bool
+  var testDescription: String { name }
+}
+
+@Suite("Causality: which user action saw which, on small synthetic histories")
+struct CausalityTests {
+  static let cases: [CausalityCase] = [
+    CausalityCase(
+      name: "a device's later action saw its earlier one",
+      build: { run in
+        let create = run.create("d1", ["title": "a"])
+        return (run.edit("d1", ["title": "b"], on: 0), create, nil)
+      }, saw: true),
+    CausalityCase(
+      name: "damage between two actions of a device makes it forget the first",
+      build: { run in
+        let create = run.create("d1", ["title": "a"])
+        run.damage("d1")
+        return (run.edit("d1", ["title": "b"], on: 0), create, nil)
+      }, saw: false),
+    CausalityCase(
+      name: "an action made on the version where another device's action landed saw it",
+      build: { run in
+        let create = run.create("d1", ["title": "a"])
+        let landed = run.saved(by: "d1", ["title": "a"])
+        return (run.edit("d2", ["color": "red"], on: landed), create, nil)
+      }, saw: true),
+    CausalityCase(
+      name: "an action made on a version before another device's action landed did not see it",
+      build: { run in
+        run.create("d1", ["title": "a"])
+        let first = run.saved(by: "d1", ["title": "a"])
+        let edit = run.edit("d1", ["title": "b"], on: first)
+        let other = run.edit("d2", ["color": "red"], on: first)
+        run.saved(by: "d1", ["title": "b"])
+        return (other, edit, nil)
+      }, saw: false),
+    CausalityCase(
+      name: "nothing sees an action made after it, even on the same device",
+      build: { run in
+        let create = run.create("d1", ["title": "a"])
+        let landed = run.saved(by: "d1", ["title": "a"])
+        return (create, run.edit("d1", ["title": "b"], on: landed), nil)
+      }, saw: false),
+    CausalityCase(
+      name: "a create saw a deletion that landed before it, the record then gone",
+      build: { run in
+        run.create("d1", ["title": "a"])
+        let landed = run.saved(by: "d1", ["title": "a"])
+        let delete = run.delete("d2", on: landed)
+        run.deleted(by: "d2")
+        return (run.create("d3", ["title": "c"]), delete, nil)
+      }, saw: true),
+    CausalityCase(
+      name: "a create made while the record is on the server saw nothing of it",
+      build: { run in
+        let create = run.create("d1", ["title": "a"])
+        run.saved(by: "d1", ["title": "a"])
+        return (run.create("d2", ["title": "b"]), create, nil)
+      }, saw: false),
+    CausalityCase(
+      name: "a deletion that has not landed is seen by no create",
+      build: { run in
+        run.create("d1", ["title": "a"])
+        let landed = run.saved(by: "d1", ["title": "a"])
+        let delete = run.delete("d2", on: landed)
+        return (run.create("d3", ["title": "c"]), delete, nil)
+      }, saw: false),
+    CausalityCase(
+      name: "per key, a write landed where its value did: a later save of another key is not its landing",
+      build: { run in
+        run.create("d1", ["title": "a"])
+        let first = run.saved(by: "d1", ["title": "a"])
+        run.edit("d1", ["title": "b"], on: first)
+        let second = run.saved(by: "d1", ["title": "b"])
+        let color = run.edit("d1", ["color": "red"], on: second)
+        let other = run.edit("d2", ["color": "blue"], on: second)
+        run.saved(by: "d1", ["title": "b", "color": "red"])
+        return (other, color, "color")
+      }, saw: false),
+    CausalityCase(
+      name: "per key, a write whose value landed at the version an action was made on was seen",
+      build: { run in
+        run.create("d1", ["title": "a"])
+        let first = run.saved(by: "d1", ["title": "a"])
+        let title = run.edit("d1", ["title": "b"], on: first)
+        let second = run.saved(by: "d1", ["title": "b"])
+        return (run.edit("d2", ["title": "c"], on: second), title, "title")
+      }, saw: true),
+    CausalityCase(
+      name: "per key, a value that landed was seen though the rest of its edit had not landed",
+      build: { run in
+        run.create("d1", ["title": "a", "color": "red"])
+        let first = run.saved(by: "d1", ["title": "a", "color": "red"])
+        let edit = run.edit("d1", ["title": "b", "color": "blue"], on: first)
+        let partial = run.saved(by: "d1", ["title": "b", "color": "red"])
+        run.saved(by: "d1", ["title": "b", "color": "blue"])
+        return (run.edit("d2", ["title": "c"], on: partial), edit, "title")
+      }, saw: true),
+    CausalityCase(
+      name: "an edit as a whole landed when the last of its values did",
+      build: { run in
+        run.create("d1", ["title": "a", "color": "red"])
+        let first = run.saved(by: "d1", ["title": "a", "color": "red"])
+        let edit = run.edit("d1", ["title": "b", "color": "blue"], on: first)
+        let partial = run.saved(by: "d1", ["title": "b", "color": "red"])
+        run.saved(by: "d1", ["title": "b", "color": "blue"])
+        return (run.edit("d2", ["rank": "1"], on: partial), edit, nil)
+      }, saw: false),
+  ]
+
+  @Test("happened-before on a synthetic history", arguments: cases)
+  func happenedBefore(_ example: CausalityCase) throws {
+    var run = try SyntheticRun()
+    let (later, earlier, key) = example.build(&run)
+    #expect(try run.sees(later, earlier, key: key) == example.saw, "\(run.events.map(\.description))")
+  }
+
+  @Test("a zone deletion saw what a device showed before it, and nothing nobody showed")
+  func zoneDeletionSawWhatWasShown() throws {
+    var run = try SyntheticRun()
+    let create = run.create("d1", ["title": "a"])
+    let landed = run.saved(by: "d1", ["title": "a"])
+    let action = try run.action(create)
+    let shown = UserHistory.ZoneReset(
+      time: Date(timeIntervalSince1970: 100), position: landed + 1, shown: [run.id: landed])
+    let unseen = UserHistory.ZoneReset(time: Date(timeIntervalSince1970: 100), position: landed + 1, shown: [:])
+    #expect(run.causality.sees(.reset(shown), .action(action), key: nil))
+    #expect(!run.causality.sees(.reset(unseen), .action(action), key: nil))
+  }
+}

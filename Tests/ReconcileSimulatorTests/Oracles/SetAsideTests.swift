@@ -1,0 +1,63 @@
+import Foundation
+import Reconcile
+import ReconcileSimulator
+import Testing
+
+/// The judge says what it left unjudged: every record it set aside as unknowable is counted under its reason, in the
+/// run's result, the runner's report and the exploration report.
+@Suite("Oracles: records the judge sets aside are counted by reason")
+struct SetAsideTests {
+  /// d1's save of r1 lands but its answer is lost; d2, which never saw r1, creates it too. Whose record the server
+  /// keeps, d1 cannot tell.
+  static let unansweredSaveRaced = """
+    resolver field-merge
+    delete-policy deleteWins
+    device add d1
+    device add d2
+    send-after-edits
+    d1 create Note/r0 title="d1.0"
+    advance 3s
+    fault lose-response d1
+    d1 create Note/r1 title="d1.1"
+    advance 3s
+    d2 create Note/r1 title="d2.2"
+    advance 3s
+    d1 create Note/r2 title="d1.3"
+    quiesce
+    expect invariants
+    """
+
+  @Test("an unanswered save raced by another device's create is set aside as unansweredSaveRaced, and only it")
+  func unansweredSaveRacedIsCounted() throws {
+    let result = try Simulation.replay(Self.unansweredSaveRaced)
+    #expect(result.passed, "\(result.violations)")
+    #expect(result.setAside == [.unansweredSaveRaced: 1])
+  }
+
+  @Test("the same run with the answer delivered sets nothing aside and judges r1")
+  func answeredRunSetsNothingAside() throws {
+    let script = Self.unansweredSaveRaced.replacingOccurrences(of: "fault lose-response d1\n", with: "")
+    let result = try Simulation.replay(script)
+    #expect(result.passed, "\(result.violations)")
+    #expect(result.setAside.isEmpty)
+  }
+
+  @Test("the runner and the exploration report add up what each run set aside")
+  func reportsAddUp() throws {
+    var configuration = SimulationConfiguration(steps: 60, resolver: .fieldMerge, deletePolicy: .deleteWins)
+    configuration.faults = .hostile
+    let seeds: Range<UInt64> = 0..<20
+    let report = PropertyRunner(configuration: configuration, seeds: seeds).run()
+    var expected: [SetAside: Int] = [:]
+    for seed in seeds {
+      var simulation = Simulation(seed: seed, configuration: configuration)
+      expected.merge(simulation.run().setAside, uniquingKeysWith: +)
+    }
+    #expect(!expected.isEmpty, "hostile runs lose answers, so some record must be set aside")
+    #expect(report.recordsSetAside == expected)
+    #expect(report.coverage.contains("records set aside as unknowable: "))
+    let exploration = ExplorationReport(report, configuration: "--faults hostile", seeds: seeds, shard: nil, seconds: 1)
+    #expect(
+      exploration.recordsSetAside == Dictionary(uniqueKeysWithValues: expected.map { ($0.key.rawValue, $0.value) }))
+  }
+}
