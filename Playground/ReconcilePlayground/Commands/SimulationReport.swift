@@ -39,6 +39,8 @@ struct SimulationReport: Encodable {
   var invariants: [InvariantRow]
   /// How many records each reason of the judge left unjudged as unknowable.
   var setAside: [String: Int]
+  /// How many records the end-state judge looked at.
+  var recordsJudged: Int
   var statistics: [String: Double]
   var trace: [String]?
 
@@ -63,6 +65,7 @@ struct SimulationReport: Encodable {
         return InvariantRow(invariant: invariant.rawValue, result: "violated", held: false, violations: broken)
       }
     }
+    recordsJudged = result.recordsJudged
     setAside = Dictionary(uniqueKeysWithValues: result.setAside.map { ($0.key.rawValue, $0.value) })
     devices = simulation.clients.map { client in
       guard let device = client as? SimulatedDevice else {
@@ -124,7 +127,7 @@ struct SimulationReport: Encodable {
           }
         })
     text +=
-      "records set aside as unknowable: "
+      "records set aside as unknowable (of \(recordsJudged) judged): "
       + (setAside.isEmpty
         ? "none" : setAside.keys.sorted().map { "\($0) \(setAside[$0] ?? 0)" }.joined(separator: ", ")) + "\n"
     text += "\n"

@@ -4,44 +4,28 @@ import Reconcile
 /// Judges the end state of a run — the server's records and what each device shows — against what users did
 /// (``UserHistory``), reading only what any sync client exposes.
 ///
-/// ## Happened-before
-/// A user action *saw* an earlier one when it was made on the same device after it, or when the device acted on a
-/// server version at or after the one where the earlier action landed (its change tag says which). A create saw what
-/// landed before it when the record was then gone from the server. A zone deletion saw what some device showed at that
-/// moment. Actions nobody saw are the *latest*; two latest actions are *concurrent*.
+/// It applies the model the *What the oracles judge* article states: which action saw which comes from ``Causality``;
+/// the latest actions on a record, held to the delete policy's and the resolver's contracts, decide its existence and
+/// each user key's value; and where the outcome turns on what no client can know — a request in doubt, a deletion's
+/// copy still on its way — the record (or the one key) is set aside under a ``SetAside`` reason, which the tally counts.
 ///
 /// ## Rules
 /// - **noResurrection**: when every latest action on a record is a deletion (a user's, or under
 ///   ``ZoneDeletionResponse/dropLocalData`` a zone deletion), the record is absent from the server and every device.
 ///   A create made after the deletion landed revives it under either policy; under `.editWins` an edit concurrent
-///   with the deletion also counts as latest, so the record is not judged then. Under
-///   ``ZoneDeletionResponse/reuploadLocalData`` a record re-uploaded after a zone deletion that followed its
-///   deletion is excused: re-uploading copies is that option's documented cost.
+///   with the deletion also counts as latest.
 /// - **noLostRecords**: when every latest action is a create (or, under `.editWins`, a create or an edit), the
-///   record exists on the server.
-/// - **oneSidedChangesKept**: on a record the server holds, for each key, the latest writes of the key since the
-///   record's last deletion (a create writes every key: one it does not set, it removes) decide: one write → the key ends with its value (or absent, for a removal); concurrent
-///   writes → with one of their values. A device's own queued or in-flight writes are never excused. Under `.editWins`
-///   records that were ever deleted are not judged (a revived copy may carry any earlier value).
+///   record exists on the server; under `.editWins`, also when the latest are a deletion and an edit concurrent with it.
+/// - **oneSidedChangesKept**: on a record the server holds, for each user key (every key a user wrote that the final
+///   record has, and every key this life's writes name), the latest writes of the key since the record's last
+///   deletion decide (a create writes every key its app knows: one it does not set, it removes): one write → the key
+///   ends with its value (or absent, for a removal); concurrent writes → with one of their values. A device's own
+///   queued or in-flight writes are never excused.
 /// - **highestEditCountKept** / **latestStampKept**: per record (per key) since its last deletion, the final edit
 ///   count (stamp) is at least the highest any device showed after a user's action.
 ///
 /// Writes to a copy the device's storage later damaged, before they landed, are withdrawn: the device throws the
 /// copy away.
-///
-/// ## What no client can know
-/// A device whose save or deletion went unanswered (lost, timed out, abandoned, or answered into a crash that kept only
-/// part of the answer) cannot tell whether or when it landed, and a request on its way cannot be called back. Where
-/// that decides the outcome, nothing is judged:
-/// - a record such a device saved and another device created or deleted (the change feed reports the deletion the same
-///   whether it removed the unanswered save or an older record);
-/// - a key that ends with such a device's value (it may re-send a value that had landed and been overwritten since);
-/// - a record the device deleted whose unanswered save landed after the deletion, once another device saved the
-///   revived record (the device can no longer tell it from a record created anew);
-/// - a record created after a device deleted it, when a copy of that deletion landed unheard of after the create
-///   (a late or duplicate copy deletes the new record: deletions carry no change tag).
-///
-/// A deletion lands when the deleting device's own request does: another device's deletion first does not carry it.
 struct IntentJudge {
   let history: UserHistory
   let timeline: ServerTimeline
@@ -85,6 +69,7 @@ struct IntentJudge {
     into tally: inout InvariantTally
   ) {
     let ids = Set(byRecord.keys).union(server.keys).sorted()
+    tally.recordsConsidered += ids.count
     for id in ids {
       let actions = byRecord[id] ?? []
       // Whose record survives is unknowable where a save went unanswered and another device created or deleted it:

@@ -37,6 +37,9 @@ struct InvariantTally: Sendable {
   /// The records each reason left (wholly or in part) unjudged.
   private(set) var setAside: [SetAside: Set<RecordID>] = [:]
 
+  /// The records the end-state judge looked at.
+  var recordsConsidered = 0
+
   /// Notes that `reason` left `id`, or a key of it, unjudged.
   mutating func setAside(_ id: RecordID, _ reason: SetAside) { setAside[reason, default: []].insert(id) }
 

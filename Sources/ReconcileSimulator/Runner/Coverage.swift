@@ -8,7 +8,8 @@ enum Coverage {
   /// One line per kind: `runs reaching each path: conflict 661/754, …`, the same for invariants, then what was never
   /// reached and never exercised (`nothing` when everything was), and the records set aside by reason.
   static func text(
-    runsReaching: [String: Int], runsExercising: [String: Int], setAside: [String: Int], runs: Int
+    runsReaching: [String: Int], runsExercising: [String: Int], setAside: [String: Int], recordsJudged: Int?,
+    runs: Int
   ) -> String {
     func line(_ counts: [String: Int]) -> String {
       counts.keys.sorted().map { "\($0) \(counts[$0] ?? 0)/\(runs)" }.joined(separator: ", ")
@@ -17,7 +18,7 @@ enum Coverage {
     return [
       "runs reaching each path: " + line(runsReaching), "runs exercising each invariant: " + line(runsExercising),
       "never reached: " + list(never(runsReaching)), "never exercised: " + list(never(runsExercising)),
-      "records set aside as unknowable: "
+      "records set aside as unknowable" + (recordsJudged.map { " (of \($0) judged)" } ?? "") + ": "
         + (setAside.isEmpty
           ? "none" : setAside.keys.sorted().map { "\($0) \(setAside[$0] ?? 0)" }.joined(separator: ", ")),
     ].joined(separator: "\n")

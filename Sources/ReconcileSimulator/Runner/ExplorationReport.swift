@@ -54,6 +54,8 @@ public struct ExplorationReport: Sendable, Hashable, Codable {
   /// For each reason the judge sets a record aside (``SetAside``), how many records it set aside over all runs;
   /// `nil` in reports written before it was counted.
   public var recordsSetAside: [String: Int]?
+  /// Records the end-state judge looked at over all runs; `nil` in reports written before it was counted.
+  public var recordsJudged: Int?
   /// The failures, by seed.
   public var failures: [Failure]
 
@@ -83,6 +85,7 @@ public struct ExplorationReport: Sendable, Hashable, Codable {
     runsReaching = report.runsReaching
     runsExercising = Dictionary(uniqueKeysWithValues: report.runsExercising.map { ($0.key.rawValue, $0.value) })
     recordsSetAside = Dictionary(uniqueKeysWithValues: report.recordsSetAside.map { ($0.key.rawValue, $0.value) })
+    recordsJudged = report.recordsJudged
     failures = report.failures.enumerated().map { index, failure in
       Failure(
         seed: failure.seed, invariant: failure.violation.invariant.rawValue, message: failure.violation.message,
@@ -106,7 +109,8 @@ public struct ExplorationReport: Sendable, Hashable, Codable {
   /// How many runs reached each path and exercised each invariant, and what none did.
   public var coverage: String {
     Coverage.text(
-      runsReaching: runsReaching, runsExercising: runsExercising, setAside: recordsSetAside ?? [:], runs: seedsRun)
+      runsReaching: runsReaching, runsExercising: runsExercising, setAside: recordsSetAside ?? [:],
+      recordsJudged: recordsJudged, runs: seedsRun)
   }
 
   /// Adds up the reports of several shards of one exploration.
@@ -142,6 +146,7 @@ public struct ExplorationReport: Sendable, Hashable, Codable {
       total.seconds += report.seconds
       total.runsReaching.merge(report.runsReaching, uniquingKeysWith: +)
       total.runsExercising.merge(report.runsExercising, uniquingKeysWith: +)
+      if let judged = report.recordsJudged { total.recordsJudged = (total.recordsJudged ?? 0) + judged }
       if let counted = report.recordsSetAside {
         total.recordsSetAside = (total.recordsSetAside ?? [:]).merging(counted, uniquingKeysWith: +)
       }

@@ -161,6 +161,8 @@ public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
   /// For each reason the judge sets a record aside (``SimulationResult/setAside``), how many records it set aside over
   /// all runs.
   public var recordsSetAside: [SetAside: Int] = [:]
+  /// Records the end-state judge looked at over all runs (``SimulationResult/recordsJudged``).
+  public var recordsJudged = 0
 
   /// Creates an empty report.
   /// - Parameter configuration: The run every seed gets.
@@ -174,6 +176,7 @@ public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
     conflicts += statistics.conflicts
     for (path, count) in statistics.paths { runsReaching[path, default: 0] += count > 0 ? 1 : 0 }
     recordsSetAside.merge(result.setAside, uniquingKeysWith: +)
+    recordsJudged += result.recordsJudged
     for (invariant, outcome) in result.outcomes {
       if case .notApplicable = outcome {
         runsExercising[invariant, default: 0] += 0
@@ -196,7 +199,8 @@ public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
   public var coverage: String {
     Coverage.text(
       runsReaching: runsReaching, runsExercising: exercisedByName,
-      setAside: Dictionary(uniqueKeysWithValues: recordsSetAside.map { ($0.key.rawValue, $0.value) }), runs: seedsRun)
+      setAside: Dictionary(uniqueKeysWithValues: recordsSetAside.map { ($0.key.rawValue, $0.value) }),
+      recordsJudged: recordsJudged, runs: seedsRun)
   }
 
   private var exercisedByName: [String: Int] {
@@ -220,6 +224,7 @@ public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
       total.runsReaching.merge(report.runsReaching, uniquingKeysWith: +)
       total.runsExercising.merge(report.runsExercising, uniquingKeysWith: +)
       total.recordsSetAside.merge(report.recordsSetAside, uniquingKeysWith: +)
+      total.recordsJudged += report.recordsJudged
       total.stoppedEarly = total.stoppedEarly || report.stoppedEarly
     }
     return total

@@ -235,7 +235,8 @@ extension Simulation {
   /// The violations, in a fixed order, and each invariant's outcome. `quiescent` is `nil` when the run was not driven
   /// to quiescence: only what broke while running is judged then, and the end-state invariants do not apply.
   func evaluate(quiescent: Bool?) -> (
-    violations: [InvariantViolation], outcomes: [Invariant: InvariantOutcome], setAside: [SetAside: Int]
+    violations: [InvariantViolation], outcomes: [Invariant: InvariantOutcome], setAside: [SetAside: Int],
+    recordsJudged: Int
   ) {
     var tally = InvariantTally()
     tally.violations = liveViolations + observer.violations
@@ -249,7 +250,7 @@ extension Simulation {
     }
     let outcomes = tally.outcomes(for: invariants, extra: [])
     let violations = Self.ordered(tally.violations.filter { invariants.contains($0.invariant) })
-    return (violations, outcomes, tally.setAsideCounts)
+    return (violations, outcomes, tally.setAsideCounts, tally.recordsConsidered)
   }
 
   /// Violations grouped by invariant in declaration order, each group in the order found.

@@ -192,10 +192,11 @@ public struct Simulation: Sendable {
     statistics.resurrectionsBlocked = clients.reduce(0) {
       $0 + (($1 as? SimulatedDevice)?.storage.resurrectionsBlocked ?? 0)
     }
-    let (violations, outcomes, setAside) = evaluate(quiescent: quiescent)
+    let (violations, outcomes, setAside, recordsJudged) = evaluate(quiescent: quiescent)
     return SimulationResult(
       seed: seed, setup: setup, steps: steps, invariants: invariants, traceEntries: traceEntries,
-      violations: violations, outcomes: outcomes, setAside: setAside, statistics: statistics)
+      violations: violations, outcomes: outcomes, recordsJudged: recordsJudged, setAside: setAside,
+      statistics: statistics)
   }
 }
 

@@ -77,6 +77,9 @@ public struct SimulationResult: Sendable, Hashable {
   public var violations: [InvariantViolation]
   /// What checking each invariant found: held (with how much it judged), not applicable (with why), or violated.
   public var outcomes: [Invariant: InvariantOutcome]
+  /// How many records the end-state judge looked at: every record a user acted on or the server holds; 0 when the
+  /// run was not driven to quiescence.
+  public var recordsJudged: Int
   /// How many records each reason left unjudged, wholly or in part (see ``SetAside``); a reason that set nothing aside
   /// is absent.
   public var setAside: [SetAside: Int]
