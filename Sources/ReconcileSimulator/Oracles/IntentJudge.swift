@@ -207,12 +207,27 @@ struct IntentJudge {
     }
     guard let unanswered = history.unansweredSaves[id], !unanswered.isEmpty else { return nil }
     // Another device than one whose save went unanswered: two devices may each have an unanswered save.
-    if actions.contains(where: { action in
-      (action.isDelete || action.isCreate) && unanswered.contains { $0 != action.device }
+    // A create or deletion the device's write had seen is ordered before it by what the device knew; any other — made
+    // later, or concurrently — may have met the unanswered save on the server before or after it landed, and the
+    // device, which never learned where its save landed, cannot tell (even when the other device saw the save land).
+    if actions.contains(where: { other in
+      (other.isDelete || other.isCreate)
+        && actions.contains { write in
+          !write.isDelete && write.device != other.device && unanswered.contains(write.device)
+            && !causality.sees(.action(write), .action(other), key: nil)
+        }
     }) {
       return .unansweredSaveRaced
     }
-    return zoneDeletion == .dropLocalData && !history.resets.isEmpty ? .unansweredSaveAcrossZoneDeletion : nil
+    // Likewise a zone deletion the device's write had not seen: the save may have landed before it (and gone with the
+    // zone) or after it (and re-created the record).
+    guard zoneDeletion == .dropLocalData else { return nil }
+    let acrossZoneDeletion = history.resets.contains { reset in
+      actions.contains { write in
+        !write.isDelete && unanswered.contains(write.device) && !causality.sees(.action(write), .reset(reset), key: nil)
+      }
+    }
+    return acrossZoneDeletion ? .unansweredSaveAcrossZoneDeletion : nil
   }
 
   /// A device's own save, unanswered — still on its way when the user deleted the record there, or landed by a copy
