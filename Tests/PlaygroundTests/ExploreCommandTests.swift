@@ -140,17 +140,36 @@ struct ExploreCommandTests {
       files: files)
     let strangers = Self.explore(["explore", "merge", "a.json", "b.json"], files: files)
     #expect(strangers.status == 1)
-    #expect(strangers.output.standardError.contains("report 2 is of another exploration: its configuration"))
+    #expect(strangers.output.standardError.contains("b.json is of another exploration: its configuration"))
     let twice = Self.explore(["explore", "merge", "a.json", "a.json"], files: files)
-    #expect(twice.output.standardError.contains("report 2 covers shard 0, which an earlier report already covers"))
+    #expect(twice.output.standardError.contains("a.json covers shard 0, which an earlier report already covers"))
     files.write("junk.json", Data("{}".utf8))
     #expect(Self.explore(["explore", "merge", "junk.json"], files: files).status == 1)
     var newer = try Self.report("a.json", in: files)
     newer.format = 2
     files.write("newer.json", try JSONEncoder().encode(newer))
     let future = Self.explore(["explore", "merge", "newer.json"], files: files)
-    #expect(future.output.standardError.contains("report 1 has format 2, newer than this version reads (1)"))
+    #expect(future.output.standardError.contains("newer.json has format 2, newer than this version reads (1)"))
+    #expect(ExplorationReportError.newerFormat(report: 0, format: 2).description.hasPrefix("report 1 has format 2"))
     #expect(throws: ExplorationReportError.nothingToMerge) { try ExplorationReport.merged([]) }
+  }
+
+  @Test("a merge missing a shard's report exits 1 naming the shards, unless --partial accepts it")
+  func missingShardFailsTheMerge() throws {
+    let files = MemoryFiles()
+    let common = ["--seeds", "0..9", "--steps", "10", "--faults", "none", "--until-failures", "0", "--quiet"]
+    _ = Self.explore(["explore"] + common + ["--shard", "0/3", "--json", "a.json"], files: files)
+    _ = Self.explore(["explore"] + common + ["--shard", "2/3", "--json", "c.json"], files: files)
+    #expect(try Self.report("a.json", in: files).passed && Self.report("c.json", in: files).passed)
+    let missing = Self.explore(["explore", "merge", "a.json", "c.json", "--json", "m.json"], files: files)
+    #expect(missing.status == 1)
+    #expect(missing.output.standardError.contains("error: shards 1 of 3 are missing"))
+    #expect(try Self.report("m.json", in: files).isComplete == false)
+    let partial = Self.explore(["explore", "merge", "a.json", "c.json", "--partial"], files: files)
+    #expect(partial.status == 0)
+    #expect(partial.output.standardOutput.contains("partial: shards 1 of 3 are missing"))
+    _ = Self.explore(["explore"] + common + ["--shard", "1/3", "--json", "b.json"], files: files)
+    #expect(Self.explore(["explore", "merge", "a.json", "b.json", "c.json"], files: files).status == 0)
   }
 
   @Test("a time limit stops starting seeds, and the report says how far it got")

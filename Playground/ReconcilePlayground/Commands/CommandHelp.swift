@@ -67,7 +67,7 @@ struct CommandHelp: Sendable {
       name: "explore",
       summary: "run many seeds, shrink each failure to a script `replay` and `run` accept, report coverage",
       arguments: "[--seeds A..B] [--shard I/N] [simulation options] [--until-failures N] [--time-limit 10m] "
-        + "[--out DIR] [--json FILE] | explore merge A.json B.json …",
+        + "[--out DIR] [--json FILE] | explore merge A.json B.json … [--json FILE] [--partial]",
       options: [
         ("--seeds A..B", "the seeds, A included, B excluded; N alone means 0..N (0..1000)"),
         ("--shard I/N", "run only the seeds whose remainder modulo N is I, for one job of a CI matrix"),
@@ -77,6 +77,7 @@ struct CommandHelp: Sendable {
         ("--out DIR", "where counterexample scripts go (.): one FILE.rcp per failure"),
         ("--json FILE", "also write the report as JSON, for `explore merge`"),
         ("--quiet", "no progress line"),
+        ("merge … --partial", "accept reports that miss some shards (otherwise merge exits 1)"),
       ]),
     CommandHelp(
       name: "replay", summary: "run a replay script the property runner wrote (FILE.rcp)",

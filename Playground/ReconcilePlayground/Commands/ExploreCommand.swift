@@ -172,16 +172,18 @@ enum ExploreCommand {
     }
   }
 
-  /// `explore merge A.json B.json … [--json FILE]`.
+  /// `explore merge A.json B.json … [--json FILE] [--partial]`: exits 1 when a seed failed, when a report does not
+  /// belong, or when a shard's report is missing — unless `--partial` accepts a report of the shards given.
   static func merge(_ arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
     let options: CommandLineOptions
     do {
-      options = try CommandLineOptions(arguments, valued: ["--json"], switches: [])
+      options = try CommandLineOptions(arguments, valued: ["--json"], switches: ["--partial"])
       guard !options.positional.isEmpty else {
         throw CommandLineOptions.Problem(description: "explore merge needs report files")
       }
     } catch {
-      output.writeError("error: \(error)\nusage: reconcile-playground explore merge A.json B.json … [--json FILE]\n")
+      output.writeError(
+        "error: \(error)\nusage: reconcile-playground explore merge A.json B.json … [--json FILE] [--partial]\n")
       return ExitStatus.usage
     }
     var reports: [ExplorationReport] = []
@@ -197,18 +199,27 @@ enum ExploreCommand {
     do {
       merged = try ExplorationReport.merged(reports)
     } catch {
-      output.writeError("error: \(error)\n")
+      output.writeError("error: \(error.description(naming: options.positional))\n")
       return ExitStatus.failed
     }
     output.write(summary(of: merged))
+    var complete = true
     if !merged.isComplete {
       let missing = Set(0..<merged.shardCount).subtracting(merged.shards).sorted()
-      output.write("incomplete: shards \(missing.map(String.init).joined(separator: ", ")) are missing\n")
+      let list = missing.map(String.init).joined(separator: ", ")
+      if options.flags.contains("--partial") {
+        output.write("partial: shards \(list) of \(merged.shardCount) are missing\n")
+      } else {
+        complete = false
+        output.writeError(
+          "error: shards \(list) of \(merged.shardCount) are missing: a shard's job did not report (pass --partial to "
+            + "accept the shards given)\n")
+      }
     }
     if let path = options.values["--json"], !write(merged, to: path, output: output, environment: environment) {
       return ExitStatus.failed
     }
-    return merged.passed ? ExitStatus.ok : ExitStatus.failed
+    return merged.passed && complete ? ExitStatus.ok : ExitStatus.failed
   }
 }
 

@@ -124,10 +124,11 @@ struct IntentJudge {
       }
     }.map(Causality.Event.action)
     if zoneDeletion == .dropLocalData {
-      // A zone deletion removes the record from the server, and from every device that showed it: each drops what it
-      // holds of the zone when it learns of the deletion.
+      // A zone deletion removes the record from the server, and from every device that showed a version the server had
+      // acknowledged: each drops what it holds of the zone when it learns of the deletion, and keeps (and uploads
+      // again) only what the server never acknowledged.
       let wiped = Set((timeline.versions[id] ?? []).filter(\.isZoneReset).map(\.position))
-      ops += history.resets.filter { wiped.contains($0.position) || $0.shown[id] != nil }.map(Causality.Event.reset)
+      ops += history.resets.filter { wiped.contains($0.position) || ($0.shown[id] ?? 0) > 0 }.map(Causality.Event.reset)
     }
     guard !ops.isEmpty else { return }
     let latest = ops.indices.filter { a in
@@ -442,7 +443,7 @@ struct IntentJudge {
     // record again after the damage: a later one may carry only what it did then, on the copy fetched again.
     if action.isCreate || forExistence, let save = causality.landing(action, key: nil) {
       let next = byRecord[action.recordID]?.first { $0.device == action.device && $0.order > damage.order }
-      if next.map({ save < timeline.position(at: $0.time) }) ?? true { return false }
+      if next.map({ save <= timeline.position(at: $0.time) }) ?? true { return false }
     }
     if action.isCreate { return true }
     // A written value proves its landing. A removal is proven by a save of the device's, made before the device acted

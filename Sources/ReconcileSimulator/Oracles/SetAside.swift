@@ -5,18 +5,20 @@
 /// ``SimulationResult/setAside`` counts, per run, the records each reason set aside, so a report shows how much of a
 /// run went unjudged and why.
 public enum SetAside: String, CaseIterable, Sendable, Hashable, Codable, CustomStringConvertible {
-  /// A device saved the record and never got the answer, and another device created or deleted it. The change feed
-  /// reports a deletion the same whether it removed the unanswered save or an older record, and a record under the ID
-  /// the same whether it is the unanswered save or another device's: whose record survives is unknowable. The
-  /// record's existence and values are not judged.
+  /// A device saved the record and never got the answer, and another device created or deleted it without the
+  /// device's writes having seen that (a create or deletion they saw is ordered before them). The change feed reports
+  /// a deletion the same whether it removed the unanswered save or an older record, and a record under the ID the same
+  /// whether it is the unanswered save or another device's: whose record survives is unknowable. The record's
+  /// existence and values are not judged.
   case unansweredSaveRaced
   /// A copy of a device's deletion landed unheard of (its answer lost, a stale copy after the device gave up, or a
   /// duplicate) after the record was created anew. Deletions carry no change tag, so a copy still on its way deletes
   /// the new record, and no client can call it back. The record's existence and values are not judged.
   case lateDeletionCopy
-  /// A device saved the record and never got the answer, in a run where another client deleted the zone and devices
-  /// drop their local data on it: the save may have landed before the zone deletion (and gone with it) or after it (and
-  /// re-created the record), and the device cannot tell which. The record's existence and values are not judged.
+  /// A device saved the record and never got the answer, and another client deleted the zone, unseen by the device's
+  /// writes, while devices drop their local data on a zone deletion: the save may have landed before the zone deletion
+  /// (and gone with it) or after it (and re-created the record), and the device cannot tell which. The record's
+  /// existence and values are not judged.
   case unansweredSaveAcrossZoneDeletion
   /// A device's own unanswered save — on its way when the user deleted the record there — landed after the deletion
   /// and revived the record, and another device has saved it since: the deleting device can no longer tell it from a

@@ -169,16 +169,23 @@ public enum ExplorationReportError: Error, Sendable, Hashable, CustomStringConve
   /// Report `report` was written by a newer version.
   case newerFormat(report: Int, format: Int)
 
-  /// A sentence naming the report and the difference.
-  public var description: String {
-    switch self {
+  /// A sentence naming the report (`report 2`) and the difference.
+  public var description: String { description(naming: []) }
+
+  /// A sentence naming the report by its file and the difference.
+  /// - Parameter files: The reports' file names, in the order they were merged; a report without one is named by its
+  ///   position (`report 2`).
+  /// - Returns: `b.json is of another exploration: …`.
+  public func description(naming files: [String]) -> String {
+    func name(_ report: Int) -> String { files.indices.contains(report) ? files[report] : "report \(report + 1)" }
+    return switch self {
     case .nothingToMerge: "no report to merge"
     case .mismatch(let report, let what, let expected, let found):
-      "report \(report + 1) is of another exploration: its \(what) is \(found), not \(expected)"
+      "\(name(report)) is of another exploration: its \(what) is \(found), not \(expected)"
     case .shardRepeated(let report, let shard):
-      "report \(report + 1) covers shard \(shard), which an earlier report already covers"
+      "\(name(report)) covers shard \(shard), which an earlier report already covers"
     case .newerFormat(let report, let format):
-      "report \(report + 1) has format \(format), newer than this version reads (1)"
+      "\(name(report)) has format \(format), newer than this version reads (1)"
     }
   }
 }

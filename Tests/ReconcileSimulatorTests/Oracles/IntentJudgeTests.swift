@@ -31,6 +31,38 @@ struct IntentJudgeTests {
     expect invariants
     """
 
+  /// Swarm seed 796 (clock skew 120 s), shrunk. d2's create never reached the server before another client deleted
+  /// the zone; under `dropLocalData` the device keeps what the server never acknowledged and uploads it again, so the
+  /// zone deletion did not remove r5. Its copy was then damaged, after the re-upload had landed and before the user
+  /// edited it. The judge took the zone deletion for r5's removal (the device showed r5, unacknowledged) and the create
+  /// for withdrawn (its save landed at the very position the device acted on).
+  static let unacknowledgedCreateOutlivesZoneDeletion = """
+    resolver field-merge
+    delete-policy deleteWins
+    device add d2
+    send-after-edits
+    limit batch-items 2
+    invariants noResurrection noLostRecords
+    fault lose-response d2
+    d2 create Note/r5 title="d2.26"
+    advance 32s
+    fault delete-zone
+    d2 sync
+    advance 30s
+    fault corrupt d2 Note/r5
+    advance 1s
+    d2 edit Note/r5 rank=116
+    quiesce
+    expect invariants
+    """
+
+  @Test("a create the server never acknowledged outlives a zone deletion, and is judged kept")
+  func unacknowledgedCreateOutlivesZoneDeletion() throws {
+    let result = try Simulation.replay(Self.unacknowledgedCreateOutlivesZoneDeletion)
+    #expect(result.passed, "\(result.violations)")
+    #expect(result.outcomes[.noLostRecords] == .held(checks: 1))
+  }
+
   @Test("an edit whose removal was sent with a later edit's values, before its copy was damaged, counts")
   func removalSentWithLaterValuesCounts() throws {
     let fixed = try Simulation.replay(Self.removalSentWithLaterValues)
