@@ -26,6 +26,8 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     var fetchCovers: Set<RecordID> = []
     /// New notes handed to the engine and not yet confirmed or refused: one may be on the server already.
     var handedOut: Set<RecordID> = []
+    /// Notes created again while their deletion was unconfirmed: each replaces the server's copy whole.
+    var replacing: Set<RecordID> = []
     /// Fetched notes the schema check stopped: written by a newer app, kept untouched until this app understands them.
     var held: [RecordID: Record] = [:]
     /// The engine's state from the latest `stateUpdate`, handed back at launch.
@@ -66,6 +68,7 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     var note = note
     store.now = max(store.now, now)
     try merge.stampEdit(&note, clock: &store.clock, at: now)
+    if store.deletedVersions[note.recordID] != nil { store.replacing.insert(note.recordID) }
     store.notes[note.recordID] = note
     store.tombstones.remove(note.recordID)
     store.deletedVersions[note.recordID] = nil
@@ -190,6 +193,12 @@ struct NotesSyncDelegate: SyncEngineDelegate {
   /// note: the delete policy decides whether they are dropped or merged into the new one.
   private mutating func resolve(_ conflict: Conflict, _ syncEngine: inout SyncEngine.State) {
     var conflict = conflict
+    if store.replacing.contains(conflict.recordID) {
+      // Created again after the user deleted the note here: the new note replaces the old one, keys and all.
+      store.notes[conflict.recordID] = Self.rebase(conflict.client, onto: conflict.server)
+      syncEngine.add(pendingRecordZoneChanges: [.saveRecord(conflict.recordID)])
+      return
+    }
     if let ancestor = conflict.ancestor, let born = ancestor.creationDate, conflict.server.creationDate != born {
       guard deletePolicy == .editWins else {
         store.notes[conflict.recordID] = conflict.server
@@ -232,6 +241,7 @@ struct NotesSyncDelegate: SyncEngineDelegate {
   private mutating func savedOnServer(_ saved: Record) {
     let id = saved.recordID
     store.handedOut.remove(id)
+    store.replacing.remove(id)
     if var deleted = store.tombstones[id], deleted.creationDate == nil {
       // Deleted while its first save was in flight: the deletion now knows which note it deletes.
       deleted.creationDate = saved.creationDate
