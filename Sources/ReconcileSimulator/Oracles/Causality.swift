@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import Reconcile
 
 /// Happened-before between what users did, read from what any sync client exposes: the order of one device's actions,

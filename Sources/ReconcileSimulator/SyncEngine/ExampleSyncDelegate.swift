@@ -589,6 +589,6 @@ extension ClientUnderTest {
   /// `sync-engine-sample`): whole-record last-writer-wins on a device-written date, whatever the run's resolver.
   /// Its rule promises no more than server last-writer-wins, so its runs name `server-lww` and no other resolver.
   public static let syncEngineSample = ClientUnderTest(name: "sync-engine-sample", ownRule: "server-lww") { setup in
-    try SimulatedSyncEngine(delegate: ExampleSyncDelegate(setup: setup, rules: .appleSample), setup: setup)
+    SimulatedSyncEngine(delegate: ExampleSyncDelegate(setup: setup, rules: .appleSample), setup: setup)
   }
 }
