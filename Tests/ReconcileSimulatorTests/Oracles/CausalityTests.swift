@@ -23,6 +23,11 @@ private struct SyntheticRun {
     act(device, .create(values.mapValues { .string($0) }), on: base)
   }
 
+  /// A user creates the record on `device` and its save lands; returns the action's order and the save's position.
+  mutating func createLanded(_ device: String, _ values: [String: String]) -> (action: Int, landed: Int) {
+    (create(device, values), saved(by: device, values))
+  }
+
   /// A user edits the record on `device`, made on server version `base`.
   @discardableResult mutating func edit(_ device: String, _ values: [String: String], on base: Int) -> Int {
     act(device, .edit(values.mapValues { .string($0) }), on: base)
@@ -104,15 +109,13 @@ struct CausalityTests {
     CausalityCase(
       name: "an action made on the version where another device's action landed saw it",
       build: { run in
-        let create = run.create("d1", ["title": "a"])
-        let landed = run.saved(by: "d1", ["title": "a"])
+        let (create, landed) = run.createLanded("d1", ["title": "a"])
         return (run.edit("d2", ["color": "red"], on: landed), create, nil)
       }, saw: true),
     CausalityCase(
       name: "an action made on a version before another device's action landed did not see it",
       build: { run in
-        run.create("d1", ["title": "a"])
-        let first = run.saved(by: "d1", ["title": "a"])
+        let first = run.createLanded("d1", ["title": "a"]).landed
         let edit = run.edit("d1", ["title": "b"], on: first)
         let other = run.edit("d2", ["color": "red"], on: first)
         run.saved(by: "d1", ["title": "b"])
@@ -121,15 +124,13 @@ struct CausalityTests {
     CausalityCase(
       name: "nothing sees an action made after it, even on the same device",
       build: { run in
-        let create = run.create("d1", ["title": "a"])
-        let landed = run.saved(by: "d1", ["title": "a"])
+        let (create, landed) = run.createLanded("d1", ["title": "a"])
         return (create, run.edit("d1", ["title": "b"], on: landed), nil)
       }, saw: false),
     CausalityCase(
       name: "a create saw a deletion that landed before it, the record then gone",
       build: { run in
-        run.create("d1", ["title": "a"])
-        let landed = run.saved(by: "d1", ["title": "a"])
+        let landed = run.createLanded("d1", ["title": "a"]).landed
         let delete = run.delete("d2", on: landed)
         run.deleted(by: "d2")
         return (run.create("d3", ["title": "c"]), delete, nil)
@@ -144,16 +145,14 @@ struct CausalityTests {
     CausalityCase(
       name: "a deletion that has not landed is seen by no create",
       build: { run in
-        run.create("d1", ["title": "a"])
-        let landed = run.saved(by: "d1", ["title": "a"])
+        let landed = run.createLanded("d1", ["title": "a"]).landed
         let delete = run.delete("d2", on: landed)
         return (run.create("d3", ["title": "c"]), delete, nil)
       }, saw: false),
     CausalityCase(
       name: "per key, a write landed where its value did: a later save of another key is not its landing",
       build: { run in
-        run.create("d1", ["title": "a"])
-        let first = run.saved(by: "d1", ["title": "a"])
+        let first = run.createLanded("d1", ["title": "a"]).landed
         run.edit("d1", ["title": "b"], on: first)
         let second = run.saved(by: "d1", ["title": "b"])
         let color = run.edit("d1", ["color": "red"], on: second)
@@ -164,8 +163,7 @@ struct CausalityTests {
     CausalityCase(
       name: "per key, a write whose value landed at the version an action was made on was seen",
       build: { run in
-        run.create("d1", ["title": "a"])
-        let first = run.saved(by: "d1", ["title": "a"])
+        let first = run.createLanded("d1", ["title": "a"]).landed
         let title = run.edit("d1", ["title": "b"], on: first)
         let second = run.saved(by: "d1", ["title": "b"])
         return (run.edit("d2", ["title": "c"], on: second), title, "title")
@@ -173,8 +171,7 @@ struct CausalityTests {
     CausalityCase(
       name: "per key, a value that landed was seen though the rest of its edit had not landed",
       build: { run in
-        run.create("d1", ["title": "a", "color": "red"])
-        let first = run.saved(by: "d1", ["title": "a", "color": "red"])
+        let first = run.createLanded("d1", ["title": "a", "color": "red"]).landed
         let edit = run.edit("d1", ["title": "b", "color": "blue"], on: first)
         let partial = run.saved(by: "d1", ["title": "b", "color": "red"])
         run.saved(by: "d1", ["title": "b", "color": "blue"])
@@ -183,8 +180,7 @@ struct CausalityTests {
     CausalityCase(
       name: "an edit as a whole landed when the last of its values did",
       build: { run in
-        run.create("d1", ["title": "a", "color": "red"])
-        let first = run.saved(by: "d1", ["title": "a", "color": "red"])
+        let first = run.createLanded("d1", ["title": "a", "color": "red"]).landed
         let edit = run.edit("d1", ["title": "b", "color": "blue"], on: first)
         let partial = run.saved(by: "d1", ["title": "b", "color": "red"])
         run.saved(by: "d1", ["title": "b", "color": "blue"])

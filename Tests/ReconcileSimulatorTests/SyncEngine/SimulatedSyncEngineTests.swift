@@ -131,6 +131,18 @@ struct SimulatedSyncEngineTests {
     #expect(try Simulation.replay(trueClocks).passed)
   }
 
+  /// Runs `script` (devices d1 and d2 on the recording client) without quiescing; returns both devices.
+  static func recorded(_ script: String) throws -> (
+    d1: SimulatedSyncEngine<RecordingDelegate>, d2: SimulatedSyncEngine<RecordingDelegate>
+  ) {
+    var simulation = Simulation(script: try SimulationScript.parse(script, clients: [Self.recording]))
+    _ = simulation.run(quiescing: false)
+    return (
+      try #require(simulation.client(named: "d1") as? SimulatedSyncEngine<RecordingDelegate>),
+      try #require(simulation.client(named: "d2") as? SimulatedSyncEngine<RecordingDelegate>)
+    )
+  }
+
   @Test("a fetch and a send deliver CKSyncEngine's events in CKSyncEngine's order")
   func eventsArriveInOrder() throws {
     let script = """
@@ -145,11 +157,7 @@ struct SimulatedSyncEngineTests {
       d2 sync
       advance 5s
       """
-    let parsed = try SimulationScript.parse(script, clients: [Self.recording])
-    var simulation = Simulation(script: parsed)
-    _ = simulation.run(quiescing: false)
-    let d1 = try #require(simulation.client(named: "d1") as? SimulatedSyncEngine<RecordingDelegate>)
-    let d2 = try #require(simulation.client(named: "d2") as? SimulatedSyncEngine<RecordingDelegate>)
+    let (d1, d2) = try Self.recorded(script)
     let send = ["willSendChanges", "sentDatabaseChanges", "stateUpdate", "sentRecordZoneChanges", "stateUpdate"]
     #expect(d1.delegate.events.joined(separator: " ").contains(send.joined(separator: " ")), "\(d1.delegate.events)")
     let fetch = [
@@ -184,10 +192,7 @@ struct SimulatedSyncEngineTests {
       d2 sync
       advance 5s
       """
-    let parsed = try SimulationScript.parse(script, clients: [Self.recording])
-    var simulation = Simulation(script: parsed)
-    _ = simulation.run(quiescing: false)
-    let d2 = try #require(simulation.client(named: "d2") as? SimulatedSyncEngine<RecordingDelegate>)
+    let (_, d2) = try Self.recorded(script)
     let events = d2.delegate.events.joined(separator: " ")
     let restart = [
       "willFetchRecordZoneChanges", "didFetchRecordZoneChanges(changeTokenExpired (21))", "stateUpdate",
