@@ -14,6 +14,8 @@ let package = Package(
     .library(name: "Reconcile", targets: ["Reconcile"]),
     .library(name: "ReconcileSimulator", targets: ["ReconcileSimulator"]),
     .executable(name: "reconcile-playground", targets: ["reconcile-playground"]),
+    // Your own reconcile-playground: a small executable that calls PlaygroundCommand.main(clients:resolvers:).
+    .library(name: "ReconcilePlayground", targets: ["ReconcilePlayground"]),
   ],
   dependencies: [],
   targets: [

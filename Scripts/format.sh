@@ -4,7 +4,7 @@
 #        Scripts/format.sh --lint   lint only (what CI runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-paths=(Package.swift Sources Playground Tests Benchmarks Fuzz)
+paths=(Package.swift Sources Playground Tests Benchmarks Fuzz Examples/NotesCommandLine/Package.swift Examples/NotesCommandLine/Sources)
 if [[ "${1:-}" != "--lint" ]]; then
   swift format format --in-place --recursive --parallel "${paths[@]}"
 fi

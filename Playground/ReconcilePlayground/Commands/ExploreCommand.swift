@@ -47,7 +47,7 @@ enum ExploreCommand {
     let exploration = ExplorationReport(
       report, configuration: SimulationOptions.arguments(for: plan.configuration), seeds: plan.seeds, shard: plan.shard,
       seconds: seconds, files: files)
-    output.write(summary(of: exploration))
+    output.write(summary(of: exploration, command: environment.commandName))
     if let path = plan.jsonPath, !write(exploration, to: path, output: output, environment: environment) {
       return ExitStatus.failed
     }
@@ -74,7 +74,7 @@ enum ExploreCommand {
         ]),
         switches: ["--quiet"])
       if let word = options.positional.first { throw CommandLineOptions.Problem(description: "unexpected \(word)") }
-      configuration = try SimulationOptions.configuration(options)
+      configuration = try SimulationOptions.configuration(options, environment: environment)
       seeds = try Self.seeds(options.values["--seeds"] ?? "0..1000")
       if let text = options.values["--shard"] {
         do {
@@ -114,8 +114,11 @@ enum ExploreCommand {
     }
   }
 
-  /// The totals, rates, coverage and failures, for standard output.
-  static func summary(of report: ExplorationReport) -> String {
+  /// The totals, rates, coverage, the records the judge set aside, and failures, for standard output.
+  /// - Parameters:
+  ///   - report: The report.
+  ///   - command: The command that replays a failure's file: `reconcile-playground`, or the user's own.
+  static func summary(of report: ExplorationReport, command: String) -> String {
     var lines: [String] = []
     let shards =
       report.shardCount == 1
@@ -145,12 +148,17 @@ enum ExploreCommand {
       "never exercised: "
         + (report.invariantsNeverExercised.isEmpty
           ? "nothing" : report.invariantsNeverExercised.joined(separator: ", ")))
+    let setAside = report.recordsSetAside ?? [:]
+    lines.append(
+      "records set aside as unknowable" + (report.recordsJudged.map { " (of \($0) judged)" } ?? "") + ": "
+        + (setAside.isEmpty
+          ? "none" : setAside.keys.sorted().map { "\($0) \(setAside[$0] ?? 0)" }.joined(separator: ", ")))
     for failure in report.failures {
       lines.append("")
       lines.append("seed \(failure.seed.map(String.init) ?? "?") broke \(failure.invariant): \(failure.message)")
       lines.append("  shrunk from \(failure.originalSteps) to \(failure.shrunkSteps) steps")
       if let file = failure.file {
-        lines.append("  replay it: reconcile-playground replay \(file)")
+        lines.append("  replay it: \(command) replay \(file)")
       } else {
         lines += failure.script.split(separator: "\n").map { "  " + $0 }
       }
@@ -202,7 +210,7 @@ enum ExploreCommand {
       output.writeError("error: \(error.description(naming: options.positional))\n")
       return ExitStatus.failed
     }
-    output.write(summary(of: merged))
+    output.write(summary(of: merged, command: environment.commandName))
     var complete = true
     if !merged.isComplete {
       let missing = Set(0..<merged.shardCount).subtracting(merged.shards).sorted()

@@ -1,5 +1,5 @@
 import Foundation
-import ReconcileSimulator
+public import ReconcileSimulator
 
 /// The `reconcile-playground` command line, as a library so tests can run it with injected output.
 public enum PlaygroundCommand {
@@ -8,6 +8,28 @@ public enum PlaygroundCommand {
 
   /// The subcommands this release offers, with a one-line description each.
   static var subcommands: [(name: String, summary: String)] { CommandHelp.all.map { ($0.name, $0.summary) } }
+
+  /// Runs the command line with your own sync clients and resolvers, and exits with its status: the whole
+  /// `main.swift` of your own `reconcile-playground`. `replay`, `run`, `simulate` and `explore` (with `--shard`,
+  /// `--out`, `--json` and `merge`) then accept `--client NAME`, `--resolver NAME` and script lines naming yours.
+  ///
+  /// ```swift
+  /// import ReconcilePlayground
+  ///
+  /// PlaygroundCommand.main(clients: [.notesApp], resolvers: [.notesMerge])
+  /// ```
+  /// - Parameters:
+  ///   - clients: Your sync clients (``ClientUnderTest``); the built-in ones are always known.
+  ///   - resolvers: Your resolvers (``ResolverUnderTest``); the built-in ones are always known.
+  public static func main(clients: [ClientUnderTest] = [], resolvers: [ResolverUnderTest] = []) -> Never {
+    var environment = PlaygroundEnvironment.process
+    environment.clients = clients
+    environment.resolvers = resolvers
+    if let program = CommandLine.arguments.first {
+      environment.commandName = URL(fileURLWithPath: program).lastPathComponent
+    }
+    exit(run(arguments: Array(CommandLine.arguments.dropFirst()), output: StandardOutput(), environment: environment))
+  }
 
   /// Runs the playground.
   /// - Parameters:
@@ -41,11 +63,11 @@ public enum PlaygroundCommand {
     case "run":
       return RunCommand.run(arguments: Array(arguments.dropFirst()), output: output, environment: environment)
     case "simulate":
-      return SimulateCommand.run(arguments: Array(arguments.dropFirst()), output: output)
+      return SimulateCommand.run(arguments: Array(arguments.dropFirst()), output: output, environment: environment)
     case "explore":
       return ExploreCommand.run(arguments: rest, output: output, environment: environment)
     case "replay":
-      return ReplayCommand.run(arguments: Array(arguments.dropFirst()), output: output, readFile: readFile)
+      return ReplayCommand.run(arguments: Array(arguments.dropFirst()), output: output, environment: environment)
     case "inspect":
       return InspectCommand.run(arguments: Array(arguments.dropFirst()), output: output, readFile: readFile)
     case "help", "--help", "-h":

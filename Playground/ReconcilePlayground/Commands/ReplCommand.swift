@@ -15,7 +15,7 @@ enum ReplCommand {
       return ExitStatus.usage
     }
     let style = Style(enabled: environment.usesColour)
-    var session = ScriptSession()
+    var session = ScriptSession(clients: environment.clients, resolvers: environment.resolvers)
     var failures = 0
     if environment.isInteractive {
       output.write(style.bold("Reconcile playground") + " — `help` lists the commands, `quit` leaves.\n")

@@ -7,7 +7,7 @@ import ReconcileSimulator
 enum ReplayCommand {
   static var usage: String { CommandHelp.usage(of: "replay") }
 
-  static func run(arguments: [String], output: some TextOutput, readFile: (String) throws -> Data) -> Int32 {
+  static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
     let options: CommandLineOptions
     do {
       options = try CommandLineOptions(arguments, valued: [], switches: ["--json"])
@@ -21,7 +21,7 @@ enum ReplayCommand {
     }
     let text: String
     do {
-      guard let decoded = String(data: try readFile(path), encoding: .utf8) else {
+      guard let decoded = String(data: try environment.readFile(path), encoding: .utf8) else {
         output.writeError("error: \(path) is not UTF-8 text\n")
         return 1
       }
@@ -32,7 +32,7 @@ enum ReplayCommand {
     }
     let parsed: SimulationScript.Parsed
     do {
-      parsed = try SimulationScript.parse(text)
+      parsed = try SimulationScript.parse(text, resolvers: environment.resolvers, clients: environment.clients)
     } catch {
       output.writeError("error: \(path): \(error)\n")
       return 1

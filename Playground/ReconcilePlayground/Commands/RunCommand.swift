@@ -18,7 +18,8 @@ enum RunCommand {
       }
       path = file
       session = PlaygroundSession(
-        resolver: ResolverSetting(choice: try PlaygroundNames.resolver(options.values["--resolver"] ?? "field-merge")),
+        resolver: ResolverSetting(
+          choice: try PlaygroundNames.builtInResolver(options.values["--resolver"] ?? "field-merge")),
         deletePolicy: try PlaygroundNames.deletePolicy(options.values["--delete-policy"] ?? "deleteWins"))
     } catch {
       output.writeError("error: \(error)\n" + usage)
@@ -43,7 +44,7 @@ enum RunCommand {
         return 1
       }
     }
-    var script = ScriptSession(playground: session)
+    var script = ScriptSession(playground: session, clients: environment.clients, resolvers: environment.resolvers)
     for (number, line) in lines {
       let trimmed = line.trimmingCharacters(in: .whitespaces)
       if trimmed.isEmpty || trimmed.hasPrefix("#") {

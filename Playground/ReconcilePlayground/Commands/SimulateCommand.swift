@@ -8,7 +8,7 @@ import ReconcileSimulator
 enum SimulateCommand {
   static var usage: String { CommandHelp.usage(of: "simulate") }
 
-  static func run(arguments: [String], output: some TextOutput) -> Int32 {
+  static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
     let configuration: SimulationConfiguration
     let seed: UInt64
     let options: CommandLineOptions
@@ -21,7 +21,7 @@ enum SimulateCommand {
         throw CommandLineOptions.Problem(description: "--seed \(seedText): expected a non-negative integer")
       }
       seed = parsed
-      configuration = try SimulationOptions.configuration(options)
+      configuration = try SimulationOptions.configuration(options, environment: environment)
     } catch {
       output.writeError("error: \(error)\n" + usage)
       return ExitStatus.usage
@@ -32,7 +32,8 @@ enum SimulateCommand {
       simulation: simulation, result: result, includeTrace: options.flags.contains("--trace"))
     guard report.write(to: output, json: options.flags.contains("--json")) else { return 1 }
     if !result.passed && !options.flags.contains("--json") {
-      output.write("\nreplay it: save this script as failure.rcp and run `reconcile-playground replay failure.rcp`\n")
+      output.write(
+        "\nreplay it: save this script as failure.rcp and run `\(environment.commandName) replay failure.rcp`\n")
       output.write(result.script)
     }
     return result.passed ? 0 : 1
@@ -42,7 +43,17 @@ enum SimulateCommand {
 /// The playground's names for resolvers, policies, fault profiles and schema scenarios, with errors that list the
 /// choices and suggest the nearest.
 enum PlaygroundNames {
-  static func resolver(_ name: String) throws(CommandLineOptions.Problem) -> ResolverChoice {
+  /// A built-in resolver, or one of `registered`.
+  static func resolver(_ name: String, registered: [ResolverUnderTest] = []) throws(CommandLineOptions.Problem)
+    -> ResolverUnderTest
+  {
+    let choices =
+      registered.map { ($0.name, $0) } + ResolverChoice.allCases.map { ($0.rawValue, ResolverUnderTest($0)) }
+    return try pick(name, choices, what: "resolver")
+  }
+
+  /// A built-in resolver choice, for the playground's own world, which runs only those.
+  static func builtInResolver(_ name: String) throws(CommandLineOptions.Problem) -> ResolverChoice {
     try pick(name, ResolverChoice.allCases.map { ($0.rawValue, $0) }, what: "resolver")
   }
 
@@ -59,8 +70,11 @@ enum PlaygroundNames {
     try pick(name, FaultProfile.presets.map { ($0.name, $0) }, what: "fault profile")
   }
 
-  static func client(_ name: String) throws(CommandLineOptions.Problem) -> ClientUnderTest {
-    try pick(name, ClientUnderTest.builtIns.map { ($0.name, $0) }, what: "client")
+  /// A built-in sync client, or one of `registered`.
+  static func client(_ name: String, registered: [ClientUnderTest] = []) throws(CommandLineOptions.Problem)
+    -> ClientUnderTest
+  {
+    try pick(name, (registered + ClientUnderTest.builtIns).map { ($0.name, $0) }, what: "client")
   }
 
   static func defect(_ name: String) throws(CommandLineOptions.Problem) -> ClientDefect {

@@ -8,19 +8,24 @@ enum SimulationOptions {
     CommandHelp.simulationOptions.compactMap { $0.option.split(separator: " ").first.map(String.init) })
 
   /// The configuration the options describe, with the defaults `--help` lists.
-  /// - Parameter options: The parsed command line.
+  /// - Parameters:
+  ///   - options: The parsed command line.
+  ///   - environment: Where the user's own clients and resolvers are registered.
   /// - Returns: The configuration.
   /// - Throws: ``CommandLineOptions/Problem`` naming a bad value.
-  static func configuration(_ options: CommandLineOptions) throws(CommandLineOptions.Problem) -> SimulationConfiguration
-  {
+  static func configuration(
+    _ options: CommandLineOptions, environment: PlaygroundEnvironment
+  ) throws(CommandLineOptions.Problem) -> SimulationConfiguration {
     var configuration = SimulationConfiguration(
       deviceCount: try options.integer("--devices", default: 3, in: 1...26),
       steps: try options.integer("--steps", default: 200, in: 0...1_000_000),
-      resolver: try PlaygroundNames.resolver(options.values["--resolver"] ?? "field-merge"),
+      resolver: try PlaygroundNames.resolver(
+        options.values["--resolver"] ?? "field-merge", registered: environment.resolvers),
       deletePolicy: try PlaygroundNames.deletePolicy(options.values["--delete-policy"] ?? "deleteWins"),
       faults: try PlaygroundNames.faults(options.values["--faults"] ?? "flaky"),
       schemas: try PlaygroundNames.schemas(options.values["--schemas"] ?? "none"))
-    configuration.client = try PlaygroundNames.client(options.values["--client"] ?? "reference")
+    configuration.client = try PlaygroundNames.client(
+      options.values["--client"] ?? "reference", registered: environment.clients)
     if let refusal = configuration.client.refusal(ofResolver: configuration.resolver.name) {
       throw CommandLineOptions.Problem(description: refusal)
     }

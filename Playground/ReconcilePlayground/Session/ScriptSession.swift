@@ -12,8 +12,18 @@ struct ScriptSession {
   private var playground = PlaygroundSession()
   private var simulation: SimulationSession?
   private var history: [String] = []
+  /// The user's own clients and resolvers, which the simulator's world may name.
+  private let clients: [ClientUnderTest]
+  private let resolvers: [ResolverUnderTest]
 
-  init(playground: PlaygroundSession = PlaygroundSession()) { self.playground = playground }
+  init(
+    playground: PlaygroundSession = PlaygroundSession(), clients: [ClientUnderTest] = [],
+    resolvers: [ResolverUnderTest] = []
+  ) {
+    self.playground = playground
+    self.clients = clients
+    self.resolvers = resolvers
+  }
 
   /// Whether lines now go to the simulator.
   var isSimulating: Bool { simulation != nil }
@@ -33,7 +43,7 @@ struct ScriptSession {
     }
     guard let command = try ScriptParser.parse(line) else { return Outcome(text: "", isData: false) }
     if command.needsSimulator {
-      var session = SimulationSession()
+      var session = SimulationSession(resolvers: resolvers, clients: clients)
       for earlier in history {
         do {
           _ = try Self.carryOut(earlier, in: &session)

@@ -1,4 +1,5 @@
 public import Foundation
+public import ReconcileSimulator
 
 /// What the playground reads from the world besides its arguments: files, lines of input, whether a person is at a
 /// terminal, and whether colour is wanted. The executable passes ``process``; tests pass their own.
@@ -19,6 +20,13 @@ public struct PlaygroundEnvironment: Sendable {
   public var progressIsTerminal: Bool
   /// How many seeds run at once by default: the machine's active processors.
   public var processorCount: Int
+  /// Your own sync clients, which `--client NAME` and a script's `client NAME` may name besides the built-ins.
+  public var clients: [ClientUnderTest] = []
+  /// Your own resolvers, which `--resolver NAME` and a script's `resolver NAME` may name besides the built-ins.
+  public var resolvers: [ResolverUnderTest] = []
+  /// The command's name where the playground tells the user what to run next (`replay it: NAME replay FILE`):
+  /// `reconcile-playground`, or your own executable's.
+  public var commandName = "reconcile-playground"
 
   /// Creates an environment.
   /// - Parameters:

@@ -22,15 +22,27 @@ public struct Counterexample: Sendable, Hashable, CustomStringConvertible {
         .compactMap { $0 } + ["broke \(violation)"])
   }
 
+  /// How to replay the script: from Swift, or from a command line that knows the run's clients and resolvers.
+  static let replayHint =
+    "replay it with `Simulation.replay(script, resolvers:clients:)`, or save it as failure.rcp and run "
+    + "`reconcile-playground replay failure.rcp` (your own command line for your own clients and resolvers: "
+    + "`PlaygroundCommand.main(clients:resolvers:)`)"
+
+  /// A few lines: the seed and the broken invariant, how far it shrank, how to replay it, and the script.
+  public var summary: String {
+    var lines = ["\(seed.map { "seed \($0)" } ?? "a run") broke \(violation)"]
+    lines.append("  shrunk from \(originalStepCount) to \(result.steps.count) steps; " + Self.replayHint + ":")
+    lines += script.split(separator: "\n").map { "    " + $0 }
+    return lines.joined(separator: "\n")
+  }
+
   /// A report to print: the broken invariant, the seed and how to replay, the minimal trace, the script.
   public var description: String {
     var lines = ["Invariant broken: \(violation)"]
     if let seed {
       lines.append(
         "Seed \(seed); shrunk from \(originalStepCount) to \(result.steps.count) steps in \(shrinkRuns) runs. "
-          + "Replay the seed with `Simulation(seed: \(seed), configuration:)` (in Reconcile's own tests: "
-          + "RECONCILE_SEED=\(seed)), or save the script below as failure.rcp and run "
-          + "`reconcile-playground replay failure.rcp`.")
+          + "Run the seed again with `Simulation(seed: \(seed), configuration:)`, or " + Self.replayHint + ".")
     }
     lines.append("Minimal trace:")
     lines += result.trace.map { "  " + $0 }

@@ -44,9 +44,9 @@ public struct PropertyRunner: Sendable {
     self.maximumFailures = maximumFailures
   }
 
-  /// Runs the seeds of the shard.
+  /// Runs the seeds of the shard on every active processor; the report is the same as on one thread.
   /// - Returns: How many ran and passed, totals, and each failure shrunk.
-  public func run() -> PropertyReport { run(jobs: 1) { _ in true } }
+  public func run() -> PropertyReport { run(jobs: ProcessInfo.processInfo.activeProcessorCount) { _ in true } }
 
   /// How far a run has got, for a progress line.
   public struct Progress: Sendable, Hashable {
@@ -230,14 +230,15 @@ public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
     return total
   }
 
-  /// A summary line, then each failure's full report.
+  /// A summary line, then each failure in a few lines with its replay script (``Counterexample/summary``); the full
+  /// trace of a failure is its ``Counterexample/description``, what the runs covered is ``coverage``.
   public var description: String {
     let c = configuration
     var text =
       "\(seedsRun) seeds × \(c.steps) steps, \(c.deviceCount) devices, resolver \(c.resolver), \(c.deletePolicy), "
       + "faults \(c.faults): \(failures.isEmpty ? "all passed" : "\(failures.count) failed"); "
-      + "\(requests) requests, \(conflicts) conflicts\n" + coverage
-    for failure in failures { text += "\n\n" + failure.description }
+      + "\(requests) requests, \(conflicts) conflicts"
+    for failure in failures { text += "\n" + failure.summary }
     return text
   }
 }

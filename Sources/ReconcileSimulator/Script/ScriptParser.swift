@@ -218,7 +218,7 @@ public enum ScriptParser {
       let name = try words.required("a client name")
       let known = ClientUnderTest.builtIns.map(\.name) + clients
       guard known.contains(name) else {
-        throw .unknown("client", name, choices: known).adding(" (pass your own clients to the parser)")
+        throw .unknown("client", name, choices: known).adding(Self.registerYourOwn)
       }
       command = .client(name)
     case "invariants":
@@ -330,10 +330,15 @@ public enum ScriptParser {
     }
   }
 
+  /// Where a name the script uses that is not a built-in's comes from.
+  static let registerYourOwn =
+    " (a script naming your own clients or resolvers replays with your own command line, "
+    + "`PlaygroundCommand.main(clients:resolvers:)`, or `Simulation.replay(_:resolvers:clients:)`)"
+
   private static func resolver(_ words: inout Words, known: [String]) throws(ScriptError) -> ResolverSetting {
     let name = try words.required("a resolver name")
     let names = ResolverChoice.allCases.map(\.rawValue) + known
-    guard names.contains(name) else { throw .unknown("resolver", name, choices: names) }
+    guard names.contains(name) else { throw .unknown("resolver", name, choices: names).adding(Self.registerYourOwn) }
     var setting = ResolverSetting(name: name)
     while let option = words.next() {
       guard setting.choice == .fieldMerge else { throw ScriptError("\(option): \(name) takes no options") }

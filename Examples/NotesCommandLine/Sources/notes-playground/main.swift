@@ -1,0 +1,4 @@
+import NotesSync
+import ReconcilePlayground
+
+PlaygroundCommand.main(clients: [.miniNotes, .forgetfulNotes], resolvers: [.notesMerge])
