@@ -375,3 +375,24 @@ struct ClockCommandTests {
     #expect(try replay.execute("d1 clock +90s").lines.first == "1 d1 clock +90s")
   }
 }
+
+@Suite("Playground explore: faults left out with --without")
+struct ExploreWithoutTests {
+  @Test("--without names fault kinds; the configuration line says what was left out, and a typo is a usage error")
+  func withoutIsReportedAndChecked() {
+    let files = MemoryFiles()
+    let (status, output) = ExploreCommandTests.explore(
+      [
+        "explore", "--seeds", "0..5", "--steps", "20", "--faults", "hostile", "--without", "zone-deletion,token-expiry",
+        "--quiet", "--json", "w.json",
+      ], files: files)
+    #expect(status == 0)
+    #expect(
+      output.standardOutput.contains("--faults hostile")
+        && output.standardOutput.contains("--without token-expiry,zone-deletion"))
+    let typo = ExploreCommandTests.explore(["explore", "--seeds", "0..2", "--without", "zone-delet"], files: files)
+    #expect(typo.status == 2)
+    #expect(typo.output.standardError.contains("unknown fault kind 'zone-delet'"))
+    #expect(typo.output.standardError.contains("did you mean 'zone-deletion'?"))
+  }
+}

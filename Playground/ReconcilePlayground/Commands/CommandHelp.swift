@@ -1,3 +1,5 @@
+import ReconcileSimulator
+
 /// What `--help` prints for each subcommand: a summary, the usage line and every option.
 struct CommandHelp: Sendable {
   /// The subcommand.
@@ -29,11 +31,12 @@ struct CommandHelp: Sendable {
   static let simulationOptions: [(option: String, meaning: String)] = [
     ("--devices N", "devices, 1 to 26 (3)"),
     ("--steps N", "random steps per run (200)"),
-    ("--resolver NAME", "server-lww, local-clock, edit-count, field-merge or hlc (field-merge)"),
+    ("--resolver NAME", "server-lww, local-clock, edit-count, field-merge, hlc or one registered (field-merge)"),
     ("--faults PROFILE", "none, flaky, hostile or swarm (flaky)"),
+    ("--without K,K", "fault kinds never to inject: " + FaultKind.allCases.map(\.rawValue).joined(separator: ", ")),
     ("--delete-policy P", "deleteWins or editWins (deleteWins)"),
     ("--schemas S", "none, minor or major: app versions on the devices (none)"),
-    ("--client NAME", "reference, sync-engine or sync-engine-sample: the sync client every device runs (reference)"),
+    ("--client NAME", "reference, sync-engine, sync-engine-sample or one your command line registers (reference)"),
     ("--clock-skew SECONDS", "the largest device clock offset (120)"),
     ("--defect NAME", "a classic sync bug every device makes (see the zoo in the docs)"),
   ]

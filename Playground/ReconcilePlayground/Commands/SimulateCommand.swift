@@ -71,6 +71,15 @@ enum PlaygroundNames {
   }
 
   /// A built-in sync client, or one of `registered`.
+  /// Fault kinds by name, comma-separated: `zone-deletion,token-expiry`.
+  static func faultKinds(_ list: String) throws(CommandLineOptions.Problem) -> Set<FaultKind> {
+    var kinds = Set<FaultKind>()
+    for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+      kinds.insert(try pick(name, FaultKind.allCases.map { ($0.rawValue, $0) }, what: "fault kind"))
+    }
+    return kinds
+  }
+
   static func client(_ name: String, registered: [ClientUnderTest] = []) throws(CommandLineOptions.Problem)
     -> ClientUnderTest
   {

@@ -22,7 +22,8 @@ enum SimulationOptions {
       resolver: try PlaygroundNames.resolver(
         options.values["--resolver"] ?? "field-merge", registered: environment.resolvers),
       deletePolicy: try PlaygroundNames.deletePolicy(options.values["--delete-policy"] ?? "deleteWins"),
-      faults: try PlaygroundNames.faults(options.values["--faults"] ?? "flaky"),
+      faults: try PlaygroundNames.faults(options.values["--faults"] ?? "flaky")
+        .without(try PlaygroundNames.faultKinds(options.values["--without"] ?? "")),
       schemas: try PlaygroundNames.schemas(options.values["--schemas"] ?? "none"))
     configuration.client = try PlaygroundNames.client(
       options.values["--client"] ?? "reference", registered: environment.clients)
@@ -43,6 +44,9 @@ enum SimulationOptions {
       "--delete-policy \(configuration.deletePolicy)", "--schemas \(configuration.schemas.rawValue)",
       "--client \(configuration.client.name)", "--clock-skew \(configuration.maximumClockSkew)",
     ]
+    if !configuration.faults.excluded.isEmpty {
+      words.append("--without " + configuration.faults.excluded.map(\.rawValue).sorted().joined(separator: ","))
+    }
     words += configuration.defects.map(\.rawValue).sorted().map { "--defect \($0)" }
     return words.joined(separator: " ")
   }

@@ -10,6 +10,9 @@ public struct Counterexample: Sendable, Hashable, CustomStringConvertible {
   public var result: SimulationResult
   /// Runs spent shrinking.
   public var shrinkRuns: Int
+  /// The fault profile the original run drew its faults from, named in the script's comments (the script's own steps
+  /// carry the faults that remain); `nil` when not known.
+  public var faults: FaultProfile? = nil
 
   /// The shrunk steps.
   public var steps: [SimulationStep] { result.steps }
@@ -18,8 +21,10 @@ public struct Counterexample: Sendable, Hashable, CustomStringConvertible {
   public var script: String {
     SimulationScript.render(
       setup: result.setup, steps: result.steps, invariants: result.invariants,
-      comments: [seed.map { "seed \($0), shrunk from \(originalStepCount) to \(result.steps.count) steps" }]
-        .compactMap { $0 } + ["broke \(violation)"])
+      comments: [
+        seed.map { "seed \($0), shrunk from \(originalStepCount) to \(result.steps.count) steps" },
+        faults.map { "faults \($0)" }, "broke \(violation)",
+      ].compactMap { $0 })
   }
 
   /// How to replay the script: from Swift, or from a command line that knows the run's clients and resolvers.

@@ -80,7 +80,8 @@ public struct PropertyRunner: Sendable {
       guard !batch.isEmpty else { break }
       for result in Self.simulate(batch, configuration: configuration, jobs: width) {
         report.add(result)
-        if !result.passed, let counterexample = Shrinker.shrink(result, maximumRuns: maximumShrinkRuns) {
+        if !result.passed, var counterexample = Shrinker.shrink(result, maximumRuns: maximumShrinkRuns) {
+          counterexample.faults = configuration.faults
           report.failures.append(counterexample)
         }
         let state = Progress(
@@ -201,6 +202,8 @@ public struct PropertyReport: Sendable, Hashable, CustomStringConvertible {
       runsReaching: runsReaching, runsExercising: exercisedByName,
       setAside: Dictionary(uniqueKeysWithValues: recordsSetAside.map { ($0.key.rawValue, $0.value) }),
       recordsJudged: recordsJudged, runs: seedsRun)
+      + (configuration.faults.excluded.isEmpty
+        ? "" : "\nfaults left out: " + configuration.faults.excluded.map(\.rawValue).sorted().joined(separator: ", "))
   }
 
   private var exercisedByName: [String: Int] {

@@ -10,7 +10,8 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
   public var transientErrors: Bool
   /// Crashes, offline spells and clock jumps on devices.
   public var deviceFaults: Bool
-  /// Container-wide throttling, token expiry and zone deletion.
+  /// Server faults: container-wide throttling, zone and database token expiry, full iCloud storage and zone deletion.
+  /// Turning it off turns off all five; ``without(_:)`` leaves out only some.
   public var serverFaults: Bool
   /// Damage to a device's stored records (see `SimulatedDevice.corruptStoredRecord(_:)`).
   public var storageCorruption: Bool
@@ -18,6 +19,17 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
   /// lowers the server's limits at random (change-feed page size, items and bytes per request), so paging,
   /// `limitExceeded`, batch halving and `batchRequestFailed` happen in ordinary runs.
   public var isSwarm: Bool = false
+  /// Fault kinds left out (``without(_:)``): the scheduler never injects them, and draws the others as before.
+  public var excluded: Set<FaultKind> = []
+
+  /// The profile with some fault kinds left out.
+  /// - Parameter kinds: The kinds never to inject, added to those already left out.
+  /// - Returns: The same profile, whose ``description`` names what it leaves out.
+  public func without(_ kinds: Set<FaultKind>) -> FaultProfile {
+    var profile = self
+    profile.excluded.formUnion(kinds)
+    return profile
+  }
 
   /// Creates a profile.
   /// - Parameters:
@@ -91,6 +103,8 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
   /// - Parameter name: `none`, `flaky`, `hostile` or `swarm`.
   public static func named(_ name: String) -> FaultProfile? { presets.first { $0.name == name } }
 
-  /// The name.
-  public var description: String { name }
+  /// The name, and what it leaves out: `hostile without token-expiry, zone-deletion`.
+  public var description: String {
+    excluded.isEmpty ? name : name + " without " + excluded.map(\.rawValue).sorted().joined(separator: ", ")
+  }
 }

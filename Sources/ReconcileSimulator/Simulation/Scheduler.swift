@@ -17,6 +17,8 @@ struct Scheduler: Sendable {
   let faults: FaultProfile
   var nextRecord = 1
   var created: [String] = []
+  /// The device that first created each name.
+  var creators: [String: String] = [:]
   var burst: (device: String, remaining: Int)?
   var returns: [(step: Int, device: String)] = []
 
@@ -69,7 +71,8 @@ struct Scheduler: Sendable {
     case ..<8: return create(device: device, index: index)
     case ..<11:
       let held = Set(world.clients[slot].recordIDs.map(\.recordName))
-      guard let name = random.pick(created.filter { !held.contains($0) }) else { return .sync(device: device) }
+      let reusable = created.filter { !held.contains($0) && (workload.sharesRecordNames || creators[$0] == device) }
+      guard let name = random.pick(reusable) else { return .sync(device: device) }
       return create(device: device, name: name, index: index)
     case ..<72:
       guard let record = pickHeld(in: world, slot: slot) else { return create(device: device, index: index) }
@@ -121,6 +124,7 @@ struct Scheduler: Sendable {
       record = "r\(nextRecord)"
       nextRecord += 1
       created.append(record)
+      creators[record] = device
     }
     return .create(
       device: device, record: record,
@@ -144,7 +148,19 @@ struct Scheduler: Sendable {
     return .edit(device: device, record: record, values: values)
   }
 
+  /// A fault step of a kind the profile injects; `nil` when none can be drawn.
   private mutating func nextFault(world: Simulation) -> SimulationStep? {
+    // Without exclusions the draws are exactly those of earlier releases, so seeds replay unchanged.
+    guard !faults.excluded.isEmpty else { return drawFault(world: world) }
+    for _ in 0..<32 {
+      guard let step = drawFault(world: world) else { return nil }
+      if let kind = FaultKind(of: step), faults.excluded.contains(kind) { continue }
+      return step
+    }
+    return nil
+  }
+
+  private mutating func drawFault(world: Simulation) -> SimulationStep? {
     var kinds: [Int] = []
     if faults.network { kinds.append(0) }
     if faults.transientErrors { kinds.append(1) }

@@ -13,6 +13,10 @@ public struct Workload: Sendable, Hashable {
   /// Whether devices send their queue right after each user action without fetching first, as CKSyncEngine
   /// schedules a send after local changes; conflicts then reach the server as `serverRecordChanged`.
   public var sendsAfterEdits: Bool
+  /// Whether a device may create a record under a name another device created (one it does not show: deleted, or not
+  /// yet fetched), as apps that name records after their content do; `false` reuses only the device's own names, as
+  /// apps that name records with UUIDs do (a re-created record is then the same device's, say an undone deletion).
+  public var sharesRecordNames = true
 
   /// Creates a workload.
   /// - Parameters:
@@ -41,12 +45,15 @@ public struct Workload: Sendable, Hashable {
     var hot: [String]
     var hotShare: Double
     var burstChance: Double
+    var sharesRecordNames: Bool
   }
 
   func draw(_ random: inout SimulationRandom) -> Draw {
     let count = hotRecords.lowerBound + random.below(hotRecords.count)
     let unit = Double(random.next() >> 11) / Double(1 << 53)
     let share = hotShare.lowerBound + (hotShare.upperBound - hotShare.lowerBound) * unit
-    return Draw(hot: (0..<count).map { "r\($0 + 1)" }, hotShare: share, burstChance: burstChance)
+    return Draw(
+      hot: (0..<count).map { "r\($0 + 1)" }, hotShare: share, burstChance: burstChance,
+      sharesRecordNames: sharesRecordNames)
   }
 }

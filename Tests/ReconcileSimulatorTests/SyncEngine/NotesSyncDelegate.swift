@@ -28,6 +28,11 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     var handedOut: Set<RecordID> = []
     /// Notes created again while their deletion was unconfirmed: each replaces the server's copy whole.
     var replacing: Set<RecordID> = []
+    /// Whether the zone's next fetch starts from its beginning: at first launch, after the zone disappeared, and after
+    /// a fetch of it ended with an error (an expired token), after which the engine fetches it from the start.
+    var fetchStartsOver = true
+    /// The notes a fetch from the beginning has brought so far: at its end, a known note it did not bring is gone.
+    var seenInFullFetch: Set<RecordID>?
     /// Fetched notes the schema check stopped: written by a newer app, kept untouched until this app understands them.
     var held: [RecordID: Record] = [:]
     /// The engine's state from the latest `stateUpdate`, handed back at launch.
@@ -105,6 +110,9 @@ struct NotesSyncDelegate: SyncEngineDelegate {
       store.engineState = serialization
     case .willFetchChanges:
       store.fetchCovers = store.awaitingFetch
+    case .willFetchRecordZoneChanges(let zone) where zone == zoneID && store.fetchStartsOver:
+      store.fetchStartsOver = false
+      store.seenInFullFetch = []
     case .fetchedDatabaseChanges(let changes):
       if changes.modifications.contains(zoneID) {
         store.zoneExists = true
@@ -115,13 +123,26 @@ struct NotesSyncDelegate: SyncEngineDelegate {
         zoneDisappeared(reupload: deletion.reason != .purged, &syncEngine)
       }
     case .fetchedRecordZoneChanges(let changes):
-      for server in changes.modifications where server.recordID.zoneID == zoneID { fetched(server, &syncEngine) }
+      for server in changes.modifications where server.recordID.zoneID == zoneID {
+        store.seenInFullFetch?.insert(server.recordID)
+        fetched(server, &syncEngine)
+      }
       for deletion in changes.deletions where deletion.recordID.zoneID == zoneID {
         deletedOnServer(deletion, &syncEngine)
       }
     case .sentDatabaseChanges(let sent):
       if sent.savedZones.contains(zoneID) { store.zoneExists = true }
-    case .didFetchRecordZoneChanges(let zone, nil) where zone == zoneID:
+    case .didFetchRecordZoneChanges(let zone, let error) where zone == zoneID:
+      guard error == nil else {
+        store.fetchStartsOver = true  // The engine fetches the zone again from the start, reporting no deletions.
+        return
+      }
+      if let seen = store.seenInFullFetch {
+        for (id, note) in store.notes.sorted(by: { $0.key < $1.key }) where note.isKnownToServer && !seen.contains(id) {
+          deletedOnServer(DeletedRecord(recordID: id, recordType: note.recordType), &syncEngine)
+        }
+        store.seenInFullFetch = nil
+      }
       store.awaitingFetch.subtract(store.fetchCovers)
     case .sentRecordZoneChanges(let sent):
       for saved in sent.savedRecords { savedOnServer(saved) }
@@ -247,8 +268,8 @@ struct NotesSyncDelegate: SyncEngineDelegate {
       deleted.creationDate = saved.creationDate
       store.tombstones.insert(deleted)
     }
+    guard let local = store.notes[id] else { return }  // Deleted since: no ancestor for a note created again.
     store.ancestors[id] = saved
-    guard let local = store.notes[id] else { return }
     store.notes[id] = Self.rebase(local, onto: saved)
   }
 
@@ -293,6 +314,8 @@ struct NotesSyncDelegate: SyncEngineDelegate {
   /// notes when `reuploadAfterZoneLoss`; none when the user purged the app's data, which must not come back.
   private mutating func zoneDisappeared(reupload: Bool, _ syncEngine: inout SyncEngine.State) {
     store.zoneExists = false
+    store.fetchStartsOver = true
+    store.seenInFullFetch = nil
     store.ancestors = [:]
     store.tombstones = Tombstones()
     store.deletedVersions = [:]
