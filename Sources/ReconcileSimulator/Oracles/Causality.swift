@@ -20,12 +20,17 @@ package struct Causality: Sendable {
   let deletePolicy: DeletePolicy
   /// The history's actions by record, in order.
   let byRecord: [RecordID: [UserHistory.Action]]
+  /// What the resolver promises for particular keys: how a stored value carries a written one.
+  let contracts: [String: KeyContract]
 
   /// A model of one run's history.
-  package init(history: UserHistory, timeline: ServerTimeline, deletePolicy: DeletePolicy) {
+  package init(
+    history: UserHistory, timeline: ServerTimeline, deletePolicy: DeletePolicy, contracts: [String: KeyContract] = [:]
+  ) {
     self.history = history
     self.timeline = timeline
     self.deletePolicy = deletePolicy
+    self.contracts = contracts
     byRecord = Dictionary(grouping: history.actions, by: \.recordID)
   }
 
@@ -67,6 +72,14 @@ package struct Causality: Sendable {
     }
   }
 
+  /// The contract of `key`: ``KeyContract/oneOfTheWrites`` unless the resolver names another.
+  func contract(for key: String) -> KeyContract { contracts[key] ?? .oneOfTheWrites }
+
+  /// Whether `record` carries the value `written` of `key`, as the key's contract reads it.
+  func holds(_ record: Record, key: String, _ written: FieldValue) -> Bool {
+    Observer.value(of: key, in: record).map { contract(for: key).carries($0, written) } ?? false
+  }
+
   /// Where an action landed on the server: a create or edit at the first save by its device after it (carrying the
   /// key's written value, with a key); a delete at the first deletion of the record after it, or at once when the
   /// record was already gone.
@@ -99,7 +112,8 @@ package struct Causality: Sendable {
     if let key {
       let written = action.writes[key] ?? nil
       save = timeline.firstSave(of: id, by: action.device, from: action.time) {
-        Observer.value(of: key, in: $0) == written
+        guard let written else { return Observer.value(of: key, in: $0) == nil }
+        return holds($0, key: key, written)
       }
     } else {
       save = timeline.firstSave(of: id, by: action.device, from: action.time) { _ in true }

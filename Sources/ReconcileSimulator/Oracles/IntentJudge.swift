@@ -44,7 +44,7 @@ struct IntentJudge {
 
   init(
     history: UserHistory, timeline: ServerTimeline, deletePolicy: DeletePolicy, zoneDeletion: ZoneDeletionResponse,
-    editCountKey: String?, stampsKey: String?, start: Date
+    editCountKey: String?, stampsKey: String?, start: Date, contracts: [String: KeyContract] = [:]
   ) {
     self.history = history
     self.timeline = timeline
@@ -54,7 +54,7 @@ struct IntentJudge {
     self.stampsKey = stampsKey
     self.start = start
     byRecord = Dictionary(grouping: history.actions, by: \.recordID)
-    causality = Causality(history: history, timeline: timeline, deletePolicy: deletePolicy)
+    causality = Causality(history: history, timeline: timeline, deletePolicy: deletePolicy, contracts: contracts)
     userKeys = Set(history.actions.flatMap(\.writes.keys))
   }
 
@@ -349,23 +349,30 @@ struct IntentJudge {
       let latest = latestWrites(writers, key: key)
       guard !latest.isEmpty else { continue }
       let ended = Observer.value(of: key, in: final)
-      var allowed = latest.map { $0.writes[key] ?? nil }
+      let contract = causality.contract(for: key)
+      var kept = contract.accepts(latest.map { $0.writes[key] ?? nil }, ended)
       // Values of writes an editWins revival may or may not have kept: those that reached the server before the
       // deletion was cancelled or revived (unsent ones went with the deleted copy).
       let maybe = optional.filter { $0.decides(key) && causality.landing($0, key: key) != nil }
-      if !maybe.isEmpty { allowed += latestWrites(writers + maybe, key: key).map { $0.writes[key] ?? nil } }
+      if !kept, !maybe.isEmpty {
+        kept = contract.accepts(latestWrites(writers + maybe, key: key).map { $0.writes[key] ?? nil }, ended)
+      }
       // A device whose save went unanswered cannot tell whether its value landed and was overwritten since: when the
       // key ends with that device's value, it re-sent what it could not know was superseded. Not judged.
       let unanswered = history.unansweredSaves[id] ?? []
-      if !allowed.contains(ended), ended != nil,
-        writers.contains(where: { unanswered.contains($0.device) && ($0.writes[key] ?? nil) == ended })
+      if !kept, let ended,
+        writers.contains(where: { write in
+          unanswered.contains(write.device) && (write.writes[key] ?? nil).map { contract.carries(ended, $0) } == true
+        })
       {
         tally.setAside(id, .unansweredValueResent)
         continue
       }
       tally.judged(.oneSidedChangesKept)
-      guard !allowed.contains(ended) else { continue }
-      let endedText = ended.map { "\($0)" } ?? "no value"
+      guard !kept else { continue }
+      let endedText =
+        (ended.map { "\($0)" } ?? "no value")
+        + (contract.name == KeyContract.oneOfTheWrites.name ? "" : " (\(contract))")
       if let only = latest.first, latest.count == 1 {
         let wrote =
           (only.writes[key] ?? nil).map { "set \(key) of \(id.recordName) to \($0)" }
@@ -483,7 +490,7 @@ struct IntentJudge {
       }
       guard firstSet != nil else { return false }
       return since.contains { write in
-        write.writes.contains { written, value in value != nil && Observer.value(of: written, in: record) == value }
+        write.writes.contains { written, value in value.map { causality.holds(record, key: written, $0) } ?? false }
       }
     }
   }

@@ -23,6 +23,9 @@ public struct ResolverUnderTest: Sendable, Hashable, CustomStringConvertible {
   /// ``Invariant/highestEditCountKept`` (with an edit-count field) or ``Invariant/latestStampKept`` (with a stamps
   /// field).
   public var lostWriteContract: Invariant?
+  /// Under ``Invariant/oneSidedChangesKept``, what the merge promises for particular keys (a key not named is held to
+  /// ``KeyContract/oneOfTheWrites``): a keep-both merge, say, keeps every concurrent value.
+  public var keyContracts: [String: KeyContract] = [:]
 
   /// Describes a resolver under test.
   /// - Parameters:
@@ -30,16 +33,20 @@ public struct ResolverUnderTest: Sendable, Hashable, CustomStringConvertible {
   ///   - resolver: The resolver.
   ///   - bookkeeping: The fields each edit writes for it; none unless given.
   ///   - lostWriteContract: The lost-write invariant it promises; none unless given.
+  ///   - keyContracts: What it promises for particular keys under ``Invariant/oneSidedChangesKept``; for a key not
+  ///     named, ``KeyContract/oneOfTheWrites``.
   public init(
     name: String,
     resolver: any ConflictResolver,
     bookkeeping: EditBookkeeping = .none,
-    lostWriteContract: Invariant? = nil
+    lostWriteContract: Invariant? = nil,
+    keyContracts: [String: KeyContract] = [:]
   ) {
     self.name = name
     self.resolver = resolver
     self.bookkeeping = bookkeeping
     self.lostWriteContract = lostWriteContract
+    self.keyContracts = keyContracts
   }
 
   /// A built-in resolver described the same way.

@@ -304,7 +304,7 @@ extension Simulation {
       timeline: ServerTimeline(events: server.events, zoneID: Self.zoneID, owner: Self.user),
       deletePolicy: setup.deletePolicy, zoneDeletion: setup.zoneDeletion,
       editCountKey: setup.resolver.bookkeeping.editCountKey, stampsKey: setup.resolver.bookkeeping.fieldStampsKey,
-      start: start)
+      start: start, contracts: setup.resolver.keyContracts)
     let shown = clients.map { device in
       (
         name: device.name,

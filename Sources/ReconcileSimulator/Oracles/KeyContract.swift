@@ -1,0 +1,68 @@
+public import Reconcile
+
+/// What a resolver promises about one key when writes of it race: the rule ``Invariant/oneSidedChangesKept`` judges
+/// the key's final value by. ``ResolverUnderTest/keyContracts`` names the contract of each key; a key without one is
+/// held to ``oneOfTheWrites``, today's rule for every built-in resolver.
+///
+/// A contract has two parts. ``accepts`` says whether the value the key ended with keeps the promise, given the values
+/// of the latest writes (those no other write saw; `nil` for a removal). ``carries`` says whether a value stored on the
+/// server carries a write's value: how the judge finds where a write landed, when a merge stores it combined with
+/// others rather than as written.
+///
+/// ```swift
+/// let keepBoth = ResolverUnderTest(
+///   name: "keep-both-bodies",
+///   resolver: FieldMerge(.server, overrides: ["body": .custom { .string("\($0.server) ‖ \($0.client)") }]),
+///   lostWriteContract: .oneSidedChangesKept, keyContracts: ["body": .keepsEveryWrite(separator: " ‖ ")])
+/// ```
+public struct KeyContract: Sendable, CustomStringConvertible {
+  /// A short name for messages: `one of the writes`.
+  public var name: String
+  /// Whether the final value (`nil`: the key is absent) keeps the promise for these latest writes.
+  public var accepts: @Sendable (_ latest: [FieldValue?], _ ended: FieldValue?) -> Bool
+  /// Whether a value stored on the server carries the value a write wrote.
+  public var carries: @Sendable (_ stored: FieldValue, _ written: FieldValue) -> Bool
+
+  /// A contract.
+  /// - Parameters:
+  ///   - name: A short name for messages.
+  ///   - accepts: Whether the final value keeps the promise for the latest writes' values.
+  ///   - carries: Whether a stored value carries a written one; equality unless given.
+  public init(
+    name: String, accepts: @escaping @Sendable (_ latest: [FieldValue?], _ ended: FieldValue?) -> Bool,
+    carries: @escaping @Sendable (_ stored: FieldValue, _ written: FieldValue) -> Bool = { $0 == $1 }
+  ) {
+    self.name = name
+    self.accepts = accepts
+    self.carries = carries
+  }
+
+  /// The key ends with the value of one of the latest writes, or absent when one of them removed it.
+  public static let oneOfTheWrites = KeyContract(name: "one of the writes") { latest, ended in latest.contains(ended) }
+
+  /// The key keeps every latest write's string value, joined by `separator` in any order (a keep-both merge that
+  /// writes `server + separator + client`); it is absent only when every latest write removed it. A stored value
+  /// carries a write when one of its parts is the written string.
+  /// - Parameter separator: What the merge puts between the values it keeps.
+  public static func keepsEveryWrite(separator: String) -> KeyContract {
+    @Sendable func parts(_ value: FieldValue) -> [String] {
+      guard case .string(let text) = value else { return [] }
+      return text.components(separatedBy: separator)
+    }
+    @Sendable func carried(_ stored: FieldValue, _ written: FieldValue) -> Bool {
+      guard stored != written else { return true }
+      guard case .string(let text) = written else { return false }
+      return parts(stored).contains(text)
+    }
+    return KeyContract(
+      name: "every write kept, joined by \"\(separator)\"",
+      accepts: { latest, ended in
+        let values = latest.compactMap { $0 }
+        guard let ended else { return values.isEmpty }
+        return !values.isEmpty && values.allSatisfy { carried(ended, $0) }
+      }, carries: carried)
+  }
+
+  /// The name.
+  public var description: String { name }
+}
