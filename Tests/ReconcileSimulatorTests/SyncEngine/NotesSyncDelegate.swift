@@ -355,6 +355,7 @@ struct NotesSyncDelegate: SyncEngineDelegate {
   }
   // end snippet
 
+  // snippet: helpers
   /// `local`'s values on `server`'s system fields; `changedKeys` names the keys where they differ.
   static func rebase(_ local: Record, onto server: Record) -> Record {
     var result = server
@@ -377,4 +378,5 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     fresh.parent = note.parent
     return fresh
   }
+  // end snippet
 }
