@@ -4,29 +4,8 @@ import ReconcileSimulator
 import Testing
 
 /// Delegates written outside the module, each wrapping the example delegate and changing how it handles events; the
-/// rest forwards.
-protocol WrappingDelegate: SimulatedSyncEngineDelegate {
-  var inner: ExampleSyncDelegate { get set }
-}
-
-extension WrappingDelegate {
-  mutating func nextRecordZoneChangeBatch(
-    _ context: SyncEngine.SendChangesContext, syncEngine: inout SyncEngine.State
-  ) -> SyncEngine.RecordZoneChangeBatch? { inner.nextRecordZoneChangeBatch(context, syncEngine: &syncEngine) }
-  var stateSerialization: SyncEngine.StateSerialization? { inner.stateSerialization }
-  mutating func relaunch() { inner.relaunch() }
-  mutating func create(_ record: Record, at now: Date, syncEngine: inout SyncEngine.State) throws {
-    try inner.create(record, at: now, syncEngine: &syncEngine)
-  }
-  mutating func edit(
-    _ id: RecordID, setting values: [String: FieldValue?], at now: Date, syncEngine: inout SyncEngine.State
-  ) throws { try inner.edit(id, setting: values, at: now, syncEngine: &syncEngine) }
-  mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws {
-    try inner.delete(id, at: now, syncEngine: &syncEngine)
-  }
-  var records: [Record] { inner.records }
-  func record(_ id: RecordID) -> Record? { inner.record(id) }
-}
+/// rest forwards (``ExampleSyncDelegateWrapper``).
+typealias WrappingDelegate = ExampleSyncDelegateWrapper
 
 /// Records every event it is handed.
 struct RecordingDelegate: WrappingDelegate {

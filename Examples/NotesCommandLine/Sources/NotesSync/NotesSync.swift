@@ -26,9 +26,10 @@ extension ClientUnderTest {
   }
 }
 
-/// The app's delegate: the simulator's example delegate does the merging and bookkeeping, and the app counts what
-/// it fetched, as an app would update its UI. An app's own delegate would hold its own store instead.
-struct MiniNotesDelegate: SimulatedSyncEngineDelegate {
+/// The app's delegate: the simulator's example delegate does the merging and bookkeeping (everything this type does
+/// not implement goes to it), and the app counts what it fetched, as an app would update its UI. An app's own
+/// delegate would hold its own store instead.
+struct MiniNotesDelegate: ExampleSyncDelegateWrapper {
   var inner: ExampleSyncDelegate
   /// Notes fetched so far, for the app's "updated" badge.
   private(set) var fetchedCount = 0
@@ -46,25 +47,4 @@ struct MiniNotesDelegate: SimulatedSyncEngineDelegate {
     }
     inner.handleEvent(event, syncEngine: &syncEngine)
   }
-
-  mutating func nextRecordZoneChangeBatch(
-    _ context: SyncEngine.SendChangesContext, syncEngine: inout SyncEngine.State
-  ) -> SyncEngine.RecordZoneChangeBatch? { inner.nextRecordZoneChangeBatch(context, syncEngine: &syncEngine) }
-
-  var stateSerialization: SyncEngine.StateSerialization? { inner.stateSerialization }
-  mutating func relaunch() { inner.relaunch() }
-  mutating func create(_ record: Record, at now: Date, syncEngine: inout SyncEngine.State) throws {
-    try inner.create(record, at: now, syncEngine: &syncEngine)
-  }
-  mutating func edit(
-    _ id: RecordID, setting values: [String: FieldValue?], at now: Date, syncEngine: inout SyncEngine.State
-  ) throws { try inner.edit(id, setting: values, at: now, syncEngine: &syncEngine) }
-  mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws {
-    try inner.delete(id, at: now, syncEngine: &syncEngine)
-  }
-  var records: [Record] { inner.records }
-  func record(_ id: RecordID) -> Record? { inner.record(id) }
-  var haltReason: HaltReason? { inner.haltReason }
-  mutating func jumpClock(by seconds: TimeInterval) { inner.jumpClock(by: seconds) }
-  mutating func upgrade(to schema: Schema?) { inner.upgrade(to: schema) }
 }
