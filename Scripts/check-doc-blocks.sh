@@ -36,7 +36,7 @@ for document in "${documents[@]}"; do
   file="$out/$name.swift"
   if grep -q 'import CloudKit' "$document"; then
     search=(-I "$standin")
-    imports='import Foundation'
+    imports=$'import Foundation\nimport Reconcile'
   else
     search=(-I "$modules")
     imports=$'import Foundation\nimport Reconcile\nimport ReconcileSimulator\nimport ReconcilePlayground\nimport Testing'
