@@ -1,28 +1,32 @@
 #!/usr/bin/env bash
 # Type-checks every Swift block of the README and the DocC articles as a reader would paste them: the blocks of one
 # document together, in order, in one file that imports what the document's module offers (Reconcile, the simulator,
-# the playground, Swift Testing). Documents about the CloudKit bridge are checked against Reconcile built with the
-# CloudKit stand-in (Tests/CloudKitStandIn), as Scripts/check-cloudkit-bridge.sh builds it.
+# the playground, Swift Testing), all built against the CloudKit stand-in (Tests/CloudKitStandIn) so that blocks using
+# the CloudKit bridge type-check on Linux too.
 #
-# Usage: Scripts/check-doc-blocks.sh [FILE.md …]   (after `swift build`; all documents unless named)
+# Usage: Scripts/check-doc-blocks.sh [FILE.md …]   (all documents unless named)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-modules=.build/debug/Modules
-[ -d "$modules" ] || { echo "check-doc-blocks: run swift build first ($modules is missing)" >&2; exit 1; }
 
-# The CloudKit stand-in and Reconcile built against it, for the documents whose blocks use CloudKit.
-standin="$out/standin"
-mkdir -p "$standin"
-flags=(-swift-version 6 -I "$standin")
+# The modules a reader imports, built against the CloudKit stand-in, so that documents about the CloudKit bridge
+# type-check beside the others: CloudKit (the stand-in), Reconcile, ReconcileSimulator, ReconcilePlayground.
+modules="$out/modules"
+mkdir -p "$modules"
+flags=(-swift-version 6 -I "$modules")
+library=(-enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny
+  -package-name reconcile -parse-as-library)
 swiftc "${flags[@]}" -parse-as-library -emit-module -module-name CoreLocation \
-  -emit-module-path "$standin/CoreLocation.swiftmodule" Tests/CloudKitStandIn/CoreLocation.swift
-swiftc "${flags[@]}" -parse-as-library -emit-module -module-name CloudKit -emit-module-path "$standin/CloudKit.swiftmodule" \
+  -emit-module-path "$modules/CoreLocation.swiftmodule" Tests/CloudKitStandIn/CoreLocation.swift
+swiftc "${flags[@]}" -parse-as-library -emit-module -module-name CloudKit -emit-module-path "$modules/CloudKit.swiftmodule" \
   Tests/CloudKitStandIn/CloudKit.swift Tests/CloudKitStandIn/CKSyncEngine.swift
-mapfile -t library < <(find Sources/Reconcile -name '*.swift' | sort)
-swiftc "${flags[@]}" -enable-upcoming-feature InternalImportsByDefault -package-name reconcile -parse-as-library \
-  -emit-module -module-name Reconcile -emit-module-path "$standin/Reconcile.swiftmodule" "${library[@]}"
+for module in Reconcile:Sources/Reconcile ReconcileSimulator:Sources/ReconcileSimulator \
+  ReconcilePlayground:Playground/ReconcilePlayground; do
+  mapfile -t sources < <(find "${module#*:}" -name '*.swift' | sort)
+  swiftc "${flags[@]}" "${library[@]}" -emit-module -module-name "${module%%:*}" \
+    -emit-module-path "$modules/${module%%:*}.swiftmodule" "${sources[@]}"
+done
 
 documents=("$@")
 if [ ${#documents[@]} -eq 0 ]; then
@@ -34,13 +38,7 @@ for document in "${documents[@]}"; do
   grep -q '^```swift' "$document" || continue
   name=$(basename "$document" .md | tr -c 'A-Za-z0-9\n' '_')
   file="$out/$name.swift"
-  if grep -q 'import CloudKit' "$document"; then
-    search=(-I "$standin")
-    imports=$'import Foundation\nimport Reconcile'
-  else
-    search=(-I "$modules")
-    imports=$'import Foundation\nimport Reconcile\nimport ReconcileSimulator\nimport ReconcilePlayground\nimport Testing'
-  fi
+  imports=$'import Foundation\nimport Reconcile\nimport ReconcileSimulator\nimport ReconcilePlayground\nimport Testing'
   {
     echo "$imports"
     awk '/^```swift/ { inblock = 1; print "// " FILENAME ", block " ++n; next }
@@ -48,7 +46,7 @@ for document in "${documents[@]}"; do
          inblock { print }' "$document"
   } > "$file"
   checked=$((checked + 1))
-  if ! swiftc -typecheck -swift-version 6 -module-name DocBlocks "${search[@]}" "$file" > "$out/errors.txt" 2>&1; then
+  if ! swiftc -typecheck "${flags[@]}" -module-name DocBlocks "$file" > "$out/errors.txt" 2>&1; then
     failed=$((failed + 1))
     echo "check-doc-blocks: $document does not compile as printed:"
     grep -E "error:" "$out/errors.txt" | sed "s|$out/||" | head -n 20

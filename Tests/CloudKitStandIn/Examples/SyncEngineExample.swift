@@ -1,11 +1,11 @@
 // The CKSyncEngine setup of the DocC article "Using Reconcile with CKSyncEngine", compiled by
 // Scripts/check-cloudkit-bridge.sh against the CloudKit stand-in together with the article's delegate
 // (Tests/ReconcileSimulatorTests/SyncEngine/NotesSyncDelegate.swift).
+// snippet: app
 import CloudKit
 import Foundation
 import Reconcile
 
-// snippet: app
 /// The app's side: the real engine, with the article's delegate behind the adapter.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 final class NotesSync: Sendable {

@@ -378,5 +378,5 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     fresh.parent = note.parent
     return fresh
   }
-  // end snippet
 }
+// end snippet
