@@ -31,13 +31,13 @@ fi
 check Sources/Reconcile
 echo "check-cloudkit-bridge: Reconcile type-checks with the CloudKit stand-in ($bridge thin-layer file(s))"
 
-# The README's and the article's CloudKit examples, against Reconcile built with the stand-in.
+# The CKSyncEngine article's app code and its delegate, against Reconcile built with the stand-in.
 mapfile -t library < <(find Sources/Reconcile -name '*.swift' | sort)
 swiftc "${flags[@]}" -parse-as-library -emit-module -module-name Reconcile -emit-module-path "$out/Reconcile.swiftmodule" \
   "${library[@]}"
-swiftc "${flags[@]}" -parse-as-library -typecheck -module-name BridgeExamples Tests/CloudKitStandIn/Examples/*.swift \
+swiftc "${flags[@]}" -parse-as-library -typecheck -module-name SyncEngineExamples Tests/CloudKitStandIn/Examples/*.swift \
   Tests/ReconcileSimulatorTests/SyncEngine/NotesSyncDelegate.swift
-echo "check-cloudkit-bridge: the CloudKit examples of the README and the DocC articles (with the CKSyncEngine article's delegate) type-check"
+echo "check-cloudkit-bridge: the CKSyncEngine article's app code and delegate type-check (every document's blocks: Scripts/check-doc-blocks.sh)"
 
 if [[ "${1:-}" == "--selftest" ]]; then
   # Each mutation misspells one CloudKit call in one thin-layer file; each copy must fail to type-check.

@@ -4,7 +4,8 @@
 # the playground, Swift Testing), all built against the CloudKit stand-in (Tests/CloudKitStandIn) so that blocks using
 # the CloudKit bridge type-check on Linux too.
 #
-# Usage: Scripts/check-doc-blocks.sh [FILE.md …]   (all documents unless named)
+# Usage: Scripts/check-doc-blocks.sh [FILE.md …]   all documents unless named; exit 1 when one does not compile
+#        Scripts/check-doc-blocks.sh --selftest    also show the check failing on a document with a misspelt call
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
@@ -28,6 +29,11 @@ for module in Reconcile:Sources/Reconcile ReconcileSimulator:Sources/ReconcileSi
     -emit-module-path "$modules/${module%%:*}.swiftmodule" "${sources[@]}"
 done
 
+selftest=0
+if [[ "${1:-}" == "--selftest" ]]; then
+  selftest=1
+  shift
+fi
 documents=("$@")
 if [ ${#documents[@]} -eq 0 ]; then
   mapfile -t documents < <(ls README.md Docs/*.docc/*.md Docs/*.docc/Articles/*.md)
@@ -41,9 +47,11 @@ for document in "${documents[@]}"; do
   imports=$'import Foundation\nimport Reconcile\nimport ReconcileSimulator\nimport ReconcilePlayground\nimport Testing'
   {
     echo "$imports"
-    awk '/^```swift/ { inblock = 1; print "// " FILENAME ", block " ++n; next }
-         /^```/ && inblock { inblock = 0; next }
-         inblock { print }' "$document"
+    # A block that begins `// Package.swift` is a manifest, which only SwiftPM compiles: it is left out.
+    awk '/^```swift/ { inblock = 1; first = 1; print "// " FILENAME ", block " ++n; next }
+         /^```/ && inblock { inblock = 0; skip = 0; next }
+         inblock && first { first = 0; if ($0 ~ /^\/\/ Package\.swift/) skip = 1 }
+         inblock && !skip { print }' "$document"
   } > "$file"
   checked=$((checked + 1))
   if ! swiftc -typecheck "${flags[@]}" -module-name DocBlocks "$file" > "$out/errors.txt" 2>&1; then
@@ -57,3 +65,14 @@ if ((failed > 0)); then
   exit 1
 fi
 echo "check-doc-blocks: the Swift blocks of $checked documents compile as printed"
+if ((selftest == 1)); then
+  # A document whose block misspells one argument label must fail the check.
+  broken="$out/selftest/Broken.md"
+  mkdir -p "$(dirname "$broken")"
+  printf '# Broken\n\n```swift\nlet note = Record(recordTyp: "Note")\n```\n' > "$broken"
+  if bash "$0" "$broken" > /dev/null 2>&1; then
+    echo "check-doc-blocks: selftest FAILED: a misspelt argument label compiled" >&2
+    exit 1
+  fi
+  echo "check-doc-blocks: selftest passed: a misspelt argument label does not compile"
+fi
