@@ -114,7 +114,8 @@ public protocol SyncClient: Sendable {
   /// A new app version with this schema is installed.
   /// - Parameter schema: The new schema.
   mutating func upgrade(to schema: Schema?)
-  /// **Simulator only**: damages the client's stored copy of `id` behind its back. The default does nothing and returns
+  /// **Simulator only**: damages the client's stored copy of `id` behind its back, by writing ``StorageDamage/garbage``
+  /// into one of its values. The default does nothing and returns
   /// `false`: a client that cannot be damaged makes ``Invariant/damagedDataNeverUploaded`` not applicable.
   /// - Parameter id: The record.
   /// - Returns: Whether the client held a copy to damage.

@@ -55,15 +55,11 @@ public struct LocalRecord: Sendable, Hashable {
   /// Whether the stored copies still match their seal: `false` after storage corruption.
   public var isIntact: Bool { !sealBroken }
 
-  /// The value storage corruption leaves behind: bytes no app writes, so a copy of it on the server is proof that a
-  /// damaged record was uploaded.
-  public static let corruptedValue = FieldValue.bytes(Data([0xDE, 0xAD, 0xBE, 0xEF, 0x00, 0xFF]))
-
   /// Damages the current copy without resealing it: the first key's value (or a new key) becomes
-  /// ``corruptedValue`` and is marked changed, as garbage that would otherwise be uploaded.
+  /// ``StorageDamage/garbage`` and is marked changed, as garbage that would otherwise be uploaded.
   mutating func corruptWithoutResealing() {
     let key = current.allKeys.sorted().first ?? "corrupted"
-    current[key] = Self.corruptedValue
+    current[key] = StorageDamage.garbage
     sealBroken = true
   }
 }

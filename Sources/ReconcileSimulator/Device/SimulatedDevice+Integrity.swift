@@ -2,7 +2,7 @@ public import Reconcile
 
 extension SimulatedDevice {
   /// **Simulator only**: damages the device's stored copy of `id` behind its back, as a failing disk, a torn write or
-  /// a bad migration would. One value becomes ``LocalRecord/corruptedValue`` and the record's seal goes stale.
+  /// a bad migration would. One value becomes ``StorageDamage/garbage`` and the record's seal goes stale.
   ///
   /// The device checks a record's seal whenever it reads the record to change or send it: before an edit, before it
   /// puts the record in a batch, before it merges a fetched or conflicting server version, and before it takes a save's

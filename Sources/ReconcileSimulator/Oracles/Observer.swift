@@ -34,10 +34,10 @@ struct Observer: Sendable {
     switch event.kind {
     case .saved(let record):
       let id = record.recordID
-      if record.valueTable.values.contains(LocalRecord.corruptedValue)
-        || record.encryptedValueTable.values.contains(LocalRecord.corruptedValue)
+      if record.valueTable.values.contains(StorageDamage.garbage)
+        || record.encryptedValueTable.values.contains(StorageDamage.garbage)
       {
-        for key in record.allKeys where Self.value(of: key, in: record) == LocalRecord.corruptedValue {
+        for key in record.allKeys where Self.value(of: key, in: record) == StorageDamage.garbage {
           damaged(key, of: id, at: event)
         }
       }

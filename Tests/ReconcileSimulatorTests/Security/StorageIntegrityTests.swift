@@ -22,7 +22,7 @@ struct StorageIntegrityTests {
 
   func serverHoldsDamage(_ server: SimulatedServer) -> Bool {
     server.records(in: zone, ownedBy: "_alice").contains { record in
-      record.allKeys.contains { record[$0] == LocalRecord.corruptedValue }
+      record.allKeys.contains { record[$0] == StorageDamage.garbage }
     }
   }
 
