@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Reconcile
 
 /// What damaged storage leaves in a record, in the vocabulary every sync client shares with the oracles.

@@ -22,6 +22,8 @@ package struct Causality: Sendable {
   let byRecord: [RecordID: [UserHistory.Action]]
   /// What the resolver promises for particular keys: how a stored value carries a written one.
   let contracts: [String: KeyContract]
+  /// Landings already worked out: the judge asks for the same ones many times, and they never change.
+  private let landings = LandingMemo()
 
   /// A model of one run's history.
   package init(
@@ -52,16 +54,7 @@ package struct Causality: Sendable {
   package func sees(_ later: Event, _ earlier: Event, key: String?) -> Bool {
     switch (later, earlier) {
     case (.action(let b), .action(let a)):
-      if a.device == b.device, a.order < b.order, !damaged(a.device, a.recordID, between: a.order, and: b.order) {
-        return true
-      }
-      // Nothing sees an action made after it.
-      guard a.order < b.order, let landed = landing(a, key: key) else { return false }
-      if b.isCreate {
-        let now = timeline.position(at: b.time)
-        return landed <= now && (a.isDelete || !timeline.exists(a.recordID, at: now))
-      }
-      return landed <= b.base && b.base > 0
+      return sees(b, a, key: key)
     case (.reset(let z), .action(let a)):
       guard let landed = landing(a, key: key), landed < z.position else { return false }
       return a.isDelete || landed <= (z.shown[a.recordID] ?? 0)
@@ -80,10 +73,33 @@ package struct Causality: Sendable {
     Observer.value(of: key, in: record).map { contract(for: key).carries($0, written) } ?? false
   }
 
+  /// Whether action `b` saw action `a`, as the `Event` overload says; the judge's hot path, without wrapping
+  /// the actions.
+  func sees(_ b: UserHistory.Action, _ a: UserHistory.Action, key: String?) -> Bool {
+    if a.device == b.device, a.order < b.order, !damaged(a.device, a.recordID, between: a.order, and: b.order) {
+      return true
+    }
+    // Nothing sees an action made after it.
+    guard a.order < b.order, let landed = landing(a, key: key) else { return false }
+    if b.isCreate {
+      let now = timeline.position(at: b.time)
+      return landed <= now && (a.isDelete || !timeline.exists(a.recordID, at: now))
+    }
+    return landed <= b.base && b.base > 0
+  }
+
   /// Where an action landed on the server: a create or edit at the first save by its device after it (carrying the
   /// key's written value, with a key); a delete at the first deletion of the record after it, or at once when the
   /// record was already gone.
   package func landing(_ action: UserHistory.Action, key: String?) -> Int? {
+    let memoKey = LandingMemo.Key(order: action.order, key: key)
+    if let known = landings.values[memoKey] { return known }
+    let landed = workOutLanding(action, key: key)
+    landings.values[memoKey] = landed
+    return landed
+  }
+
+  private func workOutLanding(_ action: UserHistory.Action, key: String?) -> Int? {
     let id = action.recordID
     // An edit as a whole landed when the last of its written values did: a save of the device's that carried only
     // an earlier edit's values (this one still queued) is not its landing.
@@ -177,4 +193,16 @@ package struct Causality: Sendable {
   func damaged(_ device: String, _ id: RecordID, between first: Int, and second: Int) -> Bool {
     history.damage.contains { $0.device == device && $0.recordID == id && $0.order > first && $0.order < second }
   }
+}
+
+/// The landings one ``Causality`` has worked out, by action and key. One judge uses it, on one thread, for the end of
+/// one run; the history it describes never changes, so an answer never goes stale.
+private final class LandingMemo: @unchecked Sendable {
+  struct Key: Hashable {
+    var order: Int
+    var key: String?
+  }
+
+  /// `.some(nil)`: worked out, and the action never landed.
+  var values: [Key: Int?] = [:]
 }

@@ -215,7 +215,7 @@ struct IntentJudge {
       (other.isDelete || other.isCreate)
         && actions.contains { write in
           !write.isDelete && write.device != other.device && unanswered.contains(write.device)
-            && !causality.sees(.action(write), .action(other), key: nil)
+            && !causality.sees(write, other, key: nil)
         }
     }) {
       return .unansweredSaveRaced
@@ -288,8 +288,8 @@ struct IntentJudge {
   /// nothing to revive.
   private func contested(_ edit: UserHistory.Action) -> Bool {
     (byRecord[edit.recordID] ?? []).contains { other in
-      !other.isDelete && other.device != edit.device && !causality.sees(.action(other), .action(edit), key: nil)
-        && !causality.sees(.action(edit), .action(other), key: nil)
+      !other.isDelete && other.device != edit.device && !causality.sees(other, edit, key: nil)
+        && !causality.sees(edit, other, key: nil)
     }
   }
 
@@ -302,8 +302,8 @@ struct IntentJudge {
     for delete in actions where delete.isDelete {
       let raced = actions.contains { write in
         !write.isDelete && write.device != delete.device && !withdrawn(write, forExistence: true)
-          && !causality.sees(.action(write), .action(delete), key: nil)
-          && !causality.sees(.action(delete), .action(write), key: nil)
+          && !causality.sees(write, delete, key: nil)
+          && !causality.sees(delete, write, key: nil)
       }
       if raced { revived.insert(delete.order) }
     }
@@ -394,7 +394,7 @@ struct IntentJudge {
   /// The writes of `key` no other write among `writers` saw.
   private func latestWrites(_ writers: [UserHistory.Action], key: String) -> [UserHistory.Action] {
     writers.filter { a in
-      !writers.contains { b in b.order != a.order && causality.sees(.action(b), .action(a), key: key) }
+      !writers.contains { b in b.order != a.order && causality.sees(b, a, key: key) }
     }
   }
 
