@@ -1,17 +1,17 @@
-public import Foundation
+package import Foundation
 import Reconcile
 import ReconcileSimulator
 
 /// One request a device sent and what came back, for `show log`.
-public struct LogEntry: Sendable, Hashable, Encodable {
+package struct LogEntry: Sendable, Hashable, Encodable {
   /// Virtual seconds since the session started.
-  public var time: TimeInterval
+  package var time: TimeInterval
   /// The device that sent it.
-  public var device: String
+  package var device: String
   /// The request, summarised.
-  public var request: String
+  package var request: String
   /// The answer, summarised: `ok: …`, an error name, or that it was lost.
-  public var answer: String
+  package var answer: String
 }
 
 /// What a device's syncs have cost, for `show diagnostics` and `expect NAME requests …`.

@@ -1,6 +1,6 @@
 import Foundation
-public import Reconcile
-public import ReconcileSimulator
+package import Reconcile
+package import ReconcileSimulator
 
 /// A world to play in: one simulated server, the devices a script adds, the resolver and policies they use, and the
 /// faults waiting to happen. Every command of the playground's language is carried out here, for the REPL, `run` and
@@ -8,15 +8,15 @@ public import ReconcileSimulator
 ///
 /// All devices sync one zone, `Notes`, of their user's private database; time is virtual and moves only through
 /// `advance` and the waits a sync goes through.
-public struct PlaygroundSession: Sendable {
+package struct PlaygroundSession: Sendable {
   /// The server.
-  public internal(set) var server: SimulatedServer
+  package internal(set) var server: SimulatedServer
   /// The devices, in the order they were added.
-  public internal(set) var devices: [SimulatedDevice] = []
+  package internal(set) var devices: [SimulatedDevice] = []
   /// The resolver new and existing devices use.
-  public internal(set) var resolver: ResolverSetting
+  package internal(set) var resolver: ResolverSetting
   /// Who wins between a delete and an edit.
-  public internal(set) var deletePolicy: DeletePolicy
+  package internal(set) var deletePolicy: DeletePolicy
   /// Every `schema` declaration so far.
   var declarations: [SchemaDeclaration] = []
   /// Network faults waiting for each device.
@@ -24,7 +24,7 @@ public struct PlaygroundSession: Sendable {
   /// What each device's syncs have cost.
   var counters: [String: SyncCounters] = [:]
   /// Every request and answer, oldest first.
-  public internal(set) var log: [LogEntry] = []
+  package internal(set) var log: [LogEntry] = []
   /// What each device changed since the devices last agreed, to tell what was lost.
   var intents: [String: [RecordID: Intent]] = [:]
   /// Whether the devices agreed since the last change: the next change then starts afresh.
@@ -48,7 +48,7 @@ public struct PlaygroundSession: Sendable {
   /// - Parameters:
   ///   - resolver: The resolver devices use; `field-merge` unless given.
   ///   - deletePolicy: `.deleteWins` unless given.
-  public init(
+  package init(
     resolver: ResolverSetting = ResolverSetting(choice: .fieldMerge),
     deletePolicy: DeletePolicy = .deleteWins
   ) {
@@ -64,7 +64,7 @@ public struct PlaygroundSession: Sendable {
   /// - Throws: ``ScriptError`` when the command cannot be carried out (an unknown device, a record that does not
   ///   exist) or an `expect` does not hold; the world is unchanged by a command that throws, except that a failed
   ///   `expect` has nothing to undo.
-  public mutating func execute(_ command: ScriptCommand) throws(ScriptError) -> String {
+  package mutating func execute(_ command: ScriptCommand) throws(ScriptError) -> String {
     switch command {
     case .addDevice(let setup): return try addDevice(setup)
     case .create(let name, let paths, let fields): return try create(name, paths, fields)
@@ -142,13 +142,13 @@ public struct PlaygroundSession: Sendable {
   /// - Parameter line: A line of a script or REPL input.
   /// - Returns: What to print; empty for a blank or comment line.
   /// - Throws: ``ScriptError`` from parsing or carrying out.
-  public mutating func execute(line: String) throws(ScriptError) -> String {
+  package mutating func execute(line: String) throws(ScriptError) -> String {
     guard let command = try ScriptParser.parse(line) else { return "" }
     return try execute(command)
   }
 
   /// Every command with its description, aligned; commands of only one side are marked.
-  public static var helpText: String { helpTable(extra: []) }
+  package static var helpText: String { helpTable(extra: []) }
 
   /// The command table `help` prints, with `extra` rows at the end.
   static func helpTable(extra: [[String]]) -> String {

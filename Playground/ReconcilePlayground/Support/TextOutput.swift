@@ -25,25 +25,25 @@ public final class StandardOutput: TextOutput {
 }
 
 /// Collects everything written, for tests: results and errors apart, and both in the order written.
-public final class BufferedOutput: TextOutput {
+package final class BufferedOutput: TextOutput {
   /// Everything written so far, results and errors interleaved as a terminal shows them.
-  public private(set) var text = ""
+  package private(set) var text = ""
   /// The results: what went to standard output.
-  public private(set) var standardOutput = ""
+  package private(set) var standardOutput = ""
   /// The errors and usage messages: what went to standard error.
-  public private(set) var standardError = ""
+  package private(set) var standardError = ""
 
   /// Creates an empty buffer.
-  public init() {}
+  package init() {}
 
   /// Appends a result.
-  public func write(_ text: String) {
+  package func write(_ text: String) {
     self.text += text
     standardOutput += text
   }
 
   /// Appends an error.
-  public func writeError(_ text: String) {
+  package func writeError(_ text: String) {
     self.text += text
     standardError += text
   }
