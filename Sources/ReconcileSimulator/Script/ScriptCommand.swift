@@ -1,5 +1,5 @@
-public import Foundation
-public import Reconcile
+package import Foundation
+package import Reconcile
 
 /// One line of Reconcile's script language: what the playground's REPL and `run` read, and what the property runner
 /// writes as a replay script (`.rcp`). ``ScriptParser`` reads every line into one of these; the playground's session
@@ -10,7 +10,7 @@ public import Reconcile
 /// the playground's REPL answers them from either world), and a few need the simulator's world (`quiesce`,
 /// `expect invariants`, `schemas`, `client`, network faults …); ``runsInReplay`` and ``needsSimulator`` say which. The
 /// article *The script language* lists them.
-public enum ScriptCommand: Sendable, Hashable {
+package enum ScriptCommand: Sendable, Hashable {
   // MARK: The world
 
   /// `device add NAME [--clock-offset 5m] [--upgraded] [--schema 1.0] [--user NAME]`
@@ -75,7 +75,7 @@ public enum ScriptCommand: Sendable, Hashable {
   case help
 
   /// The device a step line is about, if any.
-  public var device: String? {
+  package var device: String? {
     switch self {
     case .create(let device, _, _), .edit(let device, _, _), .delete(let device, _), .sync(let device),
       .setOnline(let device, _), .crash(let device), .restart(let device), .upgrade(let device, _),
@@ -87,7 +87,7 @@ public enum ScriptCommand: Sendable, Hashable {
   }
 
   /// Whether a replay script may hold the line: the simulator's world sets it up or performs it as a step.
-  public var runsInReplay: Bool {
+  package var runsInReplay: Bool {
     let note = SimulationScript.recordType
     switch self {
     case .addDevice(let setup):
@@ -111,7 +111,7 @@ public enum ScriptCommand: Sendable, Hashable {
   }
 
   /// Whether only the simulator's world can carry the line out: the playground's own session has no such command.
-  public var needsSimulator: Bool {
+  package var needsSimulator: Bool {
     switch self {
     case .schemas, .client, .invariants, .zoneDeletion, .sendAfterEdits, .defect, .quiesce: true
     case .addDevice(let setup): setup.upgraded
@@ -124,45 +124,45 @@ public enum ScriptCommand: Sendable, Hashable {
 }
 
 /// A record named in a script: `Note/1`.
-public struct RecordPath: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct RecordPath: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// The record type.
-  public var recordType: String
+  package var recordType: String
   /// The record name; the playground's records live in one zone, so the name alone is the record's identity.
-  public var recordName: String
+  package var recordName: String
 
   /// Names a record.
   /// - Parameters:
   ///   - recordType: The record type.
   ///   - recordName: The record name.
-  public init(recordType: String, recordName: String) {
+  package init(recordType: String, recordName: String) {
     self.recordType = recordType
     self.recordName = recordName
   }
 
   /// `TYPE/NAME`.
-  public var description: String { "\(recordType)/\(recordName)" }
+  package var description: String { "\(recordType)/\(recordName)" }
 
   /// Orders by name, then type.
-  public static func < (lhs: RecordPath, rhs: RecordPath) -> Bool {
+  package static func < (lhs: RecordPath, rhs: RecordPath) -> Bool {
     (lhs.recordName, lhs.recordType) < (rhs.recordName, rhs.recordType)
   }
 }
 
 /// `key=value`, or `encrypted:key=value` for an encrypted value.
-public struct FieldAssignment: Sendable, Hashable {
+package struct FieldAssignment: Sendable, Hashable {
   /// The field's key.
-  public var key: String
+  package var key: String
   /// The value; `nil` removes the field.
-  public var value: FieldValue?
+  package var value: FieldValue?
   /// Whether the value is stored in the record's encrypted values.
-  public var encrypted: Bool
+  package var encrypted: Bool
 
   /// Creates an assignment.
   /// - Parameters:
   ///   - key: The field's key.
   ///   - value: The value, or `nil` to remove the field.
   ///   - encrypted: Whether it is an encrypted value; `false` unless given.
-  public init(key: String, value: FieldValue?, encrypted: Bool = false) {
+  package init(key: String, value: FieldValue?, encrypted: Bool = false) {
     self.key = key
     self.value = value
     self.encrypted = encrypted
@@ -170,24 +170,24 @@ public struct FieldAssignment: Sendable, Hashable {
 }
 
 /// `resolver NAME [options]`.
-public struct ResolverSetting: Sendable, Hashable {
+package struct ResolverSetting: Sendable, Hashable {
   /// The resolver's name: a built-in (``ResolverChoice``) or, in a replay script, one of your own
   /// (``ResolverUnderTest``).
-  public var name: String
+  package var name: String
   /// For `field-merge`: who wins a same-field conflict (`server` unless given).
-  public var prefer: SameFieldPolicy
+  package var prefer: SameFieldPolicy
   /// For `field-merge`: list fields merged by union.
-  public var unionKeys: [String]
+  package var unionKeys: [String]
 
   /// The built-in resolver this setting names, or `nil` for one of your own.
-  public var choice: ResolverChoice? { ResolverChoice(rawValue: name) }
+  package var choice: ResolverChoice? { ResolverChoice(rawValue: name) }
 
   /// Creates a setting for a built-in resolver.
   /// - Parameters:
   ///   - choice: The built-in resolver.
   ///   - prefer: For `field-merge`, who wins a same-field conflict; the server unless given.
   ///   - unionKeys: For `field-merge`, list fields merged by union; none unless given.
-  public init(choice: ResolverChoice, prefer: SameFieldPolicy = .server, unionKeys: [String] = []) {
+  package init(choice: ResolverChoice, prefer: SameFieldPolicy = .server, unionKeys: [String] = []) {
     self.init(name: choice.rawValue, prefer: prefer, unionKeys: unionKeys)
   }
 
@@ -196,14 +196,14 @@ public struct ResolverSetting: Sendable, Hashable {
   ///   - name: A built-in's name or one of your own.
   ///   - prefer: For `field-merge`, who wins a same-field conflict; the server unless given.
   ///   - unionKeys: For `field-merge`, list fields merged by union; none unless given.
-  public init(name: String, prefer: SameFieldPolicy = .server, unionKeys: [String] = []) {
+  package init(name: String, prefer: SameFieldPolicy = .server, unionKeys: [String] = []) {
     self.name = name
     self.prefer = prefer
     self.unionKeys = unionKeys
   }
 
   /// Who wins a same-field conflict under `field-merge`.
-  public enum SameFieldPolicy: String, Sendable, Hashable, CaseIterable {
+  package enum SameFieldPolicy: String, Sendable, Hashable, CaseIterable {
     /// The server's value.
     case server
     /// The device's value.
@@ -216,15 +216,15 @@ public struct ResolverSetting: Sendable, Hashable {
 }
 
 /// `schema VERSION TYPE key:type…`: what one app version knows about one record type.
-public struct SchemaDeclaration: Sendable, Hashable {
+package struct SchemaDeclaration: Sendable, Hashable {
   /// The app version.
-  public var version: SchemaVersion
+  package var version: SchemaVersion
   /// The record type and its fields.
-  public var recordSchema: RecordSchema
+  package var recordSchema: RecordSchema
   /// What the app does with keys it does not know.
-  public var unknownKeys: Schema.UnknownKeyPolicy
+  package var unknownKeys: Schema.UnknownKeyPolicy
   /// What the app does with records from newer versions.
-  public var futureVersions: Schema.FutureVersionPolicy
+  package var futureVersions: Schema.FutureVersionPolicy
 
   /// Creates a declaration.
   /// - Parameters:
@@ -232,7 +232,7 @@ public struct SchemaDeclaration: Sendable, Hashable {
   ///   - recordSchema: The record type and its fields; its version should be `version`.
   ///   - unknownKeys: `.halt` unless given.
   ///   - futureVersions: `.halt` unless given.
-  public init(
+  package init(
     version: SchemaVersion, recordSchema: RecordSchema, unknownKeys: Schema.UnknownKeyPolicy = .halt,
     futureVersions: Schema.FutureVersionPolicy = .halt
   ) {
@@ -244,7 +244,7 @@ public struct SchemaDeclaration: Sendable, Hashable {
 }
 
 /// `limit …`: the server's limits.
-public enum ServerLimit: String, Sendable, Hashable, CaseIterable {
+package enum ServerLimit: String, Sendable, Hashable, CaseIterable {
   /// The most records saved and deleted per request (400 in CloudKit).
   case batchItems = "batch-items"
   /// The most bytes per request (2 MB in CloudKit).
@@ -256,7 +256,7 @@ public enum ServerLimit: String, Sendable, Hashable, CaseIterable {
 extension SimulatedServer.Limits {
   /// The limit a script's `limit` line names.
   /// - Parameter limit: Which limit.
-  public subscript(limit: ServerLimit) -> Int {
+  package subscript(limit: ServerLimit) -> Int {
     get {
       switch limit {
       case .batchItems: maximumBatchItems
@@ -275,7 +275,7 @@ extension SimulatedServer.Limits {
 }
 
 /// What `show` prints.
-public enum ShowTarget: Sendable, Hashable {
+package enum ShowTarget: Sendable, Hashable {
   /// The server's records.
   case server
   /// One device's records and queue.
@@ -289,14 +289,14 @@ public enum ShowTarget: Sendable, Hashable {
 }
 
 /// Where a value is looked up: the server or a device.
-public enum Place: Sendable, Hashable, CustomStringConvertible {
+package enum Place: Sendable, Hashable, CustomStringConvertible {
   /// The server.
   case server
   /// A device, by name.
   case device(String)
 
   /// `server` or the device's name.
-  public var description: String {
+  package var description: String {
     switch self {
     case .server: "server"
     case .device(let name): name
@@ -305,7 +305,7 @@ public enum Place: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// An `expect` assertion; a failed one stops a script.
-public enum Expectation: Sendable, Hashable {
+package enum Expectation: Sendable, Hashable {
   /// `expect PLACE TYPE/NAME KEY = VALUE` (or `!=`); `nil` means "no value".
   case field(Place, RecordPath, key: String, Comparison, FieldValue?)
   /// `expect PLACE TYPE/NAME exists` / `absent`
@@ -322,7 +322,7 @@ public enum Expectation: Sendable, Hashable {
   case invariants
 
   /// A comparison operator.
-  public enum Comparison: String, Sendable, Hashable, CaseIterable {
+  package enum Comparison: String, Sendable, Hashable, CaseIterable {
     /// `=`
     case equal = "="
     /// `!=`

@@ -1,11 +1,11 @@
-public import Foundation
+package import Foundation
 
 /// `fault …`: what goes wrong next, as a script line says it. Faults name their kind first
 /// (`fault lose-response phone`); the older order (`fault phone lose-response`) still reads.
 ///
 /// The simulator's network carries most of them (``simulationFaults``); a few belong to the playground's own session
 /// (`disconnect-after-save`, `error`, `clear`), and a few only the simulator's network can cause (``needsSimulator``).
-public enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
+package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
   /// `fault disconnect-after-save NAME`: the device's next save reaches the server, then the device loses its
   /// network before the answer arrives.
   case disconnectAfterSave(device: String)
@@ -44,7 +44,7 @@ public enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
   case clear
 
   /// The device the fault is aimed at, if any.
-  public var device: String? {
+  package var device: String? {
     switch self {
     case .disconnectAfterSave(let device), .loseResponses(let device, _), .loseRequest(let device),
       .duplicate(let device), .delay(let device, _), .transient(let device, _, _), .itemTransient(let device, _, _),
@@ -57,7 +57,7 @@ public enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
 
   /// The simulator's faults this line arms, in order; `nil` when the simulator's network cannot cause it (or a
   /// duration is not whole seconds, which its faults count in, or a count is below 1).
-  public var simulationFaults: [SimulationFault]? {
+  package var simulationFaults: [SimulationFault]? {
     func seconds(_ value: TimeInterval) -> Int? { value >= 0 ? DurationSyntax.wholeSeconds(value) : nil }
     switch self {
     case .loseResponses(let device, let count):
@@ -83,7 +83,7 @@ public enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether only the simulator's network can cause this fault: the playground's own session has no such fault.
-  public var needsSimulator: Bool {
+  package var needsSimulator: Bool {
     switch self {
     case .loseRequest, .duplicate, .delay, .transient, .itemTransient, .tornCrash, .expireDatabaseTokens, .quotaFull,
       .deleteZone:
@@ -95,7 +95,7 @@ public enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
   /// The line for one of the simulator's faults, in the language's current form.
   /// - Parameter fault: A simulator fault.
   /// - Returns: The line's command.
-  public init(_ fault: SimulationFault) {
+  package init(_ fault: SimulationFault) {
     switch fault {
     case .loseRequest(let device): self = .loseRequest(device: device)
     case .loseResponse(let device): self = .loseResponses(device: device, count: 1)
@@ -118,7 +118,7 @@ public enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The fault as a script line, in the language's current form: `fault lose-response d1`.
-  public var description: String {
+  package var description: String {
     func seconds(_ value: TimeInterval) -> String {
       DurationSyntax.wholeSeconds(value).map { "\($0)s" } ?? DurationSyntax.render(value)
     }

@@ -4,9 +4,9 @@ package import Reconcile
 /// Reads one line of the script language into a ``ScriptCommand``: the one grammar of the playground's REPL and `run`,
 /// and of the replay scripts the property runner writes. Pure: it knows nothing of a session, so the same line always
 /// parses the same way (and the parser can be fuzzed on its own).
-public enum ScriptParser {
+package enum ScriptParser {
   /// Where a command runs.
-  public enum Runs: String, Sendable, Hashable {
+  package enum Runs: String, Sendable, Hashable {
     /// In the playground's session and in the simulator's world (replay scripts, counterexamples).
     case both
     /// In the playground's session only (the REPL and `run`).
@@ -16,19 +16,19 @@ public enum ScriptParser {
   }
 
   /// One command of the language as `help` and the docs list it.
-  public struct Entry: Sendable, Hashable {
+  package struct Entry: Sendable, Hashable {
     /// Its syntax, such as `NAME sync`.
-    public var syntax: String
+    package var syntax: String
     /// What it does, in a line.
-    public var summary: String
+    package var summary: String
     /// Where it runs.
-    public var runs: Runs
+    package var runs: Runs
     /// A line that uses it (a test parses every one and checks where it runs).
-    public var example: String
+    package var example: String
   }
 
   /// Every command with a one-line description, where it runs and an example, in the order `help` prints them.
-  public static let commands: [Entry] = [
+  package static let commands: [Entry] = [
     Entry(
       syntax: "device add NAME [--clock-offset 5m] [--upgraded] [--schema 1.0] [--user U]",
       summary: "add a device (clock skew; the simulator's newer app, or a declared app version; a user)",
@@ -155,7 +155,7 @@ public enum ScriptParser {
   ]
 
   /// The words that start a command; a device may not be named after one.
-  public static let keywords: [String] = [
+  package static let keywords: [String] = [
     "device", "sync", "resolver", "delete-policy", "schema", "fault", "limit", "advance", "show", "expect", "help",
     "quiesce", "schemas", "client", "zone-deletion", "send-after-edits", "defect", "invariants", "server-limits",
   ]
@@ -182,7 +182,7 @@ public enum ScriptParser {
   /// - Returns: The command, or `nil` for a blank or comment-only line.
   /// - Throws: ``ScriptError`` naming the offending token (``ScriptError/token``), with a suggestion for a misspelt
   ///   word.
-  public static func parse(
+  package static func parse(
     _ line: String, resolvers: [String] = [], clients: [String] = []
   ) throws(ScriptError) -> ScriptCommand? {
     var words = Words(try ScriptToken.split(line))

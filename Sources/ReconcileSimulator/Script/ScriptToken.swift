@@ -1,20 +1,20 @@
 /// One word of a script line: quoted text and bracketed lists stay whole, so `title="a b"` and `tags=[a, b]` are one
 /// token each.
-public struct ScriptToken: Sendable, Hashable, CustomStringConvertible {
+package struct ScriptToken: Sendable, Hashable, CustomStringConvertible {
   /// The token as written, quotes and brackets included.
-  public var text: String
+  package var text: String
   /// Its 1-based column in the line, for error messages.
-  public var column: Int
+  package var column: Int
 
   /// The token as written.
-  public var description: String { text }
+  package var description: String { text }
 
   /// Splits `line` into tokens at whitespace outside quotes and brackets; `#` outside quotes starts a comment.
   /// - Parameter line: One line of a script, without its newline.
   /// - Returns: The tokens, empty for a blank or comment-only line.
   /// - Throws: ``ScriptError`` for an unterminated quote or an unbalanced bracket, naming the column.
   /// - Complexity: O(*n*) in the line's length.
-  public static func split(_ line: String) throws(ScriptError) -> [ScriptToken] {
+  package static func split(_ line: String) throws(ScriptError) -> [ScriptToken] {
     var tokens: [ScriptToken] = []
     var current = ""
     var start = 0

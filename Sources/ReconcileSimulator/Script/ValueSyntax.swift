@@ -1,10 +1,10 @@
 import Foundation
-public import Reconcile
+package import Reconcile
 
 /// How a field value is written in a script, both ways: `"quoted"` or bare strings, integers, doubles, ISO 8601 dates,
 /// `true`/`false` (stored as 1/0), `0x…` bytes, lists `[a, b]`, references `@Note/2` (`@!Note/2` deletes itself with its
 /// target), and `nil` for "no value".
-public enum ValueSyntax {
+package enum ValueSyntax {
   /// The deepest list nesting a value may have; deeper input is refused rather than recursed into.
   package static let maximumDepth = 8
 
@@ -14,7 +14,7 @@ public enum ValueSyntax {
   /// - Throws: ``ScriptError`` naming the text: a bad escape, an integer out of range, a date that is not ISO 8601, a
   ///   bad reference, odd hex digits, or lists nested too deep.
   /// - Complexity: O(*n*) in the text's length.
-  public static func parse(_ text: String) throws(ScriptError) -> FieldValue? {
+  package static func parse(_ text: String) throws(ScriptError) -> FieldValue? {
     if text == "nil" { return nil }
     return try value(Substring(text), depth: 0)
   }
@@ -22,7 +22,7 @@ public enum ValueSyntax {
   /// Writes `value` so that ``parse(_:)`` reads it back; `nil` is written `nil`.
   /// - Parameter value: A value, or `nil`.
   /// - Returns: Its script text.
-  public static func render(_ value: FieldValue?) -> String {
+  package static func render(_ value: FieldValue?) -> String {
     guard let value else { return "nil" }
     switch value {
     case .string(let string): return quoted(string)

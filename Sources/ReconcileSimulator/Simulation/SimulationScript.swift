@@ -23,7 +23,7 @@ import Reconcile
 /// expect invariants
 /// ```
 ///
-/// Every line is a line of the one script language (``ScriptParser``, ``ScriptCommand``; the article
+/// Every line is a line of the one script language (`ScriptParser`, `ScriptCommand`; the article
 /// <doc:TheScriptLanguage> lists them): header lines (`resolver`, `delete-policy`, `schemas`, `device add`, `client`,
 /// `limit` …) set up the world, each step line (`d1 create Note/r1 …`, `d1 sync`, `fault lose-response d1`,
 /// `advance 30s` …) is one ``SimulationStep`` followed by one second of virtual time, `quiesce` drives the world to
@@ -133,7 +133,7 @@ public enum SimulationScript {
     DurationSyntax.wholeSeconds(value).map { "\($0)s" } ?? DurationSyntax.render(value)
   }
 
-  /// The shared value syntax (``ValueSyntax``): what the REPL and `run` read too.
+  /// The shared value syntax (`ValueSyntax`): what the REPL and `run` read too.
   private static func literal(_ value: FieldValue?) -> String { ValueSyntax.render(value) }
 
   // MARK: Reading
