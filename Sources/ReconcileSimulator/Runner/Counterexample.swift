@@ -27,16 +27,11 @@ public struct Counterexample: Sendable, Hashable, CustomStringConvertible {
       ].compactMap { $0 })
   }
 
-  /// How to replay the script: from Swift, or from a command line that knows the run's clients and resolvers.
-  static let replayHint =
-    "replay it with `Simulation.replay(script, resolvers:clients:)`, or save it as failure.rcp and run "
-    + "`reconcile-playground replay failure.rcp` (your own command line for your own clients and resolvers: "
-    + "`PlaygroundCommand.main(clients:resolvers:)`)"
-
   /// A few lines: the seed and the broken invariant, how far it shrank, how to replay it, and the script.
   public var summary: String {
     var lines = ["\(seed.map { "seed \($0)" } ?? "a run") broke \(violation)"]
-    lines.append("  shrunk from \(originalStepCount) to \(result.steps.count) steps; " + Self.replayHint + ":")
+    lines.append(
+      "  shrunk from \(originalStepCount) to \(result.steps.count) steps; " + SimulationScript.replayHint + ":")
     lines += script.split(separator: "\n").map { "    " + $0 }
     return lines.joined(separator: "\n")
   }
@@ -47,7 +42,8 @@ public struct Counterexample: Sendable, Hashable, CustomStringConvertible {
     if let seed {
       lines.append(
         "Seed \(seed); shrunk from \(originalStepCount) to \(result.steps.count) steps in \(shrinkRuns) runs. "
-          + "Run the seed again with `Simulation(seed: \(seed), configuration:)`, or " + Self.replayHint + ".")
+          + "Run the seed again with `Simulation(seed: \(seed), configuration:)`, or " + SimulationScript.replayHint
+          + ".")
     }
     lines.append("Minimal trace:")
     lines += result.trace.map { "  " + $0 }

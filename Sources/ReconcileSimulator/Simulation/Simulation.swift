@@ -199,27 +199,3 @@ public struct Simulation: Sendable {
       statistics: statistics)
   }
 }
-
-extension Simulation {
-  /// Runs a replay script (see ``SimulationScript``): the world it sets up, its steps, then quiescence and the invariants
-  /// when it says `quiesce`.
-  /// - Parameters:
-  ///   - script: The script text.
-  ///   - resolvers: Your own resolvers, for scripts that name them; the built-ins are always known.
-  ///   - clients: Your own sync clients, for scripts that name them (`client NAME`); the built-ins are always known.
-  /// - Returns: The run's result.
-  /// - Throws: ``SimulationScript/ParseError`` naming the first bad line.
-  public static func replay(
-    _ script: String, resolvers: [ResolverUnderTest] = [], clients: [ClientUnderTest] = []
-  ) throws(SimulationScript.ParseError) -> SimulationResult {
-    let parsed = try SimulationScript.parse(script, resolvers: resolvers, clients: clients)
-    var simulation = Simulation(script: parsed)
-    return simulation.run(quiescing: parsed.quiesces)
-  }
-
-  /// The world a parsed replay script sets up, with its steps planned: ``run(quiescing:)`` performs them.
-  /// - Parameter script: A parsed script.
-  public init(script: SimulationScript.Parsed) {
-    self.init(setup: script.setup, steps: script.steps, invariants: script.invariants)
-  }
-}

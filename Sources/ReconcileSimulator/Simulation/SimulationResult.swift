@@ -61,7 +61,7 @@ public struct SimulationStatistics: Sendable, Hashable, CustomStringConvertible 
 }
 
 /// What a simulated run did and which invariants it broke.
-public struct SimulationResult: Sendable, Hashable, CustomStringConvertible {
+public struct SimulationResult: Sendable, Hashable {
   /// The seed, for a seeded run.
   public var seed: UInt64?
   /// The world the run had.
@@ -89,28 +89,6 @@ public struct SimulationResult: Sendable, Hashable, CustomStringConvertible {
   /// Whether the run kept every invariant checked.
   public var passed: Bool { violations.isEmpty }
 
-  /// A few lines: the verdicts, the records judged and set aside, and for a failed run each broken invariant and the
-  /// replay script.
-  public var description: String {
-    let name = seed.map { "seed \($0)" } ?? "the run"
-    let judged = "\(recordsJudged) records judged, \(setAside.values.reduce(0, +)) set aside as unknowable"
-    guard !passed else {
-      let held = outcomes.values.filter { if case .held = $0 { true } else { false } }.count
-      return "\(name) passed: \(held) invariants held, \(outcomes.count - held) not applicable; \(judged)"
-    }
-    var lines = ["\(name) FAILED: \(violations.count) \(violations.count == 1 ? "violation" : "violations"); \(judged)"]
-    lines += violations.map { "  \($0)" }
-    lines.append("  " + Counterexample.replayHint + ":")
-    lines += script.split(separator: "\n").map { "    " + $0 }
-    return lines.joined(separator: "\n")
-  }
-
-  /// The run as a replay script (see ``SimulationScript``).
-  public var script: String {
-    SimulationScript.render(
-      setup: setup, steps: steps, invariants: invariants,
-      comments: [seed.map { "seed \($0)" }].compactMap { $0 } + violations.map { "broke \($0)" })
-  }
 }
 
 /// One trace line, kept as data and written out only when the trace is read.

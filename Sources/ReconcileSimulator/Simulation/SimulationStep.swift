@@ -6,7 +6,7 @@ public import Reconcile
 ///
 /// Every step has a one-line text form — the playground's script syntax — so a run can be written out and replayed;
 /// see ``SimulationScript``.
-public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
+public enum SimulationStep: Sendable, Hashable {
   /// The app on `device` creates record `record` (type `Note`) with these values.
   case create(device: String, record: String, values: [String: FieldValue])
   /// The app on `device` edits `record`: set each value, or remove the key for `nil`.
@@ -49,8 +49,6 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// The step as a script line.
-  public var description: String { SimulationScript.line(for: self) }
 }
 
 /// A fault the simulation injects.
