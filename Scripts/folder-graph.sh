@@ -11,8 +11,9 @@ for module in "${modules[@]}"; do
   used=$(mktemp)
   for folder in "$module"/*/; do
     name=$(basename "$folder")
-    # Types declared in the folder: struct, enum, class, actor, protocol, typealias.
-    grep -rhoE '^\s*((public|package|internal|private|fileprivate|final|indirect|nonisolated) )*(struct|enum|class|actor|protocol|typealias) [A-Z][A-Za-z0-9]*' \
+    # Top-level types declared in the folder (struct, enum, class, actor, protocol, typealias); nested names repeat too
+    # often across folders to tell an edge.
+    grep -rhoE '^((public|package|internal|private|fileprivate|final|indirect|nonisolated) )*(struct|enum|class|actor|protocol|typealias) [A-Z][A-Za-z0-9]*' \
       "$folder" --include=*.swift | awk -v f="$name" '{print $NF, f}' >> "$declared" || true
     # Capitalised identifiers the folder's files use, outside comments.
     { grep -rhvE '^\s*//' "$folder" --include=*.swift || true; } | { grep -oE '\b[A-Z][A-Za-z0-9]+\b' || true; } |
