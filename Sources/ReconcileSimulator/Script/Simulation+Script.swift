@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension Simulation {
   /// Runs a replay script (see ``SimulationScript``): the world it sets up, its steps, then quiescence and the invariants
