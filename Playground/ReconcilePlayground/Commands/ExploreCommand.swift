@@ -148,11 +148,7 @@ enum ExploreCommand {
       "never exercised: "
         + (report.invariantsNeverExercised.isEmpty
           ? "nothing" : report.invariantsNeverExercised.joined(separator: ", ")))
-    let setAside = report.recordsSetAside ?? [:]
-    lines.append(
-      "records set aside as unknowable" + (report.recordsJudged.map { " (of \($0) judged)" } ?? "") + ": "
-        + (setAside.isEmpty
-          ? "none" : setAside.keys.sorted().map { "\($0) \(setAside[$0] ?? 0)" }.joined(separator: ", ")))
+    lines.append(Coverage.setAsideLine(report.recordsSetAside ?? [:], recordsJudged: report.recordsJudged))
     for failure in report.failures {
       lines.append("")
       lines.append("seed \(failure.seed.map(String.init) ?? "?") broke \(failure.invariant): \(failure.message)")

@@ -126,10 +126,7 @@ struct SimulationReport: Encodable {
           default: [row.invariant, "VIOLATED: " + row.violations.joined(separator: "; ")]
           }
         })
-    text +=
-      "records set aside as unknowable (of \(recordsJudged) judged): "
-      + (setAside.isEmpty
-        ? "none" : setAside.keys.sorted().map { "\($0) \(setAside[$0] ?? 0)" }.joined(separator: ", ")) + "\n"
+    text += Coverage.setAsideLine(setAside, recordsJudged: recordsJudged) + "\n"
     text += "\n"
     text += TextTable.render(
       [["device", "status", "records", "with tags", "queued", "retries", "last error"]]

@@ -35,12 +35,10 @@ struct IntentJudge {
   let stampsKey: String?
   /// True time zero of the run, for messages.
   let start: Date
-  /// The history's actions by record, in order.
-  private let byRecord: [RecordID: [UserHistory.Action]]
+  /// The history's actions by record, in order (grouped once, by ``Causality``).
+  private var byRecord: [RecordID: [UserHistory.Action]] { causality.byRecord }
   /// Which action saw which.
   let causality: Causality
-  /// Every key a user wrote in the run: the keys whose values are unique and judged (bookkeeping fields repeat).
-  private let userKeys: Set<String>
 
   init(
     history: UserHistory, timeline: ServerTimeline, deletePolicy: DeletePolicy, zoneDeletion: ZoneDeletionResponse,
@@ -53,9 +51,7 @@ struct IntentJudge {
     self.editCountKey = editCountKey
     self.stampsKey = stampsKey
     self.start = start
-    byRecord = Dictionary(grouping: history.actions, by: \.recordID)
     causality = Causality(history: history, timeline: timeline, deletePolicy: deletePolicy, contracts: contracts)
-    userKeys = Set(history.actions.flatMap(\.writes.keys))
   }
 
   /// Judges the final state.
@@ -342,7 +338,7 @@ struct IntentJudge {
   ) {
     // Every user key of the final record is judged, with the keys this life's writes name: a key only an earlier life
     // wrote was removed by the create that began this one.
-    var keys = Set(final.allKeys).intersection(userKeys)
+    var keys = Set(final.allKeys).intersection(history.userKeys)
     for action in writes { keys.formUnion(action.writes.keys) }
     for key in keys.sorted() {
       let writers = writes.filter { $0.decides(key) && !keyWithdrawn($0, key: key) }

@@ -108,12 +108,15 @@ package struct UserHistory: Sendable {
   /// Per record, the devices whose deletion of it landed with no answer reaching them (lost, a stale copy after they
   /// gave up, or a duplicate): they cannot know when it landed.
   package private(set) var unansweredDeletes: [RecordID: Set<String>] = [:]
+  /// Every key a user wrote in the run: the keys whose values are unique and judged (bookkeeping fields repeat).
+  package private(set) var userKeys: Set<String> = []
   private var counter = 0
 
   /// An empty history.
   package init() {}
 
   package mutating func record(_ action: Action) {
+    userKeys.formUnion(action.writes.keys)
     counter += 1
     var numbered = action
     numbered.order = counter

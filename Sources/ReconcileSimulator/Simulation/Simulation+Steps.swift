@@ -296,8 +296,7 @@ extension Simulation {
     }
     if invariants.contains(.oneSidedChangesKept) {
       // Only keys users write carry unique values; bookkeeping fields (edit counts, stamps) repeat by design.
-      let userKeys = Set(history.actions.flatMap { $0.writes.keys })
-      tally.violations += observer.staleOverwrites(among: userKeys, unanswered: history.unansweredSaves)
+      tally.violations += observer.staleOverwrites(among: history.userKeys, unanswered: history.unansweredSaves)
     }
     let judge = IntentJudge(
       history: history,
