@@ -29,7 +29,7 @@ struct Observer: Sendable {
   /// Saves by a device whose app does not know some key the record held: what ``Invariant/unknownKeysKept`` judged.
   var unknownKeySaves = 0
 
-  mutating func observe(_ event: ServerEvent, setup: SimulationSetup, upgraded: Set<String>) {
+  mutating func observe(_ event: ServerEvent, knownKeys: [String: Set<String>]) {
     let position = event.sequence
     switch event.kind {
     case .saved(let record):
@@ -48,7 +48,7 @@ struct Observer: Sendable {
       }
       let previous = lastVersion.updateValue(record, forKey: id)
       let writer = event.client?.deviceName
-      let known = writer.flatMap { AppSchemas.knownKeys(upgraded: upgraded.contains($0), scenario: setup.schemas) }
+      let known = writer.flatMap { knownKeys[$0] }
       if let known, let previous, previous.allKeys.contains(where: { !known.contains($0) }) { unknownKeySaves += 1 }
       // Each key the save or the version before it holds, once: plain keys, then encrypted ones, then removed ones.
       var removedUnknown: [String] = []

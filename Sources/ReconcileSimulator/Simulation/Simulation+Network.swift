@@ -42,19 +42,7 @@ extension Simulation {
       guard let outgoing = clients[index].nextRequest(at: now) else { continue }
       statistics.requests += 1
       let name = clients[index].name
-      if clients[index].isHalted {
-        liveViolations.append(InvariantViolation(.haltedDeviceSendsNothing, "halted \(name) sent \(outgoing.request)"))
-      }
-      if let wait = retryNotBefore[index] {
-        if now < wait.until {
-          let early = ServerError.seconds(wait.until.timeIntervalSince(now))
-          liveViolations.append(
-            InvariantViolation(
-              .retryAfterHonoured,
-              "\(name) sent \(outgoing.request) \(early) before the retry-after of \(wait.why) ended"))
-        }
-        retryNotBefore[index] = nil
-      }
+      report(.requestSent(index: index, device: name, request: outgoing.request, halted: clients[index].isHalted))
       var deliverAt = now.addingTimeInterval(Self.latency)
       var loseResponse = false
       var failAnswer: ServerError?
@@ -68,9 +56,7 @@ extension Simulation {
         armed[name] = faults.isEmpty ? nil : faults
         switch fault {
         case .loseRequest:
-          if case .modifyRecords(let request) = outgoing.request {
-            history.recordUnanswered(saved: request.saving.map(\.recordID), device: name)
-          }
+          report(.requestLost(device: name, request: outgoing.request))
           statistics.lostMessages += 1
           traceEntries.append(.note("network lost \(name)'s \(outgoing.request)"))
           continue
@@ -99,16 +85,10 @@ extension Simulation {
       observeServer()
       var saving: [RecordID] = []
       if case .modifyRecords(let modify) = request { saving = modify.saving.map(\.recordID) }
-      if case .success(.modifyRecords(let reply)) = answer, !reply.failures.isEmpty {
-        // An item answered `networkFailure` was saved and its answer lost: the device never learns it landed.
-        let lost = reply.failures.compactMap { id, error -> RecordID? in
-          if case .networkFailure = error { return id }
-          return nil
-        }
-        if !lost.isEmpty { history.recordUnanswered(saved: lost.sorted(), device: clients[index].name) }
-      }
+      let name = clients[index].name
+      report(.serverAnswered(device: name, answer: answer))
       if let failAnswer {
-        history.recordUnanswered(saved: saving, deleted: Self.deleted(in: answer), device: clients[index].name)
+        report(.answerLost(device: name, saving: saving, answer: answer))
         statistics.transientErrors += 1
         traceEntries.append(.note("network lost the answer to \(clients[index].name)'s \(request): networkFailure"))
         network.send(
@@ -116,78 +96,39 @@ extension Simulation {
         return
       }
       if loseResponse {
-        history.recordUnanswered(saved: saving, deleted: Self.deleted(in: answer), device: clients[index].name)
+        report(.answerLost(device: name, saving: saving, answer: answer))
         statistics.lostMessages += 1
         traceEntries.append(.note("network lost the answer to \(clients[index].name)'s \(request)"))
         return
       }
       network.send(.response(id: id, answer, saving: saving), device: index, at: now.addingTimeInterval(Self.latency))
     case .response(let id, let answer, let saving):
+      let name = clients[index].name
       let awaited = clients[index].isAwaitingAnswer(to: id)
-      let deleted = Self.deleted(in: answer)
-      if !saving.isEmpty || !deleted.isEmpty {
-        if awaited {
-          answered[index, default: []].insert(id)
-        } else if answered[index]?.contains(id) != true {
-          // The device gave up on this request (timed out, went offline, crashed): it never learns what landed.
-          history.recordUnanswered(saved: saving, deleted: deleted, device: clients[index].name)
-        } else if case .success(.modifyRecords(let reply)) = answer {
-          // A duplicate's copy landed saves or deletions after the device took the first copy's answer: it never
-          // learns of them.
-          history.recordUnanswered(
-            saved: reply.saved.map(\.recordID), deleted: reply.deleted, device: clients[index].name)
-        }
-      }
-      if awaited, let wait = Self.retryAfter(in: answer) {
-        statistics.retryAftersHanded += 1
-        let until = now.addingTimeInterval(wait.seconds)
-        if until > retryNotBefore[index]?.until ?? .distantPast { retryNotBefore[index] = (until, wait.why) }
-      }
+      report(
+        .answerDelivered(index: index, device: name, requestID: id, answer: answer, saving: saving, awaited: awaited))
       let before = clients[index].persistedZoneToken
       let wasHalted = clients[index].isHalted
-      if !tornCrashArmed.isEmpty, let afterWrites = tornCrashArmed[clients[index].name] {
+      if !tornCrashArmed.isEmpty, let afterWrites = tornCrashArmed[name] {
         if clients[index].receive(answer, for: id, at: now, crashingAfterWrites: afterWrites) {
-          retryNotBefore[index] = nil
-          tornCrashArmed[clients[index].name] = nil
+          tornCrashArmed[name] = nil
           statistics.tornCrashes += 1
-          traceEntries.append(.note("\(clients[index].name) crashed between two persistence writes"))
+          traceEntries.append(.note("\(name) crashed between two persistence writes"))
           // The crash took the answer with it before every save in it was kept: as for a lost answer, the device
           // cannot know which of them landed.
-          if awaited {
-            history.recordUnanswered(saved: saving, deleted: deleted, device: clients[index].name)
-          }
+          let lost = awaited ? (saved: saving, deleted: AnswerLedger.deleted(in: answer)) : nil
+          report(.crashed(index: index, device: name, lostAnswer: lost))
         }
       } else {
         clients[index].receive(answer, for: id, at: now, crashingAfterWrites: nil)
       }
-      checkTokenOrder(before: before, after: clients[index].persistedZoneToken, device: clients[index].name)
+      report(.tokenMoved(device: name, before: before, after: clients[index].persistedZoneToken))
       if !wasHalted, let reason = clients[index].haltReason {
         statistics.halts += 1
-        traceEntries.append(.note("\(clients[index].name) halted: \(reason.code)"))
+        report(.halted(device: name))
+        traceEntries.append(.note("\(name) halted: \(reason.code)"))
       }
     }
-  }
-
-  /// The records an answer says were deleted.
-  static func deleted(in answer: Result<ServerReply, ServerError>) -> [RecordID] {
-    if case .success(.modifyRecords(let reply)) = answer { return reply.deleted }
-    return []
-  }
-
-  /// The longest retry-after an answer carries, on the request or on one of its items, and the error that carries it.
-  static func retryAfter(in answer: Result<ServerReply, ServerError>) -> (seconds: TimeInterval, why: String)? {
-    var longest: (seconds: TimeInterval, why: String)?
-    func consider(_ error: ServerError) {
-      guard let seconds = error.retryAfter, seconds > 0, seconds > longest?.seconds ?? 0 else { return }
-      longest = (seconds, "\(error.name) (\(ServerError.seconds(seconds)))")
-    }
-    switch answer {
-    case .failure(.partialFailure(let failures)): failures.values.forEach(consider)
-    case .failure(let error): consider(error)
-    case .success(.modifyRecords(let reply)): reply.failures.values.forEach(consider)
-    case .success: break
-    }
-    return longest
   }
 
   private mutating func count(_ answer: Result<ServerReply, ServerError>) {
@@ -213,25 +154,15 @@ extension Simulation {
     }
   }
 
-  /// Within one zone incarnation a device's token never moves back across an answer or a crash; a token the device
-  /// drops (`nil`, after an expiry, a zone deletion or damaged storage) starts afresh.
-  mutating func checkTokenOrder(before: ZoneChangeToken?, after: ZoneChangeToken?, device: String) {
-    guard let before, let after, before.zoneID == after.zoneID, before.incarnation == after.incarnation else { return }
-    statistics.tokenChecks += 1
-    guard after.sequence < before.sequence else { return }
-    liveViolations.append(
-      InvariantViolation(.serverInvariants, "\(device)'s zone token went backwards: \(before) → \(after)"))
-  }
-
-  /// Feeds new server events to the observer and the trace.
+  /// Reports new server events to the auditor and the trace.
   mutating func observeServer() {
     let events = server.events
-    guard observer.consumed < events.count else { return }
-    for event in events[observer.consumed...] {
+    guard serverEventsReported < events.count else { return }
+    for event in events[serverEventsReported...] {
       traceEntries.append(.event(event))
       statistics.serverChanges += 1
-      observer.observe(event, setup: setup, upgraded: upgraded)
+      report(.serverChanged(event))
     }
-    observer.consumed = events.count
+    serverEventsReported = events.count
   }
 }

@@ -35,43 +35,44 @@ extension Simulation {
       } catch {
         return String(describing: error)
       }
-      noteAction(.create(values), device: index, recordID: id, base: 0)
+      noteAction(.create(values), device: index, recordID: id, before: nil)
     case .edit(let name, let record, let values):
       guard let index = index(of: name), let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else {
         return "invalid record name \(record)"
       }
       if let unknown = unknownKey(in: values.keys, device: name) { return unknown }
-      let base = shownPosition(of: id, on: index)
+      let before = clients[index].record(id)
       do {
         try clients[index].edit(id, setting: values, at: now)
       } catch {
         return String(describing: error)
       }
-      noteAction(.edit(values), device: index, recordID: id, base: base)
+      noteAction(.edit(values), device: index, recordID: id, before: before)
     case .delete(let name, let record):
       guard let index = index(of: name), let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else {
         return "invalid record name \(record)"
       }
-      let base = shownPosition(of: id, on: index)
+      let before = clients[index].record(id)
       do {
         try clients[index].delete(id, at: now)
       } catch {
         return String(describing: error)
       }
-      noteAction(.delete, device: index, recordID: id, base: base)
+      noteAction(.delete, device: index, recordID: id, before: before)
     case .sync(let name): withDevice(name) { $0.requestSync() }
     case .crash(let name):
       guard let index = index(of: name) else { return nil }
       let before = clients[index].persistedZoneToken
       clients[index].crash()
-      retryNotBefore[index] = nil
-      checkTokenOrder(before: before, after: clients[index].persistedZoneToken, device: name)
+      report(.crashed(index: index, device: name, lostAnswer: nil))
+      report(.tokenMoved(device: name, before: before, after: clients[index].persistedZoneToken))
     case .offline(let name): withDevice(name) { $0.goOffline() }
     case .online(let name): withDevice(name) { $0.goOnline() }
     case .clockJump(let name, let seconds): withDevice(name) { $0.jumpClock(by: TimeInterval(seconds)) }
     case .upgrade(let name):
       guard setup.schemas != .none else { return "the run has no schemas to upgrade" }
       upgraded.insert(name)
+      announceApp(on: name)
       let schema = AppSchemas.upgraded(setup.schemas)
       withDevice(name) { $0.upgrade(to: schema) }
     case .advance:
@@ -91,27 +92,16 @@ extension Simulation {
     return keys.sorted().first { !known.contains($0) }.map { "the app on \(device) does not know the key \($0)" }
   }
 
-  /// The server history position of the version device `index` shows for `id` (0 when it shows none, or one without a
-  /// change tag): what the device had seen of the record.
-  func shownPosition(of id: RecordID, on index: Int) -> Int {
-    clients[index].record(id)?.recordChangeTag.flatMap { observer.tagPosition[$0] } ?? 0
-  }
-
-  /// A user acted on device `index`: adds the action to the ground truth, with the edit count and stamps the device
-  /// shows after it, and — when devices send after edits — asks the device to send.
-  private mutating func noteAction(_ kind: UserHistory.Action.Kind, device index: Int, recordID: RecordID, base: Int) {
+  /// A user acted on device `index`: tells the auditor, with what the device showed before and shows after, and —
+  /// when devices send after edits — asks the device to send.
+  private mutating func noteAction(
+    _ kind: UserHistory.Action.Kind, device index: Int, recordID: RecordID, before: Record?
+  ) {
     if setup.sendsAfterEdits { clients[index].requestSend() }
-    var action = UserHistory.Action(
-      device: clients[index].name, time: now, recordID: recordID, kind: kind, base: base)
-    action.knownKeys = AppSchemas.knownKeys(upgraded: isUpgraded(action.device), scenario: setup.schemas)
-    if let shown = clients[index].record(recordID) {
-      let bookkeeping = setup.resolver.bookkeeping
-      if let key = bookkeeping.editCountKey, case .int64(let count)? = shown[key] { action.editCount = count }
-      if let key = bookkeeping.fieldStampsKey {
-        action.stamps = (try? HybridLogicalClockMerge(stampsKey: key).stamps(in: shown)) ?? [:]
-      }
-    }
-    history.record(action)
+    report(
+      .userActed(
+        index: index, device: clients[index].name, recordID: recordID, kind: kind, shownBefore: before,
+        shownAfter: clients[index].record(recordID)))
   }
 
   private mutating func withDevice(_ name: String, _ body: (inout any SyncClient) -> Void) {
@@ -146,26 +136,18 @@ extension Simulation {
       server.setQuotaExceeded(true, for: Self.user)
       quotaFreedAt = now.addingTimeInterval(TimeInterval(seconds))
     case .deleteZone:
-      var shown: [RecordID: Int] = [:]
-      for index in clients.indices {
-        for record in clients[index].records {
-          let position = shownPosition(of: record.recordID, on: index)
-          shown[record.recordID] = max(shown[record.recordID] ?? 0, position)
-        }
-      }
+      let shown = clients.map(\.records)
       let before = server.events.count
       server.deleteZone(Self.zoneID, ownedBy: Self.user)
       observeServer()
-      if server.events.count > before {
-        history.recordReset(UserHistory.ZoneReset(time: now, position: server.events.count, shown: shown))
-      }
+      if server.events.count > before { report(.zoneDeleted(position: server.events.count, shown: shown)) }
     case .tornCrash(let device, let afterWrites):
       tornCrashArmed[device] = max(1, afterWrites)
     case .corruptStorage(let device, let record):
       guard let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else { return }
       var damaged = false
       withDevice(device) { damaged = $0.damageStoredRecord(id) }
-      if damaged { history.recordDamage(device: device, recordID: id, time: now) }
+      if damaged { report(.storageDamaged(device: device, recordID: id)) }
     }
   }
 
@@ -218,6 +200,7 @@ extension Simulation {
       guard let reason = clients[index].haltReason else { continue }
       if case .schema = reason, setup.schemas != .none, !upgraded.contains(clients[index].name) {
         upgraded.insert(clients[index].name)
+        announceApp(on: clients[index].name)
         clients[index].upgrade(to: AppSchemas.upgraded(setup.schemas))
         traceEntries.append(.note("\(clients[index].name) upgraded after a schema halt"))
       }
@@ -225,104 +208,22 @@ extension Simulation {
     }
   }
 
-  // MARK: Invariants
+  // MARK: Judging
 
   /// Checks the invariants of this run against the current state; call after ``quiesce(maximumRounds:requestBudget:)``.
   /// - Parameter quiescent: What quiescence returned.
   /// - Returns: The broken invariants, in a fixed order.
-  public func checkInvariants(quiescent: Bool) -> [InvariantViolation] { evaluate(quiescent: quiescent).violations }
+  public func checkInvariants(quiescent: Bool) -> [InvariantViolation] { judge(quiescent: quiescent).violations }
 
-  /// The violations, in a fixed order, and each invariant's outcome. `quiescent` is `nil` when the run was not driven
-  /// to quiescence: only what broke while running is judged then, and the end-state invariants do not apply.
-  func evaluate(quiescent: Bool?) -> (
-    violations: [InvariantViolation], outcomes: [Invariant: InvariantOutcome], setAside: [SetAside: Int],
-    recordsJudged: Int
-  ) {
-    var tally = InvariantTally()
-    tally.violations = liveViolations + observer.violations
-    judgeRunningInvariants(into: &tally)
-    if let quiescent {
-      tally.judged(.liveness)
-      if !quiescent { tally.fail(.liveness, "no quiescence within the bound") }
-      judgeEndState(quiescent: quiescent, into: &tally)
-    } else {
-      for invariant in Invariant.endState { tally.inapplicable(invariant, "the run was not driven to quiescence") }
-    }
-    let outcomes = tally.outcomes(for: invariants, extra: [])
-    let violations = Self.ordered(tally.violations.filter { invariants.contains($0.invariant) })
-    return (violations, outcomes, tally.setAsideCounts, tally.recordsConsidered)
-  }
-
-  /// Violations grouped by invariant in declaration order, each group in the order found.
-  static func ordered(_ violations: [InvariantViolation]) -> [InvariantViolation] {
-    let rank = Dictionary(uniqueKeysWithValues: Invariant.allCases.enumerated().map { ($1, $0) })
-    return violations.enumerated().sorted {
-      (rank[$0.element.invariant] ?? 0, $0.offset) < (rank[$1.element.invariant] ?? 0, $1.offset)
-    }.map(\.element)
-  }
-
-  private func judgeRunningInvariants(into tally: inout InvariantTally) {
-    tally.judged(.serverInvariants, observer.tagPosition.count + statistics.tokenChecks)
-    tally.inapplicable(.serverInvariants, "the server issued no change tag and no device moved a token")
-    tally.judged(.haltedDeviceSendsNothing, statistics.halts)
-    tally.inapplicable(.haltedDeviceSendsNothing, "no device halted")
-    tally.judged(.retryAfterHonoured, statistics.retryAftersHanded)
-    tally.inapplicable(.retryAfterHonoured, "no client was handed an error with a retry-after")
-    tally.judged(.damagedDataNeverUploaded, history.damage.count)
-    tally.inapplicable(.damagedDataNeverUploaded, "no device's stored copy was damaged")
-    tally.judged(.unknownKeysKept, observer.unknownKeySaves)
-    tally.inapplicable(
-      .unknownKeysKept,
-      setup.schemas == .none
-        ? "the run has no schemas, so every app knows every key"
-        : "no device saved a record holding a key its app does not know")
-  }
-
-  private func judgeEndState(quiescent: Bool, into tally: inout InvariantTally) {
-    let final = server.records(in: Self.zoneID, ownedBy: Self.user)
-    guard quiescent else {
-      for invariant in Invariant.endState where invariant != .liveness {
-        tally.inapplicable(invariant, "the world did not become quiescent (see liveness)")
-      }
-      return
-    }
-    for device in clients {
-      tally.judged(.convergence)
-      let pending = device.pendingChangeCount
-      if pending > 0 { tally.fail(.convergence, "\(device.name) still has \(pending) queued") }
-      if device.records != final {
-        tally.fail(.convergence, Self.difference(device: device, server: final))
-      }
-    }
-    if invariants.contains(.oneSidedChangesKept) {
-      // Only keys users write carry unique values; bookkeeping fields (edit counts, stamps) repeat by design.
-      tally.violations += observer.staleOverwrites(among: history.userKeys, unanswered: history.unansweredSaves)
-    }
-    let judge = IntentJudge(
-      history: history,
-      timeline: ServerTimeline(events: server.events, zoneID: Self.zoneID, owner: Self.user),
-      deletePolicy: setup.deletePolicy, zoneDeletion: setup.zoneDeletion,
-      editCountKey: setup.resolver.bookkeeping.editCountKey, stampsKey: setup.resolver.bookkeeping.fieldStampsKey,
-      start: start, contracts: setup.resolver.keyContracts)
-    let shown = clients.map { device in
-      (
-        name: device.name,
-        records: Dictionary(device.records.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
-      )
-    }
-    judge.judge(
-      server: Dictionary(final.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a }), devices: shown,
-      invariants: invariants, into: &tally)
-  }
-
-  static func difference(device: any SyncClient, server: [Record]) -> String {
-    let local = Dictionary(device.records.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
-    let remote = Dictionary(server.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
-    for id in Set(local.keys).union(remote.keys).sorted() where local[id] != remote[id] {
-      let mine = local[id].map { "\($0)" } ?? "nothing"
-      let theirs = remote[id].map { "\($0)" } ?? "nothing"
-      return "\(device.name) differs from the server on \(id.recordName): device has \(mine); server has \(theirs)"
-    }
-    return "\(device.name) differs from the server"
+  /// The auditor's verdict on the run so far. `quiescent` is `nil` when the run was not driven to quiescence.
+  func judge(quiescent: Bool?) -> Verdict {
+    guard let quiescent else { return auditor.verdict(end: nil) }
+    return auditor.verdict(
+      end: EndState(
+        quiescent: quiescent, serverRecords: server.records(in: Self.zoneID, ownedBy: Self.user),
+        serverEvents: server.events,
+        devices: clients.map {
+          EndState.Device(name: $0.name, records: $0.records, pendingChangeCount: $0.pendingChangeCount)
+        }))
   }
 }

@@ -58,16 +58,13 @@ public struct Simulation: Sendable {
   var tornCrashArmed: [String: Int] = [:]
   /// When the user's full storage is freed, while it is full.
   var quotaFreedAt: Date?
-  /// Per device (by index), when the latest retry-after handed to it ends, and what asked for it.
-  var retryNotBefore: [Int: (until: Date, why: String)] = [:]
-  /// Per device (by index), the save requests whose answer it took.
-  var answered: [Int: Set<Int>] = [:]
   var upgraded: Set<String> = []
-  var observer = Observer()
-  var history = UserHistory()
+  /// The oracles: the world tells them what happens (``WorldEvent``) and asks for the verdict.
+  var auditor: Auditor
+  /// How many of the server's events the auditor has heard.
+  var serverEventsReported = 0
   var scheduler: Scheduler?
   var plannedSteps: [SimulationStep] = []
-  var liveViolations: [InvariantViolation] = []
   let start: Date
 
   /// A seeded random run.
@@ -99,13 +96,22 @@ public struct Simulation: Sendable {
     self.invariants = invariants
     server = SimulatedServer(configuration: .init(limits: setup.limits, recordsEvents: true))
     start = server.now
+    auditor = Auditor(
+      rules: Auditor.Rules(
+        invariants: invariants, deletePolicy: setup.deletePolicy, zoneDeletion: setup.zoneDeletion,
+        editCountKey: setup.resolver.bookkeeping.editCountKey, stampsKey: setup.resolver.bookkeeping.fieldStampsKey,
+        contracts: setup.resolver.keyContracts, appsKnowEveryKey: setup.schemas == .none, zoneID: Self.zoneID,
+        owner: Self.user, start: start))
     plannedSteps = steps
     plannedStepCount = steps.count
     clients = setup.devices.compactMap { device in try? setup.client.make(Self.clientSetup(device, setup: setup)) }
     clientNames = clients.map(\.name)
     upgraded = Set(setup.devices.filter(\.upgraded).map(\.name))
-    for device in setup.devices where device.upgraded {
-      if let index = index(of: device.name) { clients[index].upgrade(to: AppSchemas.upgraded(setup.schemas)) }
+    for device in setup.devices {
+      announceApp(on: device.name)
+      if device.upgraded, let index = index(of: device.name) {
+        clients[index].upgrade(to: AppSchemas.upgraded(setup.schemas))
+      }
     }
   }
 
@@ -152,6 +158,15 @@ public struct Simulation: Sendable {
 
   func isUpgraded(_ name: String) -> Bool { upgraded.contains(name) }
 
+  /// Tells the auditor which keys the app on `device` knows: at setup and after an upgrade.
+  mutating func announceApp(on device: String) {
+    let keys = AppSchemas.knownKeys(upgraded: upgraded.contains(device), scenario: setup.schemas)
+    auditor.hear(.appInstalled(device: device, knownKeys: keys), at: now)
+  }
+
+  /// Tells the auditor what happened just now.
+  mutating func report(_ event: WorldEvent) { auditor.hear(event, at: now) }
+
   // MARK: Running
 
   /// Performs every step, drives the world to quiescence, and checks the invariants.
@@ -192,10 +207,12 @@ public struct Simulation: Sendable {
     statistics.resurrectionsBlocked = clients.reduce(0) {
       $0 + (($1 as? SimulatedDevice)?.storage.resurrectionsBlocked ?? 0)
     }
-    let (violations, outcomes, setAside, recordsJudged) = evaluate(quiescent: quiescent)
+    statistics.tokenChecks = auditor.tokenChecks
+    statistics.retryAftersHanded = auditor.retryAftersHanded
+    let verdict = judge(quiescent: quiescent)
     return SimulationResult(
       seed: seed, setup: setup, steps: steps, invariants: invariants, traceEntries: traceEntries,
-      violations: violations, outcomes: outcomes, recordsJudged: recordsJudged, setAside: setAside,
-      statistics: statistics)
+      violations: verdict.violations, outcomes: verdict.outcomes, recordsJudged: verdict.recordsJudged,
+      setAside: verdict.setAside, statistics: statistics)
   }
 }

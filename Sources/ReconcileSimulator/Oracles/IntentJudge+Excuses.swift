@@ -1,0 +1,222 @@
+import Foundation
+import Reconcile
+
+/// The judge's named excuses: what no client can know or be held to — a request in doubt, a deletion's copy still on
+/// its way, a write its own user withdrew — each a rule the *What the oracles judge* article states. A rule that sets a
+/// record aside names its ``SetAside`` reason; the judgments in `IntentJudge.swift` ask these and never decide doubt
+/// themselves.
+extension IntentJudge {
+  /// A device's deletion of the record landed unheard of (its answer lost, a stale copy after the device gave up, or a
+  /// duplicate), after a create made since: deletions carry no change tag, so a copy of the deletion still on its way
+  /// deletes the new record, whoever created it, and no client can call it back. Or a device saved the record and never
+  /// got the answer, and another device deleted or created it: the change feed
+  /// reports a deletion the same whether it removed the unanswered save or an older record with the same ID, and a
+  /// record under that ID the same whether it is the unanswered save or another device's, so no client can tell whose
+  /// record it deletes or keeps. Existence is not judged then (see ``SetAside``).
+  func unknowable(_ id: RecordID, actions: [UserHistory.Action]) -> SetAside? {
+    if let deleters = history.unansweredDeletes[id],
+      actions.contains(where: { create in
+        guard create.isCreate,
+          actions.contains(where: { $0.isDelete && deleters.contains($0.device) && $0.order < create.order }),
+          let landed = timeline.firstSave(of: id, by: create.device, from: create.time, where: { _ in true })
+        else { return false }
+        return timeline.versions[id]?.contains {
+          $0.record == nil && $0.position > landed.position && $0.device.map(deleters.contains) == true
+        } == true
+      })
+    {
+      return .lateDeletionCopy
+    }
+    guard let unanswered = history.unansweredSaves[id], !unanswered.isEmpty else { return nil }
+    // Another device than one whose save went unanswered: two devices may each have an unanswered save.
+    // A create or deletion the device's write had seen is ordered before it by what the device knew; any other — made
+    // later, or concurrently — may have met the unanswered save on the server before or after it landed, and the
+    // device, which never learned where its save landed, cannot tell (even when the other device saw the save land).
+    if actions.contains(where: { other in
+      (other.isDelete || other.isCreate)
+        && actions.contains { write in
+          !write.isDelete && write.device != other.device && unanswered.contains(write.device)
+            && !causality.sees(write, other, key: nil)
+        }
+    }) {
+      return .unansweredSaveRaced
+    }
+    // Likewise a zone deletion the device's write had not seen: the save may have landed before it (and gone with the
+    // zone) or after it (and re-created the record).
+    guard zoneDeletion == .dropLocalData else { return nil }
+    let acrossZoneDeletion = history.resets.contains { reset in
+      actions.contains { write in
+        !write.isDelete && unanswered.contains(write.device) && !causality.sees(.action(write), .reset(reset), key: nil)
+      }
+    }
+    return acrossZoneDeletion ? .unansweredSaveAcrossZoneDeletion : nil
+  }
+
+  /// A device's own save, unanswered — still on its way when the user deleted the record there, or landed by a copy
+  /// the device never heard of after a refusal — revived the record or kept it alive; once another device has saved
+  /// it, the device cannot tell it from a record created anew elsewhere (until then it can, and must delete it again).
+  func revivedByStaleSave(_ id: RecordID, latest: [Causality.Event]) -> Bool {
+    guard let unanswered = history.unansweredSaves[id] else { return false }
+    return latest.contains { op in
+      guard case .action(let delete) = op, delete.isDelete, unanswered.contains(delete.device) else { return false }
+      // The device's writes since its previous deletion of the record: a save of any of them may be the one unheard of.
+      let actions = byRecord[id] ?? []
+      let previousDelete = actions.last { $0.isDelete && $0.device == delete.device && $0.order < delete.order }
+      guard
+        let written = actions.first(where: {
+          !$0.isDelete && $0.device == delete.device && $0.order < delete.order
+            && $0.order > previousDelete?.order ?? 0
+        }),
+        let stale = timeline.firstSave(of: id, by: delete.device, from: written.time, where: { _ in true })
+      else { return false }
+      return timeline.versions[id]?.contains {
+        $0.position > stale.position && $0.record != nil && $0.device != delete.device
+      } == true
+    }
+  }
+
+  /// Under re-upload, a record deleted before a zone deletion may come back from a device that had not fetched the
+  /// deletion.
+  func excusedByReupload(_ id: RecordID, latest: [Causality.Event]) -> Bool {
+    let landed = latest.compactMap { op -> Int? in
+      if case .action(let action) = op { return causality.landing(action, key: nil) }
+      return nil
+    }
+    guard let first = landed.min() else { return false }
+    return history.resets.contains { $0.position > first }
+  }
+
+  /// Under `.editWins`, whether an edit among `latest` landed before a deletion it raced: CloudKit deletions carry no
+  /// change tag, so the deletion removes the edited version, and the editing device, holding nothing unsent, accepts
+  /// it. No client can stop that (the deleting device had not fetched the edit), so the record's existence is not
+  /// judged then.
+  func editLandedBeforeConcurrentDeletion(_ latest: [Causality.Event]) -> Bool {
+    let deletions = latest.compactMap { op -> Int? in
+      guard case .action(let action) = op, action.isDelete else { return nil }
+      return causality.landing(action, key: nil)
+    }
+    guard let lastDeletion = deletions.max() else { return false }
+    return latest.contains { op in
+      guard case .action(let action) = op, !action.isDelete, let landed = causality.landing(action, key: nil) else {
+        return false
+      }
+      return landed < lastDeletion
+    }
+  }
+
+  /// Whether another device wrote the record concurrently with `edit`: a whole-record resolver may have decided the
+  /// conflict for the other write, so the edit may have been resolved away before it met the deletion, leaving
+  /// nothing to revive.
+  func contested(_ edit: UserHistory.Action) -> Bool {
+    (byRecord[edit.recordID] ?? []).contains { other in
+      !other.isDelete && other.device != edit.device && !causality.sees(other, edit, key: nil)
+        && !causality.sees(edit, other, key: nil)
+    }
+  }
+
+  /// Under `.editWins`, the deletions an edit revived: each raced a create or edit of another device (neither saw
+  /// the other) that its user did not withdraw.
+  func revivedDeletions(of id: RecordID) -> Set<Int> {
+    guard deletePolicy == .editWins else { return [] }
+    let actions = byRecord[id] ?? []
+    var revived = Set<Int>()
+    for delete in actions where delete.isDelete {
+      let raced = actions.contains { write in
+        !write.isDelete && write.device != delete.device && !withdrawn(write, forExistence: true)
+          && !causality.sees(write, delete, key: nil)
+          && !causality.sees(delete, write, key: nil)
+      }
+      if raced { revived.insert(delete.order) }
+    }
+    return revived
+  }
+
+  /// A create or edit withdrawn by its own device's later deletion, which an edit revived: the revived record may
+  /// keep its values (the deletion was cancelled before it was sent) or not (it was revived from the editing device's
+  /// copy), so its values are allowed but not required — those that landed, as the caller checks.
+  func optionallyWithdrawn(_ action: UserHistory.Action, revived: Set<Int>) -> Bool {
+    guard !action.isDelete, !revived.isEmpty, let deletion = laterDeletion(of: action) else { return false }
+    return revived.contains(deletion.order)
+  }
+
+  /// A create or edit its own user withdrew by deleting the record later on the same device, or whose copy the
+  /// device's storage damaged afterwards with none of its values ever reaching the server.
+  ///
+  /// For existence (`forExistence`), an edit whose save landed — any save of its device after it and before the
+  /// device acted on the record again, so built before the damage — reached the server and revives as any edit does,
+  /// whatever its values prove.
+  func withdrawn(_ action: UserHistory.Action, forExistence: Bool = false) -> Bool {
+    if laterDeletion(of: action) != nil { return true }
+    // A write already on its way when the copy was damaged may still land: then it was not lost.
+    guard let damage = damage(after: action) else { return false }
+    // A create landed when its record reached the server, even with values a later edit had already changed; for
+    // existence, an edit landed when any save of it did. Either save must have landed before the device acted on the
+    // record again after the damage: a later one may carry only what it did then, on the copy fetched again.
+    if action.isCreate || forExistence, let save = causality.landing(action, key: nil) {
+      let next = byRecord[action.recordID]?.first { $0.device == action.device && $0.order > damage.order }
+      if next.map({ save <= timeline.position(at: $0.time) }) ?? true { return false }
+    }
+    if action.isCreate { return true }
+    // A written value proves its landing. A removal is proven by a save of the device's, made before the device acted
+    // on the record again after the damage (so it carries only what the device held before it), that lacks the key
+    // and either took it away (the version before held it) or holds a value the device wrote at or after its first
+    // write of the key since it last removed it: that save was built after the key had a value, so it carried the
+    // removal — even when it landed after the damage, having been on its way, and even when the edit's own values
+    // did not land because a later edit overwrote them before they were sent. A save merely without the key proves
+    // nothing: one sent before the removal may land after it.
+    let valued = action.writes.compactMap { $0.value == nil ? nil : $0.key }
+    if valued.contains(where: { causality.landing(action, key: $0) != nil }) { return false }
+    let removed = action.writes.compactMap { $0.value == nil ? $0.key : nil }
+    return !removed.contains { removalProven(action, key: $0, damage: damage) }
+  }
+
+  /// Whether the removal of `key` by `action` is proven to have landed before the damage (see ``withdrawn(_:forExistence:)``).
+  func removalProven(_ action: UserHistory.Action, key: String, damage: UserHistory.Damage) -> Bool {
+    let own = (byRecord[action.recordID] ?? []).filter { $0.device == action.device }
+    let bound = own.first { $0.order > damage.order }?.time ?? .distantFuture
+    let versions = timeline.versions[action.recordID] ?? []
+    // The first value of the key since the device last removed it: a save built after it that lacks the key carries a
+    // removal made since, this one or a later one.
+    let previousRemoval = own.last {
+      $0.order < action.order && $0.writes[key] != nil && ($0.writes[key] ?? nil) == nil
+    }
+    let firstSet = own.first {
+      $0.order < action.order && $0.order > previousRemoval?.order ?? 0 && ($0.writes[key] ?? nil) != nil
+    }
+    let since = own.filter { $0.order >= firstSet?.order ?? action.order && $0.order < damage.order }
+    return versions.indices.contains { index in
+      let version = versions[index]
+      guard version.device == action.device, version.time >= action.time, version.time < bound,
+        let record = version.record, Observer.value(of: key, in: record) == nil
+      else { return false }
+      if index > 0, let before = versions[index - 1].record, Observer.value(of: key, in: before) != nil {
+        return true
+      }
+      guard firstSet != nil else { return false }
+      return since.contains { write in
+        write.writes.contains { written, value in value.map { causality.holds(record, key: written, $0) } ?? false }
+      }
+    }
+  }
+
+  /// Withdrawal decided per key: a write of `key` its own user withdrew by deleting the record later on the same
+  /// device, or lost with a damaged copy — its value never landed (for a removal: never proven landed) before the
+  /// damage. A write of another key of the same action may have landed while this one did not.
+  func keyWithdrawn(_ action: UserHistory.Action, key: String) -> Bool {
+    if action.isCreate { return withdrawn(action) }
+    if laterDeletion(of: action) != nil { return true }
+    guard let damage = damage(after: action) else { return false }
+    if (action.writes[key] ?? nil) != nil { return causality.landing(action, key: key) == nil }
+    return !removalProven(action, key: key, damage: damage)
+  }
+
+  /// The first deletion of the record by the action's own device after it.
+  func laterDeletion(of action: UserHistory.Action) -> UserHistory.Action? {
+    byRecord[action.recordID]?.first { $0.isDelete && $0.device == action.device && $0.order > action.order }
+  }
+
+  /// The first damage to the action's device's copy of the record after it.
+  func damage(after action: UserHistory.Action) -> UserHistory.Damage? {
+    history.damage.first { $0.device == action.device && $0.recordID == action.recordID && $0.order > action.order }
+  }
+}
