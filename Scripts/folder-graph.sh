@@ -1,9 +1,34 @@
 #!/usr/bin/env bash
 # Prints the folder graph of each library module: an edge A -> B when a file in folder A names a type declared in
-# folder B, then the pairs of folders that depend on each other (two-way edges, the smallest cycles). It measures; it
-# does not fail. Usage: Scripts/folder-graph.sh [Sources/Module …]
+# folder B, then the folders that lie on a cycle (each group of folders that reach one another). With --check it exits 1
+# when any module has a cycle, and --selftest shows the check firing on a made-up cycle. CI runs --check and --selftest.
+# Usage: Scripts/folder-graph.sh [--check | --selftest] [Sources/Module …]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+check=false
+if [ "${1:-}" = --selftest ]; then
+  # A module with a three-folder cycle (A -> B -> C -> A) and a bystander must fail the check; without the closing
+  # edge it must pass.
+  scratch=$(mktemp -d)
+  trap 'rm -rf "$scratch"' EXIT
+  mkdir -p "$scratch/M/A" "$scratch/M/B" "$scratch/M/C" "$scratch/M/D"
+  echo 'struct Alpha { let b: Beta }' > "$scratch/M/A/Alpha.swift"
+  echo 'struct Beta { let c: Gamma }' > "$scratch/M/B/Beta.swift"
+  echo 'struct Gamma { let a: Alpha }' > "$scratch/M/C/Gamma.swift"
+  echo 'struct Delta { let a: Alpha }' > "$scratch/M/D/Delta.swift"
+  if "$0" --check "$scratch/M" > "$scratch/out" 2>&1; then
+    echo "folder-graph selftest: a three-folder cycle passed the check" >&2; cat "$scratch/out" >&2; exit 1
+  fi
+  grep -q 'A B C' "$scratch/out" || { echo "folder-graph selftest: the cycle was not named" >&2; exit 1; }
+  echo 'struct Gamma {}' > "$scratch/M/C/Gamma.swift"
+  "$0" --check "$scratch/M" > "$scratch/out" 2>&1 || {
+    echo "folder-graph selftest: an acyclic module failed the check" >&2; cat "$scratch/out" >&2; exit 1
+  }
+  echo "folder-graph selftest: a cycle fails the check, an acyclic graph passes"
+  exit 0
+fi
+if [ "${1:-}" = --check ]; then check=true; shift; fi
+cycles_found=0
 modules=("$@")
 [ ${#modules[@]} -gt 0 ] || modules=(Sources/Reconcile Sources/ReconcileSimulator)
 for module in "${modules[@]}"; do
@@ -23,8 +48,26 @@ for module in "${modules[@]}"; do
     "$declared" "$used" | sort -u)
   echo "== $module: $(echo "$edges" | grep -c . || true) folder edges"
   echo "$edges" | sed 's/^/  /'
-  pairs=$(echo "$edges" | awk '{ edge[$1 " " $3] = 1 } END { for (e in edge) { split(e, p, " "); if (p[1] < p[2] && ((p[2] " " p[1]) in edge)) print "  " p[1] " <-> " p[2] } }' | sort)
-  echo "two-way pairs: $(echo "$pairs" | grep -c . || true)"
-  [ -z "$pairs" ] || echo "$pairs"
+  # Folders on a cycle: the transitive closure of the edges; folders that reach each other form one group.
+  groups=$(echo "$edges" | awk 'NF == 3 {
+      node[$1] = 1; node[$3] = 1; reach[$1, $3] = 1
+    }
+    END {
+      for (k in node) for (i in node) if ((i, k) in reach) for (j in node) if ((k, j) in reach) reach[i, j] = 1
+      for (i in node) if ((i, i) in reach) {
+        line = ""
+        for (j in node) if ((i, j) in reach && (j, i) in reach) line = line " " j
+        print line
+      }
+    }' | while read -r line; do echo "$line" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//'; echo; done | sort -u)
+  echo "folders on a cycle: $(echo "$groups" | grep -c . || true) groups"
+  if [ -n "$groups" ]; then
+    echo "$groups" | sed 's/^/  /'
+    cycles_found=1
+  fi
   rm -f "$declared" "$used"
 done
+if $check && [ "$cycles_found" -ne 0 ]; then
+  echo "folder-graph: folders depend on each other in a cycle (above); move the file that closes it" >&2
+  exit 1
+fi

@@ -33,3 +33,9 @@ public enum HybridLogicalClockError: Error, Sendable, Hashable, CustomStringConv
     }
   }
 }
+
+// `localizedDescription` says what `description` says.
+extension HybridLogicalClockError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
+}

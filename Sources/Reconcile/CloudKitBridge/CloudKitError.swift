@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A `CKError` as a typed Reconcile error: the code, the retry delay, and for `serverRecordChanged` the three versions
 /// of the record as a ``Conflict``.
 ///
@@ -218,4 +220,10 @@ extension CloudKitError {
       code: Code(rawValue: error.bridgedCode), retryAfter: error.bridgedRetryAfter, conflict: conflict,
       partialErrors: partial, message: error.bridgedMessage)
   }
+}
+
+// `localizedDescription` says what `description` says.
+extension CloudKitError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

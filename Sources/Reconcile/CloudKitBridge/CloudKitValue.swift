@@ -123,3 +123,9 @@ extension FieldValue {
     }
   }
 }
+
+// `localizedDescription` says what `description` says.
+extension CloudKitBridgeError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
+}

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Why a resolver could not resolve a ``Conflict``. Every case names the record version and the key at fault.
 public enum ConflictResolutionError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Which of the three versions of a conflict an error is about.
@@ -38,4 +40,10 @@ public enum ConflictResolutionError: Error, Sendable, Hashable, CustomStringConv
       return "The field stamps in \"\(key)\" of the \(role) record cannot be read: \(reason)."
     }
   }
+}
+
+// `localizedDescription` says what `description` says.
+extension ConflictResolutionError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

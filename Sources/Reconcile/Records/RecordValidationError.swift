@@ -1,3 +1,5 @@
+public import Foundation
+
 /// What kind of name a ``RecordValidationError/invalidName(_:_:violation:)`` is about.
 public enum NameKind: String, Sendable, Hashable, CaseIterable {
   /// A record's name, the `recordName` of a ``RecordID``.
@@ -97,4 +99,10 @@ extension NameViolation {
     case .reserved: return "it is a reserved record property name"
     }
   }
+}
+
+// `localizedDescription` says what `description` says.
+extension RecordValidationError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

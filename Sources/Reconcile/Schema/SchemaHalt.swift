@@ -1,3 +1,5 @@
+public import Foundation
+
 /// The error that stops syncing: a record this app must not read or overwrite.
 ///
 /// A sync engine catches it, stops syncing (saving nothing from the record's operation), and shows ``description`` — a
@@ -95,4 +97,10 @@ public struct SchemaHalt: Error, Sendable, Hashable, CustomStringConvertible {
     }
     return "Syncing stopped: \(record) \(why)\(versions). Nothing was saved. \(userAction)"
   }
+}
+
+// `localizedDescription` says what `description` says.
+extension SchemaHalt: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

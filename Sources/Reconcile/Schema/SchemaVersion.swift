@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A semantic version, `MAJOR.MINOR.PATCH`, such as `1.2.0`: the version of the app's schema that wrote a record.
 ///
 /// ```swift
@@ -130,4 +132,10 @@ public struct SchemaVersionError: Error, Sendable, Hashable, CustomStringConvert
     }
     return "\(quoted(text)) is not a schema version: \(why)."
   }
+}
+
+// `localizedDescription` says what `description` says.
+extension SchemaVersionError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Why an edit could not be stamped, or a received record's stamps not observed; see ``EditStamping``.
 public enum EditStampingError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The stamp field `key` holds a value of another type than the stamping writes.
@@ -27,4 +29,10 @@ public enum EditStampingError: Error, Sendable, Hashable, CustomStringConvertibl
     case .clock(let error): return "the device clock cannot stamp this edit: \(error)"
     }
   }
+}
+
+// `localizedDescription` says what `description` says.
+extension EditStampingError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// What goes wrong between a sync engine and a ``SyncEngineDelegate``.
 public enum SyncEngineError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The ``SyncEngine/EngineState`` holds another engine's state, or bytes that do not decode as the engine's.
@@ -15,4 +17,10 @@ public enum SyncEngineError: Error, Sendable, Hashable, CustomStringConvertible 
       "\(what) from CloudKit could not be converted, so the delegate was not handed it: \(reason)"
     }
   }
+}
+
+// `localizedDescription` says what `description` says.
+extension SyncEngineError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

@@ -1,3 +1,5 @@
+public import Foundation
+
 extension WebServices {
   /// Why a `CONFLICT` and a lookup did not make a ``Conflict``.
   public enum ConflictLookupError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -76,4 +78,10 @@ extension WebServices.ServerError {
     let (x, y) = (a.zoneID.ownerName, b.zoneID.ownerName)
     return x == y || x == ZoneID.defaultOwnerName || y == ZoneID.defaultOwnerName
   }
+}
+
+// `localizedDescription` says what `description` says.
+extension WebServices.ConflictLookupError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

@@ -1,3 +1,5 @@
+public import Foundation
+
 extension WebServices {
   /// A `serverErrorCode` of the Web Services, with the HTTP status CloudKit sends with it.
   public enum ErrorCode: Sendable, Hashable, CustomStringConvertible {
@@ -184,4 +186,10 @@ extension WebServices.ServerError: Codable {
     try c.encodeIfPresent(retryAfter, forKey: .retryAfter)
     try c.encodeIfPresent(uuid, forKey: .uuid)
   }
+}
+
+// `localizedDescription` says what `description` says.
+extension WebServices.ServerError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

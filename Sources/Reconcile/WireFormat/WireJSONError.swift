@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Why bytes could not be read as a CloudKit Web Services document; see ``WireJSON/check(_:maximumDepth:)`` and
 /// ``Record/init(wireJSON:)``. Offsets count bytes from the start of the data.
 public enum WireJSONError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -40,4 +42,10 @@ public enum WireJSONError: Error, Sendable, Hashable, CustomStringConvertible {
       return "\(subject) is invalid at \(path.isEmpty ? "top level" : path): \(reason)"
     }
   }
+}
+
+// `localizedDescription` says what `description` says.
+extension WireJSONError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

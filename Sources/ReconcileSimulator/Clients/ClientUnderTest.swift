@@ -41,14 +41,6 @@ public struct ClientUnderTest: Sendable, Hashable, CustomStringConvertible {
       + "contract it never tries to keep; use --resolver \(ownRule)"
   }
 
-  /// Reconcile's reference client, ``SimulatedDevice``.
-  public static let reference = ClientUnderTest(name: "reference") { setup in
-    try SimulatedDevice(configuration: SimulatedDevice.Configuration(setup))
-  }
-
-  /// The built-in clients.
-  public static var builtIns: [ClientUnderTest] { [.reference, .syncEngine, .syncEngineSample] }
-
   /// Equal when the names are.
   public static func == (lhs: ClientUnderTest, rhs: ClientUnderTest) -> Bool { lhs.name == rhs.name }
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What an exploration of many seeds found, as JSON: the configuration, the seeds and shards covered, the totals, the
 /// coverage of paths and invariants, and each failure with its replay script. Reports of several shards of one
@@ -188,4 +188,10 @@ public enum ExplorationReportError: Error, Sendable, Hashable, CustomStringConve
       "\(name(report)) has format \(format), newer than this version reads (1)"
     }
   }
+}
+
+// `localizedDescription` says what `description` says, as for the core's errors.
+extension ExplorationReportError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// One slice of a seed range, so many machines can share the seeds: shard *i* of *n* runs the seeds whose remainder
 /// modulo *n* is *i*.
 public struct Shard: Sendable, Hashable, CustomStringConvertible {
@@ -43,4 +45,10 @@ public struct ShardError: Error, Sendable, Hashable, CustomStringConvertible {
 
   /// Names the text and the rule.
   public var description: String { "invalid shard \"\(text)\": write i/n or \"i of n\" with 0 ≤ i < n" }
+}
+
+// `localizedDescription` says what `description` says, as for the core's errors.
+extension ShardError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

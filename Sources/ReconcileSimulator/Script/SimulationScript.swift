@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Reconcile
 
 /// The replay script format: plain text, one command per line, `#` comments — the playground's script language
@@ -276,4 +276,10 @@ public enum SimulationScript {
       }
     }
   }
+}
+
+// `localizedDescription` says what `description` says, as for the core's errors.
+extension SimulationScript.ParseError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

@@ -148,3 +148,9 @@ public indirect enum ServerError: Error, Sendable, Hashable, CustomStringConvert
     value == value.rounded() ? "\(Int(value))s" : String(format: "%.1fs", value)
   }
 }
+
+// `localizedDescription` says what `description` says, as for the core's errors.
+extension ServerError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
+}

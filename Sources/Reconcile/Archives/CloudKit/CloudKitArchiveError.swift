@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Why bytes could not be read as the keyed archive `CKRecord.encodeSystemFields(with:)` writes; see
 /// ``Record/init(cloudKitSystemFieldsArchive:)``.
 public enum CloudKitArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -32,4 +34,10 @@ public enum CloudKitArchiveError: Error, Sendable, Hashable, CustomStringConvert
     case .invalidField(let field, let error): return "\(field) is invalid: \(error)"
     }
   }
+}
+
+// `localizedDescription` says what `description` says.
+extension CloudKitArchiveError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Why bytes could not be read as a Reconcile system-fields archive; see ``Record/init(systemFieldsData:)``.
 public enum SystemFieldsArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The data is shorter than the smallest possible archive.
@@ -45,3 +47,9 @@ public enum SystemFieldsArchiveError: Error, Sendable, Hashable, CustomStringCon
 }
 
 private func hex(_ v: UInt32) -> String { "0x" + String(v, radix: 16, uppercase: true) }
+
+// `localizedDescription` says what `description` says.
+extension SystemFieldsArchiveError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
+}

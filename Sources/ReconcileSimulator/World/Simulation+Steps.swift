@@ -104,51 +104,9 @@ extension Simulation {
         shownAfter: clients[index].record(recordID)))
   }
 
-  private mutating func withDevice(_ name: String, _ body: (inout any SyncClient) -> Void) {
+  mutating func withDevice(_ name: String, _ body: (inout any SyncClient) -> Void) {
     guard let index = index(of: name) else { return }
     body(&clients[index])
-  }
-
-  private mutating func inject(_ fault: SimulationFault) {
-    switch fault {
-    case .loseRequest(let device), .loseResponse(let device), .duplicate(let device), .delay(let device, _):
-      armed[device, default: []].append(fault)
-    case .transient(let device, let name, let retryAfter):
-      guard let error = SimulationFault.transientError(named: name, retryAfter: retryAfter) else { return }
-      if case .networkFailure = error {
-        // CloudKit's networkFailure means the request or its answer was lost: the device cannot tell which, so the
-        // simulator takes the case no client may assume away — the server applied it, and the answer was lost.
-        answersLost[device, default: []].append(error)
-      } else {
-        server.injectFailure(error, count: 1, device: device)
-      }
-    case .itemTransient(let device, let name, let retryAfter):
-      if let error = SimulationFault.transientError(named: name, retryAfter: retryAfter) {
-        server.injectItemFailure(error, device: device)
-      }
-    case .throttle(let seconds):
-      server.throttle(for: TimeInterval(seconds))
-    case .expireTokens:
-      server.expireChangeTokens(in: Self.zoneID, ownedBy: Self.user)
-    case .expireDatabaseTokens:
-      server.expireDatabaseChangeTokens(ownedBy: Self.user)
-    case .quotaFull(let seconds):
-      server.setQuotaExceeded(true, for: Self.user)
-      quotaFreedAt = now.addingTimeInterval(TimeInterval(seconds))
-    case .deleteZone:
-      let shown = clients.map(\.records)
-      let before = server.events.count
-      server.deleteZone(Self.zoneID, ownedBy: Self.user)
-      observeServer()
-      if server.events.count > before { report(.zoneDeleted(position: server.events.count, shown: shown)) }
-    case .tornCrash(let device, let afterWrites):
-      tornCrashArmed[device] = max(1, afterWrites)
-    case .corruptStorage(let device, let record):
-      guard let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else { return }
-      var damaged = false
-      withDevice(device) { damaged = $0.damageStoredRecord(id) }
-      if damaged { report(.storageDamaged(device: device, recordID: id)) }
-    }
   }
 
   // MARK: Quiescence

@@ -89,25 +89,6 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
     }
   }
 
-  /// The invariant that catches the defect in random runs.
-  public var caughtBy: Invariant {
-    switch self {
-    case .dropUnacknowledgedDeletes, .resaveDeleted, .ownSaveCancelsDeletion: .noResurrection
-    case .dropRevivingEdits: .noLostRecords
-    case .sendWhileHalted: .haltedDeviceSendsNothing
-    case .dropEditsDuringSave, .overwriteUnsentEdits, .mergeWithoutAncestor, .recreateRestoresDeletedFields:
-      .oneSidedChangesKept
-    case .forgetQueueOnCrash, .ignoreFetchedDeletions, .commitTokenBeforePage, .ignoreMoreComing, .resolveWithoutResend:
-      .convergence
-    case .skipStorageCheck: .damagedDataNeverUploaded
-    case .rewindTokenOnCrash: .serverInvariants
-    case .stripUnknownKeys: .unknownKeysKept
-    case .dropDataOnZoneNotFound: .noLostRecords
-    case .ignoreRetryAfter, .retryEarly: .retryAfterHonoured
-    case .neverHalveBatch, .saveAndDeleteTogether: .liveness
-    }
-  }
-
   /// The script name.
   public var description: String { rawValue }
 }

@@ -1,3 +1,4 @@
+public import Foundation
 public import Reconcile
 
 /// A local action the device cannot take, naming the record.
@@ -30,4 +31,10 @@ public enum DeviceError: Error, Sendable, Hashable, CustomStringConvertible {
     case .bookkeeping(let id, let reason): "could not update the bookkeeping of \(id): \(reason)"
     }
   }
+}
+
+// `localizedDescription` says what `description` says, as for the core's errors.
+extension DeviceError: LocalizedError {
+  /// The same sentence as `description`.
+  public var errorDescription: String? { description }
 }

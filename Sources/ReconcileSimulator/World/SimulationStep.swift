@@ -1,0 +1,52 @@
+import Foundation
+public import Reconcile
+
+/// One thing that happens in a simulated run: a device action or a fault. After each step the simulation moves
+/// virtual time by one second (``Simulation/stepInterval``), delivering whatever the network carries.
+///
+/// Every step has a one-line text form — the playground's script syntax — so a run can be written out and replayed;
+/// see ``SimulationScript``.
+public enum SimulationStep: Sendable, Hashable {
+  /// The app on `device` creates record `record` (type `Note`) with these values.
+  case create(device: String, record: String, values: [String: FieldValue])
+  /// The app on `device` edits `record`: set each value, or remove the key for `nil`.
+  case edit(device: String, record: String, values: [String: FieldValue?])
+  /// The app on `device` deletes `record`.
+  case delete(device: String, record: String)
+  /// `device` starts a sync.
+  case sync(device: String)
+  /// `device` crashes and relaunches, keeping only what it persisted.
+  case crash(device: String)
+  /// `device` loses its network.
+  case offline(device: String)
+  /// `device` gets its network back.
+  case online(device: String)
+  /// `device`'s clock jumps by `seconds`.
+  case clockJump(device: String, seconds: Int)
+  /// `device` updates its app to the simulation's newer schema.
+  case upgrade(device: String)
+  /// Virtual time moves `seconds` forward.
+  case advance(seconds: Int)
+  /// The network or server misbehaves.
+  case fault(SimulationFault)
+
+  /// The device the step is about, if any.
+  public var device: String? {
+    switch self {
+    case .create(let device, _, _), .edit(let device, _, _), .delete(let device, _), .sync(let device),
+      .crash(let device), .offline(let device), .online(let device), .clockJump(let device, _), .upgrade(let device):
+      device
+    case .advance: nil
+    case .fault(let fault): fault.device
+    }
+  }
+
+  /// Whether the step is a fault or a device mishap rather than an app action.
+  public var isFault: Bool {
+    switch self {
+    case .fault, .crash, .offline, .online, .clockJump: true
+    default: false
+    }
+  }
+
+}
