@@ -9,13 +9,13 @@
 
   extension CKRecord: CloudKitRecordBridging {
     /// The record type.
-    public var bridgedRecordType: String { recordType }
+    package var bridgedRecordType: String { recordType }
 
     /// The record's name, zone and owner.
-    public var bridgedRecordID: (recordName: String, zoneName: String, ownerName: String) { recordID.bridged }
+    package var bridgedRecordID: (recordName: String, zoneName: String, ownerName: String) { recordID.bridged }
 
     /// The change tag, dates, creator and last modifier, and the share's record name.
-    public var bridgedSystemFields: CloudKitSystemFields {
+    package var bridgedSystemFields: CloudKitSystemFields {
       CloudKitSystemFields(
         recordChangeTag: recordChangeTag, creationDate: creationDate, modificationDate: modificationDate,
         creatorUserRecordName: creatorUserRecordID?.recordName,
@@ -23,15 +23,15 @@
     }
 
     /// Every key, plain and encrypted.
-    public var bridgedKeys: [String] { Array(Set(allKeys()).union(encryptedValues.allKeys())) }
+    package var bridgedKeys: [String] { Array(Set(allKeys()).union(encryptedValues.allKeys())) }
 
     /// `changedKeys()`, plain and encrypted.
-    public var bridgedChangedKeys: [String] { Array(Set(changedKeys()).union(encryptedValues.changedKeys())) }
+    package var bridgedChangedKeys: [String] { Array(Set(changedKeys()).union(encryptedValues.changedKeys())) }
 
     /// The value under `key`, from `encryptedValues` first.
     /// - Parameter key: The key.
     /// - Returns: The value and whether it is encrypted; `nil` when absent or of a kind records cannot hold.
-    public func bridgedValue(forKey key: String) -> (value: CloudKitValue, encrypted: Bool)? {
+    package func bridgedValue(forKey key: String) -> (value: CloudKitValue, encrypted: Bool)? {
       let encryptedValue: (any CKRecordValueProtocol)? = encryptedValues[key]
       if let encryptedValue, let value = CloudKitValue(cloudKit: encryptedValue) { return (value, true) }
       let plainValue: (any CKRecordValueProtocol)? = self[key]
@@ -44,7 +44,7 @@
     ///   - value: The value, or `nil` to remove it.
     ///   - key: The key.
     ///   - encrypted: Whether the value is encrypted.
-    public func setBridgedValue(_ value: CloudKitValue?, forKey key: String, encrypted: Bool) {
+    package func setBridgedValue(_ value: CloudKitValue?, forKey key: String, encrypted: Bool) {
       let converted = value.flatMap(\.cloudKitObject)
       if encrypted {
         let values = encryptedValues
@@ -55,7 +55,7 @@
     }
 
     /// The parent reference's target.
-    public var bridgedParent: (recordName: String, zoneName: String, ownerName: String)? {
+    package var bridgedParent: (recordName: String, zoneName: String, ownerName: String)? {
       get {
         parent?.recordID.bridged
       }
@@ -71,7 +71,7 @@
   extension CloudKitValue {
     /// Reads a value `CKRecord` returned; `nil` for a kind records cannot hold.
     /// - Parameter value: The value.
-    public init?(cloudKit value: Any) {
+    package init?(cloudKit value: Any) {
       switch value {
       case let number as NSNumber: self = .number(CloudKitNumber(number))
       case let string as String: self = .string(string)
@@ -103,7 +103,7 @@
 
     /// The value as CloudKit stores it: `String`, `Int64`, `Double`, `Date`, `Data`, `CKRecord.Reference`, `CKAsset`
     /// (`nil` without a file URL), `CLLocation`, or an array of one of those.
-    public var cloudKitObject: (any CKRecordValueProtocol)? {
+    package var cloudKitObject: (any CKRecordValueProtocol)? {
       switch self {
       case .string(let s): return s
       case .number(.integer(let v)): return v
@@ -135,19 +135,27 @@
     }
   }
 
+  extension CloudKitError {
+    /// Reads a `CKError`: its code and delay, the three records of a `serverRecordChanged` as a ``Conflict``, and each
+    /// failed item of a `partialFailure`.
+    /// - Parameter ckError: The CloudKit error.
+    /// - Throws: ``CloudKitBridgeError`` when a record in the error cannot be read.
+    public init(_ ckError: CKError) throws(CloudKitBridgeError) { try self.init(bridging: ckError) }
+  }
+
   extension CKError: CloudKitErrorBridging {
     /// `code.rawValue`.
-    public var bridgedCode: Int { errorCode }
+    package var bridgedCode: Int { errorCode }
     /// `retryAfterSeconds`.
-    public var bridgedRetryAfter: Double? { retryAfterSeconds }
+    package var bridgedRetryAfter: Double? { retryAfterSeconds }
     /// `localizedDescription`.
-    public var bridgedMessage: String? { localizedDescription }
+    package var bridgedMessage: String? { localizedDescription }
     /// `clientRecord`, `ancestorRecord`, `serverRecord`.
-    public var bridgedConflictRecords: (client: CKRecord?, ancestor: CKRecord?, server: CKRecord?) {
+    package var bridgedConflictRecords: (client: CKRecord?, ancestor: CKRecord?, server: CKRecord?) {
       (clientRecord, ancestorRecord, serverRecord)
     }
     /// The per-record errors of a partial failure, by record name.
-    public var bridgedPartialErrors: [String: CKError] {
+    package var bridgedPartialErrors: [String: CKError] {
       var errors: [String: CKError] = [:]
       for (id, error) in partialErrorsByItemID ?? [:] {
         guard let id = id.base as? CKRecord.ID, let error = error as? CKError else { continue }
@@ -158,7 +166,7 @@
   }
 
   extension Share {
-    /// The share a `CKShare` holds: its record (see ``Record/init(bridging:)``), participants with their identities,
+    /// The share a `CKShare` holds: its record (see `Record.init(_:)`), participants with their identities,
     /// roles, permissions and acceptance, the public permission and the URL.
     /// - Parameter ckShare: The CloudKit share.
     /// - Throws: ``CloudKitBridgeError``.
@@ -211,10 +219,19 @@
   }
 
   extension Record {
-    /// The record a `CKRecord` holds; see ``init(bridging:)``.
+    /// The record a `CKRecord` holds: its ID, type, values (plain and encrypted), changed keys, parent and system fields.
     /// - Parameter ckRecord: The CloudKit record.
     /// - Throws: ``CloudKitBridgeError``.
     public init(_ ckRecord: CKRecord) throws(CloudKitBridgeError) { try self.init(bridging: ckRecord) }
+
+    /// Writes this record's ``changedKeys`` — each key's value, plain or encrypted, or its removal — and its parent
+    /// onto a `CKRecord`, and nothing else.
+    ///
+    /// Apply a resolved record onto the server's `CKRecord` (from `serverRecordChanged`) and save that: the save
+    /// carries the server's change tag, and only what the merge changed is marked changed. Rebuilding a `CKRecord`
+    /// from scratch instead marks every key changed, which turns the next three-way merge into a conflict on every key.
+    /// - Parameter ckRecord: The CloudKit record to write onto, usually the server's version.
+    public func apply(to ckRecord: CKRecord) { apply(bridgingTo: ckRecord) }
 
     /// A `CKRecord` with this record's ID, type, every value and parent — and, for a record the server knows, its
     /// system fields (change tag included), restored through Apple's system-fields archive as `CKRecord(coder:)` reads
@@ -231,7 +248,7 @@
       let target = record ?? CKRecord(recordType: recordType, recordID: recordID.ckRecordID)
       var all = self
       for key in allKeys { all.markChanged(key) }
-      all.apply(to: target)
+      all.apply(bridgingTo: target)
       return target
     }
   }

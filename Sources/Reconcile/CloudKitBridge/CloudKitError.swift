@@ -184,7 +184,7 @@ public struct CloudKitError: Error, Sendable, Hashable, CustomStringConvertible 
 }
 
 /// The parts of a `CKError` the bridge reads, described without CloudKit; `CKError` conforms on Apple platforms.
-public protocol CloudKitErrorBridging {
+package protocol CloudKitErrorBridging {
   /// A CloudKit record type the error carries (`CKRecord`).
   associatedtype BridgedRecord: CloudKitRecordBridging
   /// `code.rawValue`.
@@ -204,7 +204,7 @@ extension CloudKitError {
   /// each failed item of a `partialFailure`.
   /// - Parameter error: A `CKError`, or anything that describes one.
   /// - Throws: ``CloudKitBridgeError`` when a record in the error cannot be read.
-  public init<E: CloudKitErrorBridging>(bridging error: E) throws(CloudKitBridgeError) {
+  package init<E: CloudKitErrorBridging>(bridging error: E) throws(CloudKitBridgeError) {
     var conflict: Conflict?
     let records = error.bridgedConflictRecords
     if let client = records.client, let server = records.server {

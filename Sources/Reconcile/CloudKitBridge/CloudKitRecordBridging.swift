@@ -1,10 +1,10 @@
-public import Foundation
+package import Foundation
 
 /// The parts of a `CKRecord` the bridge reads and writes, described without CloudKit.
 ///
 /// On Apple platforms `CKRecord` conforms (a thin layer that only forwards to CloudKit's API); tests conform a small
 /// class, so all the conversion logic — types, encrypted values, changed keys, system fields — runs on every platform.
-public protocol CloudKitRecordBridging: AnyObject {
+package protocol CloudKitRecordBridging: AnyObject {
   /// The record's type.
   var bridgedRecordType: String { get }
   /// The record's name, zone name and zone owner.
@@ -24,19 +24,19 @@ public protocol CloudKitRecordBridging: AnyObject {
 }
 
 /// A record's server-set fields as CloudKit reports them.
-public struct CloudKitSystemFields: Sendable, Hashable {
+package struct CloudKitSystemFields: Sendable, Hashable {
   /// The change tag.
-  public var recordChangeTag: String?
+  package var recordChangeTag: String?
   /// When the server first saved the record.
-  public var creationDate: Date?
+  package var creationDate: Date?
   /// When the server last saved the record.
-  public var modificationDate: Date?
+  package var modificationDate: Date?
   /// The creator's user record name.
-  public var creatorUserRecordName: String?
+  package var creatorUserRecordName: String?
   /// The last modifier's user record name.
-  public var lastModifiedUserRecordName: String?
+  package var lastModifiedUserRecordName: String?
   /// The share record's name, when the record is shared.
-  public var shareRecordName: String?
+  package var shareRecordName: String?
 
   /// Creates system fields.
   /// - Parameters:
@@ -46,7 +46,7 @@ public struct CloudKitSystemFields: Sendable, Hashable {
   ///   - creatorUserRecordName: The creator.
   ///   - lastModifiedUserRecordName: The last modifier.
   ///   - shareRecordName: The share record's name.
-  public init(
+  package init(
     recordChangeTag: String? = nil, creationDate: Date? = nil, modificationDate: Date? = nil,
     creatorUserRecordName: String? = nil, lastModifiedUserRecordName: String? = nil, shareRecordName: String? = nil
   ) {
@@ -63,7 +63,7 @@ extension ZoneID {
   /// The zone a `CKRecordZone.ID` names.
   /// - Parameter id: Its zone name and owner name.
   /// - Throws: ``CloudKitBridgeError/invalidName(_:)`` when Reconcile cannot hold the name.
-  public init(bridging id: (zoneName: String, ownerName: String)) throws(CloudKitBridgeError) {
+  package init(bridging id: (zoneName: String, ownerName: String)) throws(CloudKitBridgeError) {
     do {
       self = try ZoneID(zoneName: id.zoneName, ownerName: id.ownerName)
     } catch {
@@ -76,7 +76,7 @@ extension RecordID {
   /// The record a `CKRecord.ID` names.
   /// - Parameter id: Its record name, zone name and owner name.
   /// - Throws: ``CloudKitBridgeError/invalidName(_:)`` when Reconcile cannot hold the name.
-  public init(bridging id: (recordName: String, zoneName: String, ownerName: String)) throws(CloudKitBridgeError) {
+  package init(bridging id: (recordName: String, zoneName: String, ownerName: String)) throws(CloudKitBridgeError) {
     do {
       self = try RecordID(
         recordName: id.recordName, zoneID: ZoneID(zoneName: id.zoneName, ownerName: id.ownerName))
@@ -95,7 +95,7 @@ extension Record {
   /// ```
   /// - Parameter source: A `CKRecord`, or anything that describes one.
   /// - Throws: ``CloudKitBridgeError`` naming a value Reconcile cannot hold or an invalid name.
-  public init(bridging source: some CloudKitRecordBridging) throws(CloudKitBridgeError) {
+  package init(bridging source: some CloudKitRecordBridging) throws(CloudKitBridgeError) {
     let recordID = try RecordID(bridging: source.bridgedRecordID)
     let zone = recordID.zoneID
     var record = Record(recordType: source.bridgedRecordType, recordID: recordID)
@@ -130,10 +130,10 @@ extension Record {
   ///
   /// ```swift
   /// let resolved = try FieldMerge().resolve(conflict)
-  /// resolved.apply(to: serverRecord)                 // the CKRecord from the error
+  /// resolved.apply(to: serverRecord)                 // the CKRecord from the error: `apply(to:)` on Apple platforms
   /// ```
   /// - Parameter target: The CloudKit record to write onto, usually the server's version.
-  public func apply(to target: some CloudKitRecordBridging) {
+  package func apply(bridgingTo target: some CloudKitRecordBridging) {
     for key in changedKeys.sorted() {
       if let value = storage.encrypted[key] {
         target.setBridgedValue(value.cloudKitValue, forKey: key, encrypted: true)

@@ -4,7 +4,7 @@ public import Foundation
 /// `CKRecord.Reference`, `CKAsset`, `CLLocation` and arrays of them — described without CloudKit, so the conversion to
 /// and from ``FieldValue`` compiles and is tested everywhere. On Apple platforms the bridge turns each `CKRecord`
 /// value into one of these; elsewhere a test builds them directly.
-public enum CloudKitValue: Sendable, Hashable {
+package enum CloudKitValue: Sendable, Hashable {
   /// An `NSString`/`String`.
   case string(String)
   /// An `NSNumber`, which CloudKit stores as `INT64` or `DOUBLE` according to how it was made.
@@ -25,7 +25,7 @@ public enum CloudKitValue: Sendable, Hashable {
 
 /// The two faces of an `NSNumber` CloudKit distinguishes: integers (`INT64`) and floating point (`DOUBLE`). Booleans are
 /// integers, as CloudKit stores them.
-public enum CloudKitNumber: Sendable, Hashable {
+package enum CloudKitNumber: Sendable, Hashable {
   /// An integer, a Boolean or a character.
   case integer(Int64)
   /// A `float` or `double`.
@@ -41,7 +41,7 @@ public enum CloudKitNumber: Sendable, Hashable {
   ///   - integer: The value as an integer.
   ///   - double: The value as a double.
   /// - Returns: The number with the type it was stored as.
-  public static func classify(objCType: String, integer: Int64, double: Double) -> CloudKitNumber {
+  package static func classify(objCType: String, integer: Int64, double: Double) -> CloudKitNumber {
     switch objCType {
     case "f", "d": return .floatingPoint(double)
     default: return .integer(integer)
@@ -75,7 +75,7 @@ extension FieldValue {
   ///   - value: The value as CloudKit's API holds it.
   ///   - key: The field's key, for errors.
   /// - Throws: ``CloudKitBridgeError`` for a list that mixes kinds or nests, or an invalid reference name.
-  public init(cloudKitValue value: CloudKitValue, key: String) throws(CloudKitBridgeError) {
+  package init(cloudKitValue value: CloudKitValue, key: String) throws(CloudKitBridgeError) {
     switch value {
     case .string(let s): self = .string(s)
     case .number(.integer(let v)): self = .int64(v)
@@ -106,7 +106,7 @@ extension FieldValue {
 
   /// The value as CloudKit's API stores it. A `VALIDATE` reference, which `CKRecord.Reference` cannot express, becomes
   /// an action of none; an asset without a local file has a `nil` URL.
-  public var cloudKitValue: CloudKitValue {
+  package var cloudKitValue: CloudKitValue {
     switch self {
     case .string(let s): return .string(s)
     case .int64(let v): return .number(.integer(v))

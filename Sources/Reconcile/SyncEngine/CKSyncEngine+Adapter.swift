@@ -18,7 +18,7 @@
   /// adapter.perform(on: engine) { delegate, state in delegate.userEdited(note, syncEngine: &state) }
   /// ```
   ///
-  /// Each event is converted (records with ``Record/init(_:)``, errors with ``CloudKitError/init(bridging:)``) and
+  /// Each event is converted (records with ``Record/init(_:)``, errors with `CloudKitError(_:)`) and
   /// handed to the delegate with a ``SyncEngine/State`` copied from `syncEngine.state`; the pending changes the delegate
   /// adds and removes are replayed onto `syncEngine.state` in order. Batches go back as `CKRecord`s built with
   /// `ckRecord`, so a record the server knows carries its change tag. What does not convert is left out of the event and
@@ -26,7 +26,7 @@
   @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   public final class CloudKitSyncEngineAdapter<Delegate: SyncEngineDelegate>: CKSyncEngineDelegate {
     /// Runs the delegate; use it to read the delegate.
-    public let host: SyncEngineDelegateHost<Delegate>
+    package let host: SyncEngineDelegateHost<Delegate>
 
     /// An adapter around `delegate`.
     /// - Parameters:
@@ -155,7 +155,7 @@
   @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   extension CKSyncEngine.State: SyncEngineStateBridging {
     /// The pending record changes whose IDs Reconcile can hold.
-    public var bridgedPendingRecordZoneChanges: [SyncEngine.PendingRecordZoneChange] {
+    package var bridgedPendingRecordZoneChanges: [SyncEngine.PendingRecordZoneChange] {
       pendingRecordZoneChanges.compactMap { change in
         switch change {
         case .saveRecord(let id): (try? RecordID(bridging: id.bridged)).map { .saveRecord($0) }
@@ -166,7 +166,7 @@
     }
 
     /// The pending zone changes whose IDs Reconcile can hold.
-    public var bridgedPendingDatabaseChanges: [SyncEngine.PendingDatabaseChange] {
+    package var bridgedPendingDatabaseChanges: [SyncEngine.PendingDatabaseChange] {
       pendingDatabaseChanges.compactMap { change in
         switch change {
         case .saveZone(let zone): (try? ZoneID(bridging: zone.zoneID.bridged)).map { .saveZone($0) }
@@ -177,22 +177,22 @@
     }
 
     /// `add(pendingRecordZoneChanges:)`.
-    public func addBridged(pendingRecordZoneChanges changes: [SyncEngine.PendingRecordZoneChange]) {
+    package func addBridged(pendingRecordZoneChanges changes: [SyncEngine.PendingRecordZoneChange]) {
       add(pendingRecordZoneChanges: changes.map(\.ckChange))
     }
 
     /// `remove(pendingRecordZoneChanges:)`.
-    public func removeBridged(pendingRecordZoneChanges changes: [SyncEngine.PendingRecordZoneChange]) {
+    package func removeBridged(pendingRecordZoneChanges changes: [SyncEngine.PendingRecordZoneChange]) {
       remove(pendingRecordZoneChanges: changes.map(\.ckChange))
     }
 
     /// `add(pendingDatabaseChanges:)`.
-    public func addBridged(pendingDatabaseChanges changes: [SyncEngine.PendingDatabaseChange]) {
+    package func addBridged(pendingDatabaseChanges changes: [SyncEngine.PendingDatabaseChange]) {
       add(pendingDatabaseChanges: changes.map(\.ckChange))
     }
 
     /// `remove(pendingDatabaseChanges:)`.
-    public func removeBridged(pendingDatabaseChanges changes: [SyncEngine.PendingDatabaseChange]) {
+    package func removeBridged(pendingDatabaseChanges changes: [SyncEngine.PendingDatabaseChange]) {
       remove(pendingDatabaseChanges: changes.map(\.ckChange))
     }
   }
@@ -218,29 +218,39 @@
   }
 
   extension CKRecord.ID {
-    /// The name, zone and owner, for ``RecordID/init(bridging:)``.
-    public var bridged: (recordName: String, zoneName: String, ownerName: String) {
+    /// The name, zone and owner, for `RecordID.init(bridging:)`.
+    package var bridged: (recordName: String, zoneName: String, ownerName: String) {
       (recordName, zoneID.zoneName, zoneID.ownerName)
     }
 
     /// The ID a name, zone and owner describe: the reverse of ``bridged``.
     /// - Parameter id: The record name, zone name and owner name.
-    public convenience init(bridged id: (recordName: String, zoneName: String, ownerName: String)) {
+    package convenience init(bridged id: (recordName: String, zoneName: String, ownerName: String)) {
       self.init(recordName: id.recordName, zoneID: CKRecordZone.ID(zoneName: id.zoneName, ownerName: id.ownerName))
     }
   }
 
   extension CKRecordZone.ID {
-    /// The zone and owner, for ``ZoneID/init(bridging:)``.
-    public var bridged: (zoneName: String, ownerName: String) { (zoneName, ownerName) }
+    /// The zone and owner, for `ZoneID.init(bridging:)`.
+    package var bridged: (zoneName: String, ownerName: String) { (zoneName, ownerName) }
   }
 
   extension RecordID {
+    /// The ID a `CKRecord.ID` names.
+    /// - Parameter ckRecordID: The CloudKit record ID.
+    /// - Throws: ``CloudKitBridgeError`` when the name, zone or owner is not one CloudKit accepts.
+    public init(_ ckRecordID: CKRecord.ID) throws(CloudKitBridgeError) { try self.init(bridging: ckRecordID.bridged) }
+
     /// The `CKRecord.ID` naming this record.
-    public var ckRecordID: CKRecord.ID { CKRecord.ID(bridged: (recordName, zoneID.zoneName, zoneID.ownerName)) }
+    package var ckRecordID: CKRecord.ID { CKRecord.ID(bridged: (recordName, zoneID.zoneName, zoneID.ownerName)) }
   }
 
   extension ZoneID {
+    /// The zone a `CKRecordZone.ID` names.
+    /// - Parameter ckZoneID: The CloudKit zone ID.
+    /// - Throws: ``CloudKitBridgeError`` when the zone or owner name is not one CloudKit accepts.
+    public init(_ ckZoneID: CKRecordZone.ID) throws(CloudKitBridgeError) { try self.init(bridging: ckZoneID.bridged) }
+
     /// The `CKRecordZone.ID` naming this zone.
     public var ckZoneID: CKRecordZone.ID { CKRecordZone.ID(zoneName: zoneName, ownerName: ownerName) }
   }

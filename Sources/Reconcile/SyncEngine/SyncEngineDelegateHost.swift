@@ -3,7 +3,7 @@ import Foundation
 /// The pending changes of an engine whose state lives outside Reconcile — `CKSyncEngine.State` — described without
 /// CloudKit, so ``SyncEngineDelegateHost`` reads and changes them on every platform. `CKSyncEngine.State` conforms on
 /// Apple platforms.
-public protocol SyncEngineStateBridging: AnyObject {
+package protocol SyncEngineStateBridging: AnyObject {
   /// The record changes not yet sent. Changes whose IDs Reconcile cannot hold are left out (and left alone).
   var bridgedPendingRecordZoneChanges: [SyncEngine.PendingRecordZoneChange] { get }
   /// The zone changes not yet sent.
@@ -26,7 +26,7 @@ public protocol SyncEngineStateBridging: AnyObject {
 /// and remove the delegate made, in order, onto the engine. Calls are serialized, as CKSyncEngine delivers events one at
 /// a time. What CloudKit hands over that Reconcile cannot hold — a record with a value of an unknown kind, an invalid
 /// name — is left out of the event, kept in ``failures`` and passed to `onFailure`; CloudKit still has it.
-public final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchecked Sendable {
+package final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchecked Sendable {
   // The lock guards `delegate` and `failureLog`; every access goes through `locked`.
   private let lock = NSLock()
   private var delegate: Delegate
@@ -38,7 +38,7 @@ public final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchec
   ///   - delegate: The app's delegate.
   ///   - onFailure: Called with each thing CloudKit handed over that the delegate could not be given; `nil` to only
   ///     keep them in ``failures``.
-  public init(_ delegate: Delegate, onFailure: (@Sendable (SyncEngineError) -> Void)? = nil) {
+  package init(_ delegate: Delegate, onFailure: (@Sendable (SyncEngineError) -> Void)? = nil) {
     self.delegate = delegate
     self.onFailure = onFailure
   }
@@ -50,13 +50,13 @@ public final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchec
   }
 
   /// What CloudKit handed over that the delegate was not given, oldest first.
-  public var failures: [SyncEngineError] { locked { failureLog } }
+  package var failures: [SyncEngineError] { locked { failureLog } }
 
   /// Reads the delegate.
   /// - Parameter body: Reads it.
   /// - Returns: What `body` returns.
   /// - Throws: What `body` throws.
-  public func read<T>(_ body: (Delegate) throws -> T) rethrows -> T { try locked { try body(delegate) } }
+  package func read<T>(_ body: (Delegate) throws -> T) rethrows -> T { try locked { try body(delegate) } }
 
   /// Runs `body` with the delegate and a state copied from `engine`, then replays the pending changes `body` added and
   /// removed onto `engine` — also when `body` throws. Call it for what the user does: an edit adds its pending save.
@@ -65,7 +65,7 @@ public final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchec
   ///   - body: Changes the delegate and the state.
   /// - Returns: What `body` returns.
   /// - Throws: What `body` throws.
-  public func perform<T>(
+  package func perform<T>(
     on engine: some SyncEngineStateBridging, _ body: (inout Delegate, inout SyncEngine.State) throws -> T
   ) rethrows -> T {
     try locked {
@@ -99,7 +99,7 @@ public final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchec
   /// - Parameters:
   ///   - event: The event, converted.
   ///   - engine: The engine's state.
-  public func handle(_ event: SyncEngine.Event, on engine: some SyncEngineStateBridging) {
+  package func handle(_ event: SyncEngine.Event, on engine: some SyncEngineStateBridging) {
     perform(on: engine) { delegate, state in delegate.handleEvent(event, syncEngine: &state) }
   }
 
@@ -108,7 +108,7 @@ public final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchec
   ///   - context: Why the engine sends.
   ///   - engine: The engine's state.
   /// - Returns: The batch, or `nil`.
-  public func nextBatch(
+  package func nextBatch(
     _ context: SyncEngine.SendChangesContext, on engine: some SyncEngineStateBridging
   ) -> SyncEngine.RecordZoneChangeBatch? {
     perform(on: engine) { delegate, state in delegate.nextRecordZoneChangeBatch(context, syncEngine: &state) }
@@ -116,7 +116,7 @@ public final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchec
 
   /// Keeps a failure and reports it.
   /// - Parameter failure: What could not be handed to the delegate.
-  public func record(_ failure: SyncEngineError) {
+  package func record(_ failure: SyncEngineError) {
     locked { failureLog.append(failure) }
     onFailure?(failure)
   }
@@ -129,7 +129,7 @@ public final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchec
   ///   - engineSerialization: `CKSyncEngine.State.Serialization`.
   ///   - engine: The engine's state, for the copy of its pending changes.
   /// - Returns: The event.
-  public func stateUpdate(
+  package func stateUpdate(
     _ engineSerialization: some Encodable, of engine: some SyncEngineStateBridging
   ) -> SyncEngine.Event? {
     do {
@@ -147,7 +147,7 @@ public final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchec
   ///   - modifications: The records fetched (`CKRecord`).
   ///   - deletions: The records deleted: each ID and type.
   /// - Returns: The event.
-  public func fetchedRecordZoneChanges(
+  package func fetchedRecordZoneChanges(
     modifications: [some CloudKitRecordBridging],
     deletions: [(recordID: (recordName: String, zoneName: String, ownerName: String), recordType: String)]
   ) -> SyncEngine.Event {
@@ -168,7 +168,7 @@ public final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchec
   ///   - deletedRecordIDs: The records deleted.
   ///   - failedRecordDeletes: Each failed deletion's ID and error.
   /// - Returns: The event.
-  public func sentRecordZoneChanges<R: CloudKitRecordBridging, E: CloudKitErrorBridging>(
+  package func sentRecordZoneChanges<R: CloudKitRecordBridging, E: CloudKitErrorBridging>(
     savedRecords: [R], failedRecordSaves: [(record: R, error: E)],
     deletedRecordIDs: [(recordName: String, zoneName: String, ownerName: String)],
     failedRecordDeletes: [(recordID: (recordName: String, zoneName: String, ownerName: String), error: E)]
@@ -196,7 +196,7 @@ public final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchec
   ///   - deletedZoneIDs: The zones deleted.
   ///   - failedZoneDeletes: Each failed zone deletion and its error.
   /// - Returns: The event.
-  public func sentDatabaseChanges<E: CloudKitErrorBridging>(
+  package func sentDatabaseChanges<E: CloudKitErrorBridging>(
     savedZones: [(zoneName: String, ownerName: String)],
     failedZoneSaves: [(zoneID: (zoneName: String, ownerName: String), error: E)],
     deletedZoneIDs: [(zoneName: String, ownerName: String)],
@@ -221,7 +221,7 @@ public final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchec
   /// message without the ``CloudKitError/conflict`` (and the failure is kept).
   /// - Parameter source: A `CKError`.
   /// - Returns: The error.
-  public func error(_ source: some CloudKitErrorBridging) -> CloudKitError {
+  package func error(_ source: some CloudKitErrorBridging) -> CloudKitError {
     do {
       return try CloudKitError(bridging: source)
     } catch {
@@ -236,7 +236,7 @@ public final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchec
   ///   - id: The zone's name and owner.
   ///   - what: What it is, for the failure.
   /// - Returns: The ID.
-  public func zoneID(_ id: (zoneName: String, ownerName: String), what: String = "a zone ID") -> ZoneID? {
+  package func zoneID(_ id: (zoneName: String, ownerName: String), what: String = "a zone ID") -> ZoneID? {
     do {
       return try ZoneID(bridging: id)
     } catch {
@@ -250,7 +250,7 @@ public final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unchec
   ///   - id: The record's name, zone and owner.
   ///   - what: What it is, for the failure.
   /// - Returns: The ID.
-  public func recordID(
+  package func recordID(
     _ id: (recordName: String, zoneName: String, ownerName: String), what: String = "a record ID"
   ) -> RecordID? {
     do {

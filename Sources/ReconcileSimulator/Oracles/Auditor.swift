@@ -1,13 +1,13 @@
 import Foundation
 import Reconcile
 
-/// The oracles of one run, fed by the world's events (``WorldEvent``).
+/// The oracles of one run, fed by the world's events (``WorldListener``).
 ///
 /// The world reports what happened and asks for a ``Verdict`` at the end; everything judged in between lives here:
 /// the live checks (``HaltedSendCheck``, ``RetryAfterCheck``, ``TokenOrderCheck``), the record of what users did and
 /// what each device could not know (``UserHistory``, ``AnswerLedger``), and the server observer (``Observer``). The
 /// end-state judgment is in `Auditor+Verdict.swift`.
-struct Auditor: Sendable {
+struct Auditor: WorldListener, Sendable {
   /// What the run promises and how its records are kept: the auditor's fixed inputs.
   struct Rules: Sendable {
     var invariants: Set<Invariant>
@@ -41,46 +41,64 @@ struct Auditor: Sendable {
   var tokenChecks: Int { tokenOrder.checks }
   var retryAftersHanded: Int { retryAfters.handed }
 
-  /// Learns what happened at `now`.
-  mutating func hear(_ event: WorldEvent, at now: Date) {
-    switch event {
-    case .appInstalled(let device, let keys):
-      knownKeys[device] = keys
-    case .userActed(_, let device, let id, let kind, let before, let after):
-      userActed(device: device, recordID: id, kind: kind, before: before, after: after, at: now)
-    case .requestSent(let index, let device, let request, let halted):
-      haltedSends.requestSent(by: device, request, halted: halted)
-      retryAfters.requestSent(by: index, device, request, at: now)
-    case .requestLost(let device, let request):
-      ledger.requestLost(request, device: device, into: &history)
-    case .serverAnswered(let device, let answer):
-      ledger.serverAnswered(answer, device: device, into: &history)
-    case .answerLost(let device, let saving, let answer):
-      ledger.answerLost(saving: saving, answer, device: device, into: &history)
-    case .answerDelivered(let index, let device, let requestID, let answer, let saving, let awaited):
-      ledger.answerDelivered(
-        answer, requestID: requestID, saving: saving, awaited: awaited, index: index, device: device, into: &history)
-      if awaited { retryAfters.answerTaken(by: index, answer, at: now) }
-    case .crashed(let index, let device, let lost):
-      retryAfters.crashed(index)
-      if let lost { history.recordUnanswered(saved: lost.saved, deleted: lost.deleted, device: device) }
-    case .tokenMoved(let device, let before, let after):
-      tokenOrder.tokenMoved(on: device, from: before, to: after)
-    case .halted:
-      haltedSends.deviceHalted()
-    case .serverChanged(let change):
-      observer.observe(change, knownKeys: knownKeys)
-    case .zoneDeleted(let position, let shown):
-      var positions: [RecordID: Int] = [:]
-      for records in shown {
-        for record in records {
-          positions[record.recordID] = max(positions[record.recordID] ?? 0, shownPosition(record))
-        }
-      }
-      history.recordReset(UserHistory.ZoneReset(time: now, position: position, shown: positions))
-    case .storageDamaged(let device, let id):
-      history.recordDamage(device: device, recordID: id, time: now)
+  // MARK: Listening
+
+  mutating func appInstalled(on device: String, knownKeys keys: Set<String>?) { knownKeys[device] = keys }
+
+  mutating func requestSent(by index: Int, _ device: String, _ request: ServerRequest, halted: Bool, at now: Date) {
+    haltedSends.requestSent(by: index, device, request, halted: halted, at: now)
+    retryAfters.requestSent(by: index, device, request, halted: halted, at: now)
+  }
+
+  mutating func requestLost(by device: String, _ request: ServerRequest) {
+    ledger.requestLost(request, device: device, into: &history)
+  }
+
+  mutating func serverAnswered(_ device: String, _ answer: Result<ServerReply, ServerError>) {
+    ledger.serverAnswered(answer, device: device, into: &history)
+  }
+
+  mutating func answerLost(to device: String, saving: [RecordID], _ answer: Result<ServerReply, ServerError>) {
+    ledger.answerLost(saving: saving, answer, device: device, into: &history)
+  }
+
+  mutating func answerDelivered(
+    to index: Int, _ device: String, requestID: Int, _ answer: Result<ServerReply, ServerError>, saving: [RecordID],
+    awaited: Bool, at now: Date
+  ) {
+    ledger.answerDelivered(
+      answer, requestID: requestID, saving: saving, awaited: awaited, index: index, device: device, into: &history)
+    retryAfters.answerDelivered(
+      to: index, device, requestID: requestID, answer, saving: saving, awaited: awaited, at: now)
+  }
+
+  mutating func crashed(_ index: Int, _ device: String, lostAnswer: (saved: [RecordID], deleted: [RecordID])?) {
+    retryAfters.crashed(index, device, lostAnswer: lostAnswer)
+    if let lostAnswer {
+      history.recordUnanswered(saved: lostAnswer.saved, deleted: lostAnswer.deleted, device: device)
     }
+  }
+
+  mutating func tokenMoved(on device: String, from before: ZoneChangeToken?, to after: ZoneChangeToken?) {
+    tokenOrder.tokenMoved(on: device, from: before, to: after)
+  }
+
+  mutating func halted(_ device: String) { haltedSends.halted(device) }
+
+  mutating func serverChanged(_ event: ServerEvent) { observer.observe(event, knownKeys: knownKeys) }
+
+  mutating func zoneDeleted(position: Int, shown: [[Record]], at now: Date) {
+    var positions: [RecordID: Int] = [:]
+    for records in shown {
+      for record in records {
+        positions[record.recordID] = max(positions[record.recordID] ?? 0, shownPosition(record))
+      }
+    }
+    history.recordReset(UserHistory.ZoneReset(time: now, position: position, shown: positions))
+  }
+
+  mutating func storageDamaged(on device: String, recordID: RecordID, at now: Date) {
+    history.recordDamage(device: device, recordID: recordID, time: now)
   }
 
   /// The server history position of a version a device shows (0 for none, or one without a change tag): what the
@@ -91,12 +109,13 @@ struct Auditor: Sendable {
 
   /// A user acted: adds the action to the ground truth, based on the version the device showed (a create is based on
   /// nothing), with the edit count and stamps the device shows after it.
-  private mutating func userActed(
-    device: String, recordID: RecordID, kind: UserHistory.Action.Kind, before: Record?, after: Record?, at now: Date
+  mutating func userActed(
+    on device: String, recordID: RecordID, kind: UserHistory.Action.Kind, shownBefore before: Record?,
+    shownAfter after: Record?, at now: Date
   ) {
     var action = UserHistory.Action(device: device, time: now, recordID: recordID, kind: kind, base: 0)
     if !action.isCreate { action.base = shownPosition(before) }
-    action.knownKeys = knownKeys[device]
+    action.knownKeys = knownKeys.isEmpty ? nil : knownKeys[device]
     if let after {
       if let key = rules.editCountKey, case .int64(let count)? = after[key] { action.editCount = count }
       if let key = rules.stampsKey {

@@ -48,7 +48,7 @@ struct Observer: Sendable {
       }
       let previous = lastVersion.updateValue(record, forKey: id)
       let writer = event.client?.deviceName
-      let known = writer.flatMap { knownKeys[$0] }
+      let known = knownKeys.isEmpty ? nil : writer.flatMap { knownKeys[$0] }
       if let known, let previous, previous.allKeys.contains(where: { !known.contains($0) }) { unknownKeySaves += 1 }
       // Each key the save or the version before it holds, once: plain keys, then encrypted ones, then removed ones.
       var removedUnknown: [String] = []

@@ -2,24 +2,24 @@ public import Foundation
 public import Reconcile
 
 /// What a device keeps on disk: everything that survives a crash. Nothing else does.
-public struct DeviceStorage: Sendable, Hashable {
+package struct DeviceStorage: Sendable, Hashable {
   /// The device's records by ID.
-  public internal(set) var records: [RecordID: LocalRecord] = [:]
+  package internal(set) var records: [RecordID: LocalRecord] = [:]
   /// Changes not yet accepted by the server.
-  public internal(set) var pending = PendingQueue()
+  package internal(set) var pending = PendingQueue()
   /// Records known to be deleted, so late changes do not bring them back.
-  public internal(set) var tombstones = Tombstones()
+  package internal(set) var tombstones = Tombstones()
   /// The zone-change token, committed only after the changes it covers were applied.
-  public internal(set) var zoneToken: ZoneChangeToken?
+  package internal(set) var zoneToken: ZoneChangeToken?
   /// The database-change token.
-  public internal(set) var databaseToken: DatabaseChangeToken?
+  package internal(set) var databaseToken: DatabaseChangeToken?
   /// Whether the device has created (or seen) its zone on the server.
-  public internal(set) var zoneCreated = false
+  package internal(set) var zoneCreated = false
   /// The device's hybrid logical clock, kept so its stamps never go backwards across launches.
-  public internal(set) var clock: HybridLogicalClock
+  package internal(set) var clock: HybridLogicalClock
   /// How many damaged records the device has found and thrown away (see
   /// ``SimulatedDevice/corruptStoredRecord(_:)``).
-  public internal(set) var damagedRecordsDiscarded = 0
+  package internal(set) var damagedRecordsDiscarded = 0
   /// Records thrown away as damaged that the server holds (or may hold: a save was sent), by ID, with the server's
   /// creation date when known, until the refetch brings them back: a record the user creates under such an ID before
   /// then replaces the server's, so deleting it must reach the server.
@@ -29,11 +29,11 @@ public struct DeviceStorage: Sendable, Hashable {
   var firstZoneToken: ZoneChangeToken?
   /// Fetched copies of records this device deleted that it kept from coming back: a pending deletion kept under
   /// `.deleteWins`, or a tombstoned record deleted again.
-  public internal(set) var resurrectionsBlocked = 0
+  package internal(set) var resurrectionsBlocked = 0
   /// When the device last finished fetching changes.
-  public internal(set) var lastSuccessfulFetch: Date?
+  package internal(set) var lastSuccessfulFetch: Date?
   /// When the server last accepted a save or delete from the device.
-  public internal(set) var lastSuccessfulSave: Date?
+  package internal(set) var lastSuccessfulSave: Date?
   /// The records seen so far by a fetch from the beginning of the zone's history (after a token expired, or on first
   /// sync); `nil` when no such fetch is under way. Persisted, so a crash in the middle of it still ends with records
   /// the server no longer has being removed.

@@ -8,13 +8,13 @@ public import Reconcile
 /// broken through later writes (a store verifies a row before it rewrites its checksum), so the damage cannot be
 /// laundered by an update. Only that damage breaks a seal, so the seal is kept as a flag rather than recomputed: a
 /// checksum of both copies on every write cost the simulator about a tenth of its time.
-public struct LocalRecord: Sendable, Hashable {
+package struct LocalRecord: Sendable, Hashable {
   /// The last version the server handed this device (fetched or saved), with every value: the ancestor of the next
   /// conflict. `nil` for a record the server has not yet accepted.
-  public internal(set) var lastKnownServer: Record?
+  package internal(set) var lastKnownServer: Record?
   /// What the app sees: the server version plus unsent edits, which `Record/changedKeys` lists. Its system
   /// fields (change tag included) are the last known server version's.
-  public internal(set) var current: Record
+  package internal(set) var current: Record
   /// Bumped by every local edit, so a save reply can tell whether the record changed while the save was in flight.
   var generation = 0
   /// Whether a save of this record may have landed: one was sent, and no definite answer says it did not.
@@ -50,10 +50,10 @@ public struct LocalRecord: Sendable, Hashable {
   }
 
   /// Whether the record has edits the server has not accepted.
-  public var hasUnsentChanges: Bool { !current.changedKeys.isEmpty || lastKnownServer == nil }
+  package var hasUnsentChanges: Bool { !current.changedKeys.isEmpty || lastKnownServer == nil }
 
   /// Whether the stored copies still match their seal: `false` after storage corruption.
-  public var isIntact: Bool { !sealBroken }
+  package var isIntact: Bool { !sealBroken }
 
   /// Damages the current copy without resealing it: the first key's value (or a new key) becomes
   /// ``StorageDamage/garbage`` and is marked changed, as garbage that would otherwise be uploaded.

@@ -206,7 +206,7 @@ public struct SimulatedDevice: Sendable {
     _modify { yield &mutableState.configuration }
   }
   /// What the device keeps on disk.
-  public internal(set) var storage: DeviceStorage {
+  package internal(set) var storage: DeviceStorage {
     _read { yield state.storage }
     _modify { yield &mutableState.storage }
   }
@@ -269,7 +269,7 @@ public struct SimulatedDevice: Sendable {
   public var isHalted: Bool { session.halted }
 
   /// One word for what the device is doing.
-  public var status: DeviceStatus {
+  package var status: DeviceStatus {
     if isHalted { return .halted }
     if !isOnline { return .offline }
     if session.inFlight != nil { return .syncing }
@@ -286,7 +286,7 @@ public struct SimulatedDevice: Sendable {
   }
 
   /// What the device can tell about its sync.
-  public var diagnostics: DeviceDiagnostics {
+  package var diagnostics: DeviceDiagnostics {
     DeviceDiagnostics(
       status: status,
       queuedCount: storage.pending.count,

@@ -4,60 +4,60 @@ public import Foundation
 /// coverage of paths and invariants, and each failure with its replay script. Reports of several shards of one
 /// exploration merge into the report of the whole range (``merged(_:)``), so a CI matrix spreads the seeds over
 /// machines and one job adds them up.
-public struct ExplorationReport: Sendable, Hashable, Codable {
+package struct ExplorationReport: Sendable, Hashable, Codable {
   /// One failure, shrunk.
-  public struct Failure: Sendable, Hashable, Codable {
+  package struct Failure: Sendable, Hashable, Codable {
     /// The seed that failed.
-    public var seed: UInt64?
+    package var seed: UInt64?
     /// The invariant the shrunk run breaks.
-    public var invariant: String
+    package var invariant: String
     /// What the invariant says is wrong.
-    public var message: String
+    package var message: String
     /// Steps in the original run, and in the shrunk one.
-    public var originalSteps: Int
+    package var originalSteps: Int
     /// Steps in the shrunk run.
-    public var shrunkSteps: Int
+    package var shrunkSteps: Int
     /// The replay script: `reconcile-playground replay` and `run` accept it, and its lines paste into the REPL.
-    public var script: String
+    package var script: String
     /// Where the script was written, when it was.
-    public var file: String?
+    package var file: String?
   }
 
   /// The format of this JSON; a newer format is refused by ``merged(_:)``.
-  public var format = 1
+  package var format = 1
   /// The configuration, as the command-line options that repeat it; reports merge only when these are equal.
-  public var configuration: String
+  package var configuration: String
   /// The first seed of the range.
-  public var seedsFrom: UInt64
+  package var seedsFrom: UInt64
   /// The end of the range (excluded).
-  public var seedsTo: UInt64
+  package var seedsTo: UInt64
   /// How many shards the range was cut into; 1 when it was not.
-  public var shardCount: Int
+  package var shardCount: Int
   /// The shards this report covers (0-based); all of them after a complete merge.
-  public var shards: [Int]
+  package var shards: [Int]
   /// Seeds run.
-  public var seedsRun: Int
+  package var seedsRun: Int
   /// Steps run over all seeds (quiescence not counted).
-  public var stepsRun: Int
+  package var stepsRun: Int
   /// Requests sent over all seeds.
-  public var requests: Int
+  package var requests: Int
   /// Conflicts over all seeds.
-  public var conflicts: Int
+  package var conflicts: Int
   /// Whether some shard stopped before its last seed (a failure limit or a time limit).
-  public var stoppedEarly: Bool
+  package var stoppedEarly: Bool
   /// Seconds spent, summed over the shards (not compared when reports are checked for equality of results).
-  public var seconds: Double
+  package var seconds: Double
   /// For each client path, how many runs took it.
-  public var runsReaching: [String: Int]
+  package var runsReaching: [String: Int]
   /// For each invariant, how many runs gave it something to judge.
-  public var runsExercising: [String: Int]
+  package var runsExercising: [String: Int]
   /// For each reason the judge sets a record aside (``SetAside``), how many records it set aside over all runs;
   /// `nil` in reports written before it was counted.
-  public var recordsSetAside: [String: Int]?
+  package var recordsSetAside: [String: Int]?
   /// Records the end-state judge looked at over all runs; `nil` in reports written before it was counted.
-  public var recordsJudged: Int?
+  package var recordsJudged: Int?
   /// The failures, by seed.
-  public var failures: [Failure]
+  package var failures: [Failure]
 
   /// A report of one exploration.
   /// - Parameters:
@@ -67,7 +67,7 @@ public struct ExplorationReport: Sendable, Hashable, Codable {
   ///   - shard: The shard run, or `nil` for all seeds.
   ///   - seconds: Time spent.
   ///   - files: Where each failure's script was written, by index.
-  public init(
+  package init(
     _ report: PropertyReport, configuration: String, seeds: Range<UInt64>, shard: Shard?, seconds: Double,
     files: [Int: String] = [:]
   ) {
@@ -95,19 +95,19 @@ public struct ExplorationReport: Sendable, Hashable, Codable {
   }
 
   /// Whether every seed run passed.
-  public var passed: Bool { failures.isEmpty }
+  package var passed: Bool { failures.isEmpty }
 
   /// Whether the report covers every shard of its range.
-  public var isComplete: Bool { shards.sorted() == Array(0..<shardCount) }
+  package var isComplete: Bool { shards.sorted() == Array(0..<shardCount) }
 
   /// The paths no run took.
-  public var pathsNeverReached: [String] { Coverage.never(runsReaching) }
+  package var pathsNeverReached: [String] { Coverage.never(runsReaching) }
 
   /// The invariants no run gave anything to judge.
-  public var invariantsNeverExercised: [String] { Coverage.never(runsExercising) }
+  package var invariantsNeverExercised: [String] { Coverage.never(runsExercising) }
 
   /// How many runs reached each path and exercised each invariant, and what none did.
-  public var coverage: String {
+  package var coverage: String {
     Coverage.text(
       runsReaching: runsReaching, runsExercising: runsExercising, setAside: recordsSetAside ?? [:],
       recordsJudged: recordsJudged, runs: seedsRun)
@@ -118,7 +118,7 @@ public struct ExplorationReport: Sendable, Hashable, Codable {
   /// - Returns: One report: counts summed, coverage added, failures by seed, shards joined.
   /// - Throws: ``ExplorationReportError`` naming the first report that does not belong: another configuration,
   ///   range or shard count, a shard already counted, or a newer format.
-  public static func merged(_ reports: [ExplorationReport]) throws(ExplorationReportError) -> ExplorationReport {
+  package static func merged(_ reports: [ExplorationReport]) throws(ExplorationReportError) -> ExplorationReport {
     guard var total = reports.first else { throw .nothingToMerge }
     for (index, report) in reports.enumerated() {
       guard report.format <= 1 else { throw .newerFormat(report: index, format: report.format) }
@@ -159,7 +159,7 @@ public struct ExplorationReport: Sendable, Hashable, Codable {
 }
 
 /// Reports that do not add up to one exploration.
-public enum ExplorationReportError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ExplorationReportError: Error, Sendable, Hashable, CustomStringConvertible {
   /// No report was given.
   case nothingToMerge
   /// Report `report` (0-based, in the order given) differs in `what`.
@@ -170,13 +170,13 @@ public enum ExplorationReportError: Error, Sendable, Hashable, CustomStringConve
   case newerFormat(report: Int, format: Int)
 
   /// A sentence naming the report (`report 2`) and the difference.
-  public var description: String { description(naming: []) }
+  package var description: String { description(naming: []) }
 
   /// A sentence naming the report by its file and the difference.
   /// - Parameter files: The reports' file names, in the order they were merged; a report without one is named by its
   ///   position (`report 2`).
   /// - Returns: `b.json is of another exploration: …`.
-  public func description(naming files: [String]) -> String {
+  package func description(naming files: [String]) -> String {
     func name(_ report: Int) -> String { files.indices.contains(report) ? files[report] : "report \(report + 1)" }
     return switch self {
     case .nothingToMerge: "no report to merge"
@@ -193,5 +193,5 @@ public enum ExplorationReportError: Error, Sendable, Hashable, CustomStringConve
 // `localizedDescription` says what `description` says, as for the core's errors.
 extension ExplorationReportError: LocalizedError {
   /// The same sentence as `description`.
-  public var errorDescription: String? { description }
+  package var errorDescription: String? { description }
 }

@@ -12,13 +12,13 @@
 ///   print(output.joined(separator: "\n"))
 /// }
 /// ```
-public struct SimulationSession: Sendable {
+package struct SimulationSession: Sendable {
   /// What a line did.
-  public struct Output: Sendable, Hashable {
+  package struct Output: Sendable, Hashable {
     /// Lines to show: the trace the line caused, or what an `expect` found.
-    public var lines: [String]
+    package var lines: [String]
     /// The invariants an `expect invariants` line found broken; empty otherwise.
-    public var violations: [InvariantViolation]
+    package var violations: [InvariantViolation]
   }
 
   private var reader: SimulationScript.Reader
@@ -30,25 +30,25 @@ public struct SimulationSession: Sendable {
   /// - Parameters:
   ///   - resolvers: Your own resolvers, for `resolver NAME` lines; the built-ins are always known.
   ///   - clients: Your own sync clients, for `client NAME` lines; the built-ins are always known.
-  public init(resolvers: [ResolverUnderTest] = [], clients: [ClientUnderTest] = []) {
+  package init(resolvers: [ResolverUnderTest] = [], clients: [ClientUnderTest] = []) {
     reader = SimulationScript.Reader(resolvers: resolvers, clients: clients)
   }
 
   /// Whether a step has run: the world is set up, and header lines are refused from now on.
-  public var hasStarted: Bool { simulation != nil }
+  package var hasStarted: Bool { simulation != nil }
 
   /// The world so far, once a step has run.
-  public var current: Simulation? { simulation }
+  package var current: Simulation? { simulation }
 
   /// The world the header lines so far set up: its devices, resolver, faults and limits.
-  public var setup: SimulationSetup { simulation?.setup ?? reader.parsed.setup }
+  package var setup: SimulationSetup { simulation?.setup ?? reader.parsed.setup }
 
   /// Carries out one line.
   /// - Parameter line: A header, step, `quiesce` or `expect invariants` line, a comment or a blank.
   /// - Returns: The trace lines the line caused, and what `expect invariants` found.
   /// - Throws: ``SimulationScript/ParseError`` naming the line (counted from the session's first) and the token; a
   ///   header line after the first step is refused too.
-  public mutating func execute(_ line: String) throws(SimulationScript.ParseError) -> Output {
+  package mutating func execute(_ line: String) throws(SimulationScript.ParseError) -> Output {
     lineCount += 1
     var next = reader
     let stepsBefore = reader.parsed.steps.count

@@ -34,49 +34,49 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   public static let modifiedAtKey = "modifiedAt"
 
   /// What the app keeps on disk.
-  public struct Disk: Sendable, Hashable {
+  package struct Disk: Sendable, Hashable {
     /// The records the app shows, each on the system fields of the last server version it knew (none for a record the
     /// server never acknowledged).
-    public var records: [RecordID: Record] = [:]
+    package var records: [RecordID: Record] = [:]
     /// The engine state from the latest `stateUpdate`.
-    public var stateSerialization: SyncEngine.StateSerialization?
+    package var stateSerialization: SyncEngine.StateSerialization?
     /// Whether the app knows its zone exists on the server.
-    public var zoneCreated = false
+    package var zoneCreated = false
     /// Whether the zone's next fetch starts from its beginning: at first launch, after the zone was deleted, and after
     /// a fetch of it ended with an error (an expired token, or the zone not found), after which the engine fetches it
     /// again from the start.
-    public var zoneFetchStartsOver = true
+    package var zoneFetchStartsOver = true
     /// The records seen so far by a fetch from the beginning of the zone; `nil` when none is under way. At its end,
     /// acknowledged records it did not bring are gone.
-    public var fullFetchSeen: Set<RecordID>?
+    package var fullFetchSeen: Set<RecordID>?
     /// Records the user deleted whose deletion the server has not confirmed, each with its tombstone: the deleted
     /// record's creation date (`nil` when the server never confirmed the record: a copy that turns up may be this
     /// device's own save, so the deletion stands) — a fetched record with the same ID but another creation date was
     /// created anew elsewhere, and the deletion, which carries no change tag, must not be sent against it — and the
     /// change tag of the last version the deletion saw.
-    public var deletions: [RecordID: Tombstone] = [:]
+    package var deletions: [RecordID: Tombstone] = [:]
     /// New records (no system fields) handed to the engine to send, until the server confirms or refuses them: one of
     /// these may have landed, so deleting it must reach the server; a new record never handed out is deleted locally
     /// only.
-    public var newRecordsHandedOut: Set<RecordID> = []
+    package var newRecordsHandedOut: Set<RecordID> = []
     /// New records the user deleted before any attempt to save them may have landed, deleted here only: should a copy
     /// of this device's own save turn up after all (a duplicate), it is deleted again.
-    public var deletedLocally: [RecordID: Tombstone] = [:]
+    package var deletedLocally: [RecordID: Tombstone] = [:]
     /// New records handed out whose save went unanswered (`networkFailure`, `serverResponseLost`): it may have landed,
     /// whatever later answers say.
-    public var savesInDoubt: Set<RecordID> = []
+    package var savesInDoubt: Set<RecordID> = []
     /// Deletions not sent until a fetch that starts after them shows the zone unchanged or fetches it.
-    public var deletionsAwaitingFetch: Set<RecordID> = []
+    package var deletionsAwaitingFetch: Set<RecordID> = []
     /// Under ``Rules/reconcile``, the last server version of each record the app knew: the ancestor of the next merge.
-    public var ancestors: [RecordID: Record] = [:]
+    package var ancestors: [RecordID: Record] = [:]
     /// Under ``Rules/reconcile``, the clock that stamps edits for the resolver's bookkeeping.
-    public var clock: HybridLogicalClock?
+    package var clock: HybridLogicalClock?
     /// Records the user created again while their deletion was still unsent, with that deletion: the new record
     /// replaces the one on the server whole, and deleting it again owes the server the deletion.
-    public var replacing: [RecordID: Tombstone] = [:]
+    package var replacing: [RecordID: Tombstone] = [:]
     /// Why the app stopped syncing: a conflict with a newer app's record, which it must not merge, or one the
     /// resolver refused. The unsent change waits, kept, until an upgrade.
-    public var halt: HaltReason?
+    package var halt: HaltReason?
   }
 
   /// How the delegate merges: Apple's sample's rule, or Reconcile's.
@@ -92,7 +92,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   }
 
   /// What the app persisted.
-  public internal(set) var disk = Disk()
+  package internal(set) var disk = Disk()
   let zoneID: ZoneID
   let deviceName: String
   let deletePolicy: DeletePolicy

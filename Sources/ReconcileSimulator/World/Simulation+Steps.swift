@@ -64,8 +64,8 @@ extension Simulation {
       guard let index = index(of: name) else { return nil }
       let before = clients[index].persistedZoneToken
       clients[index].crash()
-      report(.crashed(index: index, device: name, lostAnswer: nil))
-      report(.tokenMoved(device: name, before: before, after: clients[index].persistedZoneToken))
+      auditor.crashed(index, name, lostAnswer: nil)
+      auditor.tokenMoved(on: name, from: before, to: clients[index].persistedZoneToken)
     case .offline(let name): withDevice(name) { $0.goOffline() }
     case .online(let name): withDevice(name) { $0.goOnline() }
     case .clockJump(let name, let seconds): withDevice(name) { $0.jumpClock(by: TimeInterval(seconds)) }
@@ -98,10 +98,9 @@ extension Simulation {
     _ kind: UserHistory.Action.Kind, device index: Int, recordID: RecordID, before: Record?
   ) {
     if setup.sendsAfterEdits { clients[index].requestSend() }
-    report(
-      .userActed(
-        index: index, device: clients[index].name, recordID: recordID, kind: kind, shownBefore: before,
-        shownAfter: clients[index].record(recordID)))
+    auditor.userActed(
+      on: clients[index].name, recordID: recordID, kind: kind, shownBefore: before,
+      shownAfter: clients[index].record(recordID), at: now)
   }
 
   mutating func withDevice(_ name: String, _ body: (inout any SyncClient) -> Void) {

@@ -59,7 +59,7 @@ public struct Simulation: Sendable {
   /// When the user's full storage is freed, while it is full.
   var quotaFreedAt: Date?
   var upgraded: Set<String> = []
-  /// The oracles: the world tells them what happens (``WorldEvent``) and asks for the verdict.
+  /// The oracles: the world tells them what happens (``WorldListener``) and asks for the verdict.
   var auditor: Auditor
   /// How many of the server's events the auditor has heard.
   var serverEventsReported = 0
@@ -161,11 +161,8 @@ public struct Simulation: Sendable {
   /// Tells the auditor which keys the app on `device` knows: at setup and after an upgrade.
   mutating func announceApp(on device: String) {
     let keys = AppSchemas.knownKeys(upgraded: upgraded.contains(device), scenario: setup.schemas)
-    auditor.hear(.appInstalled(device: device, knownKeys: keys), at: now)
+    auditor.appInstalled(on: device, knownKeys: keys)
   }
-
-  /// Tells the auditor what happened just now.
-  mutating func report(_ event: WorldEvent) { auditor.hear(event, at: now) }
 
   // MARK: Running
 

@@ -65,7 +65,7 @@ struct CloudKitBridgeTests {
     var resolved = try Record(bridging: server)
     resolved["title"] = "Hello"
     resolved.encryptedValues["note"] = nil
-    resolved.apply(to: server)
+    resolved.apply(bridgingTo: server)
     #expect(server.bridgedChangedKeys.sorted() == ["note", "title"])
     #expect(server.plain["title"] == .string("Hello"))
     #expect(server.plain["body"] == .string("two"), "a key the merge did not change is left alone")
@@ -94,7 +94,7 @@ struct CloudKitBridgeTests {
     let conflict = try #require(error.conflict)
     let merged = try FieldMerge().resolve(conflict)
     #expect(merged["title"] == "Hello" && merged["body"] == "two" && merged.recordChangeTag == "k4")
-    merged.apply(to: server)
+    merged.apply(bridgingTo: server)
     #expect(server.bridgedChangedKeys == ["title"])
 
     let partial = FakeCKError(

@@ -1,7 +1,7 @@
 /// Part of ``Invariant/serverInvariants``, judged as tokens move: within one zone incarnation a device's token never
 /// moves back across an answer or a crash; a token the device drops (`nil`, after an expiry, a zone deletion or damaged
 /// storage) starts afresh.
-struct TokenOrderCheck: Sendable {
+struct TokenOrderCheck: WorldListener, Sendable {
   /// Token moves compared: what the check judged.
   private(set) var checks = 0
   private(set) var violations: [InvariantViolation] = []

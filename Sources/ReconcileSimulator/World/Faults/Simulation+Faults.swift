@@ -34,14 +34,14 @@ extension Simulation {
       let before = server.events.count
       server.deleteZone(Self.zoneID, ownedBy: Self.user)
       observeServer()
-      if server.events.count > before { report(.zoneDeleted(position: server.events.count, shown: shown)) }
+      if server.events.count > before { auditor.zoneDeleted(position: server.events.count, shown: shown, at: now) }
     case .tornCrash(let device, let afterWrites):
       tornCrashArmed[device] = max(1, afterWrites)
     case .corruptStorage(let device, let record):
       guard let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else { return }
       var damaged = false
       withDevice(device) { damaged = $0.damageStoredRecord(id) }
-      if damaged { report(.storageDamaged(device: device, recordID: id)) }
+      if damaged { auditor.storageDamaged(on: device, recordID: id, at: now) }
     }
   }
 }

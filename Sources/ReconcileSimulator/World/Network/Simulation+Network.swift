@@ -42,7 +42,7 @@ extension Simulation {
       guard let outgoing = clients[index].nextRequest(at: now) else { continue }
       statistics.requests += 1
       let name = clients[index].name
-      report(.requestSent(index: index, device: name, request: outgoing.request, halted: clients[index].isHalted))
+      auditor.requestSent(by: index, name, outgoing.request, halted: clients[index].isHalted, at: now)
       var deliverAt = now.addingTimeInterval(Self.latency)
       var loseResponse = false
       var failAnswer: ServerError?
@@ -56,7 +56,7 @@ extension Simulation {
         armed[name] = faults.isEmpty ? nil : faults
         switch fault {
         case .loseRequest:
-          report(.requestLost(device: name, request: outgoing.request))
+          auditor.requestLost(by: name, outgoing.request)
           statistics.lostMessages += 1
           traceEntries.append(.note("network lost \(name)'s \(outgoing.request)"))
           continue
@@ -86,9 +86,9 @@ extension Simulation {
       var saving: [RecordID] = []
       if case .modifyRecords(let modify) = request { saving = modify.saving.map(\.recordID) }
       let name = clients[index].name
-      report(.serverAnswered(device: name, answer: answer))
+      auditor.serverAnswered(name, answer)
       if let failAnswer {
-        report(.answerLost(device: name, saving: saving, answer: answer))
+        auditor.answerLost(to: name, saving: saving, answer)
         statistics.transientErrors += 1
         traceEntries.append(.note("network lost the answer to \(clients[index].name)'s \(request): networkFailure"))
         network.send(
@@ -96,7 +96,7 @@ extension Simulation {
         return
       }
       if loseResponse {
-        report(.answerLost(device: name, saving: saving, answer: answer))
+        auditor.answerLost(to: name, saving: saving, answer)
         statistics.lostMessages += 1
         traceEntries.append(.note("network lost the answer to \(clients[index].name)'s \(request)"))
         return
@@ -105,8 +105,8 @@ extension Simulation {
     case .response(let id, let answer, let saving):
       let name = clients[index].name
       let awaited = clients[index].isAwaitingAnswer(to: id)
-      report(
-        .answerDelivered(index: index, device: name, requestID: id, answer: answer, saving: saving, awaited: awaited))
+      auditor.answerDelivered(
+        to: index, name, requestID: id, answer, saving: saving, awaited: awaited, at: now)
       let before = clients[index].persistedZoneToken
       let wasHalted = clients[index].isHalted
       if !tornCrashArmed.isEmpty, let afterWrites = tornCrashArmed[name] {
@@ -117,15 +117,15 @@ extension Simulation {
           // The crash took the answer with it before every save in it was kept: as for a lost answer, the device
           // cannot know which of them landed.
           let lost = awaited ? (saved: saving, deleted: AnswerLedger.deleted(in: answer)) : nil
-          report(.crashed(index: index, device: name, lostAnswer: lost))
+          auditor.crashed(index, name, lostAnswer: lost)
         }
       } else {
         clients[index].receive(answer, for: id, at: now, crashingAfterWrites: nil)
       }
-      report(.tokenMoved(device: name, before: before, after: clients[index].persistedZoneToken))
+      auditor.tokenMoved(on: name, from: before, to: clients[index].persistedZoneToken)
       if !wasHalted, let reason = clients[index].haltReason {
         statistics.halts += 1
-        report(.halted(device: name))
+        auditor.halted(name)
         traceEntries.append(.note("\(name) halted: \(reason.code)"))
       }
     }
@@ -161,7 +161,7 @@ extension Simulation {
     for event in events[serverEventsReported...] {
       traceEntries.append(.event(event))
       statistics.serverChanges += 1
-      report(.serverChanged(event))
+      auditor.serverChanged(event)
     }
     serverEventsReported = events.count
   }

@@ -1,14 +1,14 @@
 /// The simulator's seeded random number generator (SplitMix64): the same seed gives the same numbers on every
 /// platform and in every process, so a run replays exactly.
-public struct SimulationRandom: RandomNumberGenerator, Sendable, Hashable {
+package struct SimulationRandom: RandomNumberGenerator, Sendable, Hashable {
   private var state: UInt64
 
   /// Creates a generator.
   /// - Parameter seed: The seed.
-  public init(seed: UInt64) { state = seed }
+  package init(seed: UInt64) { state = seed }
 
   /// The next 64 random bits.
-  public mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
