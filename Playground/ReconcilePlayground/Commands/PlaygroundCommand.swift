@@ -38,7 +38,7 @@ public enum PlaygroundCommand {
   ///   - environment: Files, input, terminal and colour; a quiet, non-interactive one unless given.
   /// - Returns: The process exit status: ``ExitStatus/ok``, ``ExitStatus/failed`` when a check fails, or
   ///   ``ExitStatus/usage`` for a usage error.
-  public static func run(
+  package static func run(
     arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment = PlaygroundEnvironment()
   ) -> Int32 {
     let readFile = environment.readFile

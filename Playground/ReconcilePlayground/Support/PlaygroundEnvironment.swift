@@ -1,32 +1,32 @@
-public import Foundation
-public import ReconcileSimulator
+package import Foundation
+package import ReconcileSimulator
 
 /// What the playground reads from the world besides its arguments: files, lines of input, whether a person is at a
 /// terminal, and whether colour is wanted. The executable passes ``process``; tests pass their own.
-public struct PlaygroundEnvironment: Sendable {
+package struct PlaygroundEnvironment: Sendable {
   /// Reads a file by path.
-  public var readFile: @Sendable (String) throws -> Data
+  package var readFile: @Sendable (String) throws -> Data
   /// Reads one line of input without its newline, or `nil` at the end.
-  public var readLine: @Sendable () -> String?
+  package var readLine: @Sendable () -> String?
   /// Whether input and output are a terminal: `repl` is then the default and prints a prompt.
-  public var isInteractive: Bool
+  package var isInteractive: Bool
   /// Whether to colour output: only on a terminal, and never when `NO_COLOR` is set.
-  public var usesColour: Bool
+  package var usesColour: Bool
   /// Writes a file by path, creating its folder.
-  public var writeFile: @Sendable (String, Data) throws -> Void
+  package var writeFile: @Sendable (String, Data) throws -> Void
   /// The wall clock, for progress lines and time limits (never for what a simulation does).
-  public var now: @Sendable () -> Date
+  package var now: @Sendable () -> Date
   /// Whether standard error is a terminal: progress is then one line rewritten in place.
-  public var progressIsTerminal: Bool
+  package var progressIsTerminal: Bool
   /// How many seeds run at once by default: the machine's active processors.
-  public var processorCount: Int
+  package var processorCount: Int
   /// Your own sync clients, which `--client NAME` and a script's `client NAME` may name besides the built-ins.
-  public var clients: [ClientUnderTest] = []
+  package var clients: [ClientUnderTest] = []
   /// Your own resolvers, which `--resolver NAME` and a script's `resolver NAME` may name besides the built-ins.
-  public var resolvers: [ResolverUnderTest] = []
+  package var resolvers: [ResolverUnderTest] = []
   /// The command's name where the playground tells the user what to run next (`replay it: NAME replay FILE`):
   /// `reconcile-playground`, or your own executable's.
-  public var commandName = "reconcile-playground"
+  package var commandName = "reconcile-playground"
 
   /// Creates an environment.
   /// - Parameters:
@@ -38,7 +38,7 @@ public struct PlaygroundEnvironment: Sendable {
   ///   - now: The wall clock; `Date()` unless given.
   ///   - progressIsTerminal: Whether standard error is a terminal; `false` unless given.
   ///   - processorCount: Seeds to run at once by default; 1 unless given.
-  public init(
+  package init(
     readFile: @escaping @Sendable (String) throws -> Data = { try Data(contentsOf: URL(fileURLWithPath: $0)) },
     readLine: @escaping @Sendable () -> String? = { nil }, isInteractive: Bool = false, usesColour: Bool = false,
     writeFile: @escaping @Sendable (String, Data) throws -> Void = PlaygroundEnvironment.writeToDisk,
@@ -67,7 +67,7 @@ public struct PlaygroundEnvironment: Sendable {
 
   /// The running process's: its files, standard input, and whether standard input and output are terminals; colour
   /// only when standard output is a terminal and `NO_COLOR` is unset (https://no-color.org).
-  public static var process: PlaygroundEnvironment {
+  package static var process: PlaygroundEnvironment {
     let outputIsTerminal = isatty(STDOUT_FILENO) == 1
     let noColour = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
     return PlaygroundEnvironment(

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where the playground writes: standard output in the executable, a buffer in tests.
-public protocol TextOutput: AnyObject {
+package protocol TextOutput: AnyObject {
   /// Writes a result: `text` followed by nothing; callers add their own newlines.
   func write(_ text: String)
   /// Writes an error or a usage message, which go to standard error.
@@ -9,17 +9,17 @@ public protocol TextOutput: AnyObject {
 }
 
 /// Writes to the process's standard output.
-public final class StandardOutput: TextOutput {
+package final class StandardOutput: TextOutput {
   /// Creates a writer for standard output.
-  public init() {}
+  package init() {}
 
   /// Writes `text` to standard output.
-  public func write(_ text: String) {
+  package func write(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
   }
 
   /// Writes `text` to standard error.
-  public func writeError(_ text: String) {
+  package func writeError(_ text: String) {
     FileHandle.standardError.write(Data(text.utf8))
   }
 }

@@ -39,6 +39,12 @@
     /// What CloudKit handed over that the delegate was not given.
     public var failures: [SyncEngineError] { host.failures }
 
+    /// Reads the delegate under the adapter's lock, as events and ``perform(on:_:)`` change it.
+    /// - Parameter body: Reads the delegate.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    public func read<T>(_ body: (Delegate) throws -> T) rethrows -> T { try host.read(body) }
+
     /// Runs `body` with the delegate and the engine's pending changes, then replays its adds and removes onto
     /// `engine.state`: call it when the user changes something.
     /// - Parameters:

@@ -35,7 +35,7 @@ public struct ClientUnderTest: Sendable, Hashable, CustomStringConvertible {
 
   /// Why a run of this client with the resolver named `resolver` means nothing, or `nil` when it is fine.
   /// - Parameter resolver: A resolver's script name.
-  public func refusal(ofResolver resolver: String) -> String? {
+  package func refusal(ofResolver resolver: String) -> String? {
     guard let ownRule, ownRule != resolver else { return nil }
     return "client \(name) merges by its own rule, not with a resolver: --resolver \(resolver) would judge it by a "
       + "contract it never tries to keep; use --resolver \(ownRule)"

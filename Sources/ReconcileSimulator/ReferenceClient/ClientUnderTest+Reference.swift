@@ -1,6 +1,6 @@
 extension ClientUnderTest {
   /// Reconcile's reference client, ``SimulatedDevice``.
   public static let reference = ClientUnderTest(name: "reference") { setup in
-    try SimulatedDevice(configuration: SimulatedDevice.Configuration(setup))
+    try SimulatedDevice(setup: setup)
   }
 }

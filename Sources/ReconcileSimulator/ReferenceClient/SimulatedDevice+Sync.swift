@@ -60,7 +60,7 @@ extension SimulatedDevice {
 
   /// Counts a request in flight for too long as lost (`networkFailure`), so the device retries it.
   /// - Parameter now: True (virtual) time.
-  public mutating func checkTimeout(at now: Date) {
+  package mutating func checkTimeout(at now: Date) {
     guard let flight = session.inFlight,
       now.timeIntervalSince(flight.sentAt) >= configuration.retry.requestTimeout
     else { return }

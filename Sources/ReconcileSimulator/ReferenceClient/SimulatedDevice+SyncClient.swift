@@ -8,7 +8,7 @@ extension SimulatedDevice: SyncClient {
   /// Whether request `id` is the one in flight.
   public func isAwaitingAnswer(to id: Int) -> Bool { session.inFlight?.id == id }
 
-  /// Times out a request in flight for too long (see ``checkTimeout(at:)``).
+  /// Times out a request in flight for too long (see `checkTimeout(at:)`).
   public mutating func wake(at now: Date) { checkTimeout(at: now) }
 
   /// Damages the stored copy (see ``corruptStoredRecord(_:)``).

@@ -10,8 +10,8 @@ public import Reconcile
 ///   each token only after its changes are applied), then sends the queue in batches of at most 400, one operation in
 ///   flight at a time.
 /// - Conflicts — a `serverRecordChanged` reply, or a fetched change to a record with unsent edits — go through the
-///   ``Configuration/resolver``, guarded by the device's schema; deletes against edits through the
-///   ``Configuration/deletePolicy``.
+///   resolver (``ClientSetup/resolver``), guarded by the device's schema; deletes against edits through the
+///   delete policy (``ClientSetup/deletePolicy``).
 /// - `limitExceeded` halves the batch; `batchRequestFailed` items are sent again; transient errors wait for the
 ///   retry-after (else exponential backoff) up to a number of retries; a throttle between operations doubles on failure
 ///   and shrinks by a third on success.
@@ -23,33 +23,33 @@ public import Reconcile
 /// ``Simulation`` is another, with a network that loses, delays and duplicates messages.
 public struct SimulatedDevice: Sendable {
   /// How a device is set up.
-  public struct Configuration: Sendable {
+  package struct Configuration: Sendable {
     /// The device's name, recorded by the server on every save it makes.
-    public var name: String
+    package var name: String
     /// The signed-in user's record name; `nil` for no iCloud account.
-    public var userRecordName: String?
+    package var userRecordName: String?
     /// The custom zone the device syncs, in its user's private database.
-    public var zoneID: ZoneID
+    package var zoneID: ZoneID
     /// How conflicts are merged.
-    public var resolver: any ConflictResolver
+    package var resolver: any ConflictResolver
     /// Who wins between a delete and an edit.
-    public var deletePolicy: DeletePolicy
+    package var deletePolicy: DeletePolicy
     /// The app's schema: fetched records are checked against it and conflicts are guarded by it. `nil` for none.
-    public var schema: Schema?
+    package var schema: Schema?
     /// The fields written on each edit for the resolver.
-    public var bookkeeping: EditBookkeeping
+    package var bookkeeping: EditBookkeeping
     /// How far the device's clock is ahead of true (virtual) time, in seconds; negative for behind.
-    public var clockOffset: TimeInterval
+    package var clockOffset: TimeInterval
     /// Waits, retries and the throttle.
-    public var retry: RetryPolicy
+    package var retry: RetryPolicy
     /// The most items per request; CloudKit's 400 unless given. Halved on `limitExceeded`.
-    public var batchLimit: Int
+    package var batchLimit: Int
     /// The page size asked of change feeds; `nil` for the server's.
-    public var fetchPageSize: Int?
+    package var fetchPageSize: Int?
     /// What the device does when another client deletes its zone.
-    public var zoneDeletion: ZoneDeletionResponse
+    package var zoneDeletion: ZoneDeletionResponse
     /// Deliberate mistakes the device makes, for showing that an invariant catches them.
-    public var defects: Set<ClientDefect>
+    package var defects: Set<ClientDefect>
 
     /// Creates a configuration.
     /// - Parameters:
@@ -66,7 +66,7 @@ public struct SimulatedDevice: Sendable {
     ///   - fetchPageSize: `nil` unless given.
     ///   - zoneDeletion: `.dropLocalData` unless given.
     ///   - defects: None unless given.
-    public init(
+    package init(
       name: String,
       userRecordName: String? = "_user",
       zoneID: ZoneID,
@@ -96,9 +96,6 @@ public struct SimulatedDevice: Sendable {
       self.defects = defects
     }
   }
-
-  /// A request the device wants sent, tagged so its answer can be matched.
-  public typealias OutgoingRequest = ReconcileSimulator.OutgoingRequest
 
   /// Where a sync stands.
   enum Phase: String, Sendable {
@@ -201,7 +198,7 @@ public struct SimulatedDevice: Sendable {
   }
 
   /// How the device is set up.
-  public internal(set) var configuration: Configuration {
+  package internal(set) var configuration: Configuration {
     _read { yield state.configuration }
     _modify { yield &mutableState.configuration }
   }
@@ -225,10 +222,15 @@ public struct SimulatedDevice: Sendable {
     set { mutableState.mayHoldDamage = newValue }
   }
 
+  /// Creates a device with an empty store, set up as ``ClientUnderTest/reference`` sets up every device of a run.
+  /// - Parameter setup: The device's name, user, zone, resolver, delete policy, schema and defects.
+  /// - Throws: ``DeviceError/invalidDeviceName(_:)`` for a name that is empty or longer than 255 UTF-8 bytes.
+  public init(setup: ClientSetup) throws(DeviceError) { try self.init(configuration: Configuration(setup)) }
+
   /// Creates a device with an empty store.
   /// - Parameter configuration: How it is set up.
   /// - Throws: ``DeviceError/invalidDeviceName(_:)`` for a name that is empty or longer than 255 UTF-8 bytes.
-  public init(configuration: Configuration) throws(DeviceError) {
+  package init(configuration: Configuration) throws(DeviceError) {
     let storage: DeviceStorage
     do {
       storage = DeviceStorage(clock: try HybridLogicalClock(nodeID: configuration.name))
@@ -248,10 +250,10 @@ public struct SimulatedDevice: Sendable {
     ClientIdentity(userRecordName: configuration.userRecordName, deviceName: configuration.name)
   }
 
-  /// The device's own clock reading at true time `now`: skewed by ``Configuration/clockOffset``.
+  /// The device's own clock reading at true time `now`: skewed by the clock offset.
   /// - Parameter now: True (virtual) time.
   /// - Returns: What the device believes the time is.
-  public func deviceTime(at now: Date) -> Date { now.addingTimeInterval(configuration.clockOffset) }
+  package func deviceTime(at now: Date) -> Date { now.addingTimeInterval(configuration.clockOffset) }
 
   // MARK: Looking
 
@@ -324,7 +326,7 @@ public struct SimulatedDevice: Sendable {
   /// Puts the device back on the network.
   public mutating func goOnline() { isOnline = true }
 
-  /// The app crashes and relaunches: everything but ``storage`` and a halt is lost — the operation in flight, retry
+  /// The app crashes and relaunches: everything but its storage and a halt is lost — the operation in flight, retry
   /// counts, the throttle — and a sync is requested, as an app does at launch. The relaunched app checks its store and
   /// throws away damaged records (see ``corruptStoredRecord(_:)``).
   public mutating func crash() {
@@ -366,7 +368,7 @@ public struct SimulatedDevice: Sendable {
   ///   - resolver: How conflicts are merged.
   ///   - bookkeeping: The fields each edit writes for `resolver`.
   ///   - deletePolicy: Who wins between a delete and an edit.
-  public mutating func use(
+  package mutating func use(
     _ resolver: any ConflictResolver, bookkeeping: EditBookkeeping, deletePolicy: DeletePolicy
   ) {
     configuration.resolver = resolver

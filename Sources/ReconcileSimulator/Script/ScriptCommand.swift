@@ -3,7 +3,7 @@ package import Reconcile
 
 /// One line of Reconcile's script language: what the playground's REPL and `run` read, and what the property runner
 /// writes as a replay script (`.rcp`). ``ScriptParser`` reads every line into one of these; the playground's session
-/// and ``SimulationSession`` carry them out, and ``SimulationScript`` turns a whole script into a world and its steps.
+/// and `SimulationSession` carry them out, and ``SimulationScript`` turns a whole script into a world and its steps.
 ///
 /// Most commands run in both places. A few need the playground's session (`schema`, `restart`, some faults …), a few
 /// only look or repeat steps (`show`, `expect` on values, `sync all`, `help`: a replay script does not hold them, and

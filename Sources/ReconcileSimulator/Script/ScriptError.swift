@@ -1,22 +1,22 @@
-public import Foundation
+import Foundation
 
 /// What is wrong with a line of the script language (REPL, `run`, replay scripts), or with carrying it out: the message names the offending token. Where
 /// the line came from is the caller's to say (`run` prefixes `FILE:LINE:`).
-public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What is wrong, naming the token and, for a misspelling, the nearest correct word.
-  public var message: String
+  package var message: String
   /// The word the parser was reading when it found the problem, when there was one: what a replay script's
   /// ``SimulationScript/ParseError`` names.
-  public var token: String?
+  package var token: String?
 
   /// The longest message kept whole; a longer one (quoting a huge token) keeps its start and says how long it was.
-  public static let longestMessage = 400
+  package static let longestMessage = 400
 
   /// Creates an error.
   /// - Parameters:
   ///   - message: What is wrong. Past ``longestMessage`` characters it is cut short.
   ///   - token: The offending word, when there is one.
-  public init(_ message: String, token: String? = nil) {
+  package init(_ message: String, token: String? = nil) {
     self.token = token
     let length = message.count
     self.message =
@@ -25,7 +25,7 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The message.
-  public var description: String { message }
+  package var description: String { message }
 
   /// The message as printed: a failed `expect` says so itself; anything else is prefixed `error: `.
   package var report: String { isFailedExpectation ? message : "error: \(message)" }
@@ -46,5 +46,5 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension ScriptError: LocalizedError {
   /// The same sentence as `description`.
-  public var errorDescription: String? { description }
+  package var errorDescription: String? { description }
 }

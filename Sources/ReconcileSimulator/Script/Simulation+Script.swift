@@ -19,7 +19,7 @@ extension Simulation {
 
   /// The world a parsed replay script sets up, with its steps planned: ``run(quiescing:)`` performs them.
   /// - Parameter script: A parsed script.
-  public init(script: SimulationScript.Parsed) {
+  package init(script: SimulationScript.Parsed) {
     self.init(setup: script.setup, steps: script.steps, invariants: script.invariants)
   }
 }

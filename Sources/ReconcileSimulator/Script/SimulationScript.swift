@@ -29,11 +29,11 @@ import Reconcile
 /// `advance 30s` …) is one ``SimulationStep`` followed by one second of virtual time, `quiesce` drives the world to
 /// quiescence, and `expect invariants` fails the script if an invariant is broken. Lines only the playground's own
 /// session can carry out (`show`, `sync all`, `expect` on a value …) are refused, naming the line. Older scripts'
-/// forms still read: bare seconds, `server-limits`, `fault corrupt d1 r1`. ``SimulationSession`` carries a script
+/// forms still read: bare seconds, `server-limits`, `fault corrupt d1 r1`. `SimulationSession` carries a script
 /// out one line at a time.
 public enum SimulationScript {
   /// The record type of every record a simulation makes.
-  public static let recordType = "Note"
+  package static let recordType = "Note"
 
   /// A script line that could not be read, naming the line, the token and the problem.
   public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -49,17 +49,17 @@ public enum SimulationScript {
   }
 
   /// A parsed script: the world, the steps, and whether it ends by quiescing and expecting the invariants.
-  public struct Parsed: Sendable, Hashable {
+  package struct Parsed: Sendable, Hashable {
     /// The world.
-    public var setup: SimulationSetup
+    package var setup: SimulationSetup
     /// The steps.
-    public var steps: [SimulationStep]
+    package var steps: [SimulationStep]
     /// Whether the script says `quiesce`.
-    public var quiesces: Bool
+    package var quiesces: Bool
     /// Whether the script says `expect invariants`.
-    public var expectsInvariants: Bool
+    package var expectsInvariants: Bool
     /// The invariants an `invariants` line names; `nil` for the resolver's defaults.
-    public var invariants: Set<Invariant>?
+    package var invariants: Set<Invariant>?
   }
 
   // MARK: Writing
@@ -71,7 +71,7 @@ public enum SimulationScript {
   ///   - invariants: The invariants `expect invariants` checks; the resolver's defaults when `nil`.
   ///   - comments: Lines to put first, as `#` comments.
   /// - Returns: The script text.
-  public static func render(
+  package static func render(
     setup: SimulationSetup,
     steps: [SimulationStep],
     invariants: Set<Invariant>? = nil,
@@ -104,7 +104,7 @@ public enum SimulationScript {
   /// One step as a line.
   /// - Parameter step: The step.
   /// - Returns: The line.
-  public static func line(for step: SimulationStep) -> String {
+  package static func line(for step: SimulationStep) -> String {
     switch step {
     case .create(let device, let record, let values):
       return "\(device) create Note/\(record)" + values.keys.sorted().map { " \($0)=\(literal(values[$0]))" }.joined()
@@ -145,7 +145,7 @@ public enum SimulationScript {
   ///   - clients: Your own sync clients, for `client NAME` lines that name them; the built-ins are always known.
   /// - Returns: The world, the steps, and the closing commands.
   /// - Throws: ``ParseError`` naming the first bad line and token.
-  public static func parse(
+  package static func parse(
     _ text: String, resolvers: [ResolverUnderTest] = [], clients: [ClientUnderTest] = []
   ) throws(ParseError) -> Parsed {
     var reader = Reader(resolvers: resolvers, clients: clients)

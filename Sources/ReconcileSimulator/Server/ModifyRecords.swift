@@ -46,7 +46,7 @@ public struct ModifyRecordsRequest: Sendable, Hashable {
   }
 
   /// How many items the request carries, counted against ``SimulatedServer/Limits/maximumBatchItems``.
-  public var itemCount: Int { saving.count + deleting.count }
+  package var itemCount: Int { saving.count + deleting.count }
 }
 
 /// What the server did with each item of a ``ModifyRecordsRequest``.
@@ -73,5 +73,5 @@ public struct ModifyRecordsReply: Sendable, Hashable {
   }
 
   /// The operation's overall error as CloudKit reports it: ``ServerError/partialFailure(_:)`` when any item failed.
-  public var partialFailure: ServerError? { failures.isEmpty ? nil : .partialFailure(failures) }
+  package var partialFailure: ServerError? { failures.isEmpty ? nil : .partialFailure(failures) }
 }

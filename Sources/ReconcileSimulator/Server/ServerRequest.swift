@@ -26,7 +26,7 @@ public enum ServerRequest: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether the request can change server state.
-  public var isWrite: Bool {
+  package var isWrite: Bool {
     switch self {
     case .modifyRecords, .modifyZones: true
     case .fetchZoneChanges, .fetchDatabaseChanges, .fetchRecords, .query: false

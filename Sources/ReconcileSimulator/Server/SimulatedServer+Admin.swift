@@ -22,7 +22,7 @@ extension SimulatedServer {
   /// - Parameters:
   ///   - error: The item's error, such as `.zoneBusy(retryAfter: 5)`.
   ///   - device: The device whose next save request it hits.
-  public mutating func injectItemFailure(_ error: ServerError, device: String) {
+  package mutating func injectItemFailure(_ error: ServerError, device: String) {
     injectedItemFailures[device, default: []].append(error)
   }
 
@@ -35,7 +35,7 @@ extension SimulatedServer {
   }
 
   /// Ends every fault: injected failures, a forced throttle, device budgets and strikes.
-  public mutating func clearFaults() {
+  package mutating func clearFaults() {
     injected.removeAll()
     injectedItemFailures.removeAll()
     throttledUntil = nil
@@ -204,14 +204,14 @@ extension SimulatedServer {
   }
 
   /// How many change tags the server has handed out.
-  public var changeTagsIssued: Int { tagCounter }
+  package var changeTagsIssued: Int { tagCounter }
 
   /// How many entries a zone's change feed holds (live and superseded), to show compaction and history size.
   /// - Parameters:
   ///   - zoneID: The zone.
   ///   - owner: The owner's user record name.
   /// - Returns: The count, or 0 when the zone does not exist.
-  public func changeLogLength(of zoneID: ZoneID, ownedBy owner: String) -> Int {
+  package func changeLogLength(of zoneID: ZoneID, ownedBy owner: String) -> Int {
     privateDatabases[owner]?.zones[Self.storedZone(zoneID)]?.log.entries.count ?? 0
   }
 }

@@ -42,7 +42,7 @@ public enum SimulationStep: Sendable, Hashable {
   }
 
   /// Whether the step is a fault or a device mishap rather than an app action.
-  public var isFault: Bool {
+  package var isFault: Bool {
     switch self {
     case .fault, .crash, .offline, .online, .clockJump: true
     default: false

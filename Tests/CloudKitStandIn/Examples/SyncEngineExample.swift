@@ -41,6 +41,6 @@ final class NotesSync: Sendable {
   func refresh() async throws { try await engine.fetchChanges() }
 
   /// What the list shows.
-  var notes: [Record] { adapter.host.read { $0.store.notes.values.sorted { $0.recordID < $1.recordID } } }
+  var notes: [Record] { adapter.read { $0.store.notes.values.sorted { $0.recordID < $1.recordID } } }
 }
 // end snippet

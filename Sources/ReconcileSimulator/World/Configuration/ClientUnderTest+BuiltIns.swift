@@ -1,4 +1,4 @@
 extension ClientUnderTest {
   /// The built-in clients.
-  public static var builtIns: [ClientUnderTest] { [.reference, .syncEngine, .syncEngineSample] }
+  package static var builtIns: [ClientUnderTest] { [.reference, .syncEngine, .syncEngineSample] }
 }

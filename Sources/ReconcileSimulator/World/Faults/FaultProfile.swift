@@ -80,7 +80,7 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
   }()
 
   /// The presets by name.
-  public static let presets: [FaultProfile] = [.none, .flaky, .hostile, .swarm]
+  package static let presets: [FaultProfile] = [.none, .flaky, .hostile, .swarm]
 
   /// The profile one seed runs with: itself, or under ``isSwarm`` a random subset of its categories (at least one) at a
   /// random rate up to ``faultRate``.

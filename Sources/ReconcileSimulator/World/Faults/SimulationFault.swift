@@ -47,7 +47,7 @@ public enum SimulationFault: Sendable, Hashable {
   }
 
   /// The transient errors a `transient` fault can name.
-  public static let transientErrorNames = ["zoneBusy", "networkFailure", "serviceUnavailable", "requestRateLimited"]
+  package static let transientErrorNames = ["zoneBusy", "networkFailure", "serviceUnavailable", "requestRateLimited"]
 
   /// The server error for a `transient` fault's name, or `nil` for an unknown name.
   static func transientError(named name: String, retryAfter: Int) -> ServerError? {
