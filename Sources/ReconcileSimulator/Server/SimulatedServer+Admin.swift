@@ -166,7 +166,7 @@ extension SimulatedServer {
   ///   - zoneID: The zone in the owner's private database.
   ///   - owner: The owner's user record name.
   /// - Returns: The `cloudkit.zoneshare` share, or `nil`.
-  public func zoneShare(of zoneID: ZoneID, ownedBy owner: String) -> Share? {
+  package func zoneShare(of zoneID: ZoneID, ownedBy owner: String) -> Share? {
     guard let zone = privateDatabases[owner]?.zones[Self.storedZone(zoneID)], let id = zone.zoneShareID else {
       return nil
     }

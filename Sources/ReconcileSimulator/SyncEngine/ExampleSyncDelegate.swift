@@ -31,7 +31,7 @@ public import Reconcile
 /// (by a conflict merge onto the deleted record) can still delete the new one.
 public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   /// The encrypted field holding the device-written modification date.
-  public static let modifiedAtKey = "modifiedAt"
+  package static let modifiedAtKey = "modifiedAt"
 
   /// What the app keeps on disk.
   package struct Disk: Sendable, Hashable {
@@ -81,7 +81,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
 
   /// How the delegate merges: Apple's sample's rule, or Reconcile's.
   public enum Rules: Sendable, Hashable {
-    /// Whole-record last-writer-wins on the device-written ``ExampleSyncDelegate/modifiedAtKey``, as Apple's sample
+    /// Whole-record last-writer-wins on the device-written `modifiedAt`, as Apple's sample
     /// app does. The setup's resolver, bookkeeping and schema are not used.
     case appleSample
     /// The setup's resolver (guarded by its schema) over the last server version the app knew as the ancestor, the

@@ -15,11 +15,11 @@ public enum ResolverChoice: String, Sendable, Hashable, CaseIterable, CustomStri
   case hybridLogicalClock = "hlc"
 
   /// The field `local-clock` writes.
-  public static let modifiedAtKey = "editedAt"
+  package static let modifiedAtKey = "editedAt"
   /// The field `edit-count` writes.
-  public static let editCountKey = "editCount"
+  package static let editCountKey = "editCount"
   /// The field `hlc` writes.
-  public static let fieldStampsKey = "fieldStamps"
+  package static let fieldStampsKey = "fieldStamps"
 
   /// The playground name.
   public var description: String { rawValue }
