@@ -164,3 +164,71 @@ struct RunReplDemoTests {
     #expect(Self.run(["demo", "--sceanrio", "1"], Self.environment()).text.contains("did you mean --scenario?"))
   }
 }
+
+@Suite("REPL worlds: the prompt says which, and reset starts over")
+struct ReplWorldTests {
+  static func repl(_ lines: [String], interactive: Bool = false) -> (status: Int32, text: String, prompts: [String]) {
+    let input = ScriptedInput(lines)
+    let prompts = PromptLog()
+    var environment = PlaygroundEnvironment(readLine: { input.next() }, isInteractive: interactive)
+    if interactive {
+      environment.editLine = { prompt in
+        prompts.append(prompt)
+        return input.next()
+      }
+    }
+    let out = BufferedOutput()
+    let status = PlaygroundCommand.run(arguments: ["repl"], output: out, environment: environment)
+    return (status, out.text, prompts.all)
+  }
+
+  @Test("header lines of a pasted counterexample say what they set, and the prompt names the simulator's world")
+  func pastedHeadersAndPrompt() {
+    let result = Self.repl(
+      ["resolver server-lww", "schemas none", "device add d1", "invariants convergence", "d1 sync"],
+      interactive: true)
+    #expect(result.text.contains("now in the simulator's world (the 1 earlier lines"), "\(result.text)")
+    #expect(result.text.contains("schemas none\n"), "\(result.text)")
+    #expect(result.text.contains("added d1\n"), "\(result.text)")
+    #expect(result.text.contains("invariants convergence\n"), "\(result.text)")
+    #expect(result.prompts.first == "reconcile> ")
+    #expect(result.prompts.dropFirst(2).allSatisfy { $0 == "reconcile (simulation)> " }, "\(result.prompts)")
+  }
+
+  @Test("after a playground-only line, a simulator line is refused in one sentence naming reset, and reset recovers")
+  func resetRecovers() {
+    let result = Self.repl([
+      "device add phone", "fault disconnect-after-save phone", "schemas none", "reset", "schemas none",
+      "device add d1", "d1 create Note/1 title=a", "quiesce", "expect invariants",
+    ])
+    #expect(result.status == 1, "the refused line counts as a failure: \(result.text)")
+    #expect(
+      result.text.contains(
+        "error: `schemas none` needs the simulator's world, which cannot carry out the earlier line "
+          + "`fault disconnect-after-save phone`; `reset` starts over\n"),
+      "\(result.text)")
+    #expect(result.text.contains("started over: an empty world"))
+    #expect(result.text.contains("invariants held"), "\(result.text)")
+  }
+
+  @Test("reset in the simulator's world goes back to the playground's, with nothing left of either")
+  func resetFromSimulation() {
+    let result = Self.repl(
+      ["schemas none", "device add d1", "d1 create Note/1 title=a", "reset", "show server"], interactive: true)
+    #expect(result.prompts.last == "reconcile> ", "\(result.prompts)")
+    #expect(
+      result.text.hasSuffix(
+        "started over: an empty world, no devices, nothing carried out yet\nthe server has no records\n"),
+      "\(result.text)")
+  }
+}
+
+/// The prompts the REPL asked its line editor for.
+final class PromptLog: @unchecked Sendable {
+  // @unchecked: appended from one REPL at a time, behind a lock all the same.
+  private var prompts: [String] = []
+  private let lock = NSLock()
+
+  func append(_ prompt: String) { lock.withLock { prompts.append(prompt) } }
+  var all: [String] { lock.withLock { prompts } }
+}

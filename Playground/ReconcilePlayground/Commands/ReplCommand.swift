@@ -1,10 +1,10 @@
 import Foundation
 
 /// `repl`: reads commands line by line, carries each out and prints what it printed; errors are printed and the
-/// session goes on. `quit`, `exit` or the end of input leaves. On a terminal it prints a prompt; with piped input
-/// it exits 1 if any line failed, so `reconcile-playground repl < script` can be checked.
+/// session goes on. `quit`, `exit` or the end of input leaves. On a terminal it prints a prompt naming the world lines
+/// go to, and edits lines with history (``LineEditor``); with piped input it exits 1 if any line failed, so
+/// `reconcile-playground repl < script` can be checked.
 enum ReplCommand {
-  static let prompt = "reconcile> "
 
   /// Every command, and how to leave.
   static var help: String { PlaygroundSession.helpTable(extra: [["quit", "leave the playground"]]) }
@@ -21,8 +21,14 @@ enum ReplCommand {
       output.write(style.bold("Reconcile playground") + " — `help` lists the commands, `quit` leaves.\n")
     }
     while true {
-      if environment.isInteractive { output.write(prompt) }
-      guard let line = environment.readLine() else { break }
+      let line: String?
+      if environment.isInteractive, let editLine = environment.editLine {
+        line = editLine(session.prompt)
+      } else {
+        if environment.isInteractive { output.write(session.prompt) }
+        line = environment.readLine()
+      }
+      guard let line else { break }
       let trimmed = line.trimmingCharacters(in: .whitespaces)
       if trimmed == "quit" || trimmed == "exit" { break }
       if trimmed == "help" {

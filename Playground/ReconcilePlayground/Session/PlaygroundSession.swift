@@ -135,8 +135,14 @@ package struct PlaygroundSession: Sendable {
       return text
     case .expect(let expectation): return try check(expectation)
     case .help: return Self.helpText
+    case .reset:
+      self = PlaygroundSession()
+      return Self.resetText
     }
   }
+
+  /// What `reset` prints.
+  static let resetText = "started over: an empty world, no devices, nothing carried out yet"
 
   /// Parses and carries out one line.
   /// - Parameter line: A line of a script or REPL input.

@@ -28,6 +28,9 @@ struct ScriptSession {
   /// Whether lines now go to the simulator.
   var isSimulating: Bool { simulation != nil }
 
+  /// The REPL's prompt: it names the simulator's world once lines go there.
+  var prompt: String { isSimulating ? "reconcile (simulation)> " : "reconcile> " }
+
   /// What a line printed, and whether it is data the user asked to see (shown even with `--quiet`).
   struct Outcome {
     var text: String
@@ -38,10 +41,12 @@ struct ScriptSession {
   /// - Throws: ``ScriptError`` naming what is wrong; an `expect invariants` that finds a broken invariant is one.
   mutating func execute(line: String) throws(ScriptError) -> Outcome {
     if var session = simulation {
+      if (try? ScriptParser.parse(line)) == .reset { return reset() }
       defer { simulation = session }
       return try Self.carryOut(line, in: &session)
     }
     guard let command = try ScriptParser.parse(line) else { return Outcome(text: "", isData: false) }
+    if command == .reset { return reset() }
     if command.needsSimulator {
       var session = SimulationSession(resolvers: resolvers, clients: clients)
       for earlier in history {
@@ -49,18 +54,30 @@ struct ScriptSession {
           _ = try Self.carryOut(earlier, in: &session)
         } catch {
           throw ScriptError(
-            "`\(line.trimmingCharacters(in: .whitespaces))` runs in the simulator's world, which cannot carry out the "
-              + "earlier line `\(earlier)`: \(error.message)")
+            "`\(line.trimmingCharacters(in: .whitespaces))` needs the simulator's world, which cannot carry out the "
+              + "earlier line `\(earlier)`; `reset` starts over")
         }
       }
-      let outcome = try Self.simulate(line, in: &session)
+      var outcome = try Self.simulate(line, in: &session)
       simulation = session
+      let carried =
+        history.isEmpty ? "" : " (the \(history.count) earlier lines that changed the world ran there again)"
+      let note = "now in the simulator's world\(carried); `reset` starts over"
+      outcome.text = outcome.text.isEmpty ? note : note + "\n" + outcome.text
       return outcome
     }
     let text = try playground.execute(command)
     // Lines that only look (`show`, `expect`, `help`) change nothing a simulation would need to carry out again.
     if !Self.onlyLooks(command) { history.append(line) }
     return Outcome(text: text, isData: Self.isData(command))
+  }
+
+  /// Starts over: an empty playground session, no simulation, no history.
+  private mutating func reset() -> Outcome {
+    playground = PlaygroundSession()
+    simulation = nil
+    history = []
+    return Outcome(text: PlaygroundSession.resetText, isData: false)
   }
 
   /// Carries out a line in the simulation's world: a looking line reads it, `sync all` becomes steps, and every other

@@ -8,6 +8,9 @@ package struct PlaygroundEnvironment: Sendable {
   package var readFile: @Sendable (String) throws -> Data
   /// Reads one line of input without its newline, or `nil` at the end.
   package var readLine: @Sendable () -> String?
+  /// Reads one line after a prompt with line editing and history (a terminal's); `nil` where input is not a
+  /// terminal, and the REPL then prints its prompt and uses ``readLine``.
+  package var editLine: (@Sendable (_ prompt: String) -> String?)?
   /// Whether input and output are a terminal: `repl` is then the default and prints a prompt.
   package var isInteractive: Bool
   /// Whether to colour output: only on a terminal, and never when `NO_COLOR` is set.
@@ -70,11 +73,16 @@ package struct PlaygroundEnvironment: Sendable {
   package static var process: PlaygroundEnvironment {
     let outputIsTerminal = isatty(STDOUT_FILENO) == 1
     let noColour = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-    return PlaygroundEnvironment(
-      readLine: { Swift.readLine(strippingNewline: true) },
-      isInteractive: outputIsTerminal && isatty(STDIN_FILENO) == 1,
+    let interactive = outputIsTerminal && isatty(STDIN_FILENO) == 1
+    var environment = PlaygroundEnvironment(
+      readLine: { Swift.readLine(strippingNewline: true) }, isInteractive: interactive,
       usesColour: outputIsTerminal && !noColour, progressIsTerminal: isatty(STDERR_FILENO) == 1,
       processorCount: ProcessInfo.processInfo.activeProcessorCount)
+    if interactive {
+      let terminal = TerminalLineReader()
+      environment.editLine = { terminal.readLine(prompt: $0) }
+    }
+    return environment
   }
 }
 

@@ -73,6 +73,8 @@ package enum ScriptCommand: Sendable, Hashable {
   case expect(Expectation)
   /// `help`
   case help
+  /// `reset`: start over in an empty world, as if the session had just begun.
+  case reset
 
   /// The device a step line is about, if any.
   package var device: String? {
@@ -106,7 +108,7 @@ package enum ScriptCommand: Sendable, Hashable {
     case .deletePolicy, .schemas, .client, .invariants, .zoneDeletion, .sendAfterEdits, .defect, .limits, .sync,
       .setOnline, .crash, .quiesce:
       return true
-    case .schema, .syncAll, .restart, .show, .help: return false
+    case .schema, .syncAll, .restart, .show, .help, .reset: return false
     }
   }
 

@@ -152,12 +152,16 @@ package enum ScriptParser {
     Entry(
       syntax: "help", summary: "list the commands",
       runs: .playground, example: "help"),
+    Entry(
+      syntax: "reset", summary: "start over: an empty world, no devices, nothing carried out yet",
+      runs: .playground, example: "reset"),
   ]
 
   /// The words that start a command; a device may not be named after one.
   package static let keywords: [String] = [
     "device", "sync", "resolver", "delete-policy", "schema", "fault", "limit", "advance", "show", "expect", "help",
     "quiesce", "schemas", "client", "zone-deletion", "send-after-edits", "defect", "invariants", "server-limits",
+    "reset",
   ]
 
   /// The words that follow a device's name.
@@ -255,6 +259,7 @@ package enum ScriptParser {
     case "show": command = try show(&words)
     case "expect": command = .expect(try expectation(&words))
     case "help": command = .help
+    case "reset": command = .reset
     default: command = try deviceCommand(device: first, &words)
     }
     try words.finish()

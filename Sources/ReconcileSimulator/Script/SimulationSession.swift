@@ -78,7 +78,7 @@ package struct SimulationSession: Sendable {
             problem: "header lines (device add, resolver, client, …) come before the first step")
         }
         reader = next
-        return Output(lines: [], violations: [])
+        return Output(lines: Self.confirmation(of: command), violations: [])
       }
       reader = next
       var world = start()
@@ -87,6 +87,24 @@ package struct SimulationSession: Sendable {
       simulation = world
       quiescent = nil
       return Output(lines: Array(world.trace.dropFirst(before)), violations: [])
+    }
+  }
+
+  /// What a header line set, in a line, so a pasted counterexample shows its world as it is built.
+  static func confirmation(of command: ScriptCommand) -> [String] {
+    switch command {
+    case .addDevice(let setup): ["added \(setup.name)"]
+    case .resolver(let setting): ["resolver \(setting.name)"]
+    case .deletePolicy(let policy): ["delete policy \(policy)"]
+    case .schemas(let scenario): ["schemas \(scenario)"]
+    case .client(let name): ["client \(name)"]
+    case .invariants(let set): ["invariants " + set.map(\.rawValue).sorted().joined(separator: " ")]
+    case .zoneDeletion(let response): ["zone deletion \(response)"]
+    case .sendAfterEdits: ["devices send after every edit"]
+    case .defect(let defect): ["every device makes the defect \(defect)"]
+    case .limits(let limits):
+      limits.sorted { $0.key.rawValue < $1.key.rawValue }.map { "server \($0.key.rawValue) = \($0.value)" }
+    default: []
     }
   }
 

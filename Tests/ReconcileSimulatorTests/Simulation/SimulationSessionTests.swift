@@ -5,11 +5,12 @@ import Testing
 
 @Suite("Simulation session: a replay script one line at a time")
 struct SimulationSessionTests {
-  @Test("each step answers with the trace it caused; expect invariants judges the run so far")
+  @Test("a header line says what it set, each step answers with the trace it caused; expect invariants judges the run")
   func stepsAnswerWithTheirTrace() throws {
     var session = SimulationSession()
-    #expect(try session.execute("resolver field-merge").lines.isEmpty)
-    #expect(try session.execute("device add d1").lines.isEmpty)
+    #expect(try session.execute("resolver field-merge").lines == ["resolver field-merge"])
+    #expect(try session.execute("device add d1").lines == ["added d1"])
+    #expect(try session.execute("# a comment").lines.isEmpty)
     #expect(!session.hasStarted)
     let created = try session.execute("d1 create Note/r1 title=\"a\"")
     #expect(created.lines.first == "1 d1 create Note/r1 title=\"a\"")
