@@ -1,6 +1,8 @@
 public import Foundation
 public import Reconcile
 
+// The user's side of the reference device: each action is the store's (``LocalStore``); the device then takes what the
+// store left for the session.
 extension SimulatedDevice {
   /// The app creates a record. It is queued to save; the resolver's bookkeeping fields and the schema's version field
   /// are written.
@@ -10,29 +12,8 @@ extension SimulatedDevice {
   /// - Throws: ``DeviceError/recordExists(_:)``, ``DeviceError/invalidRecord(_:)``, ``DeviceError/schema(_:)`` or
   ///   ``DeviceError/bookkeeping(_:_:)``; nothing is stored then.
   public mutating func create(_ record: Record, at now: Date) throws(DeviceError) {
-    guard storage.records[record.recordID] == nil else { throw .recordExists(record.recordID) }
-    var created = record
-    if configuration.defects.contains(.recreateRestoresDeletedFields),
-      let old = storage.deletedCopies.removeValue(forKey: record.recordID)
-    {
-      for key in old.allKeys where created[key] == nil { created[key] = old[key] }
-    }
-    for key in created.allKeys { created.markChanged(key) }
-    try prepareEdit(&created, at: now)
-    let deleted = storage.tombstones.remove(record.recordID)
-    var local = LocalRecord(lastKnownServer: nil, current: created)
-    // Only a deletion not yet sent leaves a record on the server for this one to replace. A damaged copy thrown away and
-    // not yet fetched again leaves one too, which this one merges with when it comes back (the user never deleted
-    // it), but which deleting this one must delete.
-    let discarded = storage.discardedServerCopies.removeValue(forKey: record.recordID)
-    // The deletion's answer does not end the doubt about an earlier unanswered save: its copy may land later.
-    local.replacesDeleted =
-      storage.pending[record.recordID] == .delete || storage.staleSavesInDoubt.contains(record.recordID)
-    local.replacesDiscardedCopy = !local.replacesDeleted && discarded != nil
-    local.replacedCreationDate =
-      local.replacesDeleted ? deleted?.creationDate : local.replacesDiscardedCopy ? discarded ?? nil : nil
-    storage.records[record.recordID] = local
-    storage.pending.enqueue(record.recordID, .save)
+    defer { absorbStoreNotices() }
+    try store.create(record, at: now)
   }
 
   /// The app edits a record: `changes` sets (or, with `nil`, removes) plain values. The record is queued to save.
@@ -44,9 +25,8 @@ extension SimulatedDevice {
   ///   is thrown away and fetched again), ``DeviceError/invalidRecord(_:)``, ``DeviceError/schema(_:)`` (a record from
   ///   a newer app this one must not change) or ``DeviceError/bookkeeping(_:_:)``; nothing else changes then.
   public mutating func edit(_ id: RecordID, setting changes: [String: FieldValue?], at now: Date) throws(DeviceError) {
-    try edit(id, at: now) { record in
-      for (key, value) in changes { record[key] = value }
-    }
+    defer { absorbStoreNotices() }
+    try store.edit(id, setting: changes, at: now)
   }
 
   /// The app edits a record with a closure that may change anything but its identity. The record is queued to save.
@@ -56,18 +36,8 @@ extension SimulatedDevice {
   ///   - change: Edits the record; keys it writes are marked changed.
   /// - Throws: As ``edit(_:setting:at:)``.
   public mutating func edit(_ id: RecordID, at now: Date, _ change: (inout Record) -> Void) throws(DeviceError) {
-    if discardDamagedRecords(among: [id]) { throw .recordDamaged(id) }
-    // One lookup: the position stays valid, since nothing below adds or removes a record before the write.
-    guard let index = storage.records.index(forKey: id) else { throw .recordNotFound(id) }
-    var record = storage.records.values[index].current
-    let recordType = record.recordType
-    change(&record)
-    record.recordID = id
-    record.recordType = recordType
-    try prepareEdit(&record, at: now)
-    storage.records.values[index].current = record
-    storage.records.values[index].generation += 1
-    storage.pending.enqueue(id, .save)
+    defer { absorbStoreNotices() }
+    try store.edit(id, at: now, change)
   }
 
   /// The app deletes a record: it leaves the store at once, a tombstone remembers it, and the deletion is queued. Only
@@ -78,54 +48,20 @@ extension SimulatedDevice {
   ///   - now: True (virtual) time.
   /// - Throws: ``DeviceError/recordNotFound(_:)``.
   public mutating func delete(_ id: RecordID, at now: Date) throws(DeviceError) {
-    guard let local = storage.records.removeValue(forKey: id) else { throw .recordNotFound(id) }
-    if configuration.defects.contains(.recreateRestoresDeletedFields) { storage.deletedCopies[id] = local.current }
-    if configuration.defects.contains(.saveAndDeleteTogether), local.hasUnsentChanges, local.lastKnownServer != nil {
-      storage.savesBesideDeletes[id] = local.current
-    }
-    var tombstone = Tombstone(deleting: local.current, at: deviceTime(at: now), by: name)
-    if tombstone.creationDate == nil { tombstone.creationDate = local.replacedCreationDate }
-    storage.tombstones.insert(tombstone)
-    if local.inDoubt { storage.staleSavesInDoubt.insert(id) }
-    // A record re-created here after a deletion still owes the server that deletion.
-    let unsent =
-      (!local.sent && !local.replacesDeleted && !local.replacesDiscardedCopy)
-      || configuration.defects.contains(.dropUnacknowledgedDeletes)
-    if local.lastKnownServer == nil && local.current.recordChangeTag == nil && unsent {
-      storage.pending.remove(id)
-    } else {
-      storage.pending.enqueue(id, .delete)
-      storage.deletesAwaitingFetch.insert(id)
-      if local.lastKnownServer == nil, !local.replacesDeleted, !local.replacesDiscardedCopy {
-        storage.deletesOfUnconfirmed[id] = local.inDoubt
-      }
-    }
+    defer { absorbStoreNotices() }
+    try store.delete(id, at: now)
   }
 
-  /// Writes the bookkeeping fields and the schema version, and checks the result, for an edit about to be stored.
-  private mutating func prepareEdit(_ record: inout Record, at now: Date) throws(DeviceError) {
-    let time = deviceTime(at: now)
-    if let schema = configuration.schema {
-      do {
-        if case .newerMinor = try schema.check(record) {} else { try schema.stampVersion(&record) }
-      } catch {
-        throw .schema(error)
-      }
-    }
-    // The resolver's bookkeeping comes last, so field stamps cover the schema's version field too. Without any, the
-    // clock is left alone (this runs on every edit).
-    let bookkeeping = configuration.bookkeeping
-    if bookkeeping.editCountKey != nil || bookkeeping.modifiedAtKey != nil || bookkeeping.fieldStampsKey != nil {
-      do {
-        try bookkeeping.stampEdit(&record, clock: &storage.clock, at: time)
-      } catch {
-        throw .bookkeeping(record.recordID, "\(error)")
-      }
-    }
-    do {
-      try record.validate()
-    } catch {
-      throw .invalidRecord(error)
-    }
-  }
+  /// **Simulator only**: damages the device's stored copy of `id` behind its back, as a failing disk, a torn write or
+  /// a bad migration would. One value becomes ``StorageDamage/garbage`` and the record's seal goes stale.
+  ///
+  /// The device checks a record's seal whenever it reads the record to change or send it: before an edit, before it
+  /// puts the record in a batch, before it merges a fetched or conflicting server version, and before it takes a save's
+  /// answer. It checks the whole store when a sync starts, when it launches (``crash()``) and on ``restart()``. A
+  /// damaged record is thrown away — its unsent edits cannot be trusted, so they are lost — and the server's copy is
+  /// fetched again. Garbage is never uploaded.
+  /// - Parameter id: The record to damage.
+  /// - Returns: Whether the device held such a record.
+  @discardableResult
+  public mutating func corruptStoredRecord(_ id: RecordID) -> Bool { store.corruptStoredRecord(id) }
 }

@@ -428,7 +428,7 @@ extension SimulatedDevice {
         settle(.recreate(local.current.withoutSystemFields), for: local)
         return nil
       }
-      settle(revivingPolicy.resolveUnknownItem(for: local.current, at: deviceTime(at: now)), for: local)
+      settle(store.revivingPolicy.resolveUnknownItem(for: local.current, at: deviceTime(at: now)), for: local)
       return nil
     case .batchRequestFailed:
       notLanded(id, flight: flight)

@@ -161,33 +161,20 @@ public struct SimulatedDevice: Sendable {
     // values ever share a State that changes.
     // Unchecked exclusivity: the device reads these on every poll, and a dynamic check costs more than the read. Only
     // the owning value reaches them, through accessors that never overlap a read with a write.
-    @exclusivity(unchecked) var configuration: Configuration
-    @exclusivity(unchecked) var storage: DeviceStorage
+    @exclusivity(unchecked) var store: LocalStore
     @exclusivity(unchecked) var isOnline = true
     @exclusivity(unchecked) var session: Session
-    /// Whether a stored record may be damaged: set when one is, cleared when a check of the whole store finds none, so
-    /// the checks before each edit and send skip the store while nothing was damaged.
-    @exclusivity(unchecked) var mayHoldDamage = false
 
-    init(
-      configuration: Configuration, storage: DeviceStorage, isOnline: Bool, session: Session,
-      mayHoldDamage: Bool = false
-    ) {
-      self.configuration = configuration
-      self.storage = storage
+    init(store: LocalStore, isOnline: Bool, session: Session) {
+      self.store = store
       self.isOnline = isOnline
       self.session = session
-      self.mayHoldDamage = mayHoldDamage
     }
 
-    func copy() -> State {
-      State(
-        configuration: configuration, storage: storage, isOnline: isOnline, session: session,
-        mayHoldDamage: mayHoldDamage)
-    }
+    func copy() -> State { State(store: store, isOnline: isOnline, session: session) }
   }
 
-  private var state: State
+  var state: State
 
   /// The state, copied first if another value shares it.
   private var mutableState: State {
@@ -197,15 +184,20 @@ public struct SimulatedDevice: Sendable {
     }
   }
 
+  /// The local store: storage and the rules that change it.
+  package internal(set) var store: LocalStore {
+    _read { yield state.store }
+    _modify { yield &mutableState.store }
+  }
   /// How the device is set up.
   package internal(set) var configuration: Configuration {
-    _read { yield state.configuration }
-    _modify { yield &mutableState.configuration }
+    _read { yield state.store.configuration }
+    _modify { yield &mutableState.store.configuration }
   }
   /// What the device keeps on disk.
   package internal(set) var storage: DeviceStorage {
-    _read { yield state.storage }
-    _modify { yield &mutableState.storage }
+    _read { yield state.store.storage }
+    _modify { yield &mutableState.store.storage }
   }
   /// Whether the device has a network.
   public internal(set) var isOnline: Bool {
@@ -216,11 +208,8 @@ public struct SimulatedDevice: Sendable {
     _read { yield state.session }
     _modify { yield &mutableState.session }
   }
-  /// See ``State/mayHoldDamage``.
-  var mayHoldDamage: Bool {
-    get { state.mayHoldDamage }
-    set { mutableState.mayHoldDamage = newValue }
-  }
+  /// See ``LocalStore/mayHoldDamage``.
+  var mayHoldDamage: Bool { state.store.mayHoldDamage }
 
   /// Creates a device with an empty store, set up as ``ClientUnderTest/reference`` sets up every device of a run.
   /// - Parameter setup: The device's name, user, zone, resolver, delete policy, schema and defects.
@@ -231,14 +220,8 @@ public struct SimulatedDevice: Sendable {
   /// - Parameter configuration: How it is set up.
   /// - Throws: ``DeviceError/invalidDeviceName(_:)`` for a name that is empty or longer than 255 UTF-8 bytes.
   package init(configuration: Configuration) throws(DeviceError) {
-    let storage: DeviceStorage
-    do {
-      storage = DeviceStorage(clock: try HybridLogicalClock(nodeID: configuration.name))
-    } catch {
-      throw .invalidDeviceName(configuration.name)
-    }
     state = State(
-      configuration: configuration, storage: storage, isOnline: true,
+      store: try LocalStore(configuration: configuration), isOnline: true,
       session: Session(throttle: configuration.retry.minimumInterval, batchLimit: max(1, configuration.batchLimit)))
   }
 
@@ -253,7 +236,7 @@ public struct SimulatedDevice: Sendable {
   /// The device's own clock reading at true time `now`: skewed by the clock offset.
   /// - Parameter now: True (virtual) time.
   /// - Returns: What the device believes the time is.
-  package func deviceTime(at now: Date) -> Date { now.addingTimeInterval(configuration.clockOffset) }
+  package func deviceTime(at now: Date) -> Date { store.deviceTime(at: now) }
 
   // MARK: Looking
 

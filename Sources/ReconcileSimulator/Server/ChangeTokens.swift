@@ -13,7 +13,7 @@ public struct ZoneChangeToken: Sendable, Hashable, Codable, CustomStringConverti
   /// fetch from the beginning do.
   let compactedThrough: Int?
 
-  init(zoneID: ZoneID, incarnation: Int, sequence: Int, compactedThrough: Int = 0) {
+  package init(zoneID: ZoneID, incarnation: Int, sequence: Int, compactedThrough: Int = 0) {
     self.zoneID = zoneID
     self.incarnation = incarnation
     self.sequence = sequence

@@ -1,32 +1,28 @@
-import Foundation
-import Reconcile
+package import Foundation
+package import Reconcile
 
-extension SimulatedDevice {
+extension LocalStore {
   /// Applies one page of fetched changes. Every record is checked against the app's schema first; a halt leaves the
-  /// page unapplied and the token uncommitted.
-  /// - Returns: Whether the page was applied (the token may be committed).
-  mutating func apply(_ changes: ZoneChanges, at now: Date) -> Bool {
+  /// rest of the page unapplied (and the device leaves the token uncommitted).
+  /// - Returns: Why the device must halt, or `nil` when the whole page was applied.
+  package mutating func apply(_ changes: ZoneChanges, at now: Date) -> HaltReason? {
     if let schema = configuration.schema {
       for record in changes.changed {
         do {
           _ = try schema.check(record)
         } catch {
-          halt(.schema(error))
-          return false
+          return .schema(error)
         }
       }
     }
     for record in Self.parentsFirst(changes.changed) {
-      if let reason = applyFetched(record) {
-        halt(reason)
-        return false
-      }
+      if let reason = applyFetched(record) { return reason }
       storage.fullFetchSeen?.insert(record.recordID)
     }
     if !configuration.defects.contains(.ignoreFetchedDeletions) {
       for deletion in changes.deleted { applyFetchedDeletion(deletion, at: now) }
     }
-    return true
+    return nil
   }
 
   /// Orders records so that a parent in the same page comes before its children.
@@ -161,7 +157,7 @@ extension SimulatedDevice {
 
   /// Carries out what the delete policy decided for a record the server deleted while this device edited it: drop it
   /// and keep the tombstone, or queue it to be saved again as a new record. `.keep` leaves the store as it is.
-  mutating func settle(_ resolution: DeleteResolution, for local: LocalRecord) {
+  package mutating func settle(_ resolution: DeleteResolution, for local: LocalRecord) {
     let id = local.current.recordID
     switch resolution {
     case .deleted(let tombstone):
@@ -182,7 +178,7 @@ extension SimulatedDevice {
 
   /// After a fetch from the beginning (a token expired, or the zone was re-created elsewhere), records the device knew
   /// from the server but did not see are gone: deleted while the history was forgotten, or with the old zone.
-  mutating func finishFullFetch(at now: Date) {
+  package mutating func finishFullFetch(at now: Date) {
     let seen = storage.fullFetchSeen ?? []
     let gone = storage.records.filter { $0.value.lastKnownServer != nil && !seen.contains($0.key) }
     for (id, local) in gone.sorted(by: { $0.key < $1.key }) {
@@ -201,7 +197,7 @@ extension SimulatedDevice {
   /// Merges the device's copy of `id` with a newer server version through the resolver (guarded by the schema), and
   /// keeps the result queued when it differs from the server's.
   /// - Returns: A halt reason when the merge is refused.
-  mutating func resolveConflict(_ id: RecordID, server: Record) -> HaltReason? {
+  package mutating func resolveConflict(_ id: RecordID, server: Record) -> HaltReason? {
     if discardIfDamaged(id) {
       storage.records[id] = LocalRecord(lastKnownServer: server, current: server)
       return nil
@@ -306,7 +302,7 @@ extension SimulatedDevice {
 
   /// Moves the device's hybrid logical clock past the stamps of a record it received. A stamp too far ahead is not
   /// observed (the clock keeps its drift cap); the record is still applied.
-  mutating func observeStamps(of record: Record) {
+  package mutating func observeStamps(of record: Record) {
     guard configuration.bookkeeping.fieldStampsKey != nil else { return }
     try? configuration.bookkeeping.observeStamps(
       of: record, clock: &storage.clock, at: record.modificationDate ?? .distantPast)

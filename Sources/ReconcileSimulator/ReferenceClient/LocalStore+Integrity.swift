@@ -1,18 +1,11 @@
-public import Reconcile
+package import Foundation
+package import Reconcile
 
-extension SimulatedDevice {
-  /// **Simulator only**: damages the device's stored copy of `id` behind its back, as a failing disk, a torn write or
-  /// a bad migration would. One value becomes ``StorageDamage/garbage`` and the record's seal goes stale.
-  ///
-  /// The device checks a record's seal whenever it reads the record to change or send it: before an edit, before it
-  /// puts the record in a batch, before it merges a fetched or conflicting server version, and before it takes a save's
-  /// answer. It checks the whole store when a sync starts, when it launches (``crash()``) and on ``restart()``. A
-  /// damaged record is thrown away — its unsent edits cannot be trusted, so they are lost — and the server's copy is
-  /// fetched again. Garbage is never uploaded.
-  /// - Parameter id: The record to damage.
-  /// - Returns: Whether the device held such a record.
+extension LocalStore {
+  /// Damages the stored copy of `id` without resealing it (see `SimulatedDevice.corruptStoredRecord(_:)`).
+  /// - Returns: Whether the store held such a record.
   @discardableResult
-  public mutating func corruptStoredRecord(_ id: RecordID) -> Bool {
+  package mutating func corruptStoredRecord(_ id: RecordID) -> Bool {
     guard storage.records[id] != nil else { return false }
     storage.records[id]?.corruptWithoutResealing()
     mayHoldDamage = true
@@ -23,7 +16,7 @@ extension SimulatedDevice {
   /// zone's fetch again from the beginning so the server's copies come back.
   /// - Returns: Whether anything was thrown away.
   @discardableResult
-  mutating func discardDamagedRecords(among ids: [RecordID]? = nil) -> Bool {
+  package mutating func discardDamagedRecords(among ids: [RecordID]? = nil) -> Bool {
     if configuration.defects.contains(.skipStorageCheck) || !mayHoldDamage { return false }
     // Sort only what is damaged: this runs at every sync start, over the whole store.
     let damaged =
@@ -35,14 +28,13 @@ extension SimulatedDevice {
     for id in damaged { discardDamaged(id) }
     storage.zoneToken = nil
     storage.fullFetchSeen = nil
-    session.listing += 1
-    session.syncRequested = true
+    refetchRequested = true
     return true
   }
 
   /// Throws away record `id` if its copy is damaged, without refetching (the caller holds the server's version).
   /// - Returns: Whether it was damaged.
-  mutating func discardIfDamaged(_ id: RecordID) -> Bool {
+  package mutating func discardIfDamaged(_ id: RecordID) -> Bool {
     if configuration.defects.contains(.skipStorageCheck) || !mayHoldDamage { return false }
     guard let local = storage.records[id], !local.isIntact else { return false }
     discardDamaged(id)
@@ -69,6 +61,6 @@ extension SimulatedDevice {
       storage.discardedServerCopies[id] = .some(local.lastKnownServer?.creationDate)
     }
     storage.damagedRecordsDiscarded += 1
-    session.lastError = "storage corruption: the stored copy of \(id) was damaged; discarded, fetching it again"
+    discardNotice = "storage corruption: the stored copy of \(id) was damaged; discarded, fetching it again"
   }
 }
