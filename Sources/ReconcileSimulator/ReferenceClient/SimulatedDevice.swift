@@ -49,7 +49,7 @@ public struct SimulatedDevice: Sendable {
     /// What the device does when another client deletes its zone.
     package var zoneDeletion: ZoneDeletionResponse
     /// Deliberate mistakes the device makes, for showing that an invariant catches them.
-    package var defects: Set<ClientDefect>
+    package var defects: DefectSet
 
     /// Creates a configuration.
     /// - Parameters:
@@ -93,7 +93,7 @@ public struct SimulatedDevice: Sendable {
       self.batchLimit = batchLimit
       self.fetchPageSize = fetchPageSize
       self.zoneDeletion = zoneDeletion
-      self.defects = defects
+      self.defects = DefectSet(defects)
     }
   }
 
