@@ -10,10 +10,7 @@ extension SimulatedDevice {
     guard !isHalted || configuration.defects.contains(.sendWhileHalted), isOnline, session.inFlight == nil else {
       return nil
     }
-    if let until = session.waitUntil {
-      guard now >= until else { return nil }
-      session.waitUntil = nil
-    }
+    if session.pacing.isWaiting(at: now) { return nil }
     while true {
       if session.phase == .idle {
         // A deletion is sent only after a fetch: deletes carry no change tag, so one aimed at a record since deleted and
@@ -51,8 +48,8 @@ extension SimulatedDevice {
   /// flight counts as lost. `nil` when only an answer or a new sync request can move it.
   public var nextWakeTime: Date? {
     if isHalted || !isOnline { return nil }
-    if let flight = session.inFlight { return flight.sentAt.addingTimeInterval(configuration.retry.requestTimeout) }
-    if let until = session.waitUntil, session.phase != .idle || session.syncRequested || session.sendRequested {
+    if let flight = session.inFlight { return RequestPacing.deadline(sentAt: flight.sentAt, configuration.retry) }
+    if let until = session.pacing.waitUntil, session.phase != .idle || session.syncRequested || session.sendRequested {
       return until
     }
     return nil
@@ -62,7 +59,7 @@ extension SimulatedDevice {
   /// - Parameter now: True (virtual) time.
   package mutating func checkTimeout(at now: Date) {
     guard let flight = session.inFlight,
-      now.timeIntervalSince(flight.sentAt) >= configuration.retry.requestTimeout
+      RequestPacing.hasTimedOut(sentAt: flight.sentAt, at: now, configuration.retry)
     else { return }
     markInFlightSavesInDoubt()
     receive(.failure(.networkFailure(retryAfter: nil)), for: flight.id, at: now)
@@ -91,7 +88,7 @@ extension SimulatedDevice {
           ZoneChangesRequest(zoneID: zone, since: storage.zoneToken, resultsLimit: configuration.fetchPageSize)))
     case .sending:
       // Never send a damaged copy: throw it away and fetch the zone again first.
-      let queued = storage.pending.prefix(session.batchLimit)
+      let queued = storage.pending.prefix(session.pacing.batchLimit)
       if mayHoldDamage, discardDamagedRecords(among: queued.map(\.recordID)) {
         session.phase = .fetchingZone
         return makeRequest()
@@ -178,23 +175,23 @@ extension SimulatedDevice {
       session.lastCompletedOperation = .answered(flight.request, error: error)
       // Every failure grows the throttle, and the next operation waits at least that long (seed 004).
       session.throttle = configuration.retry.grown(session.throttle)
-      session.waitUntil = now.addingTimeInterval(session.throttle)
+      session.pacing.waitUntil = now.addingTimeInterval(session.throttle)
       handleOperationError(error, flight: flight, at: now)
     case .success(let reply):
       session.lastCompletedOperation = .answered(flight.request, error: nil)
-      session.retryCount = 0
+      session.pacing.retryCount = 0
       if case .modifyRecords(let result) = reply, result.failures.values.contains(where: Self.growsThrottle) {
         session.throttle = configuration.retry.grown(session.throttle)
       } else {
         session.throttle = configuration.retry.shrunk(session.throttle)
       }
-      session.waitUntil = now.addingTimeInterval(session.throttle)
+      session.pacing.waitUntil = now.addingTimeInterval(session.throttle)
       if case .modifyRecords(let result) = reply, result.failures.isEmpty {
         // A batch limit halved by `limitExceeded` doubles back after ten clean saves in a row, so a passing spike of
         // large records does not shrink batches for good, and a real server limit is not hit on every other save.
         session.cleanSaves += 1
-        if session.cleanSaves >= 10, session.batchLimit < configuration.batchLimit {
-          session.batchLimit = min(max(1, configuration.batchLimit), session.batchLimit * 2)
+        if session.cleanSaves >= 10, session.pacing.batchLimit < configuration.batchLimit {
+          session.pacing.batchLimit = min(max(1, configuration.batchLimit), session.pacing.batchLimit * 2)
           session.cleanSaves = 0
         }
       }
@@ -268,20 +265,20 @@ extension SimulatedDevice {
       if case .modifyRecords = flight.request, session.phase == .sending, storage.zoneCreated {
         session.phase = .fetchingZone
       }
-      session.retryCount += 1
-      guard session.retryCount <= retry.maximumRetries else {
+      session.pacing.retryCount += 1
+      guard session.pacing.retryCount <= retry.maximumRetries else {
         // Give up on this sync; the next sync request starts again.
-        session.retryCount = 0
+        session.pacing.retryCount = 0
         session.phase = .idle
-        session.waitUntil = now.addingTimeInterval(max(error.retryAfter ?? 0, session.throttle))
+        session.pacing.waitUntil = now.addingTimeInterval(max(error.retryAfter ?? 0, session.throttle))
         return
       }
-      let wait = error.retryAfter ?? retry.backoff(attempt: session.retryCount)
-      session.waitUntil = now.addingTimeInterval(max(wait, session.throttle))
+      let wait = error.retryAfter ?? retry.backoff(attempt: session.pacing.retryCount)
+      session.pacing.waitUntil = now.addingTimeInterval(max(wait, session.throttle))
       applyRetryDefects()
     case .limitExceeded:
       guard !configuration.defects.contains(.neverHalveBatch) else { break }
-      session.batchLimit = max(1, session.batchLimit / 2)
+      session.pacing.halveBatch()
       session.cleanSaves = 0
     case .changeTokenExpired:
       if session.phase == .fetchingDatabase {
@@ -449,7 +446,7 @@ extension SimulatedDevice {
       }
       let until = now.addingTimeInterval(error.retryAfter ?? configuration.retry.backoff(attempt: 1))
       // Several items may ask for a wait: the longest stands.
-      session.waitUntil = max(session.waitUntil ?? until, until)
+      session.pacing.wait(until: until)
       applyRetryDefects()
       return nil
     default:
@@ -459,9 +456,9 @@ extension SimulatedDevice {
 
   /// ``ClientDefect/ignoreRetryAfter`` and ``ClientDefect/retryEarly`` bend the wait just set.
   private mutating func applyRetryDefects() {
-    if configuration.defects.contains(.ignoreRetryAfter) { session.waitUntil = nil }
-    if configuration.defects.contains(.retryEarly), let wait = session.waitUntil {
-      session.waitUntil = wait.addingTimeInterval(-1)
+    if configuration.defects.contains(.ignoreRetryAfter) { session.pacing.waitUntil = nil }
+    if configuration.defects.contains(.retryEarly), let wait = session.pacing.waitUntil {
+      session.pacing.waitUntil = wait.addingTimeInterval(-1)
     }
   }
 

@@ -137,10 +137,9 @@ public struct SimulatedDevice: Sendable {
     /// Counts restarts of the zone's listing (a damaged copy thrown away, an expired token, the zone deleted): a page
     /// answering a fetch sent for an earlier listing continues a listing the device no longer follows.
     var listing = 0
-    var waitUntil: Date?
-    var retryCount = 0
+    /// The wait, the retries and the batch limit (shared with the CKSyncEngine stand-in).
+    var pacing: RequestPacing
     var throttle: TimeInterval
-    var batchLimit: Int
     var lastError: String?
     /// Kept as the request itself: its description is built only when diagnostics are read, not on every answer.
     var lastCompletedOperation: CompletedOperation?
@@ -222,7 +221,8 @@ public struct SimulatedDevice: Sendable {
   package init(configuration: Configuration) throws(DeviceError) {
     state = State(
       store: try LocalStore(configuration: configuration), isOnline: true,
-      session: Session(throttle: configuration.retry.minimumInterval, batchLimit: max(1, configuration.batchLimit)))
+      session: Session(
+        pacing: RequestPacing(batchLimit: configuration.batchLimit), throttle: configuration.retry.minimumInterval))
   }
 
   /// The device's name.
@@ -259,7 +259,7 @@ public struct SimulatedDevice: Sendable {
     if !isOnline { return .offline }
     if session.inFlight != nil { return .syncing }
     if session.phase != .idle || session.syncRequested || session.sendRequested {
-      return session.waitUntil != nil ? .waiting : .syncing
+      return session.pacing.waitUntil != nil ? .waiting : .syncing
     }
     return .idle
   }
@@ -282,7 +282,7 @@ public struct SimulatedDevice: Sendable {
       inFlightOperation: session.inFlight.map { $0.request.description },
       lastCompletedOperation: session.lastCompletedOperation?.description,
       throttle: session.throttle,
-      retryCount: session.retryCount,
+      retryCount: session.pacing.retryCount,
       lastError: session.lastError,
       haltReason: session.haltReason)
   }
@@ -316,7 +316,8 @@ public struct SimulatedDevice: Sendable {
     // A halt waits for the user (an update, a sign-in, freed storage): relaunching does not clear it.
     let halt = session.haltReason
     markInFlightSavesInDoubt()
-    session = Session(throttle: configuration.retry.minimumInterval, batchLimit: max(1, configuration.batchLimit))
+    session = Session(
+      pacing: RequestPacing(batchLimit: configuration.batchLimit), throttle: configuration.retry.minimumInterval)
     session.haltReason = halt
     session.syncRequested = true
     if configuration.defects.contains(.forgetQueueOnCrash) { storage.pending = PendingQueue() }
@@ -333,8 +334,8 @@ public struct SimulatedDevice: Sendable {
     session.haltReason = nil
     session.phase = .idle
     session.inFlight = nil
-    session.waitUntil = nil
-    session.retryCount = 0
+    session.pacing.waitUntil = nil
+    session.pacing.retryCount = 0
     session.syncRequested = true
   }
 
@@ -377,7 +378,7 @@ public struct SimulatedDevice: Sendable {
     session.haltReason = reason
     session.phase = .idle
     session.inFlight = nil
-    session.waitUntil = nil
+    session.pacing.waitUntil = nil
     session.lastError = reason.description
   }
 }

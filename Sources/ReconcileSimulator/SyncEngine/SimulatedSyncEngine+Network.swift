@@ -5,10 +5,7 @@ extension SimulatedSyncEngine {
   /// The next request: nothing while halted, offline, waiting or with a request in flight.
   public mutating func nextRequest(at now: Date) -> OutgoingRequest? {
     guard haltReason == nil, isOnline, session.inFlight == nil else { return nil }
-    if let until = session.waitUntil {
-      guard now >= until else { return nil }
-      session.waitUntil = nil
-    }
+    if session.pacing.isWaiting(at: now) { return nil }
     var guardCount = 0
     while guardCount < 1_000 {
       guardCount += 1
@@ -20,7 +17,7 @@ extension SimulatedSyncEngine {
         } else if pendingChangeCount > 0, !session.nothingToSend {
           session.phase = .sending
           session.sendContext = SyncEngine.SendChangesContext(
-            reason: session.explicitSendRequested ? .explicit : .scheduled, maximumItems: session.batchLimit)
+            reason: session.explicitSendRequested ? .explicit : .scheduled, maximumItems: session.pacing.batchLimit)
           session.explicitSendRequested = false
           guard emit(.willSendChanges(session.sendContext)) else { return nil }
         } else {
@@ -64,7 +61,7 @@ extension SimulatedSyncEngine {
         }
         return send(.modifyZones(ModifyZonesRequest(saving: saving, deleting: deleting)), at: now)
       }
-      session.sendContext.maximumItems = session.batchLimit
+      session.sendContext.maximumItems = session.pacing.batchLimit
       let batch =
         state.pendingRecordZoneChanges.isEmpty
         ? nil : delegate.nextRecordZoneChangeBatch(session.sendContext, syncEngine: &state)
@@ -76,8 +73,8 @@ extension SimulatedSyncEngine {
         _ = emit(.didSendChanges(session.sendContext))
         return nil
       }
-      let saving = Array(batch.recordsToSave.prefix(session.batchLimit))
-      let deleting = Array(batch.recordIDsToDelete.prefix(max(0, session.batchLimit - saving.count)))
+      let saving = Array(batch.recordsToSave.prefix(session.pacing.batchLimit))
+      let deleting = Array(batch.recordIDsToDelete.prefix(max(0, session.pacing.batchLimit - saving.count)))
       session.readded = []
       return send(
         .modifyRecords(ModifyRecordsRequest(saving: saving, deleting: deleting, isAtomic: batch.atomicByZone)), at: now)
@@ -97,8 +94,8 @@ extension SimulatedSyncEngine {
   /// When a wait ends or the request in flight times out.
   public var nextWakeTime: Date? {
     guard haltReason == nil, isOnline else { return nil }
-    if let flight = session.inFlight { return flight.sentAt.addingTimeInterval(retry.requestTimeout) }
-    if let until = session.waitUntil,
+    if let flight = session.inFlight { return RequestPacing.deadline(sentAt: flight.sentAt, retry) }
+    if let until = session.pacing.waitUntil,
       session.phase != .idle || session.fetchRequested || (pendingChangeCount > 0 && !session.nothingToSend)
     {
       return until
@@ -108,7 +105,9 @@ extension SimulatedSyncEngine {
 
   /// Times out the request in flight: it counts as a network failure, retried after a backoff.
   public mutating func wake(at now: Date) {
-    guard let flight = session.inFlight, now.timeIntervalSince(flight.sentAt) >= retry.requestTimeout else { return }
+    guard let flight = session.inFlight, RequestPacing.hasTimedOut(sentAt: flight.sentAt, at: now, retry) else {
+      return
+    }
     receive(.failure(.networkFailure(retryAfter: nil)), for: flight.id, at: now, crashingAfterWrites: nil)
   }
 
@@ -125,7 +124,7 @@ extension SimulatedSyncEngine {
     switch answer {
     case .failure(let error): handleFailure(error, flight: flight, at: now)
     case .success(let reply):
-      session.retryCount = 0
+      session.pacing.retryCount = 0
       handleReply(reply, flight: flight, at: now)
     }
     let torn = self.writes.disarm()
@@ -137,15 +136,15 @@ extension SimulatedSyncEngine {
   // MARK: Answers
 
   private mutating func wait(_ error: ServerError?, at now: Date) {
-    let seconds = error?.retryAfter ?? retry.backoff(attempt: max(1, session.retryCount))
+    let seconds = error?.retryAfter ?? retry.backoff(attempt: max(1, session.pacing.retryCount))
     let until = now.addingTimeInterval(max(seconds, retry.minimumInterval))
-    session.waitUntil = max(session.waitUntil ?? until, until)
+    session.pacing.wait(until: until)
   }
 
   private mutating func handleFailure(_ error: ServerError, flight: InFlight, at now: Date) {
     switch error {
     case _ where error.isTransient || error == .serverResponseLost || error == .quotaExceeded:
-      session.retryCount += 1
+      session.pacing.retryCount += 1
       if case .modifyRecords(let request) = flight.request {
         // Every change of the batch failed with the error and stays pending, to be retried: the delegate hears of
         // it as CKSyncEngine reports a retryable failure (a `networkFailure` may still have landed; the rest did not).
@@ -163,17 +162,17 @@ extension SimulatedSyncEngine {
       }
       // Full storage has no retry-after: the user must free space, so wait a minute between tries.
       if error == .quotaExceeded {
-        session.waitUntil = now.addingTimeInterval(60)
+        session.pacing.waitUntil = now.addingTimeInterval(60)
       } else {
         wait(error, at: now)
       }
-      if session.retryCount > retry.maximumRetries {
+      if session.pacing.retryCount > retry.maximumRetries {
         // Give up on this round; try again later.
-        session.retryCount = 0
+        session.pacing.retryCount = 0
         abandonRound()
       }
     case .limitExceeded:
-      session.batchLimit = max(1, session.batchLimit / 2)
+      session.pacing.halveBatch()
     case .changeTokenExpired:
       if session.phase == .fetchingDatabase {
         updateTokens { $0.database = nil }

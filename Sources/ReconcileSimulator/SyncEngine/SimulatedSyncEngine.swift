@@ -56,9 +56,8 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
     /// change, a fetch completes or the app asks to sync.
     var nothingToSend = false
     var inFlight: InFlight?
-    var waitUntil: Date?
-    var retryCount = 0
-    var batchLimit = 400
+    /// The wait, the retries and the batch limit (shared with the reference client).
+    var pacing = RequestPacing(batchLimit: 400)
     var zonesToFetch: [ZoneID] = []
     /// Whether `willFetchRecordZoneChanges` was sent for the first zone of `zonesToFetch`.
     var zoneFetchStarted = false
