@@ -110,7 +110,7 @@ struct Auditor: WorldListener, Sendable {
   /// A user acted: adds the action to the ground truth, based on the version the device showed (a create is based on
   /// nothing), with the edit count and stamps the device shows after it.
   mutating func userActed(
-    on device: String, recordID: RecordID, kind: UserHistory.Action.Kind, shownBefore before: Record?,
+    on device: String, recordID: RecordID, kind: UserAction, shownBefore before: Record?,
     shownAfter after: Record?, at now: Date
   ) {
     var action = UserHistory.Action(device: device, time: now, recordID: recordID, kind: kind, base: 0)

@@ -9,13 +9,8 @@ package import Reconcile
 package struct UserHistory: Sendable {
   /// One thing a user did to one record.
   package struct Action: Sendable {
-    package enum Kind: Sendable {
-      /// A new record with these values.
-      case create([String: FieldValue])
-      /// Set these keys (`nil` removes the key).
-      case edit([String: FieldValue?])
-      case delete
-    }
+    /// What the user did (the world reports it as a ``UserAction``).
+    package typealias Kind = UserAction
 
     /// Position in the history, from 1: the order in which users acted.
     package var order: Int

@@ -1,5 +1,5 @@
 import Foundation
-import Reconcile
+package import Reconcile
 
 /// What happens in a simulated world, as the world reports it to its ``Auditor``: one requirement per kind of event.
 ///
@@ -13,7 +13,7 @@ protocol WorldListener {
   /// A user acted on `device`: what the device showed of the record before the action (the version the user acted on)
   /// and after it (the edit count and stamps it carries).
   mutating func userActed(
-    on device: String, recordID: RecordID, kind: UserHistory.Action.Kind, shownBefore: Record?, shownAfter: Record?,
+    on device: String, recordID: RecordID, kind: UserAction, shownBefore: Record?, shownAfter: Record?,
     at now: Date)
   /// A request left device `index`, named `device`; `halted` says whether the device had halted.
   mutating func requestSent(by index: Int, _ device: String, _ request: ServerRequest, halted: Bool, at now: Date)
@@ -42,11 +42,21 @@ protocol WorldListener {
   mutating func storageDamaged(on device: String, recordID: RecordID, at now: Date)
 }
 
+/// What a user did to a record, as the world reports it.
+package enum UserAction: Sendable {
+  /// A new record with these values.
+  case create([String: FieldValue])
+  /// Set these keys (`nil` removes the key).
+  case edit([String: FieldValue?])
+  /// The record deleted.
+  case delete
+}
+
 /// A listener hears only the events it implements.
 extension WorldListener {
   mutating func appInstalled(on device: String, knownKeys: Set<String>?) {}
   mutating func userActed(
-    on device: String, recordID: RecordID, kind: UserHistory.Action.Kind, shownBefore: Record?, shownAfter: Record?,
+    on device: String, recordID: RecordID, kind: UserAction, shownBefore: Record?, shownAfter: Record?,
     at now: Date
   ) {}
   mutating func requestSent(by index: Int, _ device: String, _ request: ServerRequest, halted: Bool, at now: Date) {}

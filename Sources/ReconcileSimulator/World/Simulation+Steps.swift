@@ -95,7 +95,7 @@ extension Simulation {
   /// A user acted on device `index`: tells the auditor, with what the device showed before and shows after, and —
   /// when devices send after edits — asks the device to send.
   private mutating func noteAction(
-    _ kind: UserHistory.Action.Kind, device index: Int, recordID: RecordID, before: Record?
+    _ kind: UserAction, device index: Int, recordID: RecordID, before: Record?
   ) {
     if setup.sendsAfterEdits { clients[index].requestSend() }
     auditor.userActed(
