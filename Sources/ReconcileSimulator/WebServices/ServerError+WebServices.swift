@@ -1,4 +1,4 @@
-import Reconcile
+package import Reconcile
 
 extension ServerError {
   /// The Web Services error CloudKit sends for this error: the `serverErrorCode`, the reason, the retry delay and
@@ -11,7 +11,7 @@ extension ServerError {
   /// `referenceViolation` `VALIDATING_REFERENCE_ERROR`, `quotaExceeded` `QUOTA_EXCEEDED`, `internalError`
   /// `INTERNAL_ERROR`. The Web Services document no code for an expired token, a limit or a bad database; those are
   /// `BAD_REQUEST` with a reason that says which.
-  func webServicesError(recordName: String? = nil, zoneID: ZoneID? = nil, creating: Bool = false)
+  package func webServicesError(recordName: String? = nil, zoneID: ZoneID? = nil, creating: Bool = false)
     -> WebServices.ServerError
   {
     let code: WebServices.ErrorCode

@@ -5,7 +5,7 @@ public import Foundation
 ///
 /// ```swift
 /// } catch let error as CKError {
-///   let failure = try CloudKitError(bridging: error)
+///   let failure = try CloudKitError(error)
 ///   if failure.code == .serverRecordChanged, let conflict = failure.conflict {
 ///     let resolved = try resolver.resolve(conflict)
 ///     resolved.apply(to: error.serverRecord!)      // save the server's record, carrying its tag
@@ -180,45 +180,6 @@ public struct CloudKitError: Error, Sendable, Hashable, CustomStringConvertible 
     if !partialErrors.isEmpty { text += "; \(partialErrors.count) items failed" }
     if let conflict { text += "; conflict on \(conflict.recordID)" }
     return text
-  }
-}
-
-/// The parts of a `CKError` the bridge reads, described without CloudKit; `CKError` conforms on Apple platforms.
-package protocol CloudKitErrorBridging {
-  /// A CloudKit record type the error carries (`CKRecord`).
-  associatedtype BridgedRecord: CloudKitRecordBridging
-  /// `code.rawValue`.
-  var bridgedCode: Int { get }
-  /// `retryAfterSeconds`.
-  var bridgedRetryAfter: Double? { get }
-  /// `localizedDescription`, or another message.
-  var bridgedMessage: String? { get }
-  /// `clientRecord`, `ancestorRecord` and `serverRecord` of a `serverRecordChanged`.
-  var bridgedConflictRecords: (client: BridgedRecord?, ancestor: BridgedRecord?, server: BridgedRecord?) { get }
-  /// `partialErrorsByItemID`, for items that are records, by record name.
-  var bridgedPartialErrors: [String: Self] { get }
-}
-
-extension CloudKitError {
-  /// Reads a CloudKit error: its code and delay, the three records of a `serverRecordChanged` as a ``Conflict``, and
-  /// each failed item of a `partialFailure`.
-  /// - Parameter error: A `CKError`, or anything that describes one.
-  /// - Throws: ``CloudKitBridgeError`` when a record in the error cannot be read.
-  package init<E: CloudKitErrorBridging>(bridging error: E) throws(CloudKitBridgeError) {
-    var conflict: Conflict?
-    let records = error.bridgedConflictRecords
-    if let client = records.client, let server = records.server {
-      conflict = Conflict(
-        client: try Record(bridging: client),
-        ancestor: try records.ancestor.map { r throws(CloudKitBridgeError) in
-          try Record(bridging: r)
-        }, server: try Record(bridging: server))
-    }
-    var partial: [String: CloudKitError] = [:]
-    for (name, item) in error.bridgedPartialErrors { partial[name] = try CloudKitError(bridging: item) }
-    self.init(
-      code: Code(rawValue: error.bridgedCode), retryAfter: error.bridgedRetryAfter, conflict: conflict,
-      partialErrors: partial, message: error.bridgedMessage)
   }
 }
 
