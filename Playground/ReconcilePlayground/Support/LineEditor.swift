@@ -143,7 +143,9 @@ package struct LineEditor: Sendable {
     guard pending.count >= length else { return .editing }
     let bytes = pending
     pending = []
-    if let decoded = String(validating: bytes, as: UTF8.self) { decoded.forEach { insert($0) } }
+    if let decoded = String(validating: bytes, as: UTF8.self) {
+      for character in decoded { insert(character) }
+    }
     return .editing
   }
 

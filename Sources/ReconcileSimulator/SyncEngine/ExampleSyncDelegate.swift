@@ -3,7 +3,7 @@ public import Reconcile
 
 /// A delegate that does what Apple's CKSyncEngine sample app does, for trying the simulated engine and as a template:
 /// **whole-record last-writer-wins on a modification date the device writes**, kept in the record's encrypted values
-/// (``modifiedAtKey``).
+/// (`modifiedAt`).
 ///
 /// - A fetched record replaces the local copy when its modification date is at least the local one; otherwise the local
 ///   values stay on top of the server's system fields.
