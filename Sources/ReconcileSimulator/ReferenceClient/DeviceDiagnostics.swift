@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// One word for what a device is doing.
 package enum DeviceStatus: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-public import Foundation
-public import Reconcile
+package import Foundation
+package import Reconcile
 
 /// What a device keeps on disk: everything that survives a crash. Nothing else does.
 package struct DeviceStorage: Sendable, Hashable {

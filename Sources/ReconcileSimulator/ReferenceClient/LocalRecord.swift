@@ -1,5 +1,5 @@
 import Foundation
-public import Reconcile
+package import Reconcile
 
 /// A device's copy of one record: what the app sees, and the last server version it is based on.
 ///

@@ -1,4 +1,4 @@
-public import Reconcile
+package import Reconcile
 
 /// The device's persistent queue of changes to send, one entry per record ID, in the order first queued.
 ///

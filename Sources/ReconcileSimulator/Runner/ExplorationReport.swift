@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// What an exploration of many seeds found, as JSON: the configuration, the seeds and shards covered, the totals, the
 /// coverage of paths and invariants, and each failure with its replay script. Reports of several shards of one
