@@ -10,7 +10,8 @@ import Foundation
 
 /// Reads a line from a terminal with ``LineEditor``'s editing and history: it puts the terminal in raw mode for the
 /// line (no echo, key by key, Ctrl-C as a key) and restores it before returning, so what the REPL prints in between
-/// looks as usual. Where the terminal cannot be put in raw mode it reads a plain line instead.
+/// looks as usual. Switching keeps what was typed or pasted ahead (`TCSADRAIN`, not `TCSAFLUSH`), so a counterexample
+/// pasted line by line arrives whole. Where the terminal cannot be put in raw mode it reads a plain line instead.
 final class TerminalLineReader: @unchecked Sendable {
   // @unchecked: the REPL reads one line at a time; the lock keeps the editor to one reader anyway.
   private var editor = LineEditor()
@@ -32,11 +33,11 @@ final class TerminalLineReader: @unchecked Sendable {
       cc[Int(VMIN)] = 1
       cc[Int(VTIME)] = 0
     }
-    guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else {
+    guard tcsetattr(STDIN_FILENO, TCSADRAIN, &raw) == 0 else {
       write(prompt)
       return Swift.readLine(strippingNewline: true)
     }
-    defer { _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &original) }
+    defer { _ = tcsetattr(STDIN_FILENO, TCSADRAIN, &original) }
     editor.begin()
     write(editor.rendering(prompt: prompt))
     var byte: UInt8 = 0
