@@ -1,5 +1,6 @@
 import Foundation
 import Reconcile
+import ReconcileSimulator
 
 /// The text `inspect` prints: a table of a record's fields, a share's participants, a token's bytes, and one line per
 /// entry of a request or response (records, tombstones, errors with their codes), then tokens, `moreComing` and markers.

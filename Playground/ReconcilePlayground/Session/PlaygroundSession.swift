@@ -157,15 +157,7 @@ package struct PlaygroundSession: Sendable {
   package static var helpText: String { helpTable(extra: []) }
 
   /// The command table `help` prints, with `extra` rows at the end.
-  static func helpTable(extra: [[String]]) -> String {
-    let rows = ScriptParser.commands.map { command -> [String] in
-      switch command.runs {
-      case .both, .playground: [command.syntax, command.summary]
-      case .simulator: [command.syntax, command.summary + " (simulator)"]
-      }
-    }
-    return TextTable.render(rows + extra, header: false)
-  }
+  static func helpTable(extra: [[String]]) -> String { ScriptParser.helpText(extra: extra) }
 
   /// The error for a line only the simulator's world carries out, when it reaches the playground's session itself
   /// (``ScriptSession`` hands such lines to a ``SimulationSession`` first).
@@ -218,20 +210,11 @@ package struct PlaygroundSession: Sendable {
     return text
   }
 
-  static func offsetText(_ offset: TimeInterval) -> String {
-    if offset == 0 { return "on" }
-    return DurationSyntax.render(abs(offset)) + (offset < 0 ? " behind" : " ahead of")
-  }
+  static func offsetText(_ offset: TimeInterval) -> String { DurationSyntax.offsetText(offset) }
 
   // MARK: Records
 
-  static func recordID(_ path: RecordPath) throws(ScriptError) -> RecordID {
-    do {
-      return try RecordID(recordName: path.recordName, zoneID: Simulation.zoneID)
-    } catch {
-      throw ScriptError("\(path): \(error)")
-    }
-  }
+  static func recordID(_ path: RecordPath) throws(ScriptError) -> RecordID { try path.recordID() }
 
   private mutating func create(_ name: String, _ paths: [RecordPath], _ fields: [FieldAssignment])
     throws(ScriptError) -> String

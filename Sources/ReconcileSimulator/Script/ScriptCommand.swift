@@ -144,6 +144,16 @@ package struct RecordPath: Sendable, Hashable, Comparable, CustomStringConvertib
   /// `TYPE/NAME`.
   package var description: String { "\(recordType)/\(recordName)" }
 
+  /// The record's ID in the zone every device of the language syncs.
+  /// - Throws: ``ScriptError`` naming the path when the name is not one CloudKit accepts.
+  package func recordID() throws(ScriptError) -> RecordID {
+    do {
+      return try RecordID(recordName: recordName, zoneID: Simulation.zoneID)
+    } catch {
+      throw ScriptError("\(self): \(error)")
+    }
+  }
+
   /// Orders by name, then type.
   package static func < (lhs: RecordPath, rhs: RecordPath) -> Bool {
     (lhs.recordName, lhs.recordType) < (rhs.recordName, rhs.recordType)

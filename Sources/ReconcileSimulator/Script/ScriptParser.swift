@@ -157,6 +157,18 @@ package enum ScriptParser {
       runs: .playground, example: "reset"),
   ]
 
+  /// The command table `help` prints — every command with its description, aligned, a simulator-only one marked —
+  /// with `extra` rows at the end.
+  package static func helpText(extra: [[String]] = []) -> String {
+    let rows = ScriptParser.commands.map { command -> [String] in
+      switch command.runs {
+      case .both, .playground: [command.syntax, command.summary]
+      case .simulator: [command.syntax, command.summary + " (simulator)"]
+      }
+    }
+    return TextTable.render(rows + extra, header: false)
+  }
+
   /// The words that start a command; a device may not be named after one.
   package static let keywords: [String] = [
     "device", "sync", "resolver", "delete-policy", "schema", "fault", "limit", "advance", "show", "expect", "help",

@@ -1,13 +1,13 @@
-import Foundation
+package import Foundation
 
 /// Aligned plain-text tables: the playground's one way of printing rows.
-enum TextTable {
+package enum TextTable {
   /// Columns padded to their widest cell, two spaces apart; the first row is the header when `header` is true.
   /// - Parameters:
   ///   - rows: The cells, row by row; short rows are padded with empty cells.
   ///   - header: Whether to underline the first row.
   /// - Returns: The table, each line ending in a newline; trailing spaces trimmed.
-  static func render(_ rows: [[String]], header: Bool = true) -> String {
+  package static func render(_ rows: [[String]], header: Bool = true) -> String {
     guard let columns = rows.map(\.count).max(), columns > 0 else { return "" }
     var widths = Array(repeating: 0, count: columns)
     for row in rows {
@@ -34,7 +34,7 @@ enum TextTable {
 extension TextTable {
   /// `text` broken at spaces into lines of at most `width` characters (a longer word gets a line of its own), each
   /// line after the first indented by `indent` spaces.
-  static func wrap(_ text: String, width: Int = 100, indent: Int = 0) -> String {
+  package static func wrap(_ text: String, width: Int = 100, indent: Int = 0) -> String {
     var lines: [String] = []
     var line = ""
     for word in text.split(separator: " ") {
@@ -52,10 +52,10 @@ extension TextTable {
 }
 
 /// JSON the playground prints: sorted keys and indentation, so the same data prints the same bytes.
-enum JSONText {
+package enum JSONText {
   /// Encodes `value` as pretty, key-sorted JSON followed by a newline.
   /// - Throws: The encoder's error, for a value that cannot be written (a record that fails `validate()`, say).
-  static func render(_ value: some Encodable) throws -> String {
+  package static func render(_ value: some Encodable) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601

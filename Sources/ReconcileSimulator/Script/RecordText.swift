@@ -1,30 +1,29 @@
-import Foundation
-import Reconcile
-import ReconcileSimulator
+package import Foundation
+package import Reconcile
 
 /// How the playground prints records: user fields in script syntax, bookkeeping hidden, encrypted values redacted.
-enum RecordText {
+package enum RecordText {
   /// The fields the playground writes for the resolvers; not shown, because a script never edits them.
-  static let hiddenKeys: Set<String> = [
+  package static let hiddenKeys: Set<String> = [
     ResolverChoice.editCountKey, ResolverChoice.modifiedAtKey, ResolverChoice.fieldStampsKey,
   ]
   /// What is printed in place of an encrypted value: the playground never shows one.
-  static let redacted = "<redacted>"
+  package static let redacted = "<redacted>"
 
   /// `key=value …`, sorted by key; encrypted values as `encrypted:key=<redacted>`.
-  static func fields(_ record: Record) -> String {
+  package static func fields(_ record: Record) -> String {
     shownKeys(record).map { key in
       record.encryptedValuesByKey[key] != nil ? "encrypted:\(key)=\(redacted)" : "\(key)=\(value(record, key))"
     }.joined(separator: " ")
   }
 
   /// The keys shown for `record`, plain and encrypted, sorted.
-  static func shownKeys(_ record: Record) -> [String] {
+  package static func shownKeys(_ record: Record) -> [String] {
     Set(record.values.keys).union(record.encryptedValuesByKey.keys).subtracting(hiddenKeys).sorted()
   }
 
   /// The value of `key` in script syntax, `<redacted>` when encrypted, `-` when absent.
-  static func value(_ record: Record?, _ key: String) -> String {
+  package static func value(_ record: Record?, _ key: String) -> String {
     guard let record else { return "(absent)" }
     if record.encryptedValuesByKey[key] != nil { return redacted }
     guard let value = record[key] else { return "-" }
@@ -32,21 +31,21 @@ enum RecordText {
   }
 
   /// An assignment as a script writes it, encrypted values redacted.
-  static func assignment(_ field: FieldAssignment) -> String {
+  package static func assignment(_ field: FieldAssignment) -> String {
     field.encrypted ? "encrypted:\(field.key)=\(redacted)" : "\(field.key)=\(ValueSyntax.render(field.value))"
   }
 
   /// `Note/1`.
-  static func path(_ record: Record) -> String { "\(record.recordType)/\(record.recordID.recordName)" }
+  package static func path(_ record: Record) -> String { "\(record.recordType)/\(record.recordID.recordName)" }
 
   /// A record's shown fields as JSON values, encrypted ones redacted.
-  static func json(_ record: Record) -> [String: JSONValue] {
-    var fields: [String: JSONValue] = [:]
+  package static func json(_ record: Record) -> [String: ShownValue] {
+    var fields: [String: ShownValue] = [:]
     for key in shownKeys(record) {
       if record.encryptedValuesByKey[key] != nil {
         fields[key] = .string(redacted)
       } else if let value = record[key] {
-        fields[key] = JSONValue(value)
+        fields[key] = ShownValue(value)
       }
     }
     return fields
@@ -54,23 +53,23 @@ enum RecordText {
 }
 
 /// A field value as JSON: strings, numbers, ISO 8601 dates, arrays; references as `@name`, bytes as `0x…`.
-enum JSONValue: Encodable, Hashable {
+package enum ShownValue: Encodable, Hashable {
   case string(String)
   case integer(Int64)
   case number(Double)
-  case array([JSONValue])
+  case array([ShownValue])
 
-  init(_ value: FieldValue) {
+  package init(_ value: FieldValue) {
     switch value {
     case .string(let text): self = .string(text)
     case .int64(let number): self = .integer(number)
     case .double(let number): self = number.isFinite ? .number(number) : .string(String(number))
-    case .list(let elements): self = .array(elements.map(JSONValue.init))
+    case .list(let elements): self = .array(elements.map(ShownValue.init))
     default: self = .string(ValueSyntax.render(value))
     }
   }
 
-  func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     switch self {
     case .string(let text): try container.encode(text)

@@ -1,13 +1,12 @@
-import Foundation
-import Reconcile
-import ReconcileSimulator
+package import Foundation
+package import Reconcile
 
 /// What the looking lines (`show server|NAME|diff`, and `expect` on records, status and convergence) read: the server's
 /// records and what each device shows. The playground's own session and a simulation's world both make one, so a
 /// counterexample pasted into the REPL can be looked at with the same lines as any other world.
-struct WorldView {
+package struct WorldView {
   /// What one device shows.
-  struct Device {
+  package struct Device {
     var name: String
     /// The device's records, sorted by ID.
     var records: [Record]
@@ -26,8 +25,8 @@ struct WorldView {
   }
 
   /// The server's records in the playground's zone, for every user a device signed in as, sorted by ID.
-  var serverRecords: [Record]
-  var devices: [Device]
+  package var serverRecords: [Record]
+  package var devices: [Device]
 
   /// A world's view from any sync clients: the built-in device tells what it queued for each record; others give
   /// their count.
@@ -36,7 +35,7 @@ struct WorldView {
   ///   - clients: The devices, in order.
   ///   - users: Each device's user, by device name; a device without one is signed out and syncs no zone.
   ///   - clockOffsets: Each device's clock offset, by device name.
-  init(
+  package init(
     server: SimulatedServer, clients: [any SyncClient], users: [String: String],
     clockOffsets: [String: TimeInterval] = [:]
   ) {
@@ -73,7 +72,7 @@ struct WorldView {
     var record: String
     var changeTag: String?
     var queued: String?
-    var fields: [String: JSONValue]
+    var fields: [String: ShownValue]
   }
 
   /// One device in `show NAME --json`.
@@ -86,7 +85,7 @@ struct WorldView {
   }
 
   /// One differing field in `show diff`.
-  struct DiffRow: Encodable {
+  package struct DiffRow: Encodable {
     var record: String
     var key: String
     var values: [String: String]
@@ -94,7 +93,7 @@ struct WorldView {
 
   /// `show server`, `show NAME` or `show diff`; `nil` for a target only the playground's own session keeps
   /// (`diagnostics`, `log`).
-  func show(_ target: ShowTarget, json: Bool) throws(ScriptError) -> String? {
+  package func show(_ target: ShowTarget, json: Bool) throws(ScriptError) -> String? {
     switch target {
     case .server:
       let rows = serverRecords.map {
@@ -121,7 +120,7 @@ struct WorldView {
       }
       var text = "\(device.name): \(device.status), \(device.queued) queued"
       if let version = device.appVersion { text += ", app \(version)" }
-      if device.clockOffset != 0 { text += ", clock \(PlaygroundSession.offsetText(device.clockOffset)) true time" }
+      if device.clockOffset != 0 { text += ", clock \(DurationSyntax.offsetText(device.clockOffset)) true time" }
       if let reason = device.haltReason { text += "\nhalted: \(reason)" }
       guard !device.records.isEmpty else { return text + "\nno records" }
       return text + "\n"
@@ -143,7 +142,7 @@ struct WorldView {
   }
 
   /// Every (record, key) on which the server and the devices do not all agree.
-  func differences() -> [DiffRow] {
+  package func differences() -> [DiffRow] {
     let server = Dictionary(serverRecords.map { ($0.recordID, $0) }, uniquingKeysWith: { first, _ in first })
     var ids = Set(server.keys)
     for device in devices { ids.formUnion(device.records.map(\.recordID)) }
@@ -171,13 +170,13 @@ struct WorldView {
   // MARK: Expect
 
   /// The device counts a view answers: the others (requests, errors, waits) only the playground's own session keeps.
-  static let counts: Set<String> = ["records", "queued"]
+  package static let counts: Set<String> = ["records", "queued"]
 
   /// Checks an expectation on records, a device's status or convergence; `nil` for one only the playground's own
   /// session can answer (request, error and wait counts) or only the simulator's (`invariants`).
   /// - Returns: `ok: …` saying what held.
   /// - Throws: ``ScriptError`` starting `expectation failed:` with what was expected and what was found.
-  func check(_ expectation: Expectation) throws(ScriptError) -> String? {
+  package func check(_ expectation: Expectation) throws(ScriptError) -> String? {
     switch expectation {
     case .invariants: return nil
     case .converged:
@@ -228,7 +227,7 @@ struct WorldView {
 
   /// Why the world has not converged, or `nil` when it has: no device halted or with changes queued, and every
   /// device holding exactly its user's server records and values.
-  func convergenceProblem() -> String? {
+  package func convergenceProblem() -> String? {
     for device in devices {
       if device.status == .halted { return "\(device.name) is halted" }
       if device.queued > 0 { return "\(device.name) has \(device.queued) change(s) queued" }
@@ -248,27 +247,27 @@ struct WorldView {
 
   /// The device called `name`.
   /// - Throws: ``ScriptError`` naming the device, with the nearest known name.
-  func device(_ name: String) throws(ScriptError) -> Device {
+  package func device(_ name: String) throws(ScriptError) -> Device {
     if let device = devices.first(where: { $0.name == name }) { return device }
     if devices.isEmpty { throw ScriptError("no device '\(name)'; add one with `device add \(name)`") }
     throw .unknown("device", name, choices: devices.map(\.name))
   }
 
-  func record(_ path: RecordPath, at place: Place) throws(ScriptError) -> Record? {
-    let id = try PlaygroundSession.recordID(path)
+  package func record(_ path: RecordPath, at place: Place) throws(ScriptError) -> Record? {
+    let id = try path.recordID()
     switch place {
     case .server: return serverRecords.first { $0.recordID == id }
     case .device(let name): return try device(name).record(id)
     }
   }
 
-  static func failed(_ text: String) -> ScriptError { ScriptError("expectation failed: expected \(text)") }
+  package static func failed(_ text: String) -> ScriptError { ScriptError("expectation failed: expected \(text)") }
 
-  static func number(_ value: Double) -> String {
+  package static func number(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
   }
 
-  static func json(_ value: some Encodable) throws(ScriptError) -> String {
+  package static func json(_ value: some Encodable) throws(ScriptError) -> String {
     do {
       return try JSONText.render(value).trimmingCharacters(in: .newlines)
     } catch {
