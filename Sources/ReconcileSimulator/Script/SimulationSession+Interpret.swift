@@ -50,15 +50,14 @@ extension SimulationSession {
       }
       guard let text = try view(of: world).show(target, json: json) else {
         throw ScriptError(
-          "show \(target) reads the playground's own request counters, which the simulator's world does not keep; "
-            + "try show log for its trace")
+          "show \(target) reads counts this world does not keep; try show log for its trace")
       }
       return Interpretation(text: text.trimmingCharacters(in: .newlines), isData: true)
     case .expect(let expectation) where expectation != .invariants:
       guard let world = session.current else { throw ScriptError(Self.notStarted) }
       guard let text = try view(of: world).check(expectation) else {
         throw ScriptError(
-          "this expectation counts requests, errors or waits, which only the playground's own session keeps")
+          "this expectation counts what this world does not keep")
       }
       return Interpretation(text: text, isData: false)
     default:
@@ -102,6 +101,8 @@ extension SimulationSession {
     WorldView(
       server: world.server, clients: world.clients,
       users: Dictionary(world.setup.devices.map { ($0.name, $0.user) }) { first, _ in first },
-      clockOffsets: Dictionary(world.setup.devices.map { ($0.name, $0.clockOffset) }) { first, _ in first })
+      clockOffsets: Dictionary(world.setup.devices.map { ($0.name, $0.clockOffset) }) { first, _ in first },
+      counts: Dictionary(zip(world.clients.map(\.name), world.deviceCounts)) { first, _ in first })
   }
+
 }

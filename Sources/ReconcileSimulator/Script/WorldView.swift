@@ -27,6 +27,9 @@ package struct WorldView {
   /// The server's records in the playground's zone, for every user a device signed in as, sorted by ID.
   package var serverRecords: [Record]
   package var devices: [Device]
+  /// Each device's requests, errors and waits, where the world counts them (the simulator's does); `nil` leaves
+  /// `show diagnostics` and `expect NAME requests|errors|waited` to the playground's own session.
+  package var counts: [String: DeviceCounts]?
 
   /// A world's view from any sync clients: the built-in device tells what it queued for each record; others give
   /// their count.
@@ -37,8 +40,9 @@ package struct WorldView {
   ///   - clockOffsets: Each device's clock offset, by device name.
   package init(
     server: SimulatedServer, clients: [any SyncClient], users: [String: String],
-    clockOffsets: [String: TimeInterval] = [:]
+    clockOffsets: [String: TimeInterval] = [:], counts: [String: DeviceCounts]? = nil
   ) {
+    self.counts = counts
     let owners = Set(clients.compactMap { users[$0.name] }).sorted()
     var byOwner: [String: [Record]] = [:]
     for owner in owners {
@@ -136,9 +140,46 @@ package struct WorldView {
       let places = ["server"] + devices.map(\.name)
       return TextTable.render(
         [["record", "key"] + places] + rows.map { row in [row.record, row.key] + places.map { row.values[$0] ?? "" } })
-    case .diagnostics, .log:
+    case .diagnostics:
+      guard let counts else { return nil }
+      let rows = devices.map { device in
+        let count = counts[device.name] ?? DeviceCounts()
+        return DiagnosticsRow(
+          device: device.name, status: "\(device.status)", queued: device.queued, records: device.records.count,
+          requests: count.requests, errors: count.errors, waitedSeconds: count.waited,
+          clockOffsetSeconds: device.clockOffset, appVersion: device.appVersion,
+          haltReason: device.haltReason?.description)
+      }
+      if json { return try Self.json(["devices": rows]) }
+      guard !rows.isEmpty else { return "no devices" }
+      return TextTable.render(
+        [["device", "status", "queued", "records", "requests", "errors", "waited", "clock", "app", "halt"]]
+          + rows.map { row in
+            [
+              row.device, row.status, "\(row.queued)", "\(row.records)", "\(row.requests)",
+              row.errors.isEmpty
+                ? "0" : row.errors.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "),
+              DurationSyntax.render(row.waitedSeconds), DurationSyntax.render(row.clockOffsetSeconds),
+              row.appVersion ?? "-", row.haltReason.map { "HALTED: \($0)" } ?? "",
+            ]
+          })
+    case .log:
       return nil
     }
+  }
+
+  /// One device in `show diagnostics` of a world that counts traffic.
+  package struct DiagnosticsRow: Encodable {
+    var device: String
+    var status: String
+    var queued: Int
+    var records: Int
+    var requests: Int
+    var errors: [String: Int]
+    var waitedSeconds: Double
+    var clockOffsetSeconds: Double
+    var appVersion: String?
+    var haltReason: String?
   }
 
   /// Every (record, key) on which the server and the devices do not all agree.
@@ -169,7 +210,8 @@ package struct WorldView {
 
   // MARK: Expect
 
-  /// The device counts a view answers: the others (requests, errors, waits) only the playground's own session keeps.
+  /// The device counts every view answers; requests, errors and waits only a view with ``counts`` (the simulator's
+  /// world) answers, and the playground's own session answers them from its own.
   package static let counts: Set<String> = ["records", "queued"]
 
   /// Checks an expectation on records, a device's status or convergence; `nil` for one only the playground's own
@@ -215,7 +257,15 @@ package struct WorldView {
       case (.server, _): throw ScriptError("the server counts only records, not \(metric)")
       case (.device(let name), "records"): actual = Double(try device(name).records.count)
       case (.device(let name), "queued"): actual = Double(try device(name).queued)
-      case (.device, _): return nil
+      case (.device(let name), _):
+        guard let counts else { return nil }
+        let count = counts[try device(name).name] ?? DeviceCounts()
+        switch metric {
+        case "requests": actual = Double(count.requests)
+        case "errors": actual = Double(count.errors.values.reduce(0, +))
+        case "waited": actual = count.waited
+        default: actual = Double(count.errors[String(metric.dropFirst("errors:".count))] ?? 0)
+        }
       }
       guard comparison.holds(actual, number) else {
         throw Self.failed(

@@ -63,6 +63,8 @@ public struct Simulation: Sendable {
   var auditor: Auditor
   /// How many of the server's events the auditor has heard.
   var serverEventsReported = 0
+  /// What each device's traffic cost, in setup order (the clients' order).
+  package internal(set) var deviceCounts: [DeviceCounts] = []
   var scheduler: Scheduler?
   var plannedSteps: [SimulationStep] = []
   let start: Date
@@ -106,6 +108,7 @@ public struct Simulation: Sendable {
     plannedStepCount = steps.count
     clients = setup.devices.compactMap { device in try? setup.client.make(Self.clientSetup(device, setup: setup)) }
     clientNames = clients.map(\.name)
+    deviceCounts = Array(repeating: DeviceCounts(), count: clients.count)
     upgraded = Set(setup.devices.filter(\.upgraded).map(\.name))
     for device in setup.devices {
       announceApp(on: device.name)

@@ -110,3 +110,27 @@ struct ExploreRegressionTests {
     #expect(!result.outcomes.isEmpty)
   }
 }
+
+@Suite("The simulator's interpreter answers every looking line from its world")
+struct SimulationInterpreterTests {
+  @Test("show diagnostics and expect on requests, errors and waits read the world's counts of each device's traffic")
+  func trafficCounts() throws {
+    var session = SimulationSession()
+    for line in [
+      "schemas none", "device add phone", "device add mac", "phone create Note/1 title=draft", "fault throttle 30s",
+      "phone sync", "advance 60s",
+    ] {
+      _ = try session.interpret(line)
+    }
+    #expect(try session.interpret("expect phone errors:serviceUnavailable = 1").text.hasPrefix("ok:"))
+    #expect(try session.interpret("expect phone waited >= 25").text.hasPrefix("ok:"), "the retry-after was honoured")
+    #expect(try session.interpret("expect phone requests >= 3").text.hasPrefix("ok:"))
+    #expect(try session.interpret("expect mac requests = 0").text == "ok: mac requests = 0")
+    #expect(throws: ScriptError.self) { try session.interpret("expect phone errors = 0") }
+    let table = try session.interpret("show diagnostics")
+    #expect(table.isData)
+    #expect(table.text.contains("serviceUnavailable ×1"), "\(table.text)")
+    let json = try session.interpret("show diagnostics --json").text
+    #expect(json.contains("\"requests\""), "\(json)")
+  }
+}

@@ -42,6 +42,7 @@ extension Simulation {
       guard let outgoing = clients[index].nextRequest(at: now) else { continue }
       statistics.requests += 1
       let name = clients[index].name
+      deviceCounts[index].sent(at: now)
       auditor.requestSent(by: index, name, outgoing.request, halted: clients[index].isHalted, at: now)
       var deliverAt = now.addingTimeInterval(Self.latency)
       var loseResponse = false
@@ -89,6 +90,7 @@ extension Simulation {
       auditor.serverAnswered(name, answer)
       if let failAnswer {
         auditor.answerLost(to: name, saving: saving, answer)
+        deviceCounts[index].lostAnswers += 1
         statistics.transientErrors += 1
         traceEntries.append(.note("network lost the answer to \(clients[index].name)'s \(request): networkFailure"))
         network.send(
@@ -97,6 +99,7 @@ extension Simulation {
       }
       if loseResponse {
         auditor.answerLost(to: name, saving: saving, answer)
+        deviceCounts[index].lostAnswers += 1
         statistics.lostMessages += 1
         traceEntries.append(.note("network lost the answer to \(clients[index].name)'s \(request)"))
         return
@@ -105,6 +108,7 @@ extension Simulation {
     case .response(let id, let answer, let saving):
       let name = clients[index].name
       let awaited = clients[index].isAwaitingAnswer(to: id)
+      if awaited { deviceCounts[index].took(answer, at: now) }
       auditor.answerDelivered(
         to: index, name, requestID: id, answer, saving: saving, awaited: awaited, at: now)
       let before = clients[index].persistedZoneToken
