@@ -8,22 +8,6 @@ extension PlaygroundSession {
   /// - Throws: ``ScriptError`` starting `expectation failed:` with what was expected and what was found.
   func check(_ expectation: Expectation) throws(ScriptError) -> String {
     switch expectation {
-    // The request, error and wait counts are the playground's own; the world's view answers the rest.
-    case .metric(.device(let name), let metric, let comparison, let number) where !WorldView.counts.contains(metric):
-      _ = try index(of: name)
-      let counter = counters[name, default: SyncCounters()]
-      let actual: Double
-      switch metric {
-      case "requests": actual = Double(counter.requests)
-      case "errors": actual = Double(counter.errors.values.reduce(0, +))
-      case "waited": actual = counter.waited
-      default: actual = Double(counter.errors[String(metric.dropFirst("errors:".count))] ?? 0)
-      }
-      guard comparison.holds(actual, number) else {
-        throw WorldView.failed(
-          "\(name) \(metric) \(comparison.rawValue) \(WorldView.number(number)), but it is \(WorldView.number(actual))")
-      }
-      return "ok: \(name) \(metric) = \(WorldView.number(actual))"
     case .invariants:
       throw Self.simulatorOnly("expect invariants")
     default:

@@ -14,17 +14,6 @@ package struct LogEntry: Sendable, Hashable, Encodable {
   package var answer: String
 }
 
-/// What a device's syncs have cost, for `show diagnostics` and `expect NAME requests …`.
-struct SyncCounters: Sendable, Hashable {
-  var requests = 0
-  /// Error answers by name (`limitExceeded`, `serviceUnavailable`, …), per-item errors included.
-  var errors: [String: Int] = [:]
-  /// Virtual seconds spent waiting (retry-after, backoff, timeouts).
-  var waited: TimeInterval = 0
-  /// Requests whose answer was lost.
-  var lostAnswers = 0
-}
-
 extension PlaygroundSession {
   /// The most requests one `sync` may send, so a device that never settles still ends.
   static let requestLimit = 10_000
@@ -38,7 +27,7 @@ extension PlaygroundSession {
       return
         "\(name) is halted; nothing sent (`\(name) restart` clears the halt): \(devices[index].haltReason?.description ?? "")"
     }
-    let before = counters[name, default: SyncCounters()]
+    let before = counters[name, default: DeviceCounts()]
     let began = server.now
     _ = drive(index)
     clearIntentsIfConverged()
@@ -69,7 +58,7 @@ extension PlaygroundSession {
   /// - Returns: How many requests it sent and whether any of them changed the server.
   private mutating func drive(_ index: Int) -> (requests: Int, wrote: Bool) {
     let name = devices[index].name
-    var counter = counters[name, default: SyncCounters()]
+    var counter = counters[name, default: DeviceCounts()]
     defer { counters[name] = counter }
     var faults = networkFaults[name, default: NetworkFaults()]
     defer { networkFaults[name] = faults }
@@ -115,7 +104,7 @@ extension PlaygroundSession {
     log.append(LogEntry(time: elapsed, device: device, request: request.description, answer: answer))
   }
 
-  private func count(_ answer: Result<ServerReply, ServerError>, into counter: inout SyncCounters) {
+  private func count(_ answer: Result<ServerReply, ServerError>, into counter: inout DeviceCounts) {
     switch answer {
     case .failure(let error): counter.errors[error.name, default: 0] += 1
     case .success(.modifyRecords(let reply)):
@@ -149,9 +138,9 @@ extension PlaygroundSession {
     }
   }
 
-  private func summary(of index: Int, since before: SyncCounters, began: Date) -> String {
+  private func summary(of index: Int, since before: DeviceCounts, began: Date) -> String {
     let device = devices[index]
-    let now = counters[device.name, default: SyncCounters()]
+    let now = counters[device.name, default: DeviceCounts()]
     var text = "\(device.name) synced: \(now.requests - before.requests) requests"
     let took = server.now.timeIntervalSince(began)
     if took > 0 { text += " over \(DurationSyntax.render(took))" }

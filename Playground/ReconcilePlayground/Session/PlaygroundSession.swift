@@ -22,7 +22,7 @@ package struct PlaygroundSession: Sendable {
   /// Network faults waiting for each device.
   var networkFaults: [String: NetworkFaults] = [:]
   /// What each device's syncs have cost.
-  var counters: [String: SyncCounters] = [:]
+  var counters: [String: DeviceCounts] = [:]
   /// Every request and answer, oldest first.
   package internal(set) var log: [LogEntry] = []
   /// What each device changed since the devices last agreed, to tell what was lost.

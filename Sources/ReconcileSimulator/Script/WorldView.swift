@@ -18,6 +18,8 @@ package struct WorldView {
     var queuedKinds: [RecordID: PendingQueue.Kind]
     var clockOffset: TimeInterval
     var appVersion: String?
+    /// The last error the device noted, where the client keeps one (the reference client does).
+    var lastError: String?
     /// The records of the server zone this device syncs (its own user's), sorted by ID.
     var serverRecords: [Record]
 
@@ -58,7 +60,7 @@ package struct WorldView {
         queuedKinds: device.map { Dictionary(uniqueKeysWithValues: $0.storage.pending.entries) } ?? [:],
         clockOffset: clockOffsets[client.name] ?? 0,
         appVersion: device?.configuration.schema.flatMap { $0.recordSchemas.values.first?.version.description },
-        serverRecords: users[client.name].flatMap { byOwner[$0] } ?? [])
+        lastError: device?.diagnostics.lastError, serverRecords: users[client.name].flatMap { byOwner[$0] } ?? [])
     }
   }
 
@@ -148,19 +150,19 @@ package struct WorldView {
           device: device.name, status: "\(device.status)", queued: device.queued, records: device.records.count,
           requests: count.requests, errors: count.errors, waitedSeconds: count.waited,
           clockOffsetSeconds: device.clockOffset, appVersion: device.appVersion,
-          haltReason: device.haltReason?.description)
+          lastError: device.lastError, haltReason: device.haltReason?.description)
       }
       if json { return try Self.json(["devices": rows]) }
       guard !rows.isEmpty else { return "no devices" }
       return TextTable.render(
-        [["device", "status", "queued", "records", "requests", "errors", "waited", "clock", "app", "halt"]]
+        [["device", "status", "queued", "records", "requests", "errors", "waited", "clock", "app", "last error"]]
           + rows.map { row in
             [
               row.device, row.status, "\(row.queued)", "\(row.records)", "\(row.requests)",
               row.errors.isEmpty
                 ? "0" : row.errors.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "),
               DurationSyntax.render(row.waitedSeconds), DurationSyntax.render(row.clockOffsetSeconds),
-              row.appVersion ?? "-", row.haltReason.map { "HALTED: \($0)" } ?? "",
+              row.appVersion ?? "-", row.haltReason.map { "HALTED: \($0)" } ?? row.lastError ?? "",
             ]
           })
     case .log:
@@ -179,6 +181,7 @@ package struct WorldView {
     var waitedSeconds: Double
     var clockOffsetSeconds: Double
     var appVersion: String?
+    var lastError: String?
     var haltReason: String?
   }
 

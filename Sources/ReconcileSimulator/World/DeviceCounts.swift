@@ -1,6 +1,6 @@
 package import Foundation
 
-/// What one device's traffic cost in a run, as the world saw it: the requests it sent, the errors in the answers it
+/// What one device's traffic cost, as the world saw it (the simulator's and the playground's own session count alike): the requests it sent, the errors in the answers it
 /// took (items of a save included), the time it waited after an error before sending again, and the answers lost on
 /// their way to it. The script language's `show diagnostics` and `expect NAME requests|errors|waited …` read these in
 /// the simulator's world.
@@ -16,6 +16,9 @@ package struct DeviceCounts: Sendable, Hashable {
   package var lostAnswers = 0
   /// When the latest answer carrying an error reached the device, until it sends again.
   var erroredAt: Date?
+
+  /// No traffic yet.
+  package init() {}
 
   /// A request left the device at `now`.
   mutating func sent(at now: Date) {
