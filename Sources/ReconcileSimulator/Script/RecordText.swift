@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import Reconcile
 
 /// How the playground prints records: user fields in script syntax, bookkeeping hidden, encrypted values redacted.

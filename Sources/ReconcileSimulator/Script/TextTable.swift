@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// Aligned plain-text tables: the playground's one way of printing rows.
 package enum TextTable {
