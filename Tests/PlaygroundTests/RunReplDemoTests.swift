@@ -223,6 +223,17 @@ struct ReplWorldTests {
   }
 }
 
+extension ReplWorldTests {
+  @Test("a line only the playground's own session carries out is refused in the simulator's world, naming reset")
+  func playgroundLineInTheSimulatorsWorld() {
+    let result = Self.repl(["schemas none", "device add d1", "d1 restart"])
+    #expect(result.status == 1)
+    #expect(
+      result.text.contains("error: the simulator's world cannot carry out this line (`reset` starts over): "),
+      "\(result.text)")
+  }
+}
+
 /// The prompts the REPL asked its line editor for.
 final class PromptLog: @unchecked Sendable {
   // @unchecked: appended from one REPL at a time, behind a lock all the same.
