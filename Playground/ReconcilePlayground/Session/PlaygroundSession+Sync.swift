@@ -88,7 +88,7 @@ extension PlaygroundSession {
           continue
         }
         record(name, outgoing.request, Self.describe(answer))
-        count(answer, into: &counter)
+        counter.countErrors(in: answer)
         devices[index].receive(answer, for: outgoing.id, at: server.now)
         continue
       }
@@ -102,15 +102,6 @@ extension PlaygroundSession {
 
   private mutating func record(_ device: String, _ request: ServerRequest, _ answer: String) {
     log.append(LogEntry(time: elapsed, device: device, request: request.description, answer: answer))
-  }
-
-  private func count(_ answer: Result<ServerReply, ServerError>, into counter: inout DeviceCounts) {
-    switch answer {
-    case .failure(let error): counter.errors[error.name, default: 0] += 1
-    case .success(.modifyRecords(let reply)):
-      for error in reply.failures.values { counter.errors[error.name, default: 0] += 1 }
-    case .success: break
-    }
   }
 
   static func describe(_ answer: Result<ServerReply, ServerError>) -> String {

@@ -122,7 +122,7 @@ package struct PlaygroundSession: Sendable {
         throw ScriptError("limit \(limit.rawValue) \(value): a limit is at least 1")
       }
       for (limit, value) in ordered { server.configuration.limits[limit] = value }
-      return ordered.map { "server \($0.key.rawValue) = \($0.value)" }.joined(separator: "\n")
+      return ServerLimit.confirmation(limits).joined(separator: "\n")
     case .schemas, .client, .invariants, .zoneDeletion, .sendAfterEdits, .defect, .quiesce:
       throw Self.simulatorOnly("this line")
     case .advance(let seconds):

@@ -12,9 +12,6 @@ package struct DefectSet: Sendable, Hashable {
   @inline(__always)
   package func contains(_ defect: ClientDefect) -> Bool { bits & Self.bit(defect) != 0 }
 
-  /// Whether the device makes no defect at all: the reference client as shipped.
-  package var isEmpty: Bool { bits == 0 }
-
   /// Each defect's bit. The switch is exhaustive, so a new defect needs a bit; `DefectSetTests` checks they differ.
   @inline(__always)
   static func bit(_ defect: ClientDefect) -> UInt32 {

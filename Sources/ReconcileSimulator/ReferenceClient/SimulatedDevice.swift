@@ -242,7 +242,7 @@ public struct SimulatedDevice: Sendable {
 
   /// The record with `id` as the app sees it, or `nil`.
   /// - Parameter id: A record ID.
-  public func record(_ id: RecordID) -> Record? { storage.records[id]?.current }
+  public func record(_ id: RecordID) -> Record? { store.record(id) }
 
   /// Every record the app sees, sorted by ID.
   public var records: [Record] { storage.records.values.map(\.current).sorted { $0.recordID < $1.recordID } }

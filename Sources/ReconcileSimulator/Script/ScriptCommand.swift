@@ -263,6 +263,11 @@ package enum ServerLimit: String, Sendable, Hashable, CaseIterable {
   case batchBytes = "batch-bytes"
   /// The most changes per page of a change feed.
   case pageSize = "page-size"
+
+  /// What a `limit` line set, a line per limit in name order: `server batch-items = 50`.
+  package static func confirmation(_ limits: [ServerLimit: Int]) -> [String] {
+    limits.sorted { $0.key.rawValue < $1.key.rawValue }.map { "server \($0.key.rawValue) = \($0.value)" }
+  }
 }
 
 extension SimulatedServer.Limits {

@@ -160,8 +160,15 @@ public enum SimulationScript {
     private let resolvers: [ResolverUnderTest]
     private let clients: [ClientUnderTest]
     private(set) var parsed: Parsed
+    /// How a refused line is introduced: a replay script cannot hold it, or (read line by line in the REPL and `run`)
+    /// the simulator's world cannot carry it out.
+    private let refusal: String
 
-    init(resolvers: [ResolverUnderTest], clients: [ClientUnderTest]) {
+    init(
+      resolvers: [ResolverUnderTest], clients: [ClientUnderTest],
+      refusal: String = "a replay script cannot hold this line"
+    ) {
+      self.refusal = refusal
       self.resolvers = resolvers + ResolverChoice.allCases.map(ResolverUnderTest.init)
       self.clients = clients + ClientUnderTest.builtIns
       parsed = Parsed(
@@ -188,7 +195,7 @@ public enum SimulationScript {
         throw fail(error.message, error.token)
       }
       guard command.runsInReplay else {
-        throw fail("a replay script cannot hold this line: \(Self.why(command))")
+        throw fail("\(refusal): \(Self.why(command))")
       }
       var setup = parsed.setup
       switch command {
@@ -220,7 +227,7 @@ public enum SimulationScript {
           throw fail("unknown command or device (add devices with `device add NAME` first)", device)
         }
         guard let steps = Self.steps(command) else {
-          throw fail("a replay script cannot hold this line: \(Self.why(command))")
+          throw fail("\(refusal): \(Self.why(command))")
         }
         parsed.steps += steps
       }

@@ -26,14 +26,7 @@ extension SimulationSession {
     do {
       output = try session.execute(line)
     } catch {
-      // In the REPL and `run` the line is not in a file: say which world refuses it, and the way out.
-      let replayOnly = "a replay script cannot hold this line"
-      let problem =
-        error.problem.hasPrefix(replayOnly)
-        ? "the simulator's world cannot carry out this line (`reset` starts over)"
-          + error.problem.dropFirst(replayOnly.count)
-        : error.problem
-      throw ScriptError("\(problem): \(error.token)")
+      throw ScriptError("\(error.problem): \(error.token)")
     }
     if !output.violations.isEmpty {
       throw ScriptError("expectation failed: " + output.lines.joined(separator: "\n"))

@@ -31,7 +31,9 @@ package struct SimulationSession: Sendable {
   ///   - resolvers: Your own resolvers, for `resolver NAME` lines; the built-ins are always known.
   ///   - clients: Your own sync clients, for `client NAME` lines; the built-ins are always known.
   package init(resolvers: [ResolverUnderTest] = [], clients: [ClientUnderTest] = []) {
-    reader = SimulationScript.Reader(resolvers: resolvers, clients: clients)
+    reader = SimulationScript.Reader(
+      resolvers: resolvers, clients: clients,
+      refusal: "the simulator's world cannot carry out this line (`reset` starts over)")
   }
 
   /// Whether a step has run: the world is set up, and header lines are refused from now on.
@@ -102,8 +104,7 @@ package struct SimulationSession: Sendable {
     case .zoneDeletion(let response): ["zone deletion \(response)"]
     case .sendAfterEdits: ["devices send after every edit"]
     case .defect(let defect): ["every device makes the defect \(defect)"]
-    case .limits(let limits):
-      limits.sorted { $0.key.rawValue < $1.key.rawValue }.map { "server \($0.key.rawValue) = \($0.value)" }
+    case .limits(let limits): ServerLimit.confirmation(limits)
     default: []
     }
   }

@@ -29,20 +29,27 @@ package struct DeviceCounts: Sendable, Hashable {
     }
   }
 
-  /// The device took `answer` at `now`.
+  /// The device took `answer` at `now`: its errors are counted, and an error starts the wait ``sent(at:)`` ends.
   mutating func took(_ answer: Result<ServerReply, ServerError>, at now: Date) {
+    if countErrors(in: answer) { erroredAt = now }
+  }
+
+  /// Counts the errors in `answer` by name: a request's error, each failed item of a save (or of a partial failure).
+  /// - Returns: Whether there was any.
+  @discardableResult
+  package mutating func countErrors(in answer: Result<ServerReply, ServerError>) -> Bool {
     switch answer {
     case .failure(.partialFailure(let failures)):
       for error in failures.values { errors[error.name, default: 0] += 1 }
-      erroredAt = now
+      return true
     case .failure(let error):
       errors[error.name, default: 0] += 1
-      erroredAt = now
+      return true
     case .success(.modifyRecords(let reply)) where !reply.failures.isEmpty:
       for error in reply.failures.values { errors[error.name, default: 0] += 1 }
-      erroredAt = now
+      return true
     case .success:
-      break
+      return false
     }
   }
 }
