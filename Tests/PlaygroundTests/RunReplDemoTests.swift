@@ -41,6 +41,7 @@ struct RunReplDemoTests {
     device add phone
     phone create Note/1 title=a
     phone sync
+    wait phone
     expect server Note/1 title = a
     show server
     """
@@ -49,7 +50,9 @@ struct RunReplDemoTests {
   func runPasses() {
     let result = Self.run(["run", "ok.rcp"], Self.environment(files: ["ok.rcp": Self.script]))
     #expect(result.status == 0, "\(result.text)")
-    #expect(result.text.contains("> phone sync\nphone synced: 4 requests"))
+    #expect(result.text.contains("> phone sync\n2 phone sync\n"), "\(result.text)")
+    #expect(result.text.contains("> wait phone\n"), "\(result.text)")
+    #expect(result.text.contains("wait: phone settled after "), "\(result.text)")
     #expect(result.text.contains("ok: server Note/1 title = \"a\""))
     let quiet = Self.run(["run", "ok.rcp", "--quiet"], Self.environment(files: ["ok.rcp": Self.script]))
     #expect(quiet.status == 0)
@@ -62,7 +65,7 @@ struct RunReplDemoTests {
     let expectation = Self.run(["run", "f.rcp"], Self.environment(files: ["f.rcp": failing]))
     #expect(expectation.status == 1)
     #expect(
-      expectation.text.contains("f.rcp:4: expectation failed: expected server Note/1 title = \"z\", but it is \"a\""))
+      expectation.text.contains("f.rcp:5: expectation failed: expected server Note/1 title = \"z\", but it is \"a\""))
     #expect(!expectation.text.contains("show server"), "nothing after the failure runs")
 
     let unknown = Self.script.replacingOccurrences(of: "phone sync", with: "phoen sync")
@@ -73,7 +76,7 @@ struct RunReplDemoTests {
     let typo = Self.script.replacingOccurrences(of: "show server", with: "shwo server")
     let parse = Self.run(["run", "p.rcp"], Self.environment(files: ["p.rcp": typo]))
     #expect(parse.status == 1)
-    #expect(parse.text == "p.rcp:5: error: unknown command 'shwo'; did you mean 'show'?\n", "parsed before running")
+    #expect(parse.text == "p.rcp:6: error: unknown command 'shwo'; did you mean 'show'?\n", "parsed before running")
 
     #expect(Self.run(["run", "missing.rcp"], Self.environment()).text.contains("cannot read missing.rcp"))
     let replayScript = "schemas none\ndevice add d1\nd1 create Note/r1 title=\"a\"\nquiesce\nexpect invariants\n"
@@ -92,10 +95,10 @@ struct RunReplDemoTests {
   @Test("the repl carries on after an error, exits 1 on piped input that failed, and quits on quit")
   func repl() {
     let piped = Self.run(
-      ["repl"], Self.environment(input: ["device add phone", "phone snyc", "phone sync", "quit", "help"]))
+      ["repl"], Self.environment(input: ["device add phone", "phone snyc", "phone sync", "wait", "quit", "help"]))
     #expect(piped.status == 1)
     #expect(piped.text.contains("error: unknown device command 'snyc'; did you mean 'sync'?"))
-    #expect(piped.text.contains("phone synced"))
+    #expect(piped.text.contains("wait: every device settled"), "\(piped.text)")
     #expect(!piped.text.contains("list the commands"), "nothing is read after quit")
     #expect(!piped.text.contains("reconcile>"), "no prompt without a terminal")
 
@@ -103,6 +106,7 @@ struct RunReplDemoTests {
     #expect(interactive.status == 0, "the repl is the default on a terminal")
     #expect(interactive.text.contains("reconcile> "))
     #expect(interactive.text.contains("sync every device, round after round"))
+    #expect(interactive.text.contains("(not in a replay script)"), "help marks the session's own lines")
     #expect(interactive.text.contains("leave the playground"))
 
     #expect(Self.run([], Self.environment()).text.hasPrefix("usage:"), "without a terminal, no arguments print usage")
@@ -182,55 +186,50 @@ struct ReplWorldTests {
     return (status, out.text, prompts.all)
   }
 
-  @Test("header lines of a pasted counterexample say what they set, and the prompt names the simulator's world")
+  @Test("header lines of a pasted counterexample say what they set, in the one world, under one prompt")
   func pastedHeadersAndPrompt() {
     let result = Self.repl(
       ["resolver server-lww", "schemas none", "device add d1", "invariants convergence", "d1 sync"],
       interactive: true)
-    #expect(result.text.contains("now in the simulator's world (the 1 earlier lines"), "\(result.text)")
+    #expect(result.text.contains("resolver server-lww\n"), "\(result.text)")
     #expect(result.text.contains("schemas none\n"), "\(result.text)")
     #expect(result.text.contains("added d1\n"), "\(result.text)")
     #expect(result.text.contains("invariants convergence\n"), "\(result.text)")
-    #expect(result.prompts.first == "reconcile> ")
-    #expect(result.prompts.dropFirst(2).allSatisfy { $0 == "reconcile (simulation)> " }, "\(result.prompts)")
+    #expect(result.text.contains("1 d1 sync\n"), "\(result.text)")
+    #expect(result.prompts.allSatisfy { $0 == "reconcile> " }, "\(result.prompts)")
   }
 
-  @Test("after a playground-only line, a simulator line is refused in one sentence naming reset, and reset recovers")
-  func resetRecovers() {
+  @Test("any mix of lines runs in one world: the playground's own lines beside a counterexample's, then reset")
+  func anyMixOfLines() {
     let result = Self.repl([
-      "device add phone", "fault disconnect-after-save phone", "schemas none", "reset", "schemas none",
-      "device add d1", "d1 create Note/1 title=a", "quiesce", "expect invariants",
+      "schema 1.0 Note title:string", "schemas none", "device add phone --schema 1.0", "device add d1",
+      "fault disconnect-after-save phone", "phone create Note/1 title=a", "phone create Task/2 encrypted:pin=1",
+      "fault lose-request d1", "phone sync", "d1 sync", "wait", "phone online", "phone restart", "fault error zoneBusy",
+      "fault clear", "advance 0.5s", "sync all", "quiesce", "expect invariants", "expect converged", "reset",
+      "show server",
     ])
-    #expect(result.status == 1, "the refused line counts as a failure: \(result.text)")
-    #expect(
-      result.text.contains(
-        "error: `schemas none` needs the simulator's world, which cannot carry out the earlier line "
-          + "`fault disconnect-after-save phone`; `reset` starts over\n"),
-      "\(result.text)")
-    #expect(result.text.contains("started over: an empty world"))
+    #expect(result.status == 0, "\(result.text)")
+    #expect(result.text.contains("phone lost its network after sending a save"), "\(result.text)")
+    #expect(result.text.contains("network lost d1's"), "\(result.text)")
+    #expect(result.text.contains("· phone create Task/2 encrypted:pin=<redacted>"), "\(result.text)")
     #expect(result.text.contains("invariants held"), "\(result.text)")
-  }
-
-  @Test("reset in the simulator's world goes back to the playground's, with nothing left of either")
-  func resetFromSimulation() {
-    let result = Self.repl(
-      ["schemas none", "device add d1", "d1 create Note/1 title=a", "reset", "show server"], interactive: true)
-    #expect(result.prompts.last == "reconcile> ", "\(result.prompts)")
+    #expect(result.text.contains("ok: converged"), "\(result.text)")
     #expect(
       result.text.hasSuffix(
-        "started over: an empty world, no devices, nothing carried out yet\nthe server has no records\n"),
+        "started over: an empty world, no devices, nothing carried out yet\nthe simulation's world starts at its "
+          + "first step; nothing to look at yet\n"),
       "\(result.text)")
   }
-}
 
-extension ReplWorldTests {
-  @Test("a line only the playground's own session carries out is refused in the simulator's world, naming reset")
-  func playgroundLineInTheSimulatorsWorld() {
-    let result = Self.repl(["schemas none", "device add d1", "d1 restart"])
-    #expect(result.status == 1)
-    #expect(
-      result.text.contains("error: the simulator's world cannot carry out this line (`reset` starts over): "),
-      "\(result.text)")
+  @Test("a header line after the first step builds the world again and runs every step since again")
+  func headerAfterSteps() {
+    let result = Self.repl([
+      "device add phone", "device add mac", "phone create Note/1 title=draft", "sync all",
+      "phone edit Note/1 title=a", "mac edit Note/1 body=b", "sync all", "expect server Note/1 body = b",
+      "resolver server-lww", "expect server Note/1 body = nil", "expect server Note/1 title = a",
+    ])
+    #expect(result.status == 0, "\(result.text)")
+    #expect(result.text.contains("the world was built again with this setting, and the "), "\(result.text)")
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReconcileSimulator
 
 /// `repl`: reads commands line by line, carries each out and prints what it printed; errors are printed and the
 /// session goes on. `quit`, `exit` or the end of input leaves. On a terminal it prints a prompt naming the world lines
@@ -7,7 +8,7 @@ import Foundation
 enum ReplCommand {
 
   /// Every command, and how to leave.
-  static var help: String { PlaygroundSession.helpTable(extra: [["quit", "leave the playground"]]) }
+  static var help: String { ScriptParser.helpText(extra: [["quit", "leave the playground"]]) }
 
   static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
     if let word = arguments.first {
@@ -15,7 +16,9 @@ enum ReplCommand {
       return ExitStatus.usage
     }
     let style = Style(enabled: environment.usesColour)
-    var session = ScriptSession(clients: environment.clients, resolvers: environment.resolvers)
+    guard var session = try? ScriptSession(clients: environment.clients, resolvers: environment.resolvers) else {
+      return 1  // An empty preamble is never refused.
+    }
     var failures = 0
     if environment.isInteractive {
       output.write(style.bold("Reconcile playground") + " — `help` lists the commands, `quit` leaves.\n")

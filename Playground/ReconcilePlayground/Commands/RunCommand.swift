@@ -9,7 +9,7 @@ enum RunCommand {
   static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
     let options: CommandLineOptions
     let path: String
-    var session: PlaygroundSession
+    var preamble: [String] = []
     do {
       options = try CommandLineOptions(arguments, valued: ["--resolver", "--delete-policy"], switches: ["--quiet"])
       guard options.positional.count == 1, let file = options.positional.first else {
@@ -17,10 +17,9 @@ enum RunCommand {
           description: options.positional.isEmpty ? "run needs a FILE" : "run takes one FILE")
       }
       path = file
-      session = PlaygroundSession(
-        resolver: ResolverSetting(
-          choice: try PlaygroundNames.builtInResolver(options.values["--resolver"] ?? "field-merge")),
-        deletePolicy: try PlaygroundNames.deletePolicy(options.values["--delete-policy"] ?? "deleteWins"))
+      let resolver = try PlaygroundNames.builtInResolver(options.values["--resolver"] ?? "field-merge")
+      let policy = try PlaygroundNames.deletePolicy(options.values["--delete-policy"] ?? "deleteWins")
+      preamble = ["resolver \(resolver.rawValue)", "delete-policy \(policy)"]
     } catch {
       output.writeError("error: \(error)\n" + usage)
       return ExitStatus.usage
@@ -44,7 +43,13 @@ enum RunCommand {
         return 1
       }
     }
-    var script = ScriptSession(playground: session, clients: environment.clients, resolvers: environment.resolvers)
+    var script: ScriptSession
+    do {
+      script = try ScriptSession(preamble: preamble, clients: environment.clients, resolvers: environment.resolvers)
+    } catch {
+      output.writeError(style.red("error: \(error.report)") + "\n")
+      return 1
+    }
     for (number, line) in lines {
       let trimmed = line.trimmingCharacters(in: .whitespaces)
       if trimmed.isEmpty || trimmed.hasPrefix("#") {

@@ -52,7 +52,7 @@ enum PlaygroundNames {
     return try pick(name, choices, what: "resolver")
   }
 
-  /// A built-in resolver choice, for the playground's own world, which runs only those.
+  /// A built-in resolver choice, for `run --resolver`, which takes only those.
   static func builtInResolver(_ name: String) throws(CommandLineOptions.Problem) -> ResolverChoice {
     try pick(name, ResolverChoice.allCases.map { ($0.rawValue, $0) }, what: "resolver")
   }

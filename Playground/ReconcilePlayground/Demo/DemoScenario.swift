@@ -62,46 +62,51 @@ struct DemoScenario: Sendable {
     var cells: [String: String]
   }
 
-  /// Runs the scenario under `resolver` and `policy`.
+  /// Runs the scenario under `resolver` and `policy`, in the one world every line runs in.
   /// - Returns: The row, or the first error the script met.
   func run(_ resolver: ResolverChoice, _ policy: DeletePolicy) throws(ScriptError) -> Row {
-    var session = PlaygroundSession(resolver: ResolverSetting(choice: resolver), deletePolicy: policy)
-    for (number, line) in ScriptFile.lines(script) {
+    var session = SimulationSession()
+    var intents = Intents()
+    let lines = ["resolver \(resolver.rawValue)", "delete-policy \(policy)"] + ScriptFile.lines(script).map(\.text)
+    for (offset, line) in lines.enumerated() {
       do {
-        _ = try session.execute(line: line)
+        _ = try session.interpret(line)
       } catch {
-        throw ScriptError("\(file):\(number): \(error.message) (resolver \(resolver), \(policy))")
+        throw ScriptError("\(file):\(offset - 1): \(error.message) (resolver \(resolver), \(policy))")
       }
+      intents.note(try? ScriptParser.parse(line), converged: session.view?.convergenceProblem() == nil)
     }
     var cells: [String: String] = [:]
-    for column in columns { cells[column.header] = cell(column, in: session) }
+    let view = session.view
+    for column in columns { cells[column.header] = cell(column, in: view, intents: intents) }
     return Row(resolver: resolver.rawValue, deletePolicy: "\(policy)", cells: cells)
   }
 
-  private func cell(_ column: Column, in session: PlaygroundSession) -> String {
-    let id = try? PlaygroundSession.recordID(subject)
+  private func cell(_ column: Column, in view: WorldView?, intents: Intents) -> String {
+    let id = try? subject.recordID()
+    let counts = view?.counts ?? [:]
     switch column {
     case .server:
-      return values(session.serverRecords.first { $0.recordID == id })
+      return values(view?.serverRecords.first { $0.recordID == id })
     case .device(let name):
-      guard let device = session.devices.first(where: { $0.name == name }) else { return "?" }
+      guard let device = view?.devices.first(where: { $0.name == name }) else { return "?" }
       if let reason = device.haltReason { return "HALTED (\(reason.code))" }
       return values(id.flatMap { device.record($0) })
     case .lost:
-      let lost = session.lostChanges(for: id)
+      let lost = intents.lost(for: id, onServer: view?.serverRecords ?? [])
       return lost.isEmpty ? "nothing" : lost.joined(separator: "; ")
     case .converged:
-      return session.convergenceProblem().map { "no: \($0)" } ?? "yes"
+      return view?.convergenceProblem().map { "no: \($0)" } ?? "yes"
     case .requests(let name):
-      return "\(session.counters[name]?.requests ?? 0)"
+      return "\(counts[name]?.requests ?? 0)"
     case .errors(let name, let code):
-      return "\(session.counters[name]?.errors[code] ?? 0)"
+      return "\(counts[name]?.errors[code] ?? 0)"
     case .waited(let name):
-      return DurationSyntax.render(session.counters[name]?.waited ?? 0)
+      return DurationSyntax.render(counts[name]?.waited ?? 0)
     case .records(let place):
       switch place {
-      case .server: return "\(session.serverRecords.count)"
-      case .device(let name): return "\(session.devices.first { $0.name == name }?.records.count ?? 0)"
+      case .server: return "\(view?.serverRecords.count ?? 0)"
+      case .device(let name): return "\(view?.devices.first { $0.name == name }?.records.count ?? 0)"
       }
     }
   }
@@ -109,5 +114,71 @@ struct DemoScenario: Sendable {
   private func values(_ record: Record?) -> String {
     guard let record else { return "(deleted)" }
     return keys.map { "\($0)=\(RecordText.value(record, $0))" }.joined(separator: " ")
+  }
+}
+
+/// What each device changed since the devices last agreed, to tell what a run lost: the demo's `lost` column.
+private struct Intents {
+  /// A device's changes to one record since the devices last agreed.
+  enum Intent {
+    case fields([String: FieldValue?])
+    case delete
+  }
+
+  private var byDevice: [String: [RecordID: Intent]] = [:]
+  private var settled = false
+
+  /// Notes what a line changed; once the devices agree, the next change starts afresh.
+  mutating func note(_ command: ScriptCommand?, converged: Bool) {
+    switch command {
+    case .create(let device, let paths, let fields), .edit(let device, let paths, let fields):
+      start()
+      for path in paths {
+        guard let id = try? path.recordID() else { continue }
+        var changes: [String: FieldValue?] = [:]
+        if case .fields(let earlier) = byDevice[device]?[id] { changes = earlier }
+        for field in fields { changes[field.key] = .some(field.value) }
+        byDevice[device, default: [:]][id] = .fields(changes)
+      }
+    case .delete(let device, let paths):
+      start()
+      for path in paths { if let id = try? path.recordID() { byDevice[device, default: [:]][id] = .delete } }
+    case .syncAll, .wait, .sync:
+      if converged { settled = true }
+    default: break
+    }
+  }
+
+  private mutating func start() {
+    if settled {
+      byDevice.removeAll()
+      settled = false
+    }
+  }
+
+  /// The changes to `id` (or to every record) the server does not hold.
+  func lost(for id: RecordID?, onServer records: [Record]) -> [String] {
+    let server = Dictionary(records.map { ($0.recordID, $0) }) { first, _ in first }
+    var lost: [String] = []
+    for (device, intents) in byDevice.sorted(by: { $0.key < $1.key }) {
+      for (recordID, intent) in intents.sorted(by: { $0.key < $1.key }) where id == nil || recordID == id {
+        let onServer = server[recordID]
+        switch intent {
+        case .delete:
+          if onServer != nil { lost.append("\(device)'s delete") }
+        case .fields(let changes):
+          guard let onServer else {
+            lost.append("\(device)'s edit (deleted)")
+            continue
+          }
+          for (key, value) in changes.sorted(by: { $0.key < $1.key })
+          where (onServer[key] ?? onServer.encryptedValuesByKey[key]) != value {
+            let shown = onServer.encryptedValuesByKey[key] != nil ? RecordText.redacted : ValueSyntax.render(value)
+            lost.append("\(device): \(key)=\(shown)")
+          }
+        }
+      }
+    }
+    return lost
   }
 }

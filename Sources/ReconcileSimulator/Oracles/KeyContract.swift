@@ -63,6 +63,22 @@ public struct KeyContract: Sendable, CustomStringConvertible {
       }, carries: carried)
   }
 
+  /// A list merged by union (`FieldMerge.Policy.listUnion`): the value the key ends with holds every element of every
+  /// write that survived; a removal may come back, an element never goes.
+  public static let everyElementKept = KeyContract(
+    name: "every element of every write kept",
+    accepts: { latest, ended in
+      let written = latest.compactMap { $0 }
+      guard let ended else { return written.isEmpty }
+      return written.allSatisfy { elementsContained($0, in: ended) }
+    }, carries: { stored, written in elementsContained(written, in: stored) })
+
+  @Sendable private static func elementsContained(_ written: FieldValue, in stored: FieldValue) -> Bool {
+    guard written != stored else { return true }
+    guard case .list(let have) = stored, case .list(let wrote) = written else { return false }
+    return wrote.allSatisfy(have.contains)
+  }
+
   /// The name.
   public var description: String { name }
 }

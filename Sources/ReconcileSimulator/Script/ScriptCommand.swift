@@ -2,14 +2,14 @@ package import Foundation
 package import Reconcile
 
 /// One line of Reconcile's script language: what the playground's REPL and `run` read, and what the property runner
-/// writes as a replay script (`.rcp`). ``ScriptParser`` reads every line into one of these; the playground's session
-/// and `SimulationSession` carry them out, and ``SimulationScript`` turns a whole script into a world and its steps.
+/// writes as a replay script (`.rcp`). ``ScriptParser`` reads every line into one of these; `SimulationSession` carries
+/// every one out in one simulated world, and ``SimulationScript`` turns a whole replay script into a world and its
+/// steps.
 ///
-/// Most commands run in both places. A few need the playground's session (`schema`, `restart`, some faults …), a few
-/// only look or repeat steps (`show`, `expect` on values, `sync all`, `help`: a replay script does not hold them, and
-/// the playground's REPL answers them from either world), and a few need the simulator's world (`quiesce`,
-/// `expect invariants`, `schemas`, `client`, network faults …); ``runsInReplay`` and ``needsSimulator`` say which. The
-/// article *The script language* lists them.
+/// Every command runs in the REPL and `run`. A replay script holds those that are a world's setup or one of its steps
+/// (``runsInReplay``); the rest look (`show`, `expect` on values, `help`), repeat steps (`sync all`, `wait`), or act
+/// beyond a seeded run's steps (`schema`, `restart`, a record of another type …). The article *The script language*
+/// lists them.
 package enum ScriptCommand: Sendable, Hashable {
   // MARK: The world
 
@@ -62,6 +62,8 @@ package enum ScriptCommand: Sendable, Hashable {
   case advance(TimeInterval)
   /// `fault …`
   case fault(ScriptFault)
+  /// `wait [NAME]`: virtual time passes until the device (or every device) is idle, halted or offline.
+  case wait(device: String?)
   /// `quiesce`: faults off, every device online and restarted, syncing until nothing changes.
   case quiesce
 
@@ -88,7 +90,7 @@ package enum ScriptCommand: Sendable, Hashable {
     }
   }
 
-  /// Whether a replay script may hold the line: the simulator's world sets it up or performs it as a step.
+  /// Whether a replay script may hold the line: it sets the world up or is one of its steps.
   package var runsInReplay: Bool {
     let note = SimulationScript.recordType
     switch self {
@@ -108,19 +110,7 @@ package enum ScriptCommand: Sendable, Hashable {
     case .deletePolicy, .schemas, .client, .invariants, .zoneDeletion, .sendAfterEdits, .defect, .limits, .sync,
       .setOnline, .crash, .quiesce:
       return true
-    case .schema, .syncAll, .restart, .show, .help, .reset: return false
-    }
-  }
-
-  /// Whether only the simulator's world can carry the line out: the playground's own session has no such command.
-  package var needsSimulator: Bool {
-    switch self {
-    case .schemas, .client, .invariants, .zoneDeletion, .sendAfterEdits, .defect, .quiesce: true
-    case .addDevice(let setup): setup.upgraded
-    case .upgrade(_, let version): version == nil
-    case .expect(let expectation): expectation == .invariants
-    case .fault(let fault): fault.needsSimulator
-    default: false
+    case .schema, .syncAll, .wait, .restart, .show, .help, .reset: return false
     }
   }
 }

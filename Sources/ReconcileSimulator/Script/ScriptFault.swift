@@ -3,8 +3,8 @@ package import Foundation
 /// `fault …`: what goes wrong next, as a script line says it. Faults name their kind first
 /// (`fault lose-response phone`); the older order (`fault phone lose-response`) still reads.
 ///
-/// The simulator's network carries most of them (``simulationFaults``); a few belong to the playground's own session
-/// (`disconnect-after-save`, `error`, `clear`), and a few only the simulator's network can cause (``needsSimulator``).
+/// Most are the simulator's faults (``simulationFaults``) and belong in a replay script; `disconnect-after-save`,
+/// `error` and `clear` are operations on the world (`WorldOperation`) that only the REPL and `run` carry out.
 package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
   /// `fault disconnect-after-save NAME`: the device's next save reaches the server, then the device loses its
   /// network before the answer arrives.
@@ -79,16 +79,6 @@ package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
     case .quotaFull(let wait): return seconds(wait).map { [.quotaFull(seconds: $0)] }
     case .deleteZone: return [.deleteZone]
     case .disconnectAfterSave, .error, .clear: return nil
-    }
-  }
-
-  /// Whether only the simulator's network can cause this fault: the playground's own session has no such fault.
-  package var needsSimulator: Bool {
-    switch self {
-    case .loseRequest, .duplicate, .delay, .transient, .itemTransient, .tornCrash, .expireDatabaseTokens, .quotaFull,
-      .deleteZone:
-      true
-    case .disconnectAfterSave, .loseResponses, .corruptStorage, .throttle, .error, .expireTokens, .clear: false
     }
   }
 

@@ -5,14 +5,13 @@ package import Reconcile
 /// and of the replay scripts the property runner writes. Pure: it knows nothing of a session, so the same line always
 /// parses the same way (and the parser can be fuzzed on its own).
 package enum ScriptParser {
-  /// Where a command runs.
+  /// Where a command may stand. Every command runs in the one world of the REPL and `run` (`SimulationSession`);
+  /// some also belong in a replay script (`.rcp`), the runner's counterexamples.
   package enum Runs: String, Sendable, Hashable {
-    /// In the playground's session and in the simulator's world (replay scripts, counterexamples).
-    case both
-    /// In the playground's session only (the REPL and `run`).
-    case playground
-    /// In the simulator's world only; the REPL and `run` switch to it at the first such line.
-    case simulator
+    /// In the REPL, `run`, and a replay script.
+    case replay
+    /// In the REPL and `run` only: a replay script does not hold it.
+    case session
   }
 
   /// One command of the language as `help` and the docs list it.
@@ -21,7 +20,7 @@ package enum ScriptParser {
     package var syntax: String
     /// What it does, in a line.
     package var summary: String
-    /// Where it runs.
+    /// Whether a replay script may hold it.
     package var runs: Runs
     /// A line that uses it (a test parses every one and checks where it runs).
     package var example: String
@@ -30,156 +29,174 @@ package enum ScriptParser {
   /// Every command with a one-line description, where it runs and an example, in the order `help` prints them.
   package static let commands: [Entry] = [
     Entry(
-      syntax: "device add NAME [--clock-offset 5m] [--upgraded] [--schema 1.0] [--user U]",
-      summary: "add a device (clock skew; the simulator's newer app, or a declared app version; a user)",
-      runs: .both, example: "device add phone --clock-offset -5m"),
+      syntax: "device add NAME [--clock-offset 5m] [--upgraded] [--schema 1.0]",
+      summary: "add a device (clock skew; the simulator's newer app, or a declared app version)",
+      runs: .replay, example: "device add phone --clock-offset -5m"),
     Entry(
       syntax: "NAME create TYPE/NAME key=value…", summary: "create a record on a device (TYPE/{1..100} makes many)",
-      runs: .both, example: "phone create Note/1 title=a"),
+      runs: .replay, example: "phone create Note/1 title=a"),
     Entry(
       syntax: "NAME edit TYPE/NAME key=value… -key",
       summary: "change fields (-key or key=nil removes; encrypted:key=… encrypts)",
-      runs: .both, example: "phone edit Note/1 title=b -body"),
+      runs: .replay, example: "phone edit Note/1 title=b -body"),
     Entry(
       syntax: "NAME delete TYPE/NAME", summary: "delete a record on a device",
-      runs: .both, example: "phone delete Note/1"),
+      runs: .replay, example: "phone delete Note/1"),
     Entry(
-      syntax: "NAME sync", summary: "sync one device with the server",
-      runs: .both, example: "phone sync"),
+      syntax: "NAME sync", summary: "a device starts a sync (wait lets it finish)",
+      runs: .replay, example: "phone sync"),
     Entry(
       syntax: "sync all", summary: "sync every device, round after round, until nothing changes",
-      runs: .playground, example: "sync all"),
+      runs: .session, example: "sync all"),
+    Entry(
+      syntax: "wait [NAME]", summary: "let virtual time pass until the device (or every device) has finished syncing",
+      runs: .session, example: "wait phone"),
     Entry(
       syntax: "quiesce", summary: "faults off, every device online and restarted, syncing until nothing changes",
-      runs: .simulator, example: "quiesce"),
+      runs: .replay, example: "quiesce"),
     Entry(
       syntax: "NAME offline | online | crash",
       summary: "take a device off the network, bring it back, crash and relaunch it",
-      runs: .both, example: "phone crash"),
+      runs: .replay, example: "phone crash"),
     Entry(
       syntax: "NAME restart", summary: "clear a device's halt",
-      runs: .playground, example: "phone restart"),
+      runs: .session, example: "phone restart"),
     Entry(
       syntax: "NAME upgrade VERSION", summary: "install a declared app version's schema",
-      runs: .playground, example: "phone upgrade 2.0"),
+      runs: .session, example: "phone upgrade 2.0"),
     Entry(
       syntax: "NAME upgrade", summary: "install the simulator's newer app version",
-      runs: .simulator, example: "phone upgrade"),
+      runs: .replay, example: "phone upgrade"),
     Entry(
       syntax: "NAME clock +90s", summary: "move a device's clock: +90s jumps ahead, -5m back",
-      runs: .both, example: "phone clock -5m"),
+      runs: .replay, example: "phone clock -5m"),
     Entry(
       syntax: "resolver NAME [--prefer P] [--union k1,k2]",
       summary: "choose the resolver: " + ResolverChoice.allCases.map(\.rawValue).joined(separator: ", "),
-      runs: .both, example: "resolver hlc"),
+      runs: .replay, example: "resolver hlc"),
     Entry(
       syntax: "delete-policy deleteWins | editWins", summary: "who wins between a delete and an edit",
-      runs: .both, example: "delete-policy editWins"),
+      runs: .replay, example: "delete-policy editWins"),
     Entry(
       syntax: "schema VERSION TYPE key:type…", summary: "declare what an app version knows about a record type",
-      runs: .playground, example: "schema 2.0 Note title:string tags:[string]"),
+      runs: .session, example: "schema 2.0 Note title:string tags:[string]"),
     Entry(
       syntax: "schemas none | minor | major", summary: "the simulator's two app versions",
-      runs: .simulator, example: "schemas major"),
+      runs: .replay, example: "schemas major"),
     Entry(
       syntax: "client NAME", summary: "the sync client every device runs: reference, sync-engine or yours",
-      runs: .simulator, example: "client sync-engine"),
+      runs: .replay, example: "client sync-engine"),
     Entry(
       syntax: "limit batch-items | batch-bytes | page-size N …", summary: "change the server's limits",
-      runs: .both, example: "limit batch-items 100 page-size 50"),
+      runs: .replay, example: "limit batch-items 100 page-size 50"),
     Entry(
       syntax: "zone-deletion drop | reupload", summary: "what devices do when their zone is deleted elsewhere",
-      runs: .simulator, example: "zone-deletion reupload"),
+      runs: .replay, example: "zone-deletion reupload"),
     Entry(
       syntax: "send-after-edits", summary: "devices send right after each user action",
-      runs: .simulator, example: "send-after-edits"),
+      runs: .replay, example: "send-after-edits"),
     Entry(
       syntax: "defect NAME", summary: "a deliberate client mistake, to show an invariant catching it",
-      runs: .simulator, example: "defect ignore-fetched-deletions"),
+      runs: .replay, example: "defect ignore-fetched-deletions"),
     Entry(
       syntax: "invariants NAME…", summary: "the invariants expect invariants judges",
-      runs: .simulator, example: "invariants convergence noLostRecords"),
+      runs: .replay, example: "invariants convergence noLostRecords"),
     Entry(
       syntax: "fault lose-response NAME [N]", summary: "the server handles the next N requests; their answers are lost",
-      runs: .both, example: "fault lose-response phone 2"),
+      runs: .replay, example: "fault lose-response phone 2"),
     Entry(
       syntax: "fault corrupt NAME TYPE/NAME", summary: "damage the device's stored copy of a record",
-      runs: .both, example: "fault corrupt phone Note/1"),
+      runs: .replay, example: "fault corrupt phone Note/1"),
     Entry(
       syntax: "fault throttle 30s | expire-tokens", summary: "throttle the container; expire change tokens",
-      runs: .both, example: "fault throttle 30s"),
+      runs: .replay, example: "fault throttle 30s"),
     Entry(
       syntax: "fault disconnect-after-save NAME", summary: "the next save lands, then the device goes offline",
-      runs: .playground, example: "fault disconnect-after-save phone"),
+      runs: .session, example: "fault disconnect-after-save phone"),
     Entry(
       syntax: "fault error CODE [N] [--device D] [--retry-after 5s] | clear",
       summary: "answer requests with an error; end every fault",
-      runs: .playground, example: "fault error zoneBusy 3 --device phone"),
+      runs: .session, example: "fault error zoneBusy 3 --device phone"),
     Entry(
       syntax: "fault lose-request | duplicate | torn-crash NAME [after N]",
       summary: "lose or repeat a request; crash between two writes",
-      runs: .simulator, example: "fault duplicate phone"),
+      runs: .replay, example: "fault duplicate phone"),
     Entry(
       syntax: "fault delay NAME 20s | transient NAME ERR 5s | item-transient NAME ERR 5s",
       summary: "a late request; a transient error for a request or one of its saves",
-      runs: .simulator, example: "fault transient phone zoneBusy 5s"),
+      runs: .replay, example: "fault transient phone zoneBusy 5s"),
     Entry(
       syntax: "fault expire-database-tokens | quota-full 30s | delete-zone",
       summary: "expire database tokens; fill the user's storage; delete the zone",
-      runs: .simulator, example: "fault quota-full 30s"),
+      runs: .replay, example: "fault quota-full 30s"),
     Entry(
       syntax: "advance 30s", summary: "move virtual time forward",
-      runs: .both, example: "advance 1h"),
+      runs: .replay, example: "advance 1h"),
     Entry(
       syntax: "show server | NAME | diff | diagnostics | log [--json]",
       summary: "print records, differences, diagnostics, the request log",
-      runs: .playground, example: "show server --json"),
+      runs: .session, example: "show server --json"),
     Entry(
       syntax: "expect PLACE TYPE/NAME key = value",
       summary: "assert a field on the server or a device (also !=, exists, absent)",
-      runs: .playground, example: "expect server Note/1 title = \"b\""),
+      runs: .session, example: "expect server Note/1 title = \"b\""),
     Entry(
       syntax: "expect converged | halted NAME | NAME status = S",
       summary: "assert convergence, a halt, a device status",
-      runs: .playground, example: "expect phone status = idle"),
+      runs: .session, example: "expect phone status = idle"),
     Entry(
       syntax: "expect PLACE records|queued|requests|errors[:CODE]|waited OP N",
       summary: "assert a count (=, !=, <, <=, >, >=)",
-      runs: .playground, example: "expect phone errors:limitExceeded >= 1"),
+      runs: .session, example: "expect phone errors:limitExceeded >= 1"),
     Entry(
       syntax: "expect invariants", summary: "judge the run so far against the simulator's invariants",
-      runs: .simulator, example: "expect invariants"),
+      runs: .replay, example: "expect invariants"),
     Entry(
       syntax: "help", summary: "list the commands",
-      runs: .playground, example: "help"),
+      runs: .session, example: "help"),
     Entry(
       syntax: "reset", summary: "start over: an empty world, no devices, nothing carried out yet",
-      runs: .playground, example: "reset"),
+      runs: .session, example: "reset"),
   ]
 
-  /// The command table `help` prints — every command with its description, aligned, a simulator-only one marked —
-  /// with `extra` rows at the end.
+  /// The command table `help` prints — every command with its description, aligned, one a replay script does not
+  /// hold marked — with `extra` rows at the end.
   package static func helpText(extra: [[String]] = []) -> String {
     let rows = ScriptParser.commands.map { command -> [String] in
       switch command.runs {
-      case .both, .playground: [command.syntax, command.summary]
-      case .simulator: [command.syntax, command.summary + " (simulator)"]
+      case .replay: [command.syntax, command.summary]
+      case .session: [command.syntax, command.summary + " (not in a replay script)"]
       }
     }
     return TextTable.render(rows + extra, header: false)
   }
 
-  /// The words that start a command; a device may not be named after one.
-  package static let keywords: [String] = [
-    "device", "sync", "resolver", "delete-policy", "schema", "fault", "limit", "advance", "show", "expect", "help",
-    "quiesce", "schemas", "client", "zone-deletion", "send-after-edits", "defect", "invariants", "server-limits",
-    "reset",
-  ]
+  /// The words that start a command, read from the command table (and the older `server-limits`); a device may not
+  /// be named after one.
+  package static let keywords: [String] = {
+    var words: [String] = []
+    for entry in commands {
+      guard let first = entry.syntax.split(separator: " ").first.map(String.init), first != "NAME",
+        !words.contains(first)
+      else { continue }
+      words.append(first)
+    }
+    return words + ["server-limits"]
+  }()
 
-  /// The words that follow a device's name.
-  static let deviceVerbs = [
-    "create", "edit", "delete", "sync", "online", "offline", "crash", "restart", "upgrade", "clock",
-  ]
+  /// The words that follow a device's name, read from the command table's `NAME verb | verb …` rows.
+  static let deviceVerbs: [String] = {
+    var verbs: [String] = []
+    for entry in commands where entry.syntax.hasPrefix("NAME ") {
+      for alternative in entry.syntax.dropFirst("NAME ".count).components(separatedBy: " | ") {
+        guard let verb = alternative.split(separator: " ").first.map(String.init), !verbs.contains(verb) else {
+          continue
+        }
+        verbs.append(verb)
+      }
+    }
+    return verbs
+  }()
 
   /// The most records one `TYPE/{a..b}` may name.
   static let maximumRange = 100_000
@@ -272,6 +289,10 @@ package enum ScriptParser {
     case "expect": command = .expect(try expectation(&words))
     case "help": command = .help
     case "reset": command = .reset
+    case "wait":
+      let name = words.next()
+      if let name { try checkDeviceName(name) }
+      command = .wait(device: name)
     default: command = try deviceCommand(device: first, &words)
     }
     try words.finish()

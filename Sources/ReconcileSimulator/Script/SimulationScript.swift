@@ -27,10 +27,10 @@ import Reconcile
 /// <doc:TheScriptLanguage> lists them): header lines (`resolver`, `delete-policy`, `schemas`, `device add`, `client`,
 /// `limit` …) set up the world, each step line (`d1 create Note/r1 …`, `d1 sync`, `fault lose-response d1`,
 /// `advance 30s` …) is one ``SimulationStep`` followed by one second of virtual time, `quiesce` drives the world to
-/// quiescence, and `expect invariants` fails the script if an invariant is broken. Lines only the playground's own
-/// session can carry out (`show`, `sync all`, `expect` on a value …) are refused, naming the line. Older scripts'
-/// forms still read: bare seconds, `server-limits`, `fault corrupt d1 r1`. `SimulationSession` carries a script
-/// out one line at a time.
+/// quiescence, and `expect invariants` fails the script if an invariant is broken. Lines only the REPL and `run` carry
+/// out (`show`, `sync all`, `wait`, `expect` on a value, a record of another type …) are refused, naming the line.
+/// Older scripts' forms still read: bare seconds, `server-limits`, `fault corrupt d1 r1`. `SimulationSession` carries
+/// any line out one at a time.
 public enum SimulationScript {
   /// The record type of every record a simulation makes.
   package static let recordType = "Note"
@@ -44,8 +44,13 @@ public enum SimulationScript {
     /// What is wrong.
     public var problem: String
 
-    /// `line N: problem (token)`.
-    public var description: String { "line \(line): \(problem): \(token)" }
+    /// `line N: problem: token`, or `line N: problem` when the problem already quotes the token (or names none).
+    public var description: String { "line \(line): \(sentence)" }
+
+    /// The problem, followed by the token unless the problem already quotes it.
+    public var sentence: String {
+      token.isEmpty || problem.contains("'\(token)'") ? problem : "\(problem): \(token)"
+    }
   }
 
   /// A parsed script: the world, the steps, and whether it ends by quiescing and expecting the invariants.
@@ -160,15 +165,8 @@ public enum SimulationScript {
     private let resolvers: [ResolverUnderTest]
     private let clients: [ClientUnderTest]
     private(set) var parsed: Parsed
-    /// How a refused line is introduced: a replay script cannot hold it, or (read line by line in the REPL and `run`)
-    /// the simulator's world cannot carry it out.
-    private let refusal: String
 
-    init(
-      resolvers: [ResolverUnderTest], clients: [ClientUnderTest],
-      refusal: String = "a replay script cannot hold this line"
-    ) {
-      self.refusal = refusal
+    init(resolvers: [ResolverUnderTest], clients: [ClientUnderTest]) {
       self.resolvers = resolvers + ResolverChoice.allCases.map(ResolverUnderTest.init)
       self.clients = clients + ClientUnderTest.builtIns
       parsed = Parsed(
@@ -176,6 +174,15 @@ public enum SimulationScript {
           resolver: ResolverUnderTest(.fieldMerge), deletePolicy: .deleteWins, schemas: .none, devices: []),
         steps: [], quiesces: false, expectsInvariants: false, invariants: nil)
     }
+
+    /// The resolvers a `resolver` line may name.
+    var resolverNames: [String] { resolvers.map(\.name) }
+    /// The clients a `client` line may name.
+    var clientNames: [String] { clients.map(\.name) }
+
+    /// Changes the world's setup directly, for a setting a replay script cannot write (a resolver's options, a
+    /// device on a declared app version).
+    mutating func change(_ body: (inout SimulationSetup) -> Void) { body(&parsed.setup) }
 
     /// Reads one line into the world or its steps.
     /// - Returns: The command the line holds, or `nil` for a blank or comment line.
@@ -195,7 +202,7 @@ public enum SimulationScript {
         throw fail(error.message, error.token)
       }
       guard command.runsInReplay else {
-        throw fail("\(refusal): \(Self.why(command))")
+        throw fail("a replay script cannot hold this line: \(Self.why(command))")
       }
       var setup = parsed.setup
       switch command {
@@ -211,7 +218,7 @@ public enum SimulationScript {
       case .schemas(let scenario): setup.schemas = scenario
       case .addDevice(let device):
         guard !setup.devices.contains(where: { $0.name == device.name }) else {
-          throw fail("device added twice", device.name)
+          throw fail("there is already a device called '\(device.name)'", device.name)
         }
         setup.devices.append(device)
       case .zoneDeletion(let response): setup.zoneDeletion = response
@@ -224,10 +231,13 @@ public enum SimulationScript {
       case .expect: parsed.expectsInvariants = true
       default:
         if let device = command.device, !setup.devices.contains(where: { $0.name == device }) {
-          throw fail("unknown command or device (add devices with `device add NAME` first)", device)
+          guard !setup.devices.isEmpty else {
+            throw fail("no device '\(device)'; add one with `device add \(device)`", device)
+          }
+          throw fail(ScriptError.unknown("device", device, choices: setup.devices.map(\.name)).message, device)
         }
         guard let steps = Self.steps(command) else {
-          throw fail("\(refusal): \(Self.why(command))")
+          throw fail("a replay script cannot hold this line: \(Self.why(command))")
         }
         parsed.steps += steps
       }
@@ -279,7 +289,7 @@ public enum SimulationScript {
       case .upgrade: "a simulated device upgrades to the world's newer app: write `NAME upgrade` with no version"
       case .fault: "the simulator has no such fault (or its duration is not whole seconds)"
       case .jumpClock, .advance: "a simulation moves time in whole seconds"
-      default: "it is a command of the playground's own session (the REPL and `run`)"
+      default: "it is a line of the REPL and `run` only"
       }
     }
   }

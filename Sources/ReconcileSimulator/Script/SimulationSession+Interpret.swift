@@ -1,8 +1,8 @@
 import Foundation
 
-// The simulator's interpreter, whole: a line that only looks reads the world through ``WorldView``, `sync all` becomes
-// steps, and every other line goes to the world as a replay script's line. The REPL and `run` hand it every line once
-// they are in the simulator's world.
+// The interpreter, whole: a line that only looks reads the world through ``WorldView``, `sync all` and `wait` become
+// steps, `reset` starts over, and every other line goes to the world (`execute`). The REPL, `run` and `demo` hand it
+// every line.
 extension SimulationSession {
   /// What a line printed, and whether it is data the user asked to see (`show`, `help`: printed even with `--quiet`).
   package struct Interpretation: Sendable, Hashable {
@@ -15,7 +15,12 @@ extension SimulationSession {
   package mutating func interpret(_ line: String) throws(ScriptError) -> Interpretation {
     let command = try ScriptParser.parse(line)
     if let command, let answer = try Self.look(command, at: self) { return answer }
+    if command == .reset {
+      self = SimulationSession(resolvers: resolvers, clients: clients)
+      return Interpretation(text: Self.resetText, isData: false)
+    }
     if command == .syncAll { return try Self.syncAll(in: &self) }
+    if case .wait(let device) = command { return try Self.wait(for: device, in: &self) }
     return try Self.simulate(line, in: &self)
   }
 
@@ -26,7 +31,7 @@ extension SimulationSession {
     do {
       output = try session.execute(line)
     } catch {
-      throw ScriptError("\(error.problem): \(error.token)")
+      throw ScriptError(error.sentence, token: error.token)
     }
     if !output.violations.isEmpty {
       throw ScriptError("expectation failed: " + output.lines.joined(separator: "\n"))
@@ -34,8 +39,8 @@ extension SimulationSession {
     return Interpretation(text: output.lines.joined(separator: "\n"), isData: false)
   }
 
-  /// Answers a line that only looks (`show`, `expect` on records, status or convergence, `help`) from the simulation's
-  /// world, as the playground's own session answers it from its own; `nil` for a line the simulation carries out.
+  /// Answers a line that only looks (`show`, `expect` on records, status, counts or convergence, `help`) from the
+  /// world; `nil` for a line the world carries out.
   private static func look(_ command: ScriptCommand, at session: SimulationSession) throws(ScriptError)
     -> Interpretation?
   {
@@ -44,22 +49,11 @@ extension SimulationSession {
       return Interpretation(text: ScriptParser.helpText(), isData: true)
     case .show(let target, let json):
       guard let world = session.current else { return Interpretation(text: Self.notStarted, isData: true) }
-      if case .log = target {
-        let text = world.trace.isEmpty ? "nothing has happened yet" : world.trace.joined(separator: "\n")
-        return Interpretation(text: text, isData: true)
-      }
-      guard let text = try view(of: world).show(target, json: json) else {
-        throw ScriptError(
-          "show \(target) reads counts this world does not keep; try show log for its trace")
-      }
+      let text = try view(of: world).show(target, json: json)
       return Interpretation(text: text.trimmingCharacters(in: .newlines), isData: true)
     case .expect(let expectation) where expectation != .invariants:
       guard let world = session.current else { throw ScriptError(Self.notStarted) }
-      guard let text = try view(of: world).check(expectation) else {
-        throw ScriptError(
-          "this expectation counts what this world does not keep")
-      }
-      return Interpretation(text: text, isData: false)
+      return Interpretation(text: try view(of: world).check(expectation), isData: false)
     default:
       return nil
     }
@@ -92,17 +86,54 @@ extension SimulationSession {
     return Interpretation(text: lines.joined(separator: "\n"), isData: false)
   }
 
+  /// `wait [NAME]`: virtual time passes, as `advance` steps to the next moment something happens by itself (an
+  /// answer arrives, a device wakes), until the device (or every device) has nothing under way — so the run stays a
+  /// replay script. At most ``waitLimit`` seconds: a device that never settles must not hang the REPL.
+  private static func wait(for device: String?, in session: inout SimulationSession) throws(ScriptError)
+    -> Interpretation
+  {
+    if let device, !session.setup.devices.contains(where: { $0.name == device }) {
+      throw .unknown("device", device, choices: session.setup.devices.map(\.name))
+    }
+    var lines: [String] = []
+    var waited = 0
+    while let world = session.current, !world.isSettled(device), waited < Self.waitLimit {
+      let gap = world.nextActivity.map { $0.timeIntervalSince(world.now).rounded(.up) } ?? 1
+      let seconds = min(max(1, Int(gap)), Self.waitLimit - waited)
+      lines.append(try simulate("advance \(seconds)s", in: &session).text)
+      waited += seconds
+    }
+    let who = device ?? "every device"
+    lines.append(
+      waited >= Self.waitLimit
+        ? "wait: \(who) still busy after \(DurationSyntax.render(TimeInterval(waited))) (a fault may be waiting; "
+          + "quiesce turns them off)"
+        : "wait: \(who) settled" + (waited == 0 ? "" : " after \(DurationSyntax.render(TimeInterval(waited)))"))
+    return Interpretation(text: lines.filter { !$0.isEmpty }.joined(separator: "\n"), isData: false)
+  }
+
+  private static let waitLimit = 3_600
   private static let syncAllRounds = 20
   private static let syncAllWait = 30
 
+  /// What `reset` prints.
+  package static let resetText = "started over: an empty world, no devices, nothing carried out yet"
+
   private static let notStarted = "the simulation's world starts at its first step; nothing to look at yet"
+
+  /// What the looking lines read in the world so far; `nil` before its first step.
+  package var view: WorldView? { current.map(Self.view(of:)) }
 
   private static func view(of world: Simulation) -> WorldView {
     WorldView(
       server: world.server, clients: world.clients,
       users: Dictionary(world.setup.devices.map { ($0.name, $0.user) }) { first, _ in first },
-      clockOffsets: Dictionary(world.setup.devices.map { ($0.name, $0.clockOffset) }) { first, _ in first },
-      counts: Dictionary(zip(world.clients.map(\.name), world.deviceCounts)) { first, _ in first })
+      // The reference device tells its clock as it is now, after any jumps; another client, as it was set up.
+      clockOffsets: Dictionary(
+        world.setup.devices.map { ($0.name, world.device(named: $0.name)?.configuration.clockOffset ?? $0.clockOffset) }
+      ) { first, _ in first },
+      counts: Dictionary(zip(world.clients.map(\.name), world.deviceCounts)) { first, _ in first },
+      trace: world.trace)
   }
 
 }

@@ -1,15 +1,23 @@
-/// A replay script carried out one line at a time, as the playground's REPL and `run` do: header lines set up the
-/// world, each step line is performed at once and answers with the trace it caused, `quiesce` drives the world to
-/// quiescence, and `expect invariants` judges the run so far.
+import Foundation
+import Reconcile
+
+/// The one world of the playground's REPL and `run`: every line of the script language is carried out here, one at a
+/// time. Header lines set up the world, each step line is performed at once and answers with the trace it caused,
+/// `quiesce` drives the world to quiescence, and `expect invariants` judges the run so far.
 ///
 /// A counterexample the property runner prints can be pasted into it line by line, and edited on the way: drop a
-/// step, change a value, add a fault.
+/// step, change a value, add a fault. Lines a replay script does not hold run here too, as operations on the same
+/// world (``WorldOperation``): a record of another type or with encrypted values, a declared app version, a restart,
+/// a server error, a disconnect after a save, clearing faults.
+///
+/// A header line after the first step builds the world again with the new setting and carries out again everything
+/// done since the start — deterministic, so the same steps under, say, another resolver.
 ///
 /// ```swift
 /// var session = SimulationSession()
 /// for line in counterexample.script.split(separator: "\n") {
 ///   let output = try session.execute(String(line))
-///   print(output.joined(separator: "\n"))
+///   print(output.lines.joined(separator: "\n"))
 /// }
 /// ```
 package struct SimulationSession: Sendable {
@@ -21,48 +29,87 @@ package struct SimulationSession: Sendable {
     package var violations: [InvariantViolation]
   }
 
+  /// Something done to the world since its start, to do again when a header line builds it anew.
+  private enum Action: Sendable {
+    case step(SimulationStep)
+    case operation(WorldOperation, line: String)
+    case quiesce
+  }
+
   private var reader: SimulationScript.Reader
+  /// Your own resolvers and clients, which the world may name; kept for `reset`.
+  let resolvers: [ResolverUnderTest]
+  let clients: [ClientUnderTest]
   private var lineCount = 0
   private var simulation: Simulation?
   private var quiescent: Bool?
+  private var actions: [Action] = []
+  /// Every `schema` declaration so far.
+  private var declarations: [SchemaDeclaration] = []
+  /// The declared app version each device added with `--schema` runs at the start.
+  private var appVersions: [String: SchemaVersion] = [:]
 
   /// A session with no world yet.
   /// - Parameters:
   ///   - resolvers: Your own resolvers, for `resolver NAME` lines; the built-ins are always known.
   ///   - clients: Your own sync clients, for `client NAME` lines; the built-ins are always known.
   package init(resolvers: [ResolverUnderTest] = [], clients: [ClientUnderTest] = []) {
-    reader = SimulationScript.Reader(
-      resolvers: resolvers, clients: clients,
-      refusal: "the simulator's world cannot carry out this line (`reset` starts over)")
+    self.resolvers = resolvers
+    self.clients = clients
+    reader = SimulationScript.Reader(resolvers: resolvers, clients: clients)
   }
 
-  /// Whether a step has run: the world is set up, and header lines are refused from now on.
+  /// Whether a step has run: the world is set up.
   package var hasStarted: Bool { simulation != nil }
 
   /// The world so far, once a step has run.
   package var current: Simulation? { simulation }
 
   /// The world the header lines so far set up: its devices, resolver, faults and limits.
-  package var setup: SimulationSetup { simulation?.setup ?? reader.parsed.setup }
+  package var setup: SimulationSetup { reader.parsed.setup }
+
+  /// Whether everything done so far is a replay script's: no line acted beyond a seeded run's steps.
+  package var isReplayable: Bool {
+    appVersions.isEmpty
+      && !actions.contains {
+        if case .operation = $0 { return true }
+        return false
+      }
+  }
 
   /// Carries out one line.
-  /// - Parameter line: A header, step, `quiesce` or `expect invariants` line, a comment or a blank.
+  /// - Parameter line: Any line of the language but the looking ones (`SimulationSession.interpret(_:)` answers
+  ///   those), a comment or a blank.
   /// - Returns: The trace lines the line caused, and what `expect invariants` found.
-  /// - Throws: ``SimulationScript/ParseError`` naming the line (counted from the session's first) and the token; a
-  ///   header line after the first step is refused too.
+  /// - Throws: ``SimulationScript/ParseError`` naming the line (counted from the session's first) and the token.
   package mutating func execute(_ line: String) throws(SimulationScript.ParseError) -> Output {
     lineCount += 1
+    let number = lineCount
+    func fail(_ problem: String, _ token: String? = nil) -> SimulationScript.ParseError {
+      SimulationScript.ParseError(
+        line: number, token: token ?? line.trimmingCharacters(in: .whitespaces), problem: problem)
+    }
+    let parsed: ScriptCommand?
+    do {
+      parsed = try ScriptParser.parse(line, resolvers: reader.resolverNames, clients: reader.clientNames)
+    } catch {
+      throw fail(error.message, error.token)
+    }
+    guard let command = parsed else { return Output(lines: [], violations: []) }
+    guard command.runsInReplay else {
+      do {
+        return try beyondReplay(command, line: line.trimmingCharacters(in: .whitespaces))
+      } catch {
+        throw fail(error.message, error.token ?? "")
+      }
+    }
     var next = reader
     let stepsBefore = reader.parsed.steps.count
-    guard let command = try next.read(line, number: lineCount) else { return Output(lines: [], violations: []) }
+    try next.read(line, number: number)
     switch command {
     case .quiesce:
       reader = next
-      var world = start()
-      let before = world.trace.count
-      quiescent = world.quiesce()
-      simulation = world
-      return Output(lines: Array(world.trace.dropFirst(before)), violations: [])
+      return record(.quiesce)
     case .expect:
       reader = next
       let result = start().result(quiescent: quiescent)
@@ -73,29 +120,18 @@ package struct SimulationSession: Sendable {
       return Output(lines: lines, violations: result.violations)
     default:
       let steps = next.parsed.steps.dropFirst(stepsBefore)
-      guard !steps.isEmpty else {
-        guard simulation == nil else {
-          throw SimulationScript.ParseError(
-            line: lineCount, token: line.trimmingCharacters(in: .whitespaces),
-            problem: "header lines (device add, resolver, client, …) come before the first step")
-        }
-        reader = next
-        return Output(lines: Self.confirmation(of: command), violations: [])
-      }
       reader = next
-      var world = start()
-      let before = world.trace.count
-      for step in steps { world.perform(step) }
-      simulation = world
-      quiescent = nil
-      return Output(lines: Array(world.trace.dropFirst(before)), violations: [])
+      guard !steps.isEmpty else { return Output(lines: rebuild(Self.confirmation(of: command)), violations: []) }
+      var lines: [String] = []
+      for step in steps { lines += record(.step(step)).lines }
+      return Output(lines: lines, violations: [])
     }
   }
 
   /// What a header line set, in a line, so a pasted counterexample shows its world as it is built.
   static func confirmation(of command: ScriptCommand) -> [String] {
     switch command {
-    case .addDevice(let setup): ["added \(setup.name)"]
+    case .addDevice(let setup): [added(setup, appVersion: nil)]
     case .resolver(let setting): ["resolver \(setting.name)"]
     case .deletePolicy(let policy): ["delete policy \(policy)"]
     case .schemas(let scenario): ["schemas \(scenario)"]
@@ -109,12 +145,187 @@ package struct SimulationSession: Sendable {
     }
   }
 
-  /// The world of the headers so far, made at the first step.
+  /// `added mac (clock 2m behind, app 1.0.0)`.
+  static func added(_ device: DeviceSetup, appVersion: SchemaVersion?) -> String {
+    var details: [String] = []
+    if device.clockOffset != 0 { details.append("clock \(DurationSyntax.offsetText(device.clockOffset))") }
+    if device.upgraded { details.append("the newer app") }
+    if let appVersion { details.append("app \(appVersion)") }
+    return "added \(device.name)" + (details.isEmpty ? "" : " (" + details.joined(separator: ", ") + ")")
+  }
+
+  // MARK: The world
+
+  /// Does `action` to the world and keeps it, to do again if the world is built anew.
+  private mutating func record(_ action: Action) -> Output {
+    var world = start()
+    let before = world.trace.count
+    switch action {
+    case .step(let step):
+      world.perform(step)
+      quiescent = nil
+    case .operation(let operation, let line):
+      _ = world.perform(operation, line: line)
+      quiescent = nil
+    case .quiesce:
+      quiescent = world.quiesce()
+    }
+    simulation = world
+    actions.append(action)
+    return Output(lines: Array(world.trace.dropFirst(before)), violations: [])
+  }
+
+  /// The world of the headers so far, made at the first step, with each device on its declared app version.
   private mutating func start() -> Simulation {
     if let simulation { return simulation }
     let parsed = reader.parsed
-    let world = Simulation(setup: parsed.setup, steps: [], invariants: parsed.invariants)
+    var world = Simulation(setup: parsed.setup, steps: [], invariants: parsed.invariants)
+    for device in parsed.setup.devices {
+      guard let version = appVersions[device.name], let install = try? install(version, on: device.name) else {
+        continue
+      }
+      _ = world.perform(install, line: "\(device.name) runs app \(version)")
+    }
     simulation = world
     return world
+  }
+
+  /// After a header line: builds the world again when it has started, and does again what was done since.
+  private mutating func rebuild(_ confirmation: [String]) -> [String] {
+    guard simulation != nil else { return confirmation }
+    simulation = nil
+    quiescent = nil
+    let earlier = actions
+    actions = []
+    var world = start()
+    for action in earlier {
+      switch action {
+      case .step(let step): world.perform(step)
+      case .operation(let operation, let line): _ = world.perform(operation, line: line)
+      case .quiesce: quiescent = world.quiesce()
+      }
+    }
+    simulation = world
+    actions = earlier
+    return confirmation + [
+      "the world was built again with this setting, and the \(earlier.count) step\(earlier.count == 1 ? "" : "s") "
+        + "since its start ran again"
+    ]
+  }
+
+  // MARK: Beyond a replay script
+
+  /// Carries out a line a replay script does not hold: a setting it cannot write, or an operation on the world.
+  private mutating func beyondReplay(_ command: ScriptCommand, line: String) throws(ScriptError) -> Output {
+    switch command {
+    case .schema(let declaration):
+      declarations.removeAll {
+        $0.version == declaration.version && $0.recordSchema.recordType == declaration.recordSchema.recordType
+      }
+      declarations.append(declaration)
+      let keys = declaration.recordSchema.fields.keys.sorted().joined(separator: ", ")
+      return Output(
+        lines: ["app \(declaration.version) knows \(declaration.recordSchema.recordType): \(keys)"], violations: [])
+    case .addDevice(var device):
+      guard device.user == Simulation.user else {
+        throw ScriptError(
+          "device add \(device.name) --user \(device.user): every device of the world signs in as one user; "
+            + "several accounts are not modelled yet")
+      }
+      guard !setup.devices.contains(where: { $0.name == device.name }) else {
+        throw ScriptError("there is already a device called '\(device.name)'")
+      }
+      if let version = device.schema {
+        _ = try AppSchemaBuilder.schema(version, from: declarations)
+        appVersions[device.name] = version
+        device.schema = nil
+      }
+      reader.change { $0.devices.append(device) }
+      return Output(lines: rebuild([Self.added(device, appVersion: appVersions[device.name])]), violations: [])
+    case .resolver(let setting):
+      guard setting.choice != nil else {
+        throw ScriptError("resolver \(setting.name): options belong to the built-in field-merge")
+      }
+      let resolver = setting.resolverUnderTest
+      if let refusal = setup.client.refusal(ofResolver: resolver.name) { throw ScriptError(refusal) }
+      reader.change { $0.resolver = resolver }
+      return Output(lines: rebuild(["resolver \(setting.summary)"]), violations: [])
+    default:
+      return try operate(command, line: line)
+    }
+  }
+
+  /// A step line a replay script cannot hold, done as operations on the world.
+  private mutating func operate(_ command: ScriptCommand, line: String) throws(ScriptError) -> Output {
+    if let device = command.device, !setup.devices.contains(where: { $0.name == device }) {
+      if setup.devices.isEmpty { throw ScriptError("no device '\(device)'; add one with `device add \(device)`") }
+      throw .unknown("device", device, choices: setup.devices.map(\.name))
+    }
+    var operations: [(WorldOperation, line: String)] = []
+    func add(_ operation: WorldOperation, _ text: String = line) { operations.append((operation, text)) }
+    /// The line for one record, encrypted values redacted: the trace never shows a secret.
+    func text(_ device: String, _ verb: String, _ path: RecordPath, _ fields: [FieldAssignment]) -> String {
+      ([device, verb, path.description] + fields.map(RecordText.assignment)).joined(separator: " ")
+    }
+    switch command {
+    case .create(let device, let paths, let fields):
+      for path in paths {
+        var record = Record(recordType: path.recordType, recordID: try path.recordID())
+        for field in fields {
+          if field.encrypted {
+            record.encryptedValues[field.key] = field.value
+          } else {
+            record[field.key] = field.value
+          }
+        }
+        add(.create(device: device, record: record), text(device, "create", path, fields))
+      }
+    case .edit(let device, let paths, let fields):
+      var plain: [String: FieldValue?] = [:]
+      var encrypted: [String: FieldValue?] = [:]
+      for field in fields {
+        if field.encrypted { encrypted[field.key] = .some(field.value) } else { plain[field.key] = .some(field.value) }
+      }
+      for path in paths {
+        try checkType(path, on: device)
+        add(
+          .edit(device: device, id: try path.recordID(), values: plain, encrypted: encrypted),
+          text(device, "edit", path, fields))
+      }
+    case .delete(let device, let paths):
+      for path in paths {
+        try checkType(path, on: device)
+        add(.delete(device: device, id: try path.recordID()), text(device, "delete", path, []))
+      }
+    case .upgrade(let device, let version?): add(try install(version, on: device))
+    case .restart(let device): add(.restart(device: device))
+    case .jumpClock(let device, let seconds): add(.jumpClock(device: device, seconds: seconds))
+    case .advance(let seconds): add(.advance(seconds: seconds))
+    case .fault(.disconnectAfterSave(let device)): add(.disconnectAfterSave(device: device))
+    case .fault(.error(let error, let count, let device)): add(.serverError(error, count: count, device: device))
+    case .fault(.clear): add(.clearFaults)
+    case .fault(let fault):
+      throw ScriptError("\(fault): the simulator counts this fault's time in whole seconds")
+    default:
+      throw ScriptError("this line only looks at the world; the interpreter answers it (`SimulationSession.interpret`)")
+    }
+    var lines: [String] = []
+    for (operation, text) in operations { lines += record(.operation(operation, line: text)).lines }
+    return Output(lines: lines, violations: [])
+  }
+
+  /// The operation that puts `device` on the declared app `version`.
+  private func install(_ version: SchemaVersion, on device: String) throws(ScriptError) -> WorldOperation {
+    let schema = try AppSchemaBuilder.schema(version, from: declarations)
+    let keys = Set(schema.recordSchemas.values.flatMap { $0.fields.keys })
+    return .install(device: device, version: "\(version)", schema: schema, knownKeys: keys)
+  }
+
+  /// Records are identified by name alone, so the type a line names must be the one the device holds.
+  private func checkType(_ path: RecordPath, on device: String) throws(ScriptError) {
+    guard let id = try? path.recordID(), let record = simulation?.client(named: device)?.record(id) else { return }
+    guard record.recordType == path.recordType else {
+      throw ScriptError("\(path): \(device) holds \(record.recordType)/\(path.recordName), not a \(path.recordType)")
+    }
   }
 }

@@ -2,16 +2,16 @@ package import Foundation
 package import Reconcile
 
 /// What the looking lines (`show server|NAME|diff`, and `expect` on records, status and convergence) read: the server's
-/// records and what each device shows. The playground's own session and a simulation's world both make one, so a
-/// counterexample pasted into the REPL can be looked at with the same lines as any other world.
+/// records, what each device shows, each device's traffic and the world's trace, as the interpreter
+/// (`SimulationSession.interpret`) reads them from the one world.
 package struct WorldView {
   /// What one device shows.
   package struct Device {
-    var name: String
+    package var name: String
     /// The device's records, sorted by ID.
-    var records: [Record]
+    package var records: [Record]
     var status: DeviceStatus
-    var haltReason: HaltReason?
+    package var haltReason: HaltReason?
     /// Changes queued to send.
     var queued: Int
     /// What is queued for each record, where the client tells (the built-in device does; other clients need not).
@@ -23,15 +23,16 @@ package struct WorldView {
     /// The records of the server zone this device syncs (its own user's), sorted by ID.
     var serverRecords: [Record]
 
-    func record(_ id: RecordID) -> Record? { records.first { $0.recordID == id } }
+    package func record(_ id: RecordID) -> Record? { records.first { $0.recordID == id } }
   }
 
   /// The server's records in the playground's zone, for every user a device signed in as, sorted by ID.
   package var serverRecords: [Record]
   package var devices: [Device]
-  /// Each device's requests, errors and waits, where the world counts them (the simulator's does); `nil` leaves
-  /// `show diagnostics` and `expect NAME requests|errors|waited` to the playground's own session.
-  package var counts: [String: DeviceCounts]?
+  /// Each device's requests, errors and waits.
+  package var counts: [String: DeviceCounts]
+  /// The world's trace so far, for `show log`.
+  var trace: [String]
 
   /// A world's view from any sync clients: the built-in device tells what it queued for each record; others give
   /// their count.
@@ -42,9 +43,10 @@ package struct WorldView {
   ///   - clockOffsets: Each device's clock offset, by device name.
   package init(
     server: SimulatedServer, clients: [any SyncClient], users: [String: String],
-    clockOffsets: [String: TimeInterval] = [:], counts: [String: DeviceCounts]? = nil
+    clockOffsets: [String: TimeInterval] = [:], counts: [String: DeviceCounts] = [:], trace: [String] = []
   ) {
     self.counts = counts
+    self.trace = trace
     let owners = Set(clients.compactMap { users[$0.name] }).sorted()
     var byOwner: [String: [Record]] = [:]
     for owner in owners {
@@ -97,9 +99,8 @@ package struct WorldView {
     var values: [String: String]
   }
 
-  /// `show server`, `show NAME` or `show diff`; `nil` for a target only the playground's own session keeps
-  /// (`diagnostics`, `log`).
-  package func show(_ target: ShowTarget, json: Bool) throws(ScriptError) -> String? {
+  /// What `show` prints: records, differences, diagnostics or the trace.
+  package func show(_ target: ShowTarget, json: Bool) throws(ScriptError) -> String {
     switch target {
     case .server:
       let rows = serverRecords.map {
@@ -143,7 +144,6 @@ package struct WorldView {
       return TextTable.render(
         [["record", "key"] + places] + rows.map { row in [row.record, row.key] + places.map { row.values[$0] ?? "" } })
     case .diagnostics:
-      guard let counts else { return nil }
       let rows = devices.map { device in
         let count = counts[device.name] ?? DeviceCounts()
         return DiagnosticsRow(
@@ -166,7 +166,8 @@ package struct WorldView {
             ]
           })
     case .log:
-      return nil
+      if json { return try Self.json(["trace": trace]) }
+      return trace.isEmpty ? "nothing has happened yet" : trace.joined(separator: "\n")
     }
   }
 
@@ -213,17 +214,12 @@ package struct WorldView {
 
   // MARK: Expect
 
-  /// The device counts every view answers; requests, errors and waits only a view with ``counts`` (the simulator's
-  /// world) answers, and the playground's own session answers them from its own.
-  package static let counts: Set<String> = ["records", "queued"]
-
-  /// Checks an expectation on records, a device's status or convergence; `nil` for one only the playground's own
-  /// session can answer (request, error and wait counts) or only the simulator's (`invariants`).
+  /// Checks an expectation on records, a device's status or counts, or convergence.
   /// - Returns: `ok: …` saying what held.
   /// - Throws: ``ScriptError`` starting `expectation failed:` with what was expected and what was found.
-  package func check(_ expectation: Expectation) throws(ScriptError) -> String? {
+  package func check(_ expectation: Expectation) throws(ScriptError) -> String {
     switch expectation {
-    case .invariants: return nil
+    case .invariants: throw ScriptError("expect invariants asks the oracles, not the records: the world judges it")
     case .converged:
       if let problem = convergenceProblem() { throw Self.failed("converged, but \(problem)") }
       return "ok: converged"
@@ -261,7 +257,6 @@ package struct WorldView {
       case (.device(let name), "records"): actual = Double(try device(name).records.count)
       case (.device(let name), "queued"): actual = Double(try device(name).queued)
       case (.device(let name), _):
-        guard let counts else { return nil }
         let count = counts[try device(name).name] ?? DeviceCounts()
         switch metric {
         case "requests": actual = Double(count.requests)

@@ -1,9 +1,8 @@
 package import Foundation
 
-/// What one device's traffic cost, as the world saw it (the simulator's and the playground's own session count alike): the requests it sent, the errors in the answers it
-/// took (items of a save included), the time it waited after an error before sending again, and the answers lost on
-/// their way to it. The script language's `show diagnostics` and `expect NAME requests|errors|waited …` read these in
-/// the simulator's world.
+/// What one device's traffic cost, as the world saw it: the requests it sent, the errors in the answers it took (items
+/// of a save included), the time it waited after an error before sending again, and the answers lost on their way to
+/// it. The script language's `show diagnostics` and `expect NAME requests|errors|waited …` read these.
 package struct DeviceCounts: Sendable, Hashable {
   /// Requests the device sent.
   package var requests = 0

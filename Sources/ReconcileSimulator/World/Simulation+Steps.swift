@@ -94,7 +94,7 @@ extension Simulation {
 
   /// A user acted on device `index`: tells the auditor, with what the device showed before and shows after, and —
   /// when devices send after edits — asks the device to send.
-  private mutating func noteAction(
+  mutating func noteAction(
     _ kind: UserAction, device index: Int, recordID: RecordID, before: Record?
   ) {
     if setup.sendsAfterEdits { clients[index].requestSend() }
@@ -125,6 +125,7 @@ extension Simulation {
     armed.removeAll()
     answersLost.removeAll()
     tornCrashArmed.removeAll()
+    disconnectsAfterSave.removeAll()
     let budget = statistics.requests + requestBudget * max(1, clients.count)
     freeQuota()
     for index in clients.indices { clients[index].goOnline() }

@@ -54,6 +54,9 @@ public struct Simulation: Sendable {
   /// Per device, `networkFailure` errors armed for its next requests: the server applies the request and the answer is
   /// lost on its way back, so the device gets the error and never learns what landed.
   var answersLost: [String: [ServerError]] = [:]
+  /// Devices whose next save reaches the server and whose answer is lost as they go offline
+  /// (``WorldOperation/disconnectAfterSave(device:)``).
+  var disconnectsAfterSave: Set<String> = []
   /// Devices armed to crash between two persistence writes of their next answer.
   var tornCrashArmed: [String: Int] = [:]
   /// When the user's full storage is freed, while it is full.

@@ -5,13 +5,36 @@ import Testing
 
 @Suite("One script language: the playground's lines and replay scripts")
 struct ScriptLanguageTests {
-  @Test("every command help lists parses in its example and runs where help says", arguments: ScriptParser.commands)
+  @Test(
+    "every command help lists parses, runs in the one world, and is in replay scripts where help says",
+    arguments: ScriptParser.commands)
   func helpEntriesRunWhereTheySay(_ entry: ScriptParser.Entry) throws {
     let command = try #require(try ScriptParser.parse(entry.example), "\(entry.example)")
-    switch entry.runs {
-    case .both: #expect(command.runsInReplay && !command.needsSimulator, "\(entry.example)")
-    case .playground: #expect(!command.runsInReplay && !command.needsSimulator, "\(entry.example)")
-    case .simulator: #expect(command.runsInReplay && command.needsSimulator, "\(entry.example)")
+    #expect(command.runsInReplay == (entry.runs == .replay), "\(entry.example)")
+    var session = SimulationSession()
+    var setup = ["schemas major", "schema 2.0 Note title:string"]
+    if case .addDevice = command {} else { setup += ["device add phone", "phone create Note/1 title=a", "phone sync"] }
+    for line in setup { _ = try session.interpret(line) }
+    do {
+      _ = try session.interpret(entry.example)
+    } catch {
+      #expect(error.isFailedExpectation, "\(entry.example): \(error)")
+    }
+  }
+
+  @Test("the parser's words come from the command table: no device takes one, a misspelt verb is suggested")
+  func wordsComeFromTheTable() throws {
+    for word in ScriptParser.keywords {
+      #expect(throws: ScriptError.self, "\(word)") { try ScriptParser.parse("device add \(word)") }
+    }
+    #expect(ScriptParser.keywords.contains("wait") && ScriptParser.keywords.contains("reset"))
+    for (typo, verb) in [("restrat", "restart"), ("upgarde", "upgrade"), ("clokc", "clock"), ("ofline", "offline")] {
+      do {
+        _ = try ScriptParser.parse("phone \(typo)")
+        Issue.record("phone \(typo) parsed")
+      } catch {
+        #expect(error.message.contains("did you mean '\(verb)'?"), "\(error.message)")
+      }
     }
   }
 
@@ -64,9 +87,9 @@ struct ScriptLanguageTests {
   }
 
   @Test(
-    "a replay script refuses a line only the playground carries out, naming the line and why",
+    "a replay script refuses a line only the REPL and run carry out, naming the line and why",
     arguments: [
-      ("show server", "playground's own session"), ("sync all", "playground's own session"),
+      ("show server", "the REPL and `run` only"), ("sync all", "the REPL and `run` only"),
       ("a upgrade 2.0", "no version"), ("device add b --user bob", "not --schema or --user"),
       ("a create Folder/f1 x=1", "Notes"), ("a edit Note/r1 encrypted:pin=1", "no encrypted:"),
       ("fault clear", "no such fault"), ("fault throttle 1500ms", "whole seconds"), ("advance 500ms", "whole seconds"),

@@ -1,8 +1,7 @@
 public import Foundation
 public import Reconcile
 
-/// One device, as a script's `device add` line sets it up: the same type for the playground's session and the
-/// simulator's world.
+/// One device, as a script's `device add` line sets it up.
 public struct DeviceSetup: Sendable, Hashable {
   /// The device's name.
   public var name: String

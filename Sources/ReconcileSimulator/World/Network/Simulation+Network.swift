@@ -67,6 +67,13 @@ extension Simulation {
         default: break
         }
       }
+      if !disconnectsAfterSave.isEmpty, case .modifyRecords = outgoing.request, disconnectsAfterSave.contains(name) {
+        // The save travels on; the device's network goes before the answer can come back.
+        disconnectsAfterSave.remove(name)
+        loseResponse = true
+        clients[index].goOffline()
+        traceEntries.append(.note("\(name) lost its network after sending a save"))
+      }
       for copy in 0..<copies {
         // A duplicate arrives later than the original, as a retried packet does.
         network.send(

@@ -1,5 +1,4 @@
 import Reconcile
-import ReconcileSimulator
 
 /// Turns `schema` declarations into the `Schema` an app version runs.
 enum AppSchemaBuilder {

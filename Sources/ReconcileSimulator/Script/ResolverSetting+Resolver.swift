@@ -1,9 +1,8 @@
 import Reconcile
-import ReconcileSimulator
 
 extension ResolverSetting {
-  /// The built-in resolver: the playground's session keeps only settings that name one (it refuses others), so the
-  /// fallback is never taken.
+  /// The built-in resolver: only settings that name one reach here (a session looks others up among your own), so
+  /// the fallback is never taken.
   private var builtIn: ResolverChoice { choice ?? .fieldMerge }
 
   /// The resolver this setting names.
@@ -40,5 +39,19 @@ extension ResolverSetting {
     case .localClock: .localClock(key: ResolverChoice.modifiedAtKey)
     case .editCount: .editCount(key: ResolverChoice.editCountKey)
     }
+  }
+
+  /// The resolver under test this setting builds: a built-in with its options, named as the `resolver` line writes
+  /// it (`field-merge --prefer client --union tags`), so a session's world names it the way the user did. Its
+  /// contract is field-merge's (``Invariant/oneSidedChangesKept``) whatever the same-field policy; a union key's
+  /// contract is that every element written survives (``KeyContract/everyElementKept``).
+  var resolverUnderTest: ResolverUnderTest {
+    guard builtIn == .fieldMerge, prefer != .server || !unionKeys.isEmpty else { return ResolverUnderTest(builtIn) }
+    var name = builtIn.rawValue
+    if prefer != .server { name += " --prefer \(prefer.rawValue)" }
+    if !unionKeys.isEmpty { name += " --union " + unionKeys.joined(separator: ",") }
+    return ResolverUnderTest(
+      name: name, resolver: resolver, bookkeeping: bookkeeping, lostWriteContract: builtIn.lostWriteContract,
+      keyContracts: Dictionary(unionKeys.map { ($0, KeyContract.everyElementKept) }) { first, _ in first })
   }
 }
