@@ -100,6 +100,16 @@ struct QuotedOutputTests {
     return String(text[start.upperBound..<end.lowerBound])
   }
 
+  @Test("the README's playground lines run in the REPL as printed, every expect holding")
+  func readmeLinesRun() throws {
+    let block = try Self.firstTextBlock(in: "README.md", after: "Each scenario is a script in")
+    let lines = block.split(separator: "\n").map(String.init)
+    #expect(lines.count > 10)
+    let result = ReplWorldTests.repl(lines)
+    #expect(result.status == 0, "\(result.text)")
+    #expect(result.text.contains("invariants held"), "\(result.text)")
+  }
+
   @Test(
     "the README and the playground guide quote the demo exactly as it prints",
     arguments: [
