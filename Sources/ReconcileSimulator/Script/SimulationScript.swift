@@ -48,7 +48,7 @@ public enum SimulationScript {
     public var description: String { "line \(line): \(sentence)" }
 
     /// The problem, followed by the token unless the problem already quotes it.
-    public var sentence: String {
+    package var sentence: String {
       token.isEmpty || problem.contains("'\(token)'") ? problem : "\(problem): \(token)"
     }
   }

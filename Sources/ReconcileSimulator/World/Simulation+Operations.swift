@@ -47,40 +47,24 @@ extension Simulation {
     switch operation {
     case .create(let name, let record):
       guard let index = index(of: name) else { return nil }
-      do {
-        try clients[index].create(record, at: now)
-      } catch {
-        return String(describing: error)
-      }
-      noteAction(.create(record.values), device: index, recordID: record.recordID, before: nil)
+      return userCreates(record, values: record.values, on: index)
     case .edit(let name, let id, let values, let encrypted):
       guard let index = index(of: name) else { return nil }
-      let before = clients[index].record(id)
-      do {
-        if encrypted.isEmpty {
-          try clients[index].edit(id, setting: values, at: now)
-        } else if var device = clients[index] as? SimulatedDevice {
-          try device.edit(id, at: now) { record in
-            for (key, value) in values { record[key] = value }
-            for (key, value) in encrypted { record.encryptedValues[key] = value }
-          }
-          clients[index] = device
-        } else {
-          return "the client \(setup.client.name) edits plain values only; encrypted values need the reference client"
-        }
-      } catch {
-        return String(describing: error)
+      if encrypted.isEmpty { return userEdits(id, values, on: index) { try $0.edit(id, setting: values, at: $1) } }
+      guard clients[index] is SimulatedDevice else {
+        return "the client \(setup.client.name) edits plain values only; encrypted values need the reference client"
       }
-      noteAction(.edit(values), device: index, recordID: id, before: before)
+      return userEdits(id, values, on: index) { client, now in
+        guard var device = client as? SimulatedDevice else { return }
+        try device.edit(id, at: now) { record in
+          for (key, value) in values { record[key] = value }
+          for (key, value) in encrypted { record.encryptedValues[key] = value }
+        }
+        client = device
+      }
     case .delete(let name, let id):
       guard let index = index(of: name) else { return nil }
-      let before = clients[index].record(id)
-      do {
-        try clients[index].delete(id, at: now)
-      } catch {
-        return String(describing: error)
-      }
-      noteAction(.delete, device: index, recordID: id, before: before)
+      return userDeletes(id, on: index)
     case .install(let name, _, let schema, let keys):
       auditor.appInstalled(on: name, knownKeys: keys)
       withDevice(name) { $0.upgrade(to: schema) }

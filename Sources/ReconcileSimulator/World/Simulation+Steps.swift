@@ -30,35 +30,18 @@ extension Simulation {
       if let unknown = unknownKey(in: values.keys, device: name) { return unknown }
       var new = Record(recordType: "Note", recordID: id)
       for (key, value) in values { new[key] = value }
-      do {
-        try clients[index].create(new, at: now)
-      } catch {
-        return String(describing: error)
-      }
-      noteAction(.create(values), device: index, recordID: id, before: nil)
+      return userCreates(new, values: values, on: index)
     case .edit(let name, let record, let values):
       guard let index = index(of: name), let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else {
         return "invalid record name \(record)"
       }
       if let unknown = unknownKey(in: values.keys, device: name) { return unknown }
-      let before = clients[index].record(id)
-      do {
-        try clients[index].edit(id, setting: values, at: now)
-      } catch {
-        return String(describing: error)
-      }
-      noteAction(.edit(values), device: index, recordID: id, before: before)
+      return userEdits(id, values, on: index) { try $0.edit(id, setting: values, at: $1) }
     case .delete(let name, let record):
       guard let index = index(of: name), let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else {
         return "invalid record name \(record)"
       }
-      let before = clients[index].record(id)
-      do {
-        try clients[index].delete(id, at: now)
-      } catch {
-        return String(describing: error)
-      }
-      noteAction(.delete, device: index, recordID: id, before: before)
+      return userDeletes(id, on: index)
     case .sync(let name): withDevice(name) { $0.requestSync() }
     case .crash(let name):
       guard let index = index(of: name) else { return nil }
@@ -80,6 +63,47 @@ extension Simulation {
     case .fault(let fault):
       inject(fault)
     }
+    return nil
+  }
+
+  /// The user on device `index` creates `record` (its plain `values` are what the auditor judges).
+  /// - Returns: Why the client refused, or `nil`.
+  mutating func userCreates(_ record: Record, values: [String: FieldValue], on index: Int) -> String? {
+    do {
+      try clients[index].create(record, at: now)
+    } catch {
+      return String(describing: error)
+    }
+    noteAction(.create(values), device: index, recordID: record.recordID, before: nil)
+    return nil
+  }
+
+  /// The user on device `index` edits record `id` through `change`, setting the plain `values` the auditor judges.
+  /// - Returns: Why the client refused, or `nil`.
+  mutating func userEdits(
+    _ id: RecordID, _ values: [String: FieldValue?], on index: Int,
+    _ change: (inout any SyncClient, Date) throws -> Void
+  ) -> String? {
+    let before = clients[index].record(id)
+    do {
+      try change(&clients[index], now)
+    } catch {
+      return String(describing: error)
+    }
+    noteAction(.edit(values), device: index, recordID: id, before: before)
+    return nil
+  }
+
+  /// The user on device `index` deletes record `id`.
+  /// - Returns: Why the client refused, or `nil`.
+  mutating func userDeletes(_ id: RecordID, on index: Int) -> String? {
+    let before = clients[index].record(id)
+    do {
+      try clients[index].delete(id, at: now)
+    } catch {
+      return String(describing: error)
+    }
+    noteAction(.delete, device: index, recordID: id, before: before)
     return nil
   }
 
