@@ -1,7 +1,7 @@
 import Foundation
 import ReconcileSimulator
 
-/// What the REPL, `run` and `demo` carry lines out with: the simulator's one world (`SimulationSession`, whose
+/// What the REPL and `run` carry lines out with: the simulator's one world (`SimulationSession`, whose
 /// interpreter lives with the rest of the language in the simulator's Script folder) and `reset`, which starts it over.
 /// Every line runs there, at any time: a counterexample `explore` or `simulate` printed can be pasted in line by line —
 /// or run as a file — and edited, and the playground's own lines (`schema`, `restart`, `fault error` …) run in the

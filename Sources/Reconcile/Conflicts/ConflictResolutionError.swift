@@ -18,8 +18,14 @@ public enum ConflictResolutionError: Error, Sendable, Hashable, CustomStringConv
   case mismatchedRecordType(role: Role, found: String, server: String)
   /// A field a resolver reads (a clock stamp or an edit counter) holds a value of the wrong type.
   case unexpectedFieldType(key: String, role: Role, expected: FieldType, found: FieldType)
-  /// A key merged with ``FieldMerge/Policy/listUnion`` holds a value that is not a list.
+  /// A key merged as a list (``FieldMerge/Policy/listUnion``, ``FieldMerge/Policy/set(_:)``,
+  /// ``FieldMerge/Policy/orderedList``) holds a value that is not a list.
   case notAList(key: String, role: Role, found: FieldType)
+  /// A key merged with ``FieldMerge/Policy/text(_:overlap:)`` holds neither a `STRING` nor `BYTES` of UTF-8 text, or
+  /// holds a string on one side and bytes on another.
+  case notText(key: String, role: Role, found: FieldType)
+  /// A key merged with ``FieldMerge/Policy/counter`` would hold an `INT64` sum that does not fit.
+  case counterOverflow(key: String)
   /// The per-field clock stamps of ``HybridLogicalClockMerge`` cannot be read.
   case malformedFieldStamps(key: String, role: Role, reason: String)
 
@@ -35,7 +41,12 @@ public enum ConflictResolutionError: Error, Sendable, Hashable, CustomStringConv
         "Field \"\(key)\" of the \(role) record holds \(found.wireName), but the resolver reads it as \(expected.wireName)."
     case .notAList(let key, let role, let found):
       return
-        "Field \"\(key)\" of the \(role) record holds \(found.wireName), but its merge policy is listUnion, which needs a list."
+        "Field \"\(key)\" of the \(role) record holds \(found.wireName), but its merge policy needs a list."
+    case .notText(let key, let role, let found):
+      return
+        "Field \"\(key)\" of the \(role) record holds \(found.wireName), but its merge policy is text, which needs a string, or UTF-8 text as bytes, on every side."
+    case .counterOverflow(let key):
+      return "Field \"\(key)\" is a counter whose merged sum does not fit in 64 bits."
     case .malformedFieldStamps(let key, let role, let reason):
       return "The field stamps in \"\(key)\" of the \(role) record cannot be read: \(reason)."
     }

@@ -12,7 +12,7 @@ import Foundation
 /// | changed to a value | removed, or never had the key | the client's value (a change beats a removal) |
 /// | removed (in `changedKeys`, no value) | unchanged | removed |
 /// | removed | changed | the server's value (a change beats a removal) |
-/// | changed | changed differently | the key's ``Policy`` decides |
+/// | changed | changed differently | the key's ``Policy`` decides: a side, or a merge of both |
 ///
 /// The client changed a key when the key is in its ``Record/changedKeys`` — what the user edited, and what a CloudKit
 /// save would send — and its value differs from the ancestor's; a changed key without a value is a removal. A key the
@@ -51,6 +51,60 @@ public struct FieldMerge: ConflictResolver {
     case listUnion
     /// Ask a closure; returning `nil` removes the key.
     case custom(@Sendable (FieldConflict) throws -> FieldValue?)
+    /// Merge text three ways, as `diff3 -m` merges files: split into pieces at `granularity`, every edit of one side
+    /// that does not overlap an edit of the other is kept, and `overlap` settles the stretches both changed. Works on
+    /// `STRING` values and on UTF-8 text stored as `BYTES` (the result keeps the server's kind), plain or encrypted.
+    /// A missing ancestor counts as empty text. Keeps: every non-overlapping insertion and deletion of both sides.
+    /// Loses: in an overlap, the losing side's version of that stretch (nothing with `.both`).
+    case text(TextGranularity = .line, overlap: TextOverlap = .server)
+    /// Merge a counter: the server's value plus the client's increment since the ancestor,
+    /// `server + (client − ancestor)`, a missing ancestor counting as zero; `INT64` or `DOUBLE`, the same type on
+    /// every side. Keeps every increment and decrement of both sides; loses nothing but an `INT64` sum that does not
+    /// fit, which is an error.
+    case counter
+    /// Merge an ordered list (a to-do order, a playlist) three ways: both sides' insertions and removals are kept in
+    /// place, and each side's moves where the other did not move the same element (then the server's place wins);
+    /// where both sides inserted at one place, the server's elements come first. An element either side removed is
+    /// removed. Loses: the client's place for an element both moved. Both values must be lists.
+    case orderedList
+    /// Merge lists as sets: an element both sides hold stays, one a side added is added, one a side removed since the
+    /// ancestor is removed; `rule` decides an element only one side holds when there is no ancestor to tell an add
+    /// from a remove. Order: the server's elements in its order, then the client's additions, each once. Both values
+    /// must be lists. (`.set(.addWins)` is ``listUnion``.)
+    case set(SetRule)
+    /// Keep the server's value and hand the client's back: ``FieldMerge/resolveKeepingAside(_:)`` returns it beside the
+    /// record, and with `into`, the record also carries it in that key (the latest losing value; read it and clear
+    /// it), so nothing is dropped silently.
+    case keepBoth(into: String? = nil)
+  }
+
+  /// A value a ``Policy/keepBoth(into:)`` key did not keep: the client's, set aside for the app.
+  public struct KeptAside: Sendable, Hashable {
+    /// The key both sides changed.
+    public var key: String
+    /// The client's value, which the merge did not keep.
+    public var value: FieldValue
+    /// Whether the key is one of the record's encrypted values.
+    public var isEncrypted: Bool
+
+    /// A value set aside; merges make these, and tests of an app's handling may too.
+    /// - Parameters:
+    ///   - key: The key both sides changed.
+    ///   - value: The client's value.
+    ///   - isEncrypted: Whether the key is an encrypted value.
+    public init(key: String, value: FieldValue, isEncrypted: Bool) {
+      self.key = key
+      self.value = value
+      self.isEncrypted = isEncrypted
+    }
+  }
+
+  /// A merge's record and the values it set aside.
+  public struct Resolution: Sendable {
+    /// The record to save, as ``resolve(_:)`` returns it.
+    public var record: Record
+    /// The client's values that ``Policy/keepBoth(into:)`` keys did not keep, in key order.
+    public var keptAside: [KeptAside]
   }
 
   /// The policy for keys without an override.
@@ -79,8 +133,16 @@ public struct FieldMerge: ConflictResolver {
   /// - Parameter conflict: The conflict to resolve.
   /// - Returns: The server record with the client's one-sided changes and the policies' choices.
   /// - Throws: ``ConflictResolutionError`` if the versions are not one record, a stamp or counter has the wrong type,
-  ///   or a `.listUnion` key holds something else; any error a `.custom` closure throws.
-  public func resolve(_ conflict: Conflict) throws -> Record {
+  ///   a list policy's key holds something else, a `.text` key holds no text, or a `.counter` overflows; any error a
+  ///   `.custom` closure throws.
+  public func resolve(_ conflict: Conflict) throws -> Record { try resolveKeepingAside(conflict).record }
+
+  /// Merges the client's changes onto the server record, as ``resolve(_:)`` does, and returns the client's values that
+  /// ``Policy/keepBoth(into:)`` keys did not keep.
+  /// - Parameter conflict: The conflict to resolve.
+  /// - Returns: The record to save and the values set aside.
+  /// - Throws: What ``resolve(_:)`` throws.
+  public func resolveKeepingAside(_ conflict: Conflict) throws -> Resolution {
     try conflict.checkSameRecord()
     return try FieldSlots.reading(conflict.client) { client in
       try FieldSlots.reading(conflict.server) { server in
@@ -94,7 +156,8 @@ public struct FieldMerge: ConflictResolver {
     }
   }
 
-  private func resolve(_ conflict: Conflict, _ versions: Versions) throws -> Record {
+  private func resolve(_ conflict: Conflict, _ versions: Versions) throws -> Resolution {
+    var keptAside: [KeptAside] = []
     if let ancestor = versions.ancestor {
       // With an ancestor, only keys the client changed can carry a client change: the rest keep the server's value.
       let changed = conflict.client.storage.changedKeys
@@ -103,20 +166,40 @@ public struct FieldMerge: ConflictResolver {
         let client = versions.client.position(of: key)
         try merge(
           key, client: client, server: versions.server.position(of: key, guess: client),
-          ancestor: ancestor.position(of: key, guess: client), versions, conflict, &result)
+          ancestor: ancestor.position(of: key, guess: client), versions, conflict, &result, &keptAside)
       }
-      result.mergeParent(conflict)
-      return result.finish()
+      return finish(&result, conflict, keptAside)
     }
     var result = ResolvedRecord(server: conflict.server, expectedChanges: versions.client.count)
     try versions.client.forEachKey { key, position in
       try merge(
         key, client: position, server: versions.server.position(of: key, guess: position), ancestor: nil, versions,
-        conflict, &result)
+        conflict, &result, &keptAside)
     }
-    result.mergeParent(conflict)
-    return result.finish()
+    return finish(&result, conflict, keptAside)
   }
+
+  private func finish(_ result: inout ResolvedRecord, _ conflict: Conflict, _ keptAside: [KeptAside]) -> Resolution {
+    result.mergeParent(conflict)
+    guard !keptAside.isEmpty else { return Resolution(record: result.finish(), keptAside: []) }
+    var record = result.finish()
+    let sorted = keptAside.sorted { $0.key < $1.key }
+    for aside in sorted {
+      guard case .keepBoth(let into?) = policy(for: aside.key) else { continue }
+      // Written as a user's edit, so the key joins the changed keys, unless the server holds that value already.
+      if aside.isEncrypted {
+        guard conflict.server.encryptedValues[into] != aside.value else { continue }
+        record.encryptedValues[into] = aside.value
+      } else {
+        guard conflict.server[into] != aside.value else { continue }
+        record[into] = aside.value
+      }
+    }
+    return Resolution(record: record, keptAside: sorted)
+  }
+
+  /// The policy that settles `key`.
+  private func policy(for key: String) -> Policy { (overrides.isEmpty ? nil : overrides[key]) ?? defaultPolicy }
 
   /// The three versions' values, read in place.
   private struct Versions {
@@ -130,7 +213,7 @@ public struct FieldMerge: ConflictResolver {
   /// a value the result takes is copied.
   private func merge(
     _ key: String, client: FieldPosition?, server: FieldPosition?, ancestor: FieldPosition?, _ versions: Versions,
-    _ conflict: Conflict, _ result: inout ResolvedRecord
+    _ conflict: Conflict, _ result: inout ResolvedRecord, _ keptAside: inout [KeptAside]
   ) throws {
     // The server's side first: where it did not change the key (the common case), one more comparison settles it.
     if let base = versions.ancestor, versions.server.holdsSame(at: server, as: base, at: ancestor) {
@@ -150,7 +233,7 @@ public struct FieldMerge: ConflictResolver {
       let slot = versions.client.slot(at: client)
       return result.choose(slot.value, encrypted: slot.encrypted, forKey: key, serverPosition: nil)
     }
-    switch try settle(key, client: client, server: server, ancestor: ancestor, versions, in: conflict) {
+    switch try settle(key, client: client, server: server, ancestor: ancestor, versions, in: conflict, &keptAside) {
     case .keepServer:
       result.skip(key)
     case .takeClient:
@@ -176,7 +259,8 @@ public struct FieldMerge: ConflictResolver {
   /// only where the policy looks at them: most policies decide on stamps or on a side alone.
   private func settle(
     _ key: String, client clientPosition: FieldPosition, server serverPosition: FieldPosition,
-    ancestor ancestorPosition: FieldPosition?, _ versions: Versions, in conflict: Conflict
+    ancestor ancestorPosition: FieldPosition?, _ versions: Versions, in conflict: Conflict,
+    _ keptAside: inout [KeptAside]
   ) throws -> Settlement {
     var client: FieldSlot { versions.client.slot(at: clientPosition) }
     var server: FieldSlot { versions.server.slot(at: serverPosition) }
@@ -193,7 +277,7 @@ public struct FieldMerge: ConflictResolver {
           > StampFields.counter(server.value, key: key, role: .server)
       return clientWins ? .takeClient : .keepServer
     }
-    switch (overrides.isEmpty ? nil : overrides[key]) ?? defaultPolicy {
+    switch policy(for: key) {
     case .server:
       return .keepServer
     case .client:
@@ -220,7 +304,84 @@ public struct FieldMerge: ConflictResolver {
         key: key, client: client.value, ancestor: ancestor?.value, server: server.value,
         isEncrypted: clientPosition.encrypted, conflict: conflict)
       return .take(try decide(field).map { FieldSlot(value: $0, encrypted: clientPosition.encrypted) })
+    case .text(let granularity, let overlap):
+      let merged = try Self.mergeText(
+        key, client: client.value, ancestor: ancestor?.value, server: server.value, granularity, overlap,
+        conflict: conflict)
+      return .take(FieldSlot(value: merged, encrypted: clientPosition.encrypted))
+    case .counter:
+      let merged = try CounterMerge.merge(
+        key: key, ancestor: ancestor?.value, server: server.value, client: client.value)
+      return .take(FieldSlot(value: merged, encrypted: clientPosition.encrypted))
+    case .orderedList:
+      let (serverList, clientList) = try Self.lists(key, server: server.value, client: client.value)
+      let merged = OrderedListMerge.merge(
+        ancestor: ancestor?.value.listValue ?? [], server: serverList, client: clientList)
+      return .take(FieldSlot(value: .list(merged), encrypted: clientPosition.encrypted))
+    case .set(let rule):
+      let (serverList, clientList) = try Self.lists(key, server: server.value, client: client.value)
+      let merged = SetMerge.merge(
+        ancestor: ancestor?.value.listValue, server: serverList, client: clientList, rule: rule)
+      return .take(FieldSlot(value: .list(merged), encrypted: clientPosition.encrypted))
+    case .keepBoth:
+      keptAside.append(KeptAside(key: key, value: client.value, isEncrypted: clientPosition.encrypted))
+      return .keepServer
     }
+  }
+
+  /// Both sides' lists.
+  /// - Throws: ``ConflictResolutionError/notAList(key:role:found:)`` naming the side that holds something else.
+  private static func lists(_ key: String, server: FieldValue, client: FieldValue) throws(ConflictResolutionError)
+    -> (server: [FieldValue], client: [FieldValue])
+  {
+    guard case .list(let serverList) = server else {
+      throw .notAList(key: key, role: .server, found: server.type)
+    }
+    guard case .list(let clientList) = client else {
+      throw .notAList(key: key, role: .client, found: client.type)
+    }
+    return (serverList, clientList)
+  }
+
+  /// The text merge of one key: strings, or UTF-8 bytes; the result is of the server's kind.
+  private static func mergeText(
+    _ key: String, client: FieldValue, ancestor: FieldValue?, server: FieldValue,
+    _ granularity: TextGranularity, _ overlap: TextOverlap, conflict: Conflict
+  ) throws -> FieldValue {
+    let asBytes: Bool
+    switch server {
+    case .string: asBytes = false
+    case .bytes: asBytes = true
+    default: throw ConflictResolutionError.notText(key: key, role: .server, found: server.type)
+    }
+    func text(_ value: FieldValue, _ role: ConflictResolutionError.Role) throws(ConflictResolutionError) -> String {
+      switch (value, asBytes) {
+      case (.string(let text), false): return text
+      case (.bytes(let data), true):
+        guard let text = String(validating: data, as: UTF8.self) else {
+          throw .notText(key: key, role: role, found: .bytes)
+        }
+        return text
+      default: throw .notText(key: key, role: role, found: value.type)
+      }
+    }
+    let merged = try TextMerge.merge(
+      ancestor: try ancestor.map { (value) throws(ConflictResolutionError) in try text(value, .ancestor) } ?? "",
+      client: try text(client, .client), server: try text(server, .server), granularity: granularity,
+      overlap: overlap
+    ) {
+      switch overlap {
+      case .localClock(let stampKey):
+        return StampFields.clientIsLater(
+          try StampFields.timestamp(stampKey, in: conflict.client, role: .client),
+          than: try StampFields.timestamp(stampKey, in: conflict.server, role: .server))
+      case .editCount(let counterKey):
+        return try StampFields.counter(counterKey, in: conflict.client, role: .client) ?? 0
+          > StampFields.counter(counterKey, in: conflict.server, role: .server) ?? 0
+      case .server, .client, .both: return false
+      }
+    }
+    return asBytes ? .bytes(Data(merged.utf8)) : .string(merged)
   }
 
   private static func stampKeys(_ defaultPolicy: Policy, _ overrides: [String: Policy]) -> [(
@@ -229,8 +390,12 @@ public struct FieldMerge: ConflictResolver {
     var keys: [(key: String, isClock: Bool)] = []
     for policy in [defaultPolicy] + overrides.sorted(by: { $0.key < $1.key }).map(\.value) {
       switch policy {
-      case .localClock(let key) where !keys.contains(where: { $0.key == key }): keys.append((key, true))
-      case .editCount(let key) where !keys.contains(where: { $0.key == key }): keys.append((key, false))
+      case .localClock(let key) where !keys.contains(where: { $0.key == key }),
+        .text(_, .localClock(let key)) where !keys.contains(where: { $0.key == key }):
+        keys.append((key, true))
+      case .editCount(let key) where !keys.contains(where: { $0.key == key }),
+        .text(_, .editCount(let key)) where !keys.contains(where: { $0.key == key }):
+        keys.append((key, false))
       default: break
       }
     }

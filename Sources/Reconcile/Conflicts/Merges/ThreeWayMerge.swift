@@ -1,0 +1,88 @@
+/// The diff3 merge of two sequences that each changed a common ancestor, as GNU `diff3 -m` does: matched against the
+/// ancestor (``SequenceDiff``), the sequences split into stable runs — the same in all three — and the hunks between
+/// them. A hunk only one side changed takes that side; a hunk both changed the same way takes it once; a hunk both
+/// changed differently is an overlap, settled by the caller.
+///
+/// Edits that touch (a change right after the other side's, with no unchanged token between) overlap, as in `diff3`.
+enum ThreeWayMerge {
+  /// A hunk both sides changed differently: the ancestor's tokens and each side's, as half-open ranges.
+  struct Overlap {
+    var ancestor: Range<Int>
+    var client: Range<Int>
+    var server: Range<Int>
+  }
+
+  /// Where each piece of the merge comes from, in order.
+  enum Piece: Equatable {
+    /// Tokens of the ancestor that both sides kept (or changed the same way: then the server's).
+    case ancestor(Range<Int>)
+    case client(Range<Int>)
+    case server(Range<Int>)
+    /// An overlap for the caller to settle.
+    case overlap(ancestor: Range<Int>, client: Range<Int>, server: Range<Int>)
+  }
+
+  /// The merge of `client` and `server` against `ancestor`, as pieces in order.
+  /// - Complexity: two ``SequenceDiff`` runs, then one pass over the three sequences.
+  static func merge(ancestor: [Int32], client: [Int32], server: [Int32]) -> [Piece] {
+    let toClient = SequenceDiff.matches(old: ancestor, new: client)
+    let toServer = SequenceDiff.matches(old: ancestor, new: server)
+    var pieces: [Piece] = []
+    var a = 0
+    var c = 0
+    var s = 0
+    let count = ancestor.count
+    while a < count || c < client.count || s < server.count {
+      // A stable run: ancestor tokens both sides kept, right where each side stands.
+      var end = a
+      while end < count, toClient[end] == c + (end - a), toServer[end] == s + (end - a) { end += 1 }
+      if end > a {
+        pieces.append(.ancestor(a..<end))
+        c += end - a
+        s += end - a
+        a = end
+        continue
+      }
+      // The hunk runs to the next ancestor token both sides kept, or to the end.
+      var next = a
+      while next < count, toClient[next] < 0 || toServer[next] < 0 { next += 1 }
+      let clientEnd = next < count ? toClient[next] : client.count
+      let serverEnd = next < count ? toServer[next] : server.count
+      let base = a..<next
+      let clientRange = c..<clientEnd
+      let serverRange = s..<serverEnd
+      if equal(ancestor, base, client, clientRange) {
+        if !serverRange.isEmpty { pieces.append(.server(serverRange)) }
+      } else if equal(ancestor, base, server, serverRange) {
+        if !clientRange.isEmpty { pieces.append(.client(clientRange)) }
+      } else if equal(client, clientRange, server, serverRange) {
+        if !serverRange.isEmpty { pieces.append(.server(serverRange)) }
+      } else {
+        pieces.append(.overlap(ancestor: base, client: clientRange, server: serverRange))
+      }
+      a = next
+      c = clientEnd
+      s = serverEnd
+    }
+    return pieces
+  }
+
+  private static func equal(_ x: [Int32], _ xRange: Range<Int>, _ y: [Int32], _ yRange: Range<Int>) -> Bool {
+    xRange.count == yRange.count && x[xRange].elementsEqual(y[yRange])
+  }
+}
+
+/// Numbers tokens: equal tokens get equal numbers, so the diff compares integers.
+struct TokenTable<Token: Hashable> {
+  private var numbers: [Token: Int32] = [:]
+
+  /// The numbers of `tokens`, in order.
+  mutating func number(_ tokens: [Token]) -> [Int32] {
+    tokens.map { token in
+      if let number = numbers[token] { return number }
+      let number = Int32(truncatingIfNeeded: numbers.count)
+      numbers[token] = number
+      return number
+    }
+  }
+}

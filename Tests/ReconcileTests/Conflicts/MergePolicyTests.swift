@@ -1,0 +1,228 @@
+import Foundation
+import Reconcile
+import ReconcileTestSupport
+import Testing
+
+/// The merging policies' rows of the three-way table: what each keeps and loses when both sides changed a key.
+extension MergeCase {
+  static let body = "Shopping\nmilk\neggs\nbread\n"
+
+  static let merging: [MergeCase] = [
+    MergeCase(
+      name: "text: a typo fixed on one side and a line appended on the other both survive",
+      ancestor: .values(["body": .string(body)]), server: ["body": .string("Shopping\nmilk\neggs\nbread\nbutter\n")],
+      client: ["body": .string("Shopping\nmilk\neggs!\nbread\n")], policy: .text(),
+      expected: ["body": .string("Shopping\nmilk\neggs!\nbread\nbutter\n")], expectedChanged: ["body"]),
+    MergeCase(
+      name: "text: one line edited on both sides keeps the server's line under overlap .server",
+      ancestor: .values(["body": .string(body)]), server: ["body": .string("Shopping\nmilk\nEGGS\nbread\n")],
+      client: ["body": .string("Shopping\nmilk\neggs (6)\nbread\n")], policy: .text(.line, overlap: .server),
+      expected: ["body": .string("Shopping\nmilk\nEGGS\nbread\n")], expectedChanged: []),
+    MergeCase(
+      name: "text: one line edited on both sides keeps both lines under overlap .both",
+      ancestor: .values(["body": .string(body)]), server: ["body": .string("Shopping\nmilk\nEGGS\nbread\n")],
+      client: ["body": .string("Shopping\nmilk\neggs (6)\nbread\n")], policy: .text(.line, overlap: .both),
+      expected: ["body": .string("Shopping\nmilk\nEGGS\neggs (6)\nbread\n")], expectedChanged: ["body"]),
+    MergeCase(
+      name: "text: two words of one line changed on two sides both survive at word granularity",
+      ancestor: .values(["body": "the quick brown fox"]), server: ["body": "the slow brown fox"],
+      client: ["body": "the quick brown cat"], policy: .text(.word),
+      expected: ["body": "the slow brown cat"], expectedChanged: ["body"]),
+    MergeCase(
+      name: "text: two letters of one word changed on two sides both survive at character granularity",
+      ancestor: .values(["body": "colour grey"]), server: ["body": "color grey"], client: ["body": "colour gray"],
+      policy: .text(.character), expected: ["body": "color gray"], expectedChanged: ["body"]),
+    MergeCase(
+      name: "text: UTF-8 bytes merge as text and stay bytes",
+      ancestor: .values(["body": .bytes(Data(body.utf8))]),
+      server: ["body": .bytes(Data("Shopping\nmilk\neggs\nbread\nbutter\n".utf8))],
+      client: ["body": .bytes(Data("Shopping\noat milk\neggs\nbread\n".utf8))], policy: .text(),
+      expected: ["body": .bytes(Data("Shopping\noat milk\neggs\nbread\nbutter\n".utf8))], expectedChanged: ["body"]),
+    MergeCase(
+      name: "text: without an ancestor both texts are insertions, and overlap .both keeps both",
+      ancestor: .none, server: ["body": "server\n"], client: ["body": "client\n"], policy: .text(overlap: .both),
+      expected: ["body": "server\nclient\n"], expectedChanged: ["body"]),
+    MergeCase(
+      name: "text: an overlap goes to the later local clock",
+      ancestor: .values(["body": "a\n", "at": at(0)]), server: ["body": "s\n", "at": at(10)],
+      client: ["body": "c\n", "at": at(20)], policy: .text(overlap: .localClock(key: "at")),
+      expected: ["body": "c\n", "at": at(20)], expectedChanged: ["body", "at"]),
+    MergeCase(
+      name: "counter: both increments land", ancestor: .values(["plays": 5]), server: ["plays": 7],
+      client: ["plays": 6], policy: .counter, expected: ["plays": 8], expectedChanged: ["plays"]),
+    MergeCase(
+      name: "counter: a decrement and an increment of a double", ancestor: .values(["stock": 2.5]),
+      server: ["stock": 4.0], client: ["stock": 1.5], policy: .counter, expected: ["stock": 3.0],
+      expectedChanged: ["stock"]),
+    MergeCase(
+      name: "counter: a missing ancestor counts as zero", ancestor: .none, server: ["plays": 3], client: ["plays": 2],
+      policy: .counter, expected: ["plays": 5], expectedChanged: ["plays"]),
+    MergeCase(
+      name: "set: a tag removed on one side stays removed while the other adds one",
+      ancestor: .values(["tags": ["a", "b", "c"]]), server: ["tags": ["a", "b", "c", "d"]],
+      client: ["tags": ["a", "c"]], policy: .set(.addWins), expected: ["tags": ["a", "c", "d"]],
+      expectedChanged: ["tags"]),
+    MergeCase(
+      name: "set: without an ancestor addWins keeps the union", ancestor: .none, server: ["tags": ["a", "b"]],
+      client: ["tags": ["b", "c"]], policy: .set(.addWins), expected: ["tags": ["a", "b", "c"]],
+      expectedChanged: ["tags"]),
+    MergeCase(
+      name: "set: without an ancestor removeWins keeps the intersection", ancestor: .none,
+      server: ["tags": ["a", "b"]], client: ["tags": ["b", "c"]], policy: .set(.removeWins), expected: ["tags": ["b"]],
+      expectedChanged: ["tags"]),
+    MergeCase(
+      name: "ordered list: insertions at both ends and a removal all land in place",
+      ancestor: .values(["order": ["a", "b", "c", "d"]]), server: ["order": ["s", "a", "b", "c", "d"]],
+      client: ["order": ["a", "b", "d", "z"]], policy: .orderedList, expected: ["order": ["s", "a", "b", "d", "z"]],
+      expectedChanged: ["order"]),
+    MergeCase(
+      name: "ordered list: a move on one side and an insertion on the other both land",
+      ancestor: .values(["order": ["a", "b", "c", "d"]]), server: ["order": ["a", "b", "x", "c", "d"]],
+      client: ["order": ["b", "c", "d", "a"]], policy: .orderedList, expected: ["order": ["b", "x", "c", "d", "a"]],
+      expectedChanged: ["order"]),
+    MergeCase(
+      name: "ordered list: an element both sides moved goes to the server's place",
+      ancestor: .values(["order": ["a", "b", "c", "d"]]), server: ["order": ["b", "a", "c", "d"]],
+      client: ["order": ["b", "c", "d", "a"]], policy: .orderedList, expected: ["order": ["b", "a", "c", "d"]],
+      expectedChanged: []),
+    MergeCase(
+      name: "ordered list: an element one side removed is removed where the other moved it",
+      ancestor: .values(["order": ["a", "b", "c"]]), server: ["order": ["b", "c", "a"]],
+      client: ["order": ["b", "c"]], policy: .orderedList, expected: ["order": ["b", "c"]],
+      expectedChanged: ["order"]),
+    MergeCase(
+      name: "ordered list: both sides inserting at one place keeps the server's first, each once",
+      ancestor: .values(["order": ["a"]]), server: ["order": ["a", "s", "both"]], client: ["order": ["a", "both", "c"]],
+      policy: .orderedList, expected: ["order": ["a", "s", "both", "c"]], expectedChanged: ["order"]),
+    MergeCase(
+      name: "keepBoth: the server's value stays, the client's goes into the named key",
+      ancestor: .values(["body": "x"]), server: ["body": "server's"], client: ["body": "client's"],
+      policy: .keepBoth(into: "bodyConflict"), expected: ["body": "server's", "bodyConflict": "client's"],
+      expectedChanged: ["bodyConflict"]),
+  ]
+}
+
+@Suite("FieldMerge: merging policies (text, counter, ordered list, set, keep both)")
+struct MergePolicyTests {
+  @Test("each policy's rows of the three-way table, plain and encrypted", arguments: MergeCase.merging, [false, true])
+  func table(row: MergeCase, encrypted: Bool) throws {
+    let conflict = try row.conflict(encrypted: encrypted)
+    let resolved = try FieldMerge(row.policy, overrides: row.overrides).resolve(conflict)
+    let all = resolved.values.merging(resolved.encryptedValuesByKey) { plain, _ in plain }
+    #expect(all == row.expected)
+    #expect(resolved.changedKeys == row.expectedChanged)
+    #expect(resolved.recordChangeTag == "t2")
+  }
+
+  @Test("keepBoth hands the client's value back beside the record, and keeps the server's")
+  func keepBothHandsBack() throws {
+    let row = MergeCase(
+      name: "", ancestor: .values(["body": "x", "title": "t"]), server: ["body": "server's", "title": "t"],
+      client: ["body": "client's", "title": "T"], policy: .keepBoth(), expected: [:], expectedChanged: [])
+    let resolution = try FieldMerge(.keepBoth()).resolveKeepingAside(try row.conflict(encrypted: true))
+    #expect(resolution.keptAside == [FieldMerge.KeptAside(key: "body", value: "client's", isEncrypted: true)])
+    #expect(resolution.record.encryptedValues["body"] == "server's")
+    #expect(resolution.record.encryptedValues["title"] == "T", "a one-sided change is still kept")
+    #expect(resolution.record.changedKeys == ["title"])
+  }
+
+  @Test("policies given values they cannot merge throw errors naming the key and the side")
+  func wrongTypesAreErrors() throws {
+    func failure(_ policy: FieldMerge.Policy, ancestor: FieldValue?, server: FieldValue, client: FieldValue) throws
+      -> ConflictResolutionError?
+    {
+      let row = MergeCase(
+        name: "", ancestor: ancestor.map { .values(["k": $0]) } ?? .none, server: ["k": server],
+        client: ["k": client], policy: policy, expected: [:], expectedChanged: [])
+      do {
+        _ = try FieldMerge(policy).resolve(try row.conflict(encrypted: false))
+        return nil
+      } catch let error as ConflictResolutionError {
+        return error
+      }
+    }
+    #expect(
+      try failure(.text(), ancestor: "a", server: "b", client: .bytes(Data("c".utf8)))
+        == .notText(key: "k", role: .client, found: .bytes))
+    #expect(
+      try failure(
+        .text(), ancestor: .bytes(Data("a".utf8)), server: .bytes(Data([0xFF, 0xFE])), client: .bytes(Data("c".utf8)))
+        == .notText(key: "k", role: .server, found: .bytes))
+    #expect(try failure(.text(), ancestor: "a", server: 1, client: "c") == .notText(key: "k", role: .server, found: .int64))
+    #expect(
+      try failure(.counter, ancestor: 0, server: .int64(.max), client: 1) == .counterOverflow(key: "k"))
+    #expect(
+      try failure(.counter, ancestor: 0, server: 1, client: 2.5)
+        == .unexpectedFieldType(key: "k", role: .client, expected: .int64, found: .double))
+    #expect(try failure(.counter, ancestor: 0, server: "x", client: 2) != nil)
+    #expect(try failure(.orderedList, ancestor: ["a"], server: "b", client: ["c"]) == .notAList(key: "k", role: .server, found: .string))
+    #expect(try failure(.set(.addWins), ancestor: ["a"], server: ["b"], client: 3) == .notAList(key: "k", role: .client, found: .int64))
+  }
+}
+
+@Suite("FieldMerge .text against GNU diff3")
+struct TextMergeAgainstDiff3Tests {
+  /// `diff3 -m client ancestor server`: its output, and whether it merged without a conflict.
+  static func diff3(ancestor: String, client: String, server: String) throws -> (text: String, clean: Bool) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diff3-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var paths: [String] = []
+    for (name, text) in [("client", client), ("ancestor", ancestor), ("server", server)] {
+      let url = directory.appendingPathComponent(name)
+      try Data(text.utf8).write(to: url)
+      paths.append(url.path)
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/diff3")
+    process.arguments = ["-m"] + paths
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (String(decoding: data, as: UTF8.self), process.terminationStatus == 0)
+  }
+
+  static func merge(_ ancestor: String, _ client: String, _ server: String, _ overlap: FieldMerge.TextOverlap) throws
+    -> String
+  {
+    let row = MergeCase(
+      name: "", ancestor: .values(["body": .string(ancestor)]), server: ["body": .string(server)],
+      client: ["body": .string(client)], policy: .text(.line, overlap: overlap), expected: [:], expectedChanged: [])
+    let resolved = try FieldMerge(.text(.line, overlap: overlap)).resolve(try row.conflict(encrypted: false))
+    return resolved["body"]?.stringValue ?? ""
+  }
+
+  @Test("wherever diff3 merges cleanly, the line merge is clean too and equal to it (seeds 0...149)")
+  func cleanWhereDiff3IsClean() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/diff3") else {
+      Issue.record("GNU diff3 is not installed at /usr/bin/diff3; install diffutils to compare against it")
+      return
+    }
+    var clean = 0
+    for seed in TestSeeds.seeds(0...149) {
+      var random = SeededRandom(seed: seed)
+      let lines = RandomTextEdits.document(lines: Int.random(in: 5...60, using: &random), width: 30)
+      // Even seeds keep the two sides' edits apart; odd ones let them meet.
+      let split = Int.random(in: 0...lines.count, using: &random)
+      let apart = seed % 2 == 0
+      let client = RandomTextEdits.edited(
+        lines, edits: Int.random(in: 1...4, using: &random), within: 0..<(apart ? max(0, split - 1) : lines.count),
+        tag: "client", random: &random)
+      let server = RandomTextEdits.edited(
+        lines, edits: Int.random(in: 1...4, using: &random), within: min(lines.count, apart ? split + 1 : 0)..<lines.count,
+        tag: "server", random: &random)
+      let (ancestorText, clientText, serverText) = (lines.joined(), client.joined(), server.joined())
+      let reference = try Self.diff3(ancestor: ancestorText, client: clientText, server: serverText)
+      guard reference.clean else { continue }
+      clean += 1
+      let keepingServer = try Self.merge(ancestorText, clientText, serverText, .server)
+      let keepingClient = try Self.merge(ancestorText, clientText, serverText, .client)
+      let replay = TestSeeds.replay(seed, test: "TextMergeAgainstDiff3Tests")
+      #expect(keepingServer == keepingClient, "diff3 merged cleanly, Reconcile met an overlap; \(replay)")
+      #expect(keepingServer == reference.text, "the merges differ; \(replay)")
+    }
+    #expect(clean >= 50, "only \(clean) of the seeds gave diff3 a clean merge: the comparison judged too little")
+  }
+}
