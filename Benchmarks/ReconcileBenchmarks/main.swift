@@ -4,7 +4,7 @@ import ReconcileSimulator
 
 // reconcile-benchmarks: run with `swift run -c release reconcile-benchmarks [--check] [--quick] [--only SECTION]`.
 // --check exits 1 when a target is missed; --quick runs fewer iterations (for smoke runs); --only runs one section
-// (archives, merge, simulator, workload, feed, hostile, bodies), e.g. under a profiler. The sections simulator-steps
+// (archives, merge, text-merge, simulator, workload, feed, hostile, bodies), e.g. under a profiler. The sections simulator-steps
 // (20 seeds of field-merge with flaky faults), merge-resolutions and merge-floor (20,000 ten-field FieldMerge
 // resolutions, or floor copies) and idle (nothing) are what the merge and simulator sections count instructions of
 // under callgrind; each prints `units: N`.
@@ -12,8 +12,8 @@ let argumentList = Array(CommandLine.arguments.dropFirst())
 let arguments = Set(argumentList)
 let iterations = arguments.contains("--quick") ? 2_000 : 200_000
 let sections = [
-  "archives", "merge", "simulator", "workload", "feed", "hostile", "bodies", "simulator-steps", "merge-resolutions",
-  "merge-floor", "idle",
+  "archives", "merge", "text-merge", "simulator", "workload", "feed", "hostile", "bodies", "simulator-steps",
+  "merge-resolutions", "merge-floor", "text-merge-work", "idle",
 ]
 let only = argumentList.firstIndex(of: "--only").flatMap {
   argumentList.indices.contains($0 + 1) ? argumentList[$0 + 1] : nil
@@ -122,6 +122,62 @@ do {
   }
   if counts("merge-floor") {
     print("units: \(try MergeBenchmark.instructionWorkload(floor: true, count: units ?? 20_000))")
+  }
+
+  if runs("text-merge") {
+    print("\nText merge: FieldMerge .text(.line, overlap: .both) against GNU diff3 -m on the same three files")
+    if FileManager.default.isExecutableFile(atPath: TextMergeBenchmark.Diff3.path) {
+      let rows = try TextMergeBenchmark.run(quick: arguments.contains("--quick"))
+      var printed = [
+        ["document", "edits", "bytes", "Reconcile ms", "diff3 -m ms", "Reconcile vs diff3", "diff3 conflicts", "same merge"]
+      ]
+      for row in rows {
+        printed.append([
+          row.size, row.edits, String(row.bytes), format(row.reconcileMilliseconds, digits: 3),
+          format(row.diff3Milliseconds, digits: 3), format(row.reconcileMilliseconds / row.diff3Milliseconds, digits: 3) + "×",
+          String(row.diff3Conflicts), row.sameMerge ? "yes" : "NO",
+        ])
+      }
+      print(table(printed))
+      let slowest = rows.map { $0.reconcileMilliseconds / $0.diff3Milliseconds }.max() ?? .infinity
+      target(
+        "the line merge at least as fast as diff3 -m on every document: slowest \(format(slowest, digits: 3))×",
+        slowest <= 1, missing: "text merge vs diff3")
+      target(
+        "the same merge as diff3 on every document (every hunk diff3 merges, merged the same)",
+        rows.allSatisfy(\.sameMerge), missing: "text merge quality")
+      for edits in Set(rows.map(\.edits)).sorted() {
+        let small = rows.first { $0.size == "100 KB" && $0.edits == edits }?.reconcileMilliseconds ?? 0
+        let large = rows.first { $0.size == "1 MB" && $0.edits == edits }?.reconcileMilliseconds ?? .infinity
+        let growth = large / max(small, 1e-9)
+        target(
+          "100 KB → 1 MB, \(edits): \(format(growth))× (≤ 12×)", growth <= 12,
+          missing: "text merge growth (\(edits))")
+      }
+    } else {
+      print("GNU diff3 is not at \(TextMergeBenchmark.Diff3.path); the comparison needs diffutils")
+      failures.append("text merge vs diff3 (diff3 missing)")
+    }
+    print("\nList and counter policies on a ten-field record, against the floor (alternating rounds)")
+    var policyRows = [["policy", "ns/resolution", "floor ns", "vs floor"]]
+    let policies = try ListPolicyBenchmark.run(iterations: iterations / 4)
+    for row in policies {
+      policyRows.append([
+        row.name, format(row.mergeNanoseconds, digits: 0), format(row.floorNanoseconds, digits: 0),
+        format(row.mergeNanoseconds / max(row.floorNanoseconds, 1), digits: 2) + "×",
+      ])
+    }
+    print(table(policyRows))
+    for row in policies {
+      let ratio = row.mergeNanoseconds / max(row.floorNanoseconds, 1)
+      target("\(row.name) ≤ 2× the floor: \(format(ratio, digits: 2))×", ratio <= 2, missing: "\(row.name) vs floor")
+    }
+  }
+
+  if counts("text-merge-work") {
+    let lines = ProcessInfo.processInfo.environment["TEXT_MERGE_LINES"].flatMap(Int.init) ?? 20_000
+    let repeats = ProcessInfo.processInfo.environment["TEXT_MERGE_REPEATS"].flatMap(Int.init) ?? 1
+    print("units: \(try TextMergeBenchmark.instructionWorkload(lines: lines, repeats: repeats))")
   }
 
   if runs("simulator") {

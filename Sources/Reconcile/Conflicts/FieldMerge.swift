@@ -381,7 +381,7 @@ public struct FieldMerge: ConflictResolver {
       case .server, .client, .both: return false
       }
     }
-    return asBytes ? .bytes(Data(merged.utf8)) : .string(merged)
+    return asBytes ? .bytes(Data(merged)) : .string(String(decoding: merged, as: UTF8.self))
   }
 
   private static func stampKeys(_ defaultPolicy: Policy, _ overrides: [String: Policy]) -> [(

@@ -1,22 +1,87 @@
-/// The longest common subsequence of two token sequences, by Myers' O(ND) difference algorithm in linear space (the
-/// middle-snake bisection of Myers 1986, section 4b): the three-way merges (``ThreeWayMerge``) build on it.
+/// A common subsequence of two token sequences — unique tokens anchored first (patience diff), the gaps by Myers' O(ND)
+/// difference algorithm in linear space (the middle-snake bisection of Myers 1986, section 4b): the three-way merges
+/// (``ThreeWayMerge``) build on it.
 ///
 /// Tokens are small integers (the merges intern lines, words, characters or list elements first), so comparing two is
 /// one instruction. Each subproblem first strips its common prefix and suffix, which is where every match is recorded.
-/// - Complexity: O((*n* + *m*) · *d*) time and O(*n* + *m*) memory for sequences of lengths *n* and *m* that differ by
-///   *d* insertions and removals; near-identical inputs, the common case of a sync conflict, cost little more than
-///   one pass.
+/// - Complexity: O((*n* + *m*) · *d*) time at worst and O(*n* + *m*) memory for sequences of lengths *n* and *m* that
+///   differ by *d* insertions and removals; with unique anchors, each gap costs its own length times its own edits.
 enum SequenceDiff {
-  /// For each index of `old`, the index of `new` it is matched to in a longest common subsequence, or -1.
+  /// For each index of `old`, the index of `new` it is matched to in a common subsequence, or -1.
+  ///
+  /// Tokens that occur exactly once in each sequence are matched first, as patience diff does: the longest run of
+  /// them in the same order in both becomes a chain of anchors, and Myers' algorithm matches only the gaps between
+  /// anchors. Text is mostly unique lines, so the gaps are short and the whole costs little more than a pass, however
+  /// the edits are spread; where every token is unique, the anchors are a longest common subsequence themselves.
+  /// Tokens must be small non-negative numbers (``TokenTable`` and the text merge's table number them densely).
   static func matches(old: [Int32], new: [Int32]) -> [Int] {
     var matched = [Int](repeating: -1, count: old.count)
+    let anchors = uniqueAnchors(old: old, new: new)
     old.withUnsafeBufferPointer { a in
       new.withUnsafeBufferPointer { b in
         var worker = Worker(a: a, b: b)
-        worker.diff(aLow: 0, aHigh: a.count, bLow: 0, bHigh: b.count, into: &matched)
+        var aLow = 0
+        var bLow = 0
+        for (x, y) in anchors {
+          worker.diff(aLow: aLow, aHigh: x, bLow: bLow, bHigh: y, into: &matched)
+          matched[x] = y
+          aLow = x + 1
+          bLow = y + 1
+        }
+        worker.diff(aLow: aLow, aHigh: a.count, bLow: bLow, bHigh: b.count, into: &matched)
       }
     }
     return matched
+  }
+
+  /// The pairs of positions of tokens that occur once in `old` and once in `new`, longest chain increasing in both.
+  /// - Complexity: O(*n* + *m* + *u* log *u*) for *u* such tokens.
+  static func uniqueAnchors(old: [Int32], new: [Int32]) -> [(Int, Int)] {
+    let tokens = Int(max(old.max() ?? -1, new.max() ?? -1)) + 1
+    guard tokens > 0 else { return [] }
+    // Per token: how often it occurs in old (0, 1, or 2 for more), and where in new (-1: nowhere, -2: more than once).
+    var oldCount = [UInt8](repeating: 0, count: tokens)
+    var newPosition = [Int](repeating: -1, count: tokens)
+    var pairs: [(Int, Int)] = []
+    oldCount.withUnsafeMutableBufferPointer { oldCount in
+      newPosition.withUnsafeMutableBufferPointer { newPosition in
+        for token in old where token >= 0 && oldCount[Int(token)] < 2 { oldCount[Int(token)] += 1 }
+        for (position, token) in new.enumerated() where token >= 0 {
+          newPosition[Int(token)] = newPosition[Int(token)] == -1 ? position : -2
+        }
+        for (position, token) in old.enumerated()
+        where token >= 0 && oldCount[Int(token)] == 1 && newPosition[Int(token)] >= 0 {
+          pairs.append((position, newPosition[Int(token)]))
+        }
+      }
+    }
+    guard !pairs.isEmpty else { return [] }
+    // The longest subsequence increasing in new's positions (pairs are in old's order), by patience sorting.
+    var tails: [Int] = []  // indices into pairs: the smallest tail of each length
+    var previous = [Int](repeating: -1, count: pairs.count)
+    for index in pairs.indices {
+      let value = pairs[index].1
+      // Anchors usually come in order: try the end before searching.
+      var low = tails.count
+      if let last = tails.last, pairs[last].1 >= value {
+        low = 0
+        var high = tails.count
+        while low < high {
+          let middle = (low + high) / 2
+          if pairs[tails[middle]].1 < value { low = middle + 1 } else { high = middle }
+        }
+      }
+      if low > 0 { previous[index] = tails[low - 1] }
+      if low == tails.count { tails.append(index) } else { tails[low] = index }
+    }
+    var chain: [(Int, Int)] = []
+    chain.reserveCapacity(tails.count)
+    var index = tails.last ?? -1
+    while index >= 0 {
+      chain.append(pairs[index])
+      index = previous[index]
+    }
+    return chain.reversed()
   }
 
   private struct Worker {

@@ -6,7 +6,8 @@ extension FieldMerge {
   public enum TextGranularity: String, Sendable, Hashable, CaseIterable {
     /// Lines, each with its line break (`\n`, as `diff3` splits): `diff3`'s unit. Two edits to one line overlap.
     case line
-    /// Words and the runs of white space between them. Two edits to one word overlap.
+    /// Words and the runs of white space between them (ASCII white space: spaces, tabs, line breaks). Two edits to
+    /// one word overlap.
     case word
     /// Characters (extended grapheme clusters, so an emoji or an accented letter is never split).
     case character
@@ -29,83 +30,175 @@ extension FieldMerge {
 
 /// The three-way text merge behind ``FieldMerge/Policy/text(_:overlap:)``: the three texts split into pieces at the
 /// chosen granularity, merged as `diff3 -m` merges lines (``ThreeWayMerge``), each overlap settled by the policy.
+///
+/// It works on the texts' UTF-8 bytes, copied once into one buffer: pieces are byte ranges of it, numbered by hashing
+/// their bytes, and the result is copied together range by range. Lines and words end at ASCII bytes and characters
+/// at grapheme boundaries, so every piece, and the result, is valid UTF-8.
 enum TextMerge {
-  /// The merged text.
+  /// The merged text, as UTF-8.
   /// - Parameter clientWins: Whether an overlap keeps the client's version, for the side-picking overlaps; asked at
   ///   most once, at the first overlap.
   static func merge(
     ancestor: String, client: String, server: String, granularity: FieldMerge.TextGranularity,
     overlap: FieldMerge.TextOverlap, clientWins: () throws -> Bool
-  ) rethrows -> String {
-    let ancestorPieces = split(ancestor, granularity)
-    let clientPieces = split(client, granularity)
-    let serverPieces = split(server, granularity)
-    var table = TokenTable<Substring>()
-    let pieces = ThreeWayMerge.merge(
-      ancestor: table.number(ancestorPieces), client: table.number(clientPieces), server: table.number(serverPieces))
-    var result = ""
-    result.reserveCapacity(max(client.utf8.count, server.utf8.count))
-    var decided: Bool?
-    func append(_ source: [Substring], _ range: Range<Int>) {
-      for piece in source[range] { result += piece }
+  ) rethrows -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(ancestor.utf8.count + client.utf8.count + server.utf8.count)
+    // Piece boundaries of each text, as offsets into `bytes`: text t's piece i is starts[t][i]..<starts[t][i + 1].
+    var starts: [[Int]] = []
+    for text in [ancestor, client, server] {
+      let from = bytes.count
+      bytes.append(contentsOf: text.utf8)
+      starts.append(boundaries(of: text, in: bytes, from: from, granularity))
     }
-    for piece in pieces {
+    let numbers = bytes.withUnsafeBufferPointer { buffer in
+      var table = PieceTable(capacity: starts.reduce(0) { $0 + $1.count })
+      return starts.map { table.number($0, in: buffer) }
+    }
+    let merged = ThreeWayMerge.merge(ancestor: numbers[0], client: numbers[1], server: numbers[2])
+    var result: [UInt8] = []
+    result.reserveCapacity(max(client.utf8.count, server.utf8.count) + 64)
+    var decided: Bool?
+    func append(_ text: Int, _ range: Range<Int>) {
+      guard !range.isEmpty else { return }
+      result.append(contentsOf: bytes[starts[text][range.lowerBound]..<starts[text][range.upperBound]])
+    }
+    for piece in merged {
       switch piece {
-      case .ancestor(let range): append(ancestorPieces, range)
-      case .client(let range): append(clientPieces, range)
-      case .server(let range): append(serverPieces, range)
+      case .ancestor(let range): append(0, range)
+      case .client(let range): append(1, range)
+      case .server(let range): append(2, range)
       case .overlap(_, let clientRange, let serverRange):
         switch overlap {
-        case .server: append(serverPieces, serverRange)
-        case .client: append(clientPieces, clientRange)
+        case .server: append(2, serverRange)
+        case .client: append(1, clientRange)
         case .both:
-          append(serverPieces, serverRange)
-          append(clientPieces, clientRange)
+          append(2, serverRange)
+          append(1, clientRange)
         case .localClock, .editCount:
           let client = try decided ?? clientWins()
           decided = client
-          if client { append(clientPieces, clientRange) } else { append(serverPieces, serverRange) }
+          if client { append(1, clientRange) } else { append(2, serverRange) }
         }
       }
     }
     return result
   }
 
-  /// The text's pieces at `granularity`; joined, they give the text back.
-  static func split(_ text: String, _ granularity: FieldMerge.TextGranularity) -> [Substring] {
+  /// Where the pieces of `text` (whose bytes are `bytes[from...]`) start, and where the last ends.
+  static func boundaries(
+    of text: String, in bytes: [UInt8], from: Int, _ granularity: FieldMerge.TextGranularity
+  ) -> [Int] {
+    let end = bytes.count
+    var starts = [from]
     switch granularity {
-    case .character:
-      return text.indices.map { text[$0...$0] }
     case .line:
-      // Lines end at "\n", as diff3's do ("\r\n" stays whole); the bytes are scanned, not the characters.
-      var pieces: [Substring] = []
-      let utf8 = text.utf8
-      var start = utf8.startIndex
-      var index = start
-      while index < utf8.endIndex {
-        let next = utf8.index(after: index)
-        if utf8[index] == 0x0A {
-          pieces.append(text[start..<next])
-          start = next
+      // Lines end at "\n", as diff3's do ("\r\n" stays whole); memchr finds them a word at a time.
+      bytes.withUnsafeBufferPointer { buffer in
+        guard let base = buffer.baseAddress else { return }
+        var offset = from
+        while offset < end, let found = memchr(base + offset, 0x0A, end - offset) {
+          offset = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base + 1
+          starts.append(offset)
         }
-        index = next
       }
-      if start < utf8.endIndex { pieces.append(text[start...]) }
-      return pieces
     case .word:
-      var pieces: [Substring] = []
-      var start = text.startIndex
-      var inSpace: Bool?
-      for index in text.indices {
-        let space = text[index].isWhitespace
-        if let inSpace, inSpace != space {
-          pieces.append(text[start..<index])
-          start = index
-        }
-        inSpace = space
+      var previous: Bool?
+      for offset in from..<end {
+        let byte = bytes[offset]
+        // ASCII white space: spaces, tabs, line breaks.
+        let space = byte == 0x20 || (0x09...0x0D).contains(byte)
+        if let previous, previous != space { starts.append(offset) }
+        previous = space
       }
-      if start < text.endIndex { pieces.append(text[start...]) }
-      return pieces
+    case .character:
+      var offset = from
+      for character in text {
+        offset += character.utf8.count
+        starts.append(offset)
+      }
+    }
+    if starts.last != end { starts.append(end) }
+    return starts
+  }
+
+  /// Numbers pieces by their bytes: equal pieces, in any of the three texts, get equal numbers. An open-addressing
+  /// table of numbers keyed by a fast hash of the bytes (a collision is told apart by comparing bytes), so numbering
+  /// allocates nothing per piece.
+  struct PieceTable {
+    /// Each slot holds a number plus one, or 0 when empty; its size is a power of two at least twice the pieces.
+    private var slots: [Int32]
+    /// Each number's hash, and the byte range of its first piece.
+    private var hashes: [UInt64] = []
+    private var ranges: [Range<Int>] = []
+
+    init(capacity: Int) {
+      var size = 16
+      while size < capacity * 2 { size <<= 1 }
+      slots = [Int32](repeating: 0, count: size)
+      hashes.reserveCapacity(capacity)
+      ranges.reserveCapacity(capacity)
+    }
+
+    /// The numbers of the pieces that `starts` bounds in `bytes`.
+    mutating func number(_ starts: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> [Int32] {
+      let count = starts.count - 1
+      var numbers = [Int32](repeating: 0, count: max(0, count))
+      let mask = slots.count - 1
+      slots.withUnsafeMutableBufferPointer { slots in
+        for index in 0..<max(0, count) {
+          let range = starts[index]..<starts[index + 1]
+          let hash = Self.hash(UnsafeBufferPointer(rebasing: bytes[range]))
+          var slot = Int(truncatingIfNeeded: hash) & mask
+          while true {
+            let stored = slots[slot]
+            if stored == 0 {
+              let number = Int32(truncatingIfNeeded: hashes.count)
+              hashes.append(hash)
+              ranges.append(range)
+              slots[slot] = number + 1
+              numbers[index] = number
+              break
+            }
+            let number = Int(stored - 1)
+            if hashes[number] == hash, Self.same(ranges[number], range, in: bytes) {
+              numbers[index] = Int32(number)
+              break
+            }
+            slot = (slot + 1) & mask
+          }
+        }
+      }
+      return numbers
+    }
+
+    /// Whether two byte ranges of `bytes` hold the same bytes.
+    private static func same(_ first: Range<Int>, _ second: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+      guard first.count == second.count else { return false }
+      guard let base = bytes.baseAddress, !first.isEmpty else { return true }
+      return memcmp(base + first.lowerBound, base + second.lowerBound, first.count) == 0
+    }
+
+    /// A fast 64-bit hash of a piece's bytes, eight at a time (not for hostile keys: collisions only cost a compare).
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+      var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+      let raw = UnsafeRawBufferPointer(bytes)
+      var offset = 0
+      while offset + 8 <= raw.count {
+        let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        hash = (hash ^ word) &* 0xBF58_476D_1CE4_E5B9
+        hash ^= hash >> 31
+        offset += 8
+      }
+      var tail: UInt64 = 0
+      var shift: UInt64 = 0
+      while offset < raw.count {
+        tail |= UInt64(raw[offset]) << shift
+        shift += 8
+        offset += 1
+      }
+      hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+      return hash ^ (hash >> 29)
     }
   }
 }
