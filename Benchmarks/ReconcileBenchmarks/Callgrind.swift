@@ -14,8 +14,24 @@ enum Callgrind {
     return ((work.instructions - idle.instructions) / Double(units), units)
   }
 
-  private static func count(_ section: String) -> (instructions: Double, output: String)? {
+  /// Instructions one `body` of `section` costs: the section run with `TEXT_MERGE_REPEATS` of 1 and of `1 + repeats`,
+  /// the difference divided by `repeats`, so what the section builds before its loop is not counted. `environment`
+  /// is added to the runs'. `nil` when valgrind is not installed or a run fails.
+  static func instructionsPerRepeat(section: String, environment: [String: String], repeats: Int = 5) -> Double? {
+    guard
+      let once = count(section, environment: environment.merging(["TEXT_MERGE_REPEATS": "1"]) { $1 }),
+      let more = count(section, environment: environment.merging(["TEXT_MERGE_REPEATS": "\(1 + repeats)"]) { $1 })
+    else { return nil }
+    return (more.instructions - once.instructions) / Double(repeats)
+  }
+
+  private static func count(_ section: String, environment: [String: String] = [:]) -> (
+    instructions: Double, output: String
+  )? {
     let process = Process()
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [
       "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", CommandLine.arguments[0], "--only", section,

@@ -15,6 +15,10 @@ enum TextMergeBenchmark {
     var bytes: Int
     var reconcileMilliseconds: Double
     var diff3Milliseconds: Double
+    /// `diff3 -m` on three empty files, the same way: what starting it costs.
+    var diff3StartMilliseconds: Double
+    /// `diff3 -m`'s time less its start-up, at least a microsecond.
+    var diff3WorkMilliseconds: Double { max(0.001, diff3Milliseconds - diff3StartMilliseconds) }
     /// Hunks `diff3` left in conflict.
     var diff3Conflicts: Int
     /// Whether Reconcile's merge, each overlap written as the server's lines then the client's, equals `diff3`'s with
@@ -26,6 +30,7 @@ enum TextMergeBenchmark {
   /// hundred edited per side.
   static func run(quick: Bool) throws -> [Row] {
     var rows: [Row] = []
+    let start = try Diff3.run(ancestor: "", client: "", server: "", rounds: quick ? 1 : 5).milliseconds
     let sizes = [("1 KB", 20), ("100 KB", 2_000), ("1 MB", 20_000)]
     for (size, lines) in sizes {
       for (edits, count) in [("few (3 a side)", 3), ("many (1% a side)", max(3, lines / 100))] {
@@ -53,7 +58,8 @@ enum TextMergeBenchmark {
         rows.append(
           Row(
             size: size, edits: edits, bytes: ancestor.utf8.count, reconcileMilliseconds: reconcile,
-            diff3Milliseconds: reference.milliseconds, diff3Conflicts: reference.conflicts,
+            diff3Milliseconds: reference.milliseconds, diff3StartMilliseconds: start,
+            diff3Conflicts: reference.conflicts,
             sameMerge: merged == reference.bothSides))
       }
     }

@@ -226,3 +226,60 @@ struct TextMergeAgainstDiff3Tests {
     #expect(clean >= 50, "only \(clean) of the seeds gave diff3 a clean merge: the comparison judged too little")
   }
 }
+
+@Suite("FieldMerge list policies: short lists and long lists follow one rule")
+struct ListPolicyScaleTests {
+  /// `list` with `edits` random insertions, removals and moves of elements named `tag…`.
+  static func edited(_ list: [String], _ tag: String, edits: Int, _ random: inout SeededRandom) -> [String] {
+    var result = list
+    for number in 0..<edits {
+      switch Int.random(in: 0..<3, using: &random) {
+      case 0: result.insert("\(tag)\(number)", at: Int.random(in: 0...result.count, using: &random))
+      case 1 where !result.isEmpty: result.remove(at: Int.random(in: 0..<result.count, using: &random))
+      default:
+        guard !result.isEmpty else { continue }
+        let element = result.remove(at: Int.random(in: 0..<result.count, using: &random))
+        result.insert(element, at: Int.random(in: 0...result.count, using: &random))
+      }
+    }
+    return result
+  }
+
+  static func merge(_ policy: FieldMerge.Policy, _ ancestor: [String], _ server: [String], _ client: [String]) throws
+    -> [FieldValue]
+  {
+    func list(_ items: [String]) -> FieldValue { .list(items.map(FieldValue.string)) }
+    let row = MergeCase(
+      name: "", ancestor: .values(["k": list(ancestor)]), server: ["k": list(server)], client: ["k": list(client)],
+      policy: policy, expected: [:], expectedChanged: [])
+    let resolved = try FieldMerge(policy).resolve(try row.conflict(encrypted: false))
+    return resolved["k"]?.listValue ?? []
+  }
+
+  @Test("a merge of short lists, padded past the short-list path with a common tail, gains only the tail (seeds 0...199)")
+  func paddingChangesNothing() throws {
+    let tail = (0..<60).map { "tail\($0)" }
+    for seed in TestSeeds.seeds(0...199) {
+      var random = SeededRandom(seed: seed)
+      let ancestor = (0..<Int.random(in: 0...8, using: &random)).map { "a\($0)" }
+      let server = Self.edited(ancestor, "s", edits: Int.random(in: 1...4, using: &random), &random)
+      let client = Self.edited(ancestor, "c", edits: Int.random(in: 1...4, using: &random), &random)
+      let replay = TestSeeds.replay(seed, test: "ListPolicyScaleTests")
+      let short = try Self.merge(.orderedList, ancestor, server, client)
+      let long = try Self.merge(.orderedList, ancestor + tail, server + tail, client + tail)
+      #expect(long == short + tail.map(FieldValue.string), "orderedList; \(replay)")
+      for rule in FieldMerge.SetRule.allCases {
+        let shortSet = try Self.merge(.set(rule), ancestor, server, client)
+        let longSet = try Self.merge(.set(rule), ancestor + tail, server + tail, client + tail)
+        #expect(Set(longSet) == Set(shortSet + tail.map(FieldValue.string)), "set(\(rule)); \(replay)")
+      }
+      // What each policy promises, on the short lists.
+      let removedBySomeone = Set(ancestor).subtracting(server).union(Set(ancestor).subtracting(client))
+      let added = Set(server).union(client).subtracting(ancestor)
+      let kept = Set(short.compactMap(\.stringValue))
+      #expect(kept.isDisjoint(with: removedBySomeone), "orderedList kept a removed element; \(replay)")
+      #expect(added.isSubset(of: kept), "orderedList lost an insertion; \(replay)")
+      #expect(short.count == kept.count, "orderedList holds an element twice; \(replay)")
+    }
+  }
+}

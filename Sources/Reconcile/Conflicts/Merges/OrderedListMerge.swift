@@ -11,9 +11,70 @@ enum OrderedListMerge {
   ///   sides moved one element the server's place wins.
   /// - Complexity: two ``SequenceDiff`` runs over the interned elements, then linear passes.
   static func merge(ancestor: [FieldValue], server: [FieldValue], client: [FieldValue]) -> [FieldValue] {
-    var table = TokenTable<FieldValue>()
-    let pieces = ThreeWayMerge.merge(
-      ancestor: table.number(ancestor), client: table.number(client), server: table.number(server))
+    let small = ancestor.count + server.count + client.count <= 48
+    let numbers: [[Int32]]
+    if small {
+      // Short lists are numbered by scanning the distinct elements so far, which beats hashing them.
+      var distinct: [FieldValue] = []
+      numbers = [ancestor, client, server].map { list in
+        list.map { element in
+          if let found = distinct.firstIndex(of: element) { return Int32(found) }
+          distinct.append(element)
+          return Int32(distinct.count - 1)
+        }
+      }
+    } else {
+      var table = TokenTable<FieldValue>()
+      numbers = [table.number(ancestor), table.number(client), table.number(server)]
+    }
+    let pieces = ThreeWayMerge.merge(ancestor: numbers[0], client: numbers[1], server: numbers[2])
+    return small
+      ? settle(pieces, ancestor: numbers[0], server: numbers[2], client: numbers[1], values: (ancestor, server, client))
+      : settleByCounting(pieces, ancestor: ancestor, server: server, client: client)
+  }
+
+  /// Removals and extra copies settled over the elements' numbers (short lists): the same rules as
+  /// ``settleByCounting(_:ancestor:server:client:)``, counting by scanning.
+  private static func settle(
+    _ pieces: [ThreeWayMerge.Piece], ancestor: [Int32], server: [Int32], client: [Int32],
+    values: (ancestor: [FieldValue], server: [FieldValue], client: [FieldValue])
+  ) -> [FieldValue] {
+    var merged: [(number: Int32, value: FieldValue, fromClient: Bool)] = []
+    merged.reserveCapacity(max(server.count, client.count) + 4)
+    for piece in pieces {
+      switch piece {
+      case .ancestor(let range): for i in range { merged.append((ancestor[i], values.ancestor[i], false)) }
+      case .server(let range): for i in range { merged.append((server[i], values.server[i], false)) }
+      case .client(let range): for i in range { merged.append((client[i], values.client[i], true)) }
+      case .overlap(_, let clientRange, let serverRange):
+        for i in serverRange { merged.append((server[i], values.server[i], false)) }
+        for i in clientRange { merged.append((client[i], values.client[i], true)) }
+      }
+    }
+    func count(_ number: Int32, in list: [Int32]) -> Int { list.reduce(0) { $0 + ($1 == number ? 1 : 0) } }
+    func allowed(_ number: Int32) -> Int {
+      let onServer = count(number, in: server)
+      let onClient = count(number, in: client)
+      if ancestor.contains(number), onServer == 0 || onClient == 0 { return 0 }
+      return max(onServer, onClient)
+    }
+    var keep = [Bool](repeating: true, count: merged.count)
+    let numbers = merged.map(\.number)
+    var held = numbers.map { count($0, in: numbers) }
+    for pass in [true, false] {
+      for index in merged.indices.reversed() where keep[index] && (!pass || merged[index].fromClient) {
+        guard held[index] > allowed(merged[index].number) else { continue }
+        keep[index] = false
+        for other in merged.indices where merged[other].number == merged[index].number { held[other] -= 1 }
+      }
+    }
+    return merged.indices.filter { keep[$0] }.map { merged[$0].value }
+  }
+
+  /// Removals and extra copies settled by counting elements in dictionaries (long lists).
+  private static func settleByCounting(
+    _ pieces: [ThreeWayMerge.Piece], ancestor: [FieldValue], server: [FieldValue], client: [FieldValue]
+  ) -> [FieldValue] {
     var merged: [(value: FieldValue, fromClient: Bool)] = []
     merged.reserveCapacity(max(server.count, client.count) + 4)
     for piece in pieces {

@@ -15,6 +15,7 @@ enum SequenceDiff {
   /// the edits are spread; where every token is unique, the anchors are a longest common subsequence themselves.
   /// Tokens must be small non-negative numbers (``TokenTable`` and the text merge's table number them densely).
   static func matches(old: [Int32], new: [Int32]) -> [Int] {
+    if old.count * new.count <= 1_024 { return smallMatches(old: old, new: new) }
     var matched = [Int](repeating: -1, count: old.count)
     let anchors = uniqueAnchors(old: old, new: new)
     old.withUnsafeBufferPointer { a in
@@ -29,6 +30,39 @@ enum SequenceDiff {
           bLow = y + 1
         }
         worker.diff(aLow: aLow, aHigh: a.count, bLow: bLow, bHigh: b.count, into: &matched)
+      }
+    }
+    return matched
+  }
+
+  /// A longest common subsequence of two short sequences (a list a person edits), by the textbook dynamic program in a
+  /// table on the stack: no allocation but the answer.
+  static func smallMatches(old: [Int32], new: [Int32]) -> [Int] {
+    var matched = [Int](repeating: -1, count: old.count)
+    let width = new.count + 1
+    withUnsafeTemporaryAllocation(of: Int16.self, capacity: (old.count + 1) * width) { table in
+      // table[i * width + j]: the LCS length of old[i...] and new[j...].
+      for j in 0...new.count { table[old.count * width + j] = 0 }
+      for i in stride(from: old.count - 1, through: 0, by: -1) {
+        table[i * width + new.count] = 0
+        for j in stride(from: new.count - 1, through: 0, by: -1) {
+          table[i * width + j] =
+            old[i] == new[j]
+            ? table[(i + 1) * width + j + 1] + 1 : max(table[(i + 1) * width + j], table[i * width + j + 1])
+        }
+      }
+      var i = 0
+      var j = 0
+      while i < old.count, j < new.count {
+        if old[i] == new[j] {
+          matched[i] = j
+          i += 1
+          j += 1
+        } else if table[(i + 1) * width + j] >= table[i * width + j + 1] {
+          i += 1
+        } else {
+          j += 1
+        }
       }
     }
     return matched
