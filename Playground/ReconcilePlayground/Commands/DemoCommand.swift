@@ -38,7 +38,7 @@ enum DemoCommand {
     var tables: [Table] = []
     for scenario in scenarios {
       var rows: [DemoScenario.Row] = []
-      for resolver in ResolverChoice.allCases {
+      for resolver in scenario.resolvers {
         for policy in scenario.policies {
           do {
             rows.append(try scenario.run(resolver, policy))

@@ -21,6 +21,8 @@ struct DemoScenario: Sendable {
   var policies: [DeletePolicy] = [.deleteWins]
   /// The columns after the resolver (and policy).
   var columns: [Column]
+  /// The `resolver` lines' arguments the demo runs it under: every built-in unless given.
+  var resolvers: [String] = ResolverChoice.allCases.map(\.rawValue)
 
   /// What a column shows for one run.
   enum Column: Sendable {
@@ -62,24 +64,28 @@ struct DemoScenario: Sendable {
     var cells: [String: String]
   }
 
-  /// Runs the scenario under `resolver` and `policy`, in the one world every line runs in.
+  /// Runs the scenario under `resolver` (a `resolver` line's arguments) and `policy`, in the one world every line
+  /// runs in.
   /// - Returns: The row, or the first error the script met.
-  func run(_ resolver: ResolverChoice, _ policy: DeletePolicy) throws(ScriptError) -> Row {
+  func run(_ resolver: String, _ policy: DeletePolicy) throws(ScriptError) -> Row {
     var session = SimulationSession()
     var intents = Intents()
-    let lines = ["resolver \(resolver.rawValue)", "delete-policy \(policy)"] + ScriptFile.lines(script).map(\.text)
+    let lines = ["resolver \(resolver)", "delete-policy \(policy)"] + ScriptFile.lines(script).map(\.text)
     for (offset, line) in lines.enumerated() {
+      let before = session.view
       do {
         _ = try session.interpret(line)
       } catch {
         throw ScriptError("\(file):\(offset - 1): \(error.message) (resolver \(resolver), \(policy))")
       }
-      intents.note(try? ScriptParser.parse(line), converged: session.view?.convergenceProblem() == nil)
+      let view = session.view
+      intents.note(
+        try? ScriptParser.parse(line), converged: view?.convergenceProblem() == nil, before: before, after: view)
     }
     var cells: [String: String] = [:]
     let view = session.view
     for column in columns { cells[column.header] = cell(column, in: view, intents: intents) }
-    return Row(resolver: resolver.rawValue, deletePolicy: "\(policy)", cells: cells)
+    return Row(resolver: resolver, deletePolicy: "\(policy)", cells: cells)
   }
 
   private func cell(_ column: Column, in view: WorldView?, intents: Intents) -> String {
@@ -121,23 +127,32 @@ struct DemoScenario: Sendable {
 private struct Intents {
   /// A device's changes to one record since the devices last agreed.
   enum Intent {
-    case fields([String: FieldValue?])
+    /// Each key's value as the device showed it before its first change and as the user left it.
+    case fields([String: (before: FieldValue?, after: FieldValue?)])
     case delete
   }
 
   private var byDevice: [String: [RecordID: Intent]] = [:]
   private var settled = false
 
-  /// Notes what a line changed; once the devices agree, the next change starts afresh.
-  mutating func note(_ command: ScriptCommand?, converged: Bool) {
+  /// Notes what a line changed, as the device shows it right after (so `+=` notes the sum); once the devices agree,
+  /// the next change starts afresh.
+  mutating func note(_ command: ScriptCommand?, converged: Bool, before: WorldView?, after view: WorldView?) {
     switch command {
     case .create(let device, let paths, let fields), .edit(let device, let paths, let fields):
       start()
       for path in paths {
         guard let id = try? path.recordID() else { continue }
-        var changes: [String: FieldValue?] = [:]
+        var changes: [String: (before: FieldValue?, after: FieldValue?)] = [:]
         if case .fields(let earlier) = byDevice[device]?[id] { changes = earlier }
-        for field in fields { changes[field.key] = .some(field.value) }
+        let was = before?.devices.first { $0.name == device }?.record(id)
+        let shown = view?.devices.first { $0.name == device }?.record(id)
+        for field in fields {
+          func value(_ record: Record?) -> FieldValue? {
+            field.encrypted ? record?.encryptedValues[field.key] : record?[field.key]
+          }
+          changes[field.key] = (changes[field.key]?.before ?? value(was), value(shown))
+        }
         byDevice[device, default: [:]][id] = .fields(changes)
       }
     case .delete(let device, let paths):
@@ -171,14 +186,29 @@ private struct Intents {
             lost.append("\(device)'s edit (deleted)")
             continue
           }
-          for (key, value) in changes.sorted(by: { $0.key < $1.key })
-          where (onServer[key] ?? onServer.encryptedValuesByKey[key]) != value {
-            let shown = onServer.encryptedValuesByKey[key] != nil ? RecordText.redacted : ValueSyntax.render(value)
+          for (key, change) in changes.sorted(by: { $0.key < $1.key })
+          where !Self.kept(change, in: onServer[key] ?? onServer.encryptedValuesByKey[key]) {
+            let shown =
+              onServer.encryptedValuesByKey[key] != nil ? RecordText.redacted : ValueSyntax.render(change.after)
             lost.append("\(device): \(key)=\(shown)")
           }
         }
       }
     }
     return lost
+  }
+
+  /// Whether a change survives in the value the server ended with: the value itself, or, for text, every line the
+  /// user added still there and every line the user removed gone (a text merge keeps an edit without keeping the
+  /// user's whole text).
+  static func kept(_ change: (before: FieldValue?, after: FieldValue?), in ended: FieldValue?) -> Bool {
+    if ended == change.after { return true }
+    guard case .string(let after)? = change.after, case .string(let final)? = ended else { return false }
+    let before = change.before?.stringValue ?? ""
+    func lines(_ text: String) -> [Substring] { text.split(separator: "\n", omittingEmptySubsequences: false) }
+    let (old, new, merged) = (lines(before), lines(after), lines(final))
+    let added = new.filter { !old.contains($0) }
+    let removed = old.filter { !new.contains($0) }
+    return added.allSatisfy(merged.contains) && !removed.contains(where: merged.contains)
   }
 }

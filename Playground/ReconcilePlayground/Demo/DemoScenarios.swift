@@ -190,5 +190,32 @@ extension DemoScenario {
       columns: [
         .requests("phone"), .errors("phone", code: "serviceUnavailable"), .waited("phone"), .server, .converged,
       ]),
+    DemoScenario(
+      file: "08-one-body-two-edits.rcp", title: "8. Two devices edit one note's body",
+      explanation:
+        "The phone fixes a typo in the first line while the mac appends a line. A resolver that picks a side keeps "
+        + "one body and loses the other edit: server-lww, edit-count and field-merge keep the phone's, which reached "
+        + "the server first; local-clock and hlc keep the mac's later one, typo and all. field-merge with "
+        + "`--text body` merges the body three ways, as diff3 would, and keeps both edits.",
+      script: """
+        # 8. Two devices edit one note's body
+        # The phone fixes a typo in the first line; the mac appends a line. Neither has seen the other's edit.
+        device add phone
+        device add mac
+        phone create Note/1 body="Shopping lsit\\nmilk\\neggs\\n"
+        sync all
+        phone edit Note/1 body="Shopping list\\nmilk\\neggs\\n"
+        mac edit Note/1 body+="bread\\n"
+        phone sync
+        wait phone
+        mac sync
+        wait mac
+        sync all
+        expect converged
+
+        """,
+      subject: RecordPath(recordType: "Note", recordName: "1"), keys: ["body"],
+      columns: [.server, .lost, .converged],
+      resolvers: ResolverChoice.allCases.map(\.rawValue) + ["field-merge --text body"]),
   ]
 }

@@ -213,6 +213,10 @@ struct IntentJudge {
       guard !latest.isEmpty else { continue }
       let ended = Observer.value(of: key, in: final)
       let contract = causality.contract(for: key)
+      guard contract.judges else {
+        tally.setAside(id, .mergedKeyNotJudged)
+        continue
+      }
       var kept = contract.accepts(latest.map { $0.writes[key] ?? nil }, ended)
       // Values of writes an editWins revival may or may not have kept: those that reached the server before the
       // deletion was cancelled or revived (unsent ones went with the deleted copy).

@@ -63,6 +63,18 @@ public struct KeyContract: Sendable, CustomStringConvertible {
       }, carries: carried)
   }
 
+  /// Whether the judge judges a key under this contract; one that does not sets the key aside
+  /// (``SetAside/mergedKeyNotJudged``).
+  package var judges = true
+
+  /// The contract of a key a merging policy (`policy`: text, counter, set, ordered list) settles: its value is no
+  /// device's write, and the oracles do not judge it yet; the report counts it set aside.
+  package static func notJudged(_ policy: String) -> KeyContract {
+    var contract = KeyContract(name: "merged by \(policy), not judged") { _, _ in true }
+    contract.judges = false
+    return contract
+  }
+
   /// A list merged by union (`FieldMerge.Policy.listUnion`): the value the key ends with holds every element of every
   /// write that survived; a removal may come back, an element never goes.
   public static let everyElementKept = KeyContract(

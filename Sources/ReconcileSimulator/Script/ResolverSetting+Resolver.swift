@@ -10,6 +10,15 @@ extension ResolverSetting {
     guard builtIn == .fieldMerge else { return builtIn.resolver }
     var overrides: [String: FieldMerge.Policy] = [:]
     for key in unionKeys { overrides[key] = .listUnion }
+    for (key, merge) in merges {
+      switch merge {
+      case .text: overrides[key] = .text(.line, overlap: .both)
+      case .counter: overrides[key] = .counter
+      case .set: overrides[key] = .set(.addWins)
+      case .orderedList: overrides[key] = .orderedList
+      case .keepBoth: overrides[key] = .keepBoth(into: key + "Conflict")
+      }
+    }
     return FieldMerge(samePolicy, overrides: overrides)
   }
 
@@ -29,6 +38,7 @@ extension ResolverSetting {
     guard builtIn == .fieldMerge else { return name }
     var text = "field-merge (same field: \(prefer.rawValue)"
     if !unionKeys.isEmpty { text += "; union: \(unionKeys.joined(separator: ", "))" }
+    for (key, merge) in merges.sorted(by: { $0.key < $1.key }) { text += "; \(key): \(merge.rawValue)" }
     return text + ")"
   }
 
@@ -44,14 +54,25 @@ extension ResolverSetting {
   /// The resolver under test this setting builds: a built-in with its options, named as the `resolver` line writes
   /// it (`field-merge --prefer client --union tags`), so a session's world names it the way the user did. Its
   /// contract is field-merge's (``Invariant/oneSidedChangesKept``) whatever the same-field policy; a union key's
-  /// contract is that every element written survives (``KeyContract/everyElementKept``).
+  /// contract is that every element written survives (``KeyContract/everyElementKept``); a key merged by `--text`,
+  /// `--counter`, `--set` or `--ordered-list` ends with a value no device wrote, which the oracles do not judge yet
+  /// (``SetAside/mergedKeyNotJudged``); a `--keep-both` key keeps one of the writes, as any field-merge key.
   var resolverUnderTest: ResolverUnderTest {
-    guard builtIn == .fieldMerge, prefer != .server || !unionKeys.isEmpty else { return ResolverUnderTest(builtIn) }
+    guard builtIn == .fieldMerge, prefer != .server || !unionKeys.isEmpty || !merges.isEmpty else {
+      return ResolverUnderTest(builtIn)
+    }
     var name = builtIn.rawValue
     if prefer != .server { name += " --prefer \(prefer.rawValue)" }
     if !unionKeys.isEmpty { name += " --union " + unionKeys.joined(separator: ",") }
+    var contracts = Dictionary(unionKeys.map { ($0, KeyContract.everyElementKept) }) { first, _ in first }
+    for merge in KeyMerge.allCases {
+      let keys = merges.filter { $0.value == merge }.map(\.key).sorted()
+      guard !keys.isEmpty else { continue }
+      name += " --\(merge.rawValue) " + keys.joined(separator: ",")
+      if merge != .keepBoth { for key in keys { contracts[key] = .notJudged(merge.rawValue) } }
+    }
     return ResolverUnderTest(
       name: name, resolver: resolver, bookkeeping: bookkeeping, lostWriteContract: builtIn.lostWriteContract,
-      keyContracts: Dictionary(unionKeys.map { ($0, KeyContract.everyElementKept) }) { first, _ in first })
+      keyContracts: contracts)
   }
 }

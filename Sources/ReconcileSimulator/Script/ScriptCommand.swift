@@ -97,11 +97,11 @@ package enum ScriptCommand: Sendable, Hashable {
     case .addDevice(let setup):
       return setup.schema == nil && setup.user == Simulation.user
         && DurationSyntax.wholeSeconds(setup.clockOffset) != nil
-    case .resolver(let setting): return setting.prefer == .server && setting.unionKeys.isEmpty
+    case .resolver(let setting): return setting.prefer == .server && setting.unionKeys.isEmpty && setting.merges.isEmpty
     case .create(_, let records, let fields):
       return records.allSatisfy { $0.recordType == note } && fields.allSatisfy { !$0.encrypted && $0.value != nil }
     case .edit(_, let records, let fields):
-      return records.allSatisfy { $0.recordType == note } && !fields.contains(where: \.encrypted)
+      return records.allSatisfy { $0.recordType == note } && !fields.contains { $0.encrypted || $0.change != .set }
     case .delete(_, let records): return records.allSatisfy { $0.recordType == note }
     case .upgrade(_, let version): return version == nil
     case .jumpClock(_, let seconds), .advance(let seconds): return DurationSyntax.wholeSeconds(seconds) != nil
@@ -150,24 +150,65 @@ package struct RecordPath: Sendable, Hashable, Comparable, CustomStringConvertib
   }
 }
 
-/// `key=value`, or `encrypted:key=value` for an encrypted value.
+/// `key=value`, or `encrypted:key=value` for an encrypted value; `key+=value` and `key-=value` change the device's
+/// current value.
 package struct FieldAssignment: Sendable, Hashable {
+  /// How the value is applied.
+  package enum Change: Sendable, Hashable {
+    /// `=`: the value replaces the field's.
+    case set
+    /// `+=`: added to a number, appended to text or a list (a missing field counts as zero or empty).
+    case add
+    /// `-=`: subtracted from a number, its first occurrence cut from text, or each of its elements removed from a list.
+    case remove
+  }
+
   /// The field's key.
   package var key: String
   /// The value; `nil` removes the field.
   package var value: FieldValue?
   /// Whether the value is stored in the record's encrypted values.
   package var encrypted: Bool
+  /// How the value is applied.
+  package var change: Change = .set
 
   /// Creates an assignment.
   /// - Parameters:
   ///   - key: The field's key.
   ///   - value: The value, or `nil` to remove the field.
   ///   - encrypted: Whether it is an encrypted value; `false` unless given.
-  package init(key: String, value: FieldValue?, encrypted: Bool = false) {
+  ///   - change: `.set` unless given.
+  package init(key: String, value: FieldValue?, encrypted: Bool = false, change: Change = .set) {
     self.key = key
     self.value = value
     self.encrypted = encrypted
+    self.change = change
+  }
+
+  /// The field's new value, given its current one.
+  /// - Throws: ``ScriptError`` when `+=` or `-=` meets a value of another kind.
+  package func applied(to current: FieldValue?) throws(ScriptError) -> FieldValue? {
+    guard change != .set, let value else { return value }
+    let adding = change == .add
+    switch (current, value) {
+    case (nil, _) where adding: return value
+    case (nil, _): return nil
+    case (.int64(let have)?, .int64(let amount)):
+      let (result, overflow) = adding ? have.addingReportingOverflow(amount) : have.subtractingReportingOverflow(amount)
+      guard !overflow else { throw ScriptError("\(key): \(have) \(adding ? "+" : "-") \(amount) does not fit in 64 bits") }
+      return .int64(result)
+    case (.double(let have)?, .double(let amount)): return .double(adding ? have + amount : have - amount)
+    case (.double(let have)?, .int64(let amount)): return .double(adding ? have + Double(amount) : have - Double(amount))
+    case (.string(let have)?, .string(let text)):
+      guard !adding else { return .string(have + text) }
+      guard let range = have.range(of: text) else { return current }
+      return .string(have.replacingCharacters(in: range, with: ""))
+    case (.list(let have)?, _):
+      let elements = value.listValue ?? [value]
+      return .list(adding ? have + elements : have.filter { !elements.contains($0) })
+    case (let have?, _):
+      throw ScriptError("\(key)\(adding ? "+=" : "-=")…: \(key) holds \(have.type.wireName), which \(value.type.wireName) cannot \(adding ? "add to" : "take from")")
+    }
   }
 }
 
@@ -180,6 +221,22 @@ package struct ResolverSetting: Sendable, Hashable {
   package var prefer: SameFieldPolicy
   /// For `field-merge`: list fields merged by union.
   package var unionKeys: [String]
+  /// For `field-merge`: keys merged by one of the merging policies (`--text body`, `--counter plays` …).
+  package var merges: [String: KeyMerge] = [:]
+
+  /// A merging policy a `resolver field-merge` line gives keys.
+  package enum KeyMerge: String, Sendable, Hashable, CaseIterable {
+    /// `--text`: `.text(.line, overlap: .both)`.
+    case text
+    /// `--counter`: `.counter`.
+    case counter
+    /// `--set`: `.set(.addWins)`.
+    case set
+    /// `--ordered-list`: `.orderedList`.
+    case orderedList = "ordered-list"
+    /// `--keep-both`: `.keepBoth(into: "KEYConflict")`.
+    case keepBoth = "keep-both"
+  }
 
   /// The built-in resolver this setting names, or `nil` for one of your own.
   package var choice: ResolverChoice? { ResolverChoice(rawValue: name) }

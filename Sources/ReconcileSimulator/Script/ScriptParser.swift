@@ -36,8 +36,8 @@ package enum ScriptParser {
       syntax: "NAME create TYPE/NAME key=value…", summary: "create a record on a device (TYPE/{1..100} makes many)",
       runs: .replay, example: "phone create Note/1 title=a"),
     Entry(
-      syntax: "NAME edit TYPE/NAME key=value… -key",
-      summary: "change fields (-key or key=nil removes; encrypted:key=… encrypts)",
+      syntax: "NAME edit TYPE/NAME key=value… key+=value key-=value -key",
+      summary: "change fields (+= adds to a number, text or list, -= takes away; -key removes; encrypted:key=…)",
       runs: .replay, example: "phone edit Note/1 title=b -body"),
     Entry(
       syntax: "NAME delete TYPE/NAME", summary: "delete a record on a device",
@@ -71,7 +71,7 @@ package enum ScriptParser {
       syntax: "NAME clock +90s", summary: "move a device's clock: +90s jumps ahead, -5m back",
       runs: .replay, example: "phone clock -5m"),
     Entry(
-      syntax: "resolver NAME [--prefer P] [--union k1,k2]",
+      syntax: "resolver NAME [--prefer P] [--union k1,k2] [--text|--counter|--set|--ordered-list|--keep-both k1,k2]",
       summary: "choose the resolver: " + ResolverChoice.allCases.map(\.rawValue).joined(separator: ", "),
       runs: .replay, example: "resolver hlc"),
     Entry(
@@ -389,7 +389,14 @@ package enum ScriptParser {
         setting.prefer = prefer
       case "--union":
         setting.unionKeys = try words.required("keys such as tags,labels").split(separator: ",").map(String.init)
-      default: throw .unknown("option", option, choices: ["--prefer", "--union"])
+      default:
+        guard option.hasPrefix("--"), let merge = ResolverSetting.KeyMerge(rawValue: String(option.dropFirst(2))) else {
+          throw .unknown(
+            "option", option, choices: ["--prefer", "--union"] + ResolverSetting.KeyMerge.allCases.map { "--\($0.rawValue)" })
+        }
+        for key in try words.required("keys such as body,notes").split(separator: ",") {
+          setting.merges[String(key)] = merge
+        }
       }
     }
     return setting
@@ -691,6 +698,11 @@ package enum ScriptParser {
       throw ScriptError("\(word): expected key=value, such as title=\"Groceries\"")
     }
     var key = String(word[..<equals])
+    var change = FieldAssignment.Change.set
+    if key.hasSuffix("+") || key.hasSuffix("-") {
+      change = key.hasSuffix("+") ? .add : .remove
+      key.removeLast()
+    }
     var encrypted = false
     if key.hasPrefix("encrypted:") {
       encrypted = true
@@ -703,7 +715,8 @@ package enum ScriptParser {
     } catch {
       throw ScriptError("\(key): \(error.message)")
     }
-    return FieldAssignment(key: key, value: value, encrypted: encrypted)
+    guard change == .set || value != nil else { throw ScriptError("\(word): add or remove a value, not nil") }
+    return FieldAssignment(key: key, value: value, encrypted: encrypted, change: change)
   }
 
   package static func version(_ text: String) throws(ScriptError) -> SchemaVersion {

@@ -95,7 +95,21 @@ package struct SimulationSession: Sendable {
     } catch {
       throw fail(error.message, error.token)
     }
-    guard let command = parsed else { return Output(lines: [], violations: []) }
+    guard var command = parsed else { return Output(lines: [], violations: []) }
+    if case .edit(let device, let paths, let fields) = command, fields.contains(where: { $0.change != .set }) {
+      // `+=` and `-=` read the device's current value: the edit becomes one that sets the results, a plain step
+      // when it can be one.
+      do {
+        command = try resolved(device, paths, fields)
+      } catch {
+        throw fail(error.message, error.token ?? "")
+      }
+      if command.runsInReplay, case .edit(_, let paths, let fields) = command, let path = paths.first {
+        lineCount -= 1
+        let values = fields.map { "\($0.key)=\(ValueSyntax.render($0.value))" }
+        return try execute(([device, "edit", path.description] + values).joined(separator: " "))
+      }
+    }
     guard command.runsInReplay else {
       do {
         return try beyondReplay(command, line: line.trimmingCharacters(in: .whitespaces))
@@ -312,6 +326,22 @@ package struct SimulationSession: Sendable {
     var lines: [String] = []
     for (operation, text) in operations { lines += record(.operation(operation, line: text)).lines }
     return Output(lines: lines, violations: [])
+  }
+
+  /// An edit with `+=` or `-=` as one that sets each field's result on `device`'s current record (one record only).
+  private func resolved(_ device: String, _ paths: [RecordPath], _ fields: [FieldAssignment]) throws(ScriptError)
+    -> ScriptCommand
+  {
+    guard paths.count == 1, let path = paths.first else {
+      throw ScriptError("+= and -= change one record at a time, not \(paths.count)")
+    }
+    let record = simulation?.client(named: device)?.record(try path.recordID())
+    var results: [FieldAssignment] = []
+    for field in fields {
+      let current = field.encrypted ? record?.encryptedValues[field.key] : record?[field.key]
+      results.append(FieldAssignment(key: field.key, value: try field.applied(to: current), encrypted: field.encrypted))
+    }
+    return .edit(device: device, records: paths, fields: results)
   }
 
   /// The operation that puts `device` on the declared app `version`.
