@@ -144,7 +144,8 @@ do {
       }
       print(table(printed))
       print(
-        "diff3 work: diff3 -m's time less starting it (diff3 -m on three empty files, \(format(rows.first?.diff3StartMilliseconds ?? 0, digits: 3)) ms here)")
+        "diff3 work: diff3 -m's time less starting it (diff3 -m on three empty files, \(format(rows.first?.diff3StartMilliseconds ?? 0, digits: 3)) ms here)"
+      )
       // On 1 KB, diff3's work is a few microseconds inside a start-up that varies by more: judged on the larger ones.
       let judged = rows.filter { $0.bytes >= 100_000 }
       let slowest = judged.map { $0.reconcileMilliseconds / $0.diff3WorkMilliseconds }.max() ?? .infinity
@@ -167,7 +168,8 @@ do {
       // Growth is judged on instructions: a 1 MB merge's three texts leave the cache a 100 KB one fits in, which the
       // wall clock above shows and an instruction count does not.
       if !arguments.contains("--quick"),
-        let small = Callgrind.instructionsPerRepeat(section: "text-merge-work", environment: ["TEXT_MERGE_LINES": "2000"]),
+        let small = Callgrind.instructionsPerRepeat(
+          section: "text-merge-work", environment: ["TEXT_MERGE_LINES": "2000"]),
         let large = Callgrind.instructionsPerRepeat(
           section: "text-merge-work", environment: ["TEXT_MERGE_LINES": "20000"])
       {

@@ -127,7 +127,7 @@ struct RunReplDemoTests {
     let folder = GoldenTests.repository.appendingPathComponent("Playground/Scenarios")
     let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".rcp") }
       .sorted()
-    #expect(files.count == 7)
+    #expect(files.count == 8)
     for (index, file) in files.enumerated() {
       let committed = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
       let printed = Self.run(["demo", "--script", "\(index + 1)"], Self.environment())
@@ -159,12 +159,14 @@ struct RunReplDemoTests {
     let result = Self.run(["demo", "--json"], Self.environment())
     #expect(result.status == 0)
     let tables = try #require(try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [[String: Any]])
-    #expect(tables.count == 7)
+    #expect(tables.count == 8)
     let first = try #require(tables.first?["rows"] as? [[String: Any]])
     #expect(first.count == ResolverChoice.allCases.count)
     let delete = try #require(tables[3]["rows"] as? [[String: Any]])
     #expect(delete.count == 2 * ResolverChoice.allCases.count, "scenario 4 runs under both delete policies")
-    #expect(Self.run(["demo", "--scenario", "8"], Self.environment()).status == 2)
+    let text = try #require(tables[7]["rows"] as? [[String: Any]])
+    #expect(text.count == ResolverChoice.allCases.count + 1, "scenario 8 runs under the text merge too")
+    #expect(Self.run(["demo", "--scenario", "9"], Self.environment()).status == 2)
     #expect(Self.run(["demo", "--sceanrio", "1"], Self.environment()).text.contains("did you mean --scenario?"))
   }
 }

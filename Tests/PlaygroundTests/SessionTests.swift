@@ -206,3 +206,49 @@ struct SessionTests {
     }
   }
 }
+
+@Suite("Merges in the one world: += and -=, and field-merge's merging policies")
+struct MergeLineTests {
+  @Test("+= and -= change a number, text and a list from the device's current value, and run as plain steps")
+  func addAndRemove() throws {
+    var session = SimulationSession()
+    for line in [
+      "device add phone", "phone create Note/1 plays=1 body=\"milk\" tags=[a, b]", "phone edit Note/1 plays+=2",
+      "phone edit Note/1 body+=\" and eggs\" tags+=c", "phone edit Note/1 tags-=a body-=\"milk and \"",
+      "phone edit Note/1 score+=1.5",
+    ] {
+      _ = try session.interpret(line)
+    }
+    let record = try #require(
+      session.current?.client(named: "phone")?.record(try RecordID(recordName: "1", zoneID: Simulation.zoneID)))
+    #expect(record["plays"] == 3)
+    #expect(record["body"] == "eggs")
+    #expect(record["tags"] == ["b", "c"])
+    #expect(record["score"] == 1.5)
+    #expect(session.isReplayable, "each += line ran as the step that sets its result")
+    #expect(session.current?.trace.contains("2 phone edit Note/1 plays=3") == true, "\(session.current?.trace ?? [])")
+    #expect(throws: ScriptError.self) { try session.interpret("phone edit Note/1 body+=3") }
+    #expect(throws: ScriptError.self) { try session.interpret("phone edit Note/{1..2} plays+=1") }
+    #expect(throws: ScriptError.self) { try session.interpret("phone edit Note/1 plays+=nil") }
+  }
+
+  @Test("field-merge --text and --counter keep both devices' edits; the judge sets the merged keys aside, counted")
+  func mergingResolver() throws {
+    var session = SimulationSession()
+    for line in [
+      "resolver field-merge --text body --counter plays", "device add phone", "device add mac",
+      "phone create Note/1 body=\"Shopping lsit\\nmilk\\neggs\\n\" plays=0", "sync all",
+      "phone edit Note/1 body=\"Shopping list\\nmilk\\neggs\\n\" plays+=1",
+      "mac edit Note/1 body+=\"bread\\n\" plays+=2",
+      "sync all", "expect server Note/1 body = \"Shopping list\\nmilk\\neggs\\nbread\\n\"",
+      "expect server Note/1 plays = 3", "quiesce",
+    ] {
+      _ = try session.interpret(line)
+    }
+    let result = try #require(session.current?.result(quiescent: true))
+    #expect(result.passed, "\(result.violations)")
+    #expect((result.setAside[.mergedKeyNotJudged] ?? 0) >= 1, "\(result.setAside)")
+    #expect(session.current?.setup.resolver.name == "field-merge --text body --counter plays")
+    #expect(!session.isReplayable, "a resolver with options is the REPL's, not a replay script's")
+  }
+}

@@ -195,10 +195,13 @@ package struct FieldAssignment: Sendable, Hashable {
     case (nil, _): return nil
     case (.int64(let have)?, .int64(let amount)):
       let (result, overflow) = adding ? have.addingReportingOverflow(amount) : have.subtractingReportingOverflow(amount)
-      guard !overflow else { throw ScriptError("\(key): \(have) \(adding ? "+" : "-") \(amount) does not fit in 64 bits") }
+      guard !overflow else {
+        throw ScriptError("\(key): \(have) \(adding ? "+" : "-") \(amount) does not fit in 64 bits")
+      }
       return .int64(result)
     case (.double(let have)?, .double(let amount)): return .double(adding ? have + amount : have - amount)
-    case (.double(let have)?, .int64(let amount)): return .double(adding ? have + Double(amount) : have - Double(amount))
+    case (.double(let have)?, .int64(let amount)):
+      return .double(adding ? have + Double(amount) : have - Double(amount))
     case (.string(let have)?, .string(let text)):
       guard !adding else { return .string(have + text) }
       guard let range = have.range(of: text) else { return current }
@@ -207,7 +210,9 @@ package struct FieldAssignment: Sendable, Hashable {
       let elements = value.listValue ?? [value]
       return .list(adding ? have + elements : have.filter { !elements.contains($0) })
     case (let have?, _):
-      throw ScriptError("\(key)\(adding ? "+=" : "-=")…: \(key) holds \(have.type.wireName), which \(value.type.wireName) cannot \(adding ? "add to" : "take from")")
+      throw ScriptError(
+        "\(key)\(adding ? "+=" : "-=")…: \(key) holds \(have.type.wireName), which \(value.type.wireName) cannot \(adding ? "add to" : "take from")"
+      )
     }
   }
 }

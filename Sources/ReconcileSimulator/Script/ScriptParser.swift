@@ -392,7 +392,8 @@ package enum ScriptParser {
       default:
         guard option.hasPrefix("--"), let merge = ResolverSetting.KeyMerge(rawValue: String(option.dropFirst(2))) else {
           throw .unknown(
-            "option", option, choices: ["--prefer", "--union"] + ResolverSetting.KeyMerge.allCases.map { "--\($0.rawValue)" })
+            "option", option,
+            choices: ["--prefer", "--union"] + ResolverSetting.KeyMerge.allCases.map { "--\($0.rawValue)" })
         }
         for key in try words.required("keys such as body,notes").split(separator: ",") {
           setting.merges[String(key)] = merge

@@ -48,6 +48,8 @@ package struct SimulationSession: Sendable {
   private var declarations: [SchemaDeclaration] = []
   /// The declared app version each device added with `--schema` runs at the start.
   private var appVersions: [String: SchemaVersion] = [:]
+  /// Whether a header line set what a replay script cannot write (a resolver's options).
+  private var setBeyondReplay = false
 
   /// A session with no world yet.
   /// - Parameters:
@@ -70,7 +72,7 @@ package struct SimulationSession: Sendable {
 
   /// Whether everything done so far is a replay script's: no line acted beyond a seeded run's steps.
   package var isReplayable: Bool {
-    appVersions.isEmpty
+    appVersions.isEmpty && !setBeyondReplay
       && !actions.contains {
         if case .operation = $0 { return true }
         return false
@@ -263,6 +265,7 @@ package struct SimulationSession: Sendable {
       let resolver = setting.resolverUnderTest
       if let refusal = setup.client.refusal(ofResolver: resolver.name) { throw ScriptError(refusal) }
       reader.change { $0.resolver = resolver }
+      setBeyondReplay = true
       return Output(lines: rebuild(["resolver \(setting.summary)"]), violations: [])
     default:
       return try operate(command, line: line)

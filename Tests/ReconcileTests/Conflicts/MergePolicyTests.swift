@@ -92,7 +92,8 @@ extension MergeCase {
       expectedChanged: ["order"]),
     MergeCase(
       name: "ordered list: both sides inserting at one place keeps the server's first, each once",
-      ancestor: .values(["order": ["a"]]), server: ["order": ["a", "s", "both"]], client: ["order": ["a", "both", "c"]],
+      ancestor: .values(["order": ["a"]]), server: ["order": ["a", "s", "both"]],
+      client: ["order": ["a", "both", "c"]],
       policy: .orderedList, expected: ["order": ["a", "s", "both", "c"]], expectedChanged: ["order"]),
     MergeCase(
       name: "keepBoth: the server's value stays, the client's goes into the named key",
@@ -148,15 +149,20 @@ struct MergePolicyTests {
       try failure(
         .text(), ancestor: .bytes(Data("a".utf8)), server: .bytes(Data([0xFF, 0xFE])), client: .bytes(Data("c".utf8)))
         == .notText(key: "k", role: .server, found: .bytes))
-    #expect(try failure(.text(), ancestor: "a", server: 1, client: "c") == .notText(key: "k", role: .server, found: .int64))
+    #expect(
+      try failure(.text(), ancestor: "a", server: 1, client: "c") == .notText(key: "k", role: .server, found: .int64))
     #expect(
       try failure(.counter, ancestor: 0, server: .int64(.max), client: 1) == .counterOverflow(key: "k"))
     #expect(
       try failure(.counter, ancestor: 0, server: 1, client: 2.5)
         == .unexpectedFieldType(key: "k", role: .client, expected: .int64, found: .double))
     #expect(try failure(.counter, ancestor: 0, server: "x", client: 2) != nil)
-    #expect(try failure(.orderedList, ancestor: ["a"], server: "b", client: ["c"]) == .notAList(key: "k", role: .server, found: .string))
-    #expect(try failure(.set(.addWins), ancestor: ["a"], server: ["b"], client: 3) == .notAList(key: "k", role: .client, found: .int64))
+    #expect(
+      try failure(.orderedList, ancestor: ["a"], server: "b", client: ["c"])
+        == .notAList(key: "k", role: .server, found: .string))
+    #expect(
+      try failure(.set(.addWins), ancestor: ["a"], server: ["b"], client: 3)
+        == .notAList(key: "k", role: .client, found: .int64))
   }
 }
 
@@ -211,7 +217,8 @@ struct TextMergeAgainstDiff3Tests {
         lines, edits: Int.random(in: 1...4, using: &random), within: 0..<(apart ? max(0, split - 1) : lines.count),
         tag: "client", random: &random)
       let server = RandomTextEdits.edited(
-        lines, edits: Int.random(in: 1...4, using: &random), within: min(lines.count, apart ? split + 1 : 0)..<lines.count,
+        lines, edits: Int.random(in: 1...4, using: &random),
+        within: min(lines.count, apart ? split + 1 : 0)..<lines.count,
         tag: "server", random: &random)
       let (ancestorText, clientText, serverText) = (lines.joined(), client.joined(), server.joined())
       let reference = try Self.diff3(ancestor: ancestorText, client: clientText, server: serverText)
@@ -256,7 +263,8 @@ struct ListPolicyScaleTests {
     return resolved["k"]?.listValue ?? []
   }
 
-  @Test("a merge of short lists, padded past the short-list path with a common tail, gains only the tail (seeds 0...199)")
+  @Test(
+    "a merge of short lists, padded past the short-list path with a common tail, gains only the tail (seeds 0...199)")
   func paddingChangesNothing() throws {
     let tail = (0..<60).map { "tail\($0)" }
     for seed in TestSeeds.seeds(0...199) {
