@@ -181,7 +181,7 @@ extension Record {
 
 @Suite("FieldMerge")
 struct FieldMergeTests {
-  @Test("the three-way table, plain and encrypted", arguments: MergeCase.all, [false, true])
+  @Test("the three-way table, plain and encrypted", arguments: MergeCase.all + MergeCase.merging, [false, true])
   func table(row: MergeCase, encrypted: Bool) throws {
     let conflict = try row.conflict(encrypted: encrypted)
     let resolved = try FieldMerge(row.policy, overrides: row.overrides).resolve(conflict)

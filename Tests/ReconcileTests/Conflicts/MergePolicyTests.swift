@@ -3,7 +3,8 @@ import Reconcile
 import ReconcileTestSupport
 import Testing
 
-/// The merging policies' rows of the three-way table: what each keeps and loses when both sides changed a key.
+/// The merging policies' rows of the three-way table (``FieldMergeTests`` runs them with the rest): what each keeps and
+/// loses when both sides changed a key.
 extension MergeCase {
   static let body = "Shopping\nmilk\neggs\nbread\n"
 
@@ -105,16 +106,6 @@ extension MergeCase {
 
 @Suite("FieldMerge: merging policies (text, counter, ordered list, set, keep both)")
 struct MergePolicyTests {
-  @Test("each policy's rows of the three-way table, plain and encrypted", arguments: MergeCase.merging, [false, true])
-  func table(row: MergeCase, encrypted: Bool) throws {
-    let conflict = try row.conflict(encrypted: encrypted)
-    let resolved = try FieldMerge(row.policy, overrides: row.overrides).resolve(conflict)
-    let all = resolved.values.merging(resolved.encryptedValuesByKey) { plain, _ in plain }
-    #expect(all == row.expected)
-    #expect(resolved.changedKeys == row.expectedChanged)
-    #expect(resolved.recordChangeTag == "t2")
-  }
-
   @Test("keepBoth hands the client's value back beside the record, and keeps the server's")
   func keepBothHandsBack() throws {
     let row = MergeCase(
