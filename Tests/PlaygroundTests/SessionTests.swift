@@ -250,5 +250,7 @@ struct MergeLineTests {
     #expect((result.setAside[.mergedKeyNotJudged] ?? 0) >= 1, "\(result.setAside)")
     #expect(session.current?.setup.resolver.name == "field-merge --text body --counter plays")
     #expect(!session.isReplayable, "a resolver with options is the REPL's, not a replay script's")
+    _ = try session.interpret("resolver field-merge")
+    #expect(session.isReplayable, "a plain resolver line replaces the options")
   }
 }

@@ -137,6 +137,7 @@ package struct SimulationSession: Sendable {
     default:
       let steps = next.parsed.steps.dropFirst(stepsBefore)
       reader = next
+      if case .resolver = command { setBeyondReplay = false }
       guard !steps.isEmpty else { return Output(lines: rebuild(Self.confirmation(of: command)), violations: []) }
       var lines: [String] = []
       for step in steps { lines += record(.step(step)).lines }
