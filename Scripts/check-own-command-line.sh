@@ -36,6 +36,7 @@ grep -q "^client forgetful-notes$" "$script" && grep -q "^resolver notes-merge$"
 expect_status 1 "$own" replay "$script"
 expect_output "invariants violated"
 expect_status 1 "$own" run "$script"
+expect_output "invariant broken"
 builtin=../../.build/debug/reconcile-playground
 if [ -x "$builtin" ]; then  # the project's own playground does not know the app's client, and says where to go
   expect_status 1 "$builtin" replay "$script"

@@ -232,7 +232,7 @@ struct MergeLineTests {
     #expect(throws: ScriptError.self) { try session.interpret("phone edit Note/1 plays+=nil") }
   }
 
-  @Test("field-merge --text and --counter keep both devices' edits; the judge sets the merged keys aside, counted")
+  @Test("field-merge --text and --counter keep both devices' edits, and the oracles judge them on each write's edit")
   func mergingResolver() throws {
     var session = SimulationSession()
     for line in [
@@ -247,10 +247,80 @@ struct MergeLineTests {
     }
     let result = try #require(session.current?.result(quiescent: true))
     #expect(result.passed, "\(result.violations)")
-    #expect((result.setAside[.mergedKeyNotJudged] ?? 0) >= 1, "\(result.setAside)")
+    #expect(
+      result.outcomes[.oneSidedChangesKept].map { if case .held = $0 { true } else { false } } == true,
+      "\(result.outcomes)")
     #expect(session.current?.setup.resolver.name == "field-merge --text body --counter plays")
     #expect(!session.isReplayable, "a resolver with options is the REPL's, not a replay script's")
     _ = try session.interpret("resolver field-merge")
     #expect(session.isReplayable, "a plain resolver line replaces the options")
+  }
+}
+
+@Suite("The merging policies' contracts fire on broken twins")
+struct MergeContractTests {
+  /// Two devices change `key` of one note concurrently, starting from `start`, and the world quiesces; the result
+  /// under a resolver with the policy's contract.
+  static func run(
+    _ resolver: ResolverUnderTest, start: String, phone: String, mac: String
+  ) throws -> SimulationResult {
+    var session = SimulationSession(resolvers: [resolver])
+    for line in [
+      "resolver \(resolver.name)", "device add phone", "device add mac", "phone create Note/1 \(start)", "sync all",
+      "phone edit Note/1 \(phone)", "mac edit Note/1 \(mac)", "phone sync", "wait phone", "mac sync", "wait mac",
+      "quiesce",
+    ] {
+      _ = try session.interpret(line)
+    }
+    return try #require(session.current?.result(quiescent: true))
+  }
+
+  static func twin(_ name: String, _ key: String, _ policy: FieldMerge.Policy, _ contract: KeyContract)
+    -> ResolverUnderTest
+  {
+    ResolverUnderTest(
+      name: name, resolver: FieldMerge(.server, overrides: [key: policy]), lostWriteContract: .oneSidedChangesKept,
+      keyContracts: [key: contract])
+  }
+
+  static let cases:
+    [(
+      policy: FieldMerge.Policy, broken: FieldMerge.Policy, key: String, contract: KeyContract, start: String,
+      phone: String, mac: String
+    )] = [
+      (
+        .text(.line, overlap: .both), .server, "body", .textInsertionsKept, #"body="a\nb\nc\n""#,
+        #"body="A\nb\nc\n""#, #"body+="d\n""#
+      ),
+      (.counter, .client, "plays", .incrementsCounted, "plays=0", "plays+=1", "plays+=2"),
+      (.set(.addWins), .server, "tags", .listEditsKept, "tags=[a, b]", "tags-=a", "tags+=c"),
+      (.orderedList, .server, "order", .listEditsKept, "order=[a, b, c]", "order+=x", "order-=b"),
+    ]
+
+  @Test("each merging policy keeps its contract, and a twin that picks a side breaks it", arguments: cases.indices)
+  func contractsFire(_ index: Int) throws {
+    let row = Self.cases[index]
+    let good = try Self.run(
+      Self.twin("good", row.key, row.policy, row.contract), start: row.start, phone: row.phone, mac: row.mac)
+    #expect(good.passed, "\(row.key) under its policy: \(good.violations)")
+    let broken = try Self.run(
+      Self.twin("broken", row.key, row.broken, row.contract), start: row.start, phone: row.phone, mac: row.mac)
+    #expect(
+      broken.violations.contains { $0.invariant == .oneSidedChangesKept && $0.message.contains(row.key) },
+      "\(row.key)'s broken twin was not caught: \(broken.violations)")
+  }
+
+  @Test("a counter merge that counts an increment twice is caught")
+  func doubleCountCaught() throws {
+    let doubling = Self.twin(
+      "doubling", "plays",
+      .custom { field in
+        guard case .int64(let server) = field.server, case .int64(let client) = field.client else {
+          return field.server
+        }
+        return .int64(server + client)  // forgets to take the ancestor away
+      }, .incrementsCounted)
+    let result = try Self.run(doubling, start: "plays=5", phone: "plays+=1", mac: "plays+=2")
+    #expect(result.violations.contains { $0.message.contains("plays") }, "\(result.violations)")
   }
 }

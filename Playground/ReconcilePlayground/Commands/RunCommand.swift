@@ -37,7 +37,8 @@ enum RunCommand {
     // Check every line first: a typo on line 40 is reported before lines 1–39 change anything.
     for (number, line) in lines {
       do {
-        _ = try ScriptParser.parse(line)
+        _ = try ScriptParser.parse(
+          line, resolvers: environment.resolvers.map(\.name), clients: environment.clients.map(\.name))
       } catch {
         output.writeError(style.red("\(path):\(number): error: \(error.message)") + "\n")
         return 1

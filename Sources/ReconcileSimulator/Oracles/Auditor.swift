@@ -26,6 +26,8 @@ struct Auditor: WorldListener, Sendable {
   }
 
   let rules: Rules
+  /// The keys whose contract judges edits, for which each action keeps the value it started from.
+  private let editContractKeys: [String]
   private(set) var history = UserHistory()
   private var observer = Observer()
   private var ledger = AnswerLedger()
@@ -35,7 +37,10 @@ struct Auditor: WorldListener, Sendable {
   /// Per device, the keys its app knows; absent when it knows every key.
   private var knownKeys: [String: Set<String>] = [:]
 
-  init(rules: Rules) { self.rules = rules }
+  init(rules: Rules) {
+    self.rules = rules
+    editContractKeys = rules.contracts.filter { $0.value.judgesEdits }.map(\.key).sorted()
+  }
 
   /// Token moves compared and retry-afters handed so far: counts the run's statistics report.
   var tokenChecks: Int { tokenOrder.checks }
@@ -116,6 +121,11 @@ struct Auditor: WorldListener, Sendable {
     var action = UserHistory.Action(device: device, time: now, recordID: recordID, kind: kind, base: 0)
     if !action.isCreate { action.base = shownPosition(before) }
     action.knownKeys = knownKeys.isEmpty ? nil : knownKeys[device]
+    if !editContractKeys.isEmpty {
+      for key in editContractKeys where action.writes[key] != nil {
+        action.before[key] = .some(before.flatMap { Observer.value(of: key, in: $0) })
+      }
+    }
     if let after {
       if let key = rules.editCountKey, case .int64(let count)? = after[key] { action.editCount = count }
       if let key = rules.stampsKey {

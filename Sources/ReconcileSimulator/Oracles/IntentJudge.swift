@@ -213,15 +213,19 @@ struct IntentJudge {
       guard !latest.isEmpty else { continue }
       let ended = Observer.value(of: key, in: final)
       let contract = causality.contract(for: key)
-      guard contract.judges else {
-        tally.setAside(id, .mergedKeyNotJudged)
-        continue
+      var kept: Bool
+      if let acceptsEdits = contract.acceptsEdits {
+        func edit(_ action: UserHistory.Action) -> KeyContract.Edit {
+          ((action.before[key] ?? nil), action.writes[key] ?? nil)
+        }
+        kept = acceptsEdits(writers.map(edit), latest.map(edit), ended)
+      } else {
+        kept = contract.accepts(latest.map { $0.writes[key] ?? nil }, ended)
       }
-      var kept = contract.accepts(latest.map { $0.writes[key] ?? nil }, ended)
       // Values of writes an editWins revival may or may not have kept: those that reached the server before the
       // deletion was cancelled or revived (unsent ones went with the deleted copy).
       let maybe = optional.filter { $0.decides(key) && causality.landing($0, key: key) != nil }
-      if !kept, !maybe.isEmpty {
+      if !kept, !maybe.isEmpty, !contract.judgesEdits {
         kept = contract.accepts(latestWrites(writers + maybe, key: key).map { $0.writes[key] ?? nil }, ended)
       }
       // A device whose save went unanswered cannot tell whether its value landed and was overwritten since: when the

@@ -63,16 +63,24 @@ public struct KeyContract: Sendable, CustomStringConvertible {
       }, carries: carried)
   }
 
-  /// Whether the judge judges a key under this contract; one that does not sets the key aside
-  /// (``SetAside/mergedKeyNotJudged``).
-  package var judges = true
+  /// One write of a key as a merge contract reads it: the value the device showed before, and the value it wrote
+  /// (`nil`: none).
+  package typealias Edit = (before: FieldValue?, after: FieldValue?)
 
-  /// The contract of a key a merging policy (`policy`: text, counter, set, ordered list) settles: its value is no
-  /// device's write, and the oracles do not judge it yet; the report counts it set aside.
-  package static func notJudged(_ policy: String) -> KeyContract {
-    var contract = KeyContract(name: "merged by \(policy), not judged") { _, _ in true }
-    contract.judges = false
-    return contract
+  /// For a key a merging policy settles, whether the value it ended with keeps the writes' edits, given every write of
+  /// the key in the record's life (`all`, in order) and the latest ones, which no other write saw (`latest`). When
+  /// set, the judge asks it instead of ``accepts``.
+  package var acceptsEdits: (@Sendable (_ all: [Edit], _ latest: [Edit], _ ended: FieldValue?) -> Bool)?
+
+  /// Whether the contract judges edits, so each write must keep the value it started from.
+  package var judgesEdits: Bool { acceptsEdits != nil }
+
+  /// A contract over edits.
+  package init(
+    name: String, acceptsEdits: @escaping @Sendable (_ all: [Edit], _ latest: [Edit], _ ended: FieldValue?) -> Bool
+  ) {
+    self.init(name: name, accepts: { _, _ in true })
+    self.acceptsEdits = acceptsEdits
   }
 
   /// A list merged by union (`FieldMerge.Policy.listUnion`): the value the key ends with holds every element of every

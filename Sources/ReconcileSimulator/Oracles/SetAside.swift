@@ -38,10 +38,6 @@ public enum SetAside: String, CaseIterable, Sendable, Hashable, Codable, CustomS
   /// A key ends with the value of a device whose save of the record went unanswered: it cannot know whether its value
   /// landed and was overwritten since, so re-sending it is what it must do. That key is not judged.
   case unansweredValueResent
-  /// A key merged by a `.text`, `.counter`, `.set` or `.orderedList` policy: it ends with a value no device wrote,
-  /// and the oracles do not yet judge the policy's contract (every non-overlapping edit kept, every increment
-  /// counted …). That key is not judged; the count says how much of a run went unjudged for it.
-  case mergedKeyNotJudged
 
   /// The reason's name.
   public var description: String { rawValue }

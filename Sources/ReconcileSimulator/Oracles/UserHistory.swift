@@ -25,6 +25,9 @@ package struct UserHistory: Sendable {
     package var editCount: Int64?
     /// The per-field stamps the device showed after the action.
     package var stamps: [String: HybridTimestamp] = [:]
+    /// For keys whose contract judges edits (``KeyContract/judgesEdits``), the value the device showed before the
+    /// action (`nil` inside: no value); empty for every other key.
+    package var before: [String: FieldValue?] = [:]
     /// The keys the device's app knows (`nil`: every key). A create removes the keys it knows and does not set; a key
     /// only a newer app knows, it cannot remove (``Invariant/unknownKeysKept``).
     package var knownKeys: Set<String>?

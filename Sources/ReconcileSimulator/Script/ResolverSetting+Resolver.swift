@@ -55,8 +55,9 @@ extension ResolverSetting {
   /// it (`field-merge --prefer client --union tags`), so a session's world names it the way the user did. Its
   /// contract is field-merge's (``Invariant/oneSidedChangesKept``) whatever the same-field policy; a union key's
   /// contract is that every element written survives (``KeyContract/everyElementKept``); a key merged by `--text`,
-  /// `--counter`, `--set` or `--ordered-list` ends with a value no device wrote, which the oracles do not judge yet
-  /// (``SetAside/mergedKeyNotJudged``); a `--keep-both` key keeps one of the writes, as any field-merge key.
+  /// `--counter`, `--set` or `--ordered-list` ends with a value no device wrote, and is judged on each write's edit
+  /// (`KeyContract.textInsertionsKept`, `.incrementsCounted`, `.listEditsKept`); a `--keep-both` key keeps one of
+  /// the writes, as any field-merge key.
   var resolverUnderTest: ResolverUnderTest {
     guard builtIn == .fieldMerge, prefer != .server || !unionKeys.isEmpty || !merges.isEmpty else {
       return ResolverUnderTest(builtIn)
@@ -69,7 +70,14 @@ extension ResolverSetting {
       let keys = merges.filter { $0.value == merge }.map(\.key).sorted()
       guard !keys.isEmpty else { continue }
       name += " --\(merge.rawValue) " + keys.joined(separator: ",")
-      if merge != .keepBoth { for key in keys { contracts[key] = .notJudged(merge.rawValue) } }
+      for key in keys {
+        switch merge {
+        case .text: contracts[key] = .textInsertionsKept
+        case .counter: contracts[key] = .incrementsCounted
+        case .set, .orderedList: contracts[key] = .listEditsKept
+        case .keepBoth: break
+        }
+      }
     }
     return ResolverUnderTest(
       name: name, resolver: resolver, bookkeeping: bookkeeping, lostWriteContract: builtIn.lostWriteContract,

@@ -13,7 +13,7 @@ extension SimulationSession {
   /// Carries out a line in the simulation's world: a looking line reads it, `sync all` becomes steps, and every other
   /// line goes to the session as a replay script's line.
   package mutating func interpret(_ line: String) throws(ScriptError) -> Interpretation {
-    let command = try ScriptParser.parse(line)
+    let command = try ScriptParser.parse(line, resolvers: reader.resolverNames, clients: reader.clientNames)
     if let command, let answer = try Self.look(command, at: self) { return answer }
     if command == .reset {
       self = SimulationSession(resolvers: resolvers, clients: clients)

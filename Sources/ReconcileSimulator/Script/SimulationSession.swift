@@ -36,7 +36,7 @@ package struct SimulationSession: Sendable {
     case quiesce
   }
 
-  private var reader: SimulationScript.Reader
+  private(set) var reader: SimulationScript.Reader
   /// Your own resolvers and clients, which the world may name; kept for `reset`.
   let resolvers: [ResolverUnderTest]
   let clients: [ClientUnderTest]
