@@ -107,36 +107,13 @@ enum TextMergeBenchmark {
       var bothSides: String
     }
 
-    static let path = "/usr/bin/diff3"
+    static let path = Diff3Process.path
 
     static func run(ancestor: String, client: String, server: String, rounds: Int) throws -> Output {
-      let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-diff3-\(getpid())")
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      defer { try? FileManager.default.removeItem(at: directory) }
-      var paths: [String] = []
       // diff3 MINE OLDER YOURS: the server's lines come first in a conflict, as in `overlap: .both`.
-      for (name, text) in [("server", server), ("ancestor", ancestor), ("client", client)] {
-        let url = directory.appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        paths.append(url.path)
-      }
-      var best = Double.infinity
-      var output = ""
-      for _ in 0..<max(1, rounds) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-m"] + paths
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        let start = DispatchTime.now().uptimeNanoseconds
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-        output = String(decoding: data, as: UTF8.self)
-      }
-      let (conflicts, both) = bothSides(output)
-      return Output(milliseconds: best, conflicts: conflicts, bothSides: both)
+      let run = try Diff3Process.merge(mine: server, older: ancestor, yours: client, rounds: rounds)
+      let (conflicts, both) = bothSides(run.output)
+      return Output(milliseconds: run.milliseconds, conflicts: conflicts, bothSides: both)
     }
 
     /// `diff3 -m` output with each conflict block replaced by its first file's lines, then its third's.

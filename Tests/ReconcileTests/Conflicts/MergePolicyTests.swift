@@ -161,24 +161,8 @@ struct MergePolicyTests {
 struct TextMergeAgainstDiff3Tests {
   /// `diff3 -m client ancestor server`: its output, and whether it merged without a conflict.
   static func diff3(ancestor: String, client: String, server: String) throws -> (text: String, clean: Bool) {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diff3-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    var paths: [String] = []
-    for (name, text) in [("client", client), ("ancestor", ancestor), ("server", server)] {
-      let url = directory.appendingPathComponent(name)
-      try Data(text.utf8).write(to: url)
-      paths.append(url.path)
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/diff3")
-    process.arguments = ["-m"] + paths
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (String(decoding: data, as: UTF8.self), process.terminationStatus == 0)
+    let run = try Diff3Process.merge(mine: client, older: ancestor, yours: server)
+    return (run.output, run.clean)
   }
 
   static func merge(_ ancestor: String, _ client: String, _ server: String, _ overlap: FieldMerge.TextOverlap) throws
@@ -193,7 +177,7 @@ struct TextMergeAgainstDiff3Tests {
 
   @Test("wherever diff3 merges cleanly, the line merge is clean too and equal to it (seeds 0...149)")
   func cleanWhereDiff3IsClean() throws {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/diff3") else {
+    guard FileManager.default.isExecutableFile(atPath: Diff3Process.path) else {
       Issue.record("GNU diff3 is not installed at /usr/bin/diff3; install diffutils to compare against it")
       return
     }
