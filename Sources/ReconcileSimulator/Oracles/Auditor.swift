@@ -121,10 +121,9 @@ struct Auditor: WorldListener, Sendable {
     var action = UserHistory.Action(device: device, time: now, recordID: recordID, kind: kind, base: 0)
     if !action.isCreate { action.base = shownPosition(before) }
     action.knownKeys = knownKeys.isEmpty ? nil : knownKeys[device]
-    if !editContractKeys.isEmpty {
-      for key in editContractKeys where action.writes[key] != nil {
-        action.before[key] = .some(before.flatMap { Observer.value(of: key, in: $0) })
-      }
+    var bases: [String: FieldValue?] = [:]
+    for key in editContractKeys where action.writes[key] != nil {
+      bases[key] = .some(before.flatMap { Observer.value(of: key, in: $0) })
     }
     if let after {
       if let key = rules.editCountKey, case .int64(let count)? = after[key] { action.editCount = count }
@@ -132,7 +131,7 @@ struct Auditor: WorldListener, Sendable {
         action.stamps = (try? HybridLogicalClockMerge(stampsKey: key).stamps(in: after)) ?? [:]
       }
     }
-    history.record(action)
+    history.record(action, before: bases)
   }
 
   /// Violations found while the run went on, in the order each check found them.

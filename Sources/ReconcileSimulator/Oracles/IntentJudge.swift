@@ -216,7 +216,7 @@ struct IntentJudge {
       var kept: Bool
       if let acceptsEdits = contract.acceptsEdits {
         func edit(_ action: UserHistory.Action) -> KeyContract.Edit {
-          ((action.before[key] ?? nil), action.writes[key] ?? nil)
+          (history.base(of: action, key: key), action.writes[key] ?? nil)
         }
         kept = acceptsEdits(writers.map(edit), latest.map(edit), ended)
       } else {

@@ -25,9 +25,6 @@ package struct UserHistory: Sendable {
     package var editCount: Int64?
     /// The per-field stamps the device showed after the action.
     package var stamps: [String: HybridTimestamp] = [:]
-    /// For keys whose contract judges edits (``KeyContract/judgesEdits``), the value the device showed before the
-    /// action (`nil` inside: no value); empty for every other key.
-    package var before: [String: FieldValue?] = [:]
     /// The keys the device's app knows (`nil`: every key). A create removes the keys it knows and does not set; a key
     /// only a newer app knows, it cannot remove (``Invariant/unknownKeysKept``).
     package var knownKeys: Set<String>?
@@ -113,13 +110,23 @@ package struct UserHistory: Sendable {
   /// An empty history.
   package init() {}
 
-  package mutating func record(_ action: Action) {
+  /// Adds an action, numbering it.
+  /// - Parameter before: For keys whose contract judges edits (``KeyContract/judgesEdits``), the value the device
+  ///   showed before the action; kept beside the actions, so the actions of runs without such keys carry nothing more.
+  package mutating func record(_ action: Action, before: [String: FieldValue?] = [:]) {
     userKeys.formUnion(action.writes.keys)
     counter += 1
     var numbered = action
     numbered.order = counter
     actions.append(numbered)
+    if !before.isEmpty { editBases[counter] = before }
   }
+
+  /// By action order, the values the device showed before the action, for keys whose contract judges edits.
+  package private(set) var editBases: [Int: [String: FieldValue?]] = [:]
+
+  /// The value `action`'s device showed of `key` before it, where the key's contract judges edits.
+  package func base(of action: Action, key: String) -> FieldValue? { editBases[action.order]?[key] ?? nil }
 
   package mutating func recordReset(_ reset: ZoneReset) { resets.append(reset) }
 

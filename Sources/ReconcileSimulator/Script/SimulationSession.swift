@@ -48,8 +48,6 @@ package struct SimulationSession: Sendable {
   private var declarations: [SchemaDeclaration] = []
   /// The declared app version each device added with `--schema` runs at the start.
   private var appVersions: [String: SchemaVersion] = [:]
-  /// Whether a header line set what a replay script cannot write (a resolver's options).
-  private var setBeyondReplay = false
 
   /// A session with no world yet.
   /// - Parameters:
@@ -72,7 +70,8 @@ package struct SimulationSession: Sendable {
 
   /// Whether everything done so far is a replay script's: no line acted beyond a seeded run's steps.
   package var isReplayable: Bool {
-    appVersions.isEmpty && !setBeyondReplay
+    // A resolver with options is named by its line (`field-merge --text body`), which no replay script can name.
+    appVersions.isEmpty && reader.resolverNames.contains(setup.resolver.name)
       && !actions.contains {
         if case .operation = $0 { return true }
         return false
@@ -137,7 +136,6 @@ package struct SimulationSession: Sendable {
     default:
       let steps = next.parsed.steps.dropFirst(stepsBefore)
       reader = next
-      if case .resolver = command { setBeyondReplay = false }
       guard !steps.isEmpty else { return Output(lines: rebuild(Self.confirmation(of: command)), violations: []) }
       var lines: [String] = []
       for step in steps { lines += record(.step(step)).lines }
@@ -182,7 +180,7 @@ package struct SimulationSession: Sendable {
       world.perform(step)
       quiescent = nil
     case .operation(let operation, let line):
-      _ = world.perform(operation, line: line)
+      world.perform(operation, line: line)
       quiescent = nil
     case .quiesce:
       quiescent = world.quiesce()
@@ -201,7 +199,7 @@ package struct SimulationSession: Sendable {
       guard let version = appVersions[device.name], let install = try? install(version, on: device.name) else {
         continue
       }
-      _ = world.perform(install, line: "\(device.name) runs app \(version)")
+      world.perform(install, line: "\(device.name) runs app \(version)")
     }
     simulation = world
     return world
@@ -218,7 +216,7 @@ package struct SimulationSession: Sendable {
     for action in earlier {
       switch action {
       case .step(let step): world.perform(step)
-      case .operation(let operation, let line): _ = world.perform(operation, line: line)
+      case .operation(let operation, let line): world.perform(operation, line: line)
       case .quiesce: quiescent = world.quiesce()
       }
     }
@@ -266,7 +264,6 @@ package struct SimulationSession: Sendable {
       let resolver = setting.resolverUnderTest
       if let refusal = setup.client.refusal(ofResolver: resolver.name) { throw ScriptError(refusal) }
       reader.change { $0.resolver = resolver }
-      setBeyondReplay = true
       return Output(lines: rebuild(["resolver \(setting.summary)"]), violations: [])
     default:
       return try operate(command, line: line)
@@ -352,7 +349,7 @@ package struct SimulationSession: Sendable {
   private func install(_ version: SchemaVersion, on device: String) throws(ScriptError) -> WorldOperation {
     let schema = try AppSchemaBuilder.schema(version, from: declarations)
     let keys = Set(schema.recordSchemas.values.flatMap { $0.fields.keys })
-    return .install(device: device, version: "\(version)", schema: schema, knownKeys: keys)
+    return .install(device: device, schema: schema, knownKeys: keys)
   }
 
   /// Records are identified by name alone, so the type a line names must be the one the device holds.

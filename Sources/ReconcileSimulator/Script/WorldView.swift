@@ -41,9 +41,11 @@ package struct WorldView {
   ///   - clients: The devices, in order.
   ///   - users: Each device's user, by device name; a device without one is signed out and syncs no zone.
   ///   - clockOffsets: Each device's clock offset, by device name.
+  ///   - counts: Each device's requests, errors and waits, by device name.
+  ///   - trace: The world's trace so far.
   package init(
     server: SimulatedServer, clients: [any SyncClient], users: [String: String],
-    clockOffsets: [String: TimeInterval] = [:], counts: [String: DeviceCounts] = [:], trace: [String] = []
+    clockOffsets: [String: TimeInterval], counts: [String: DeviceCounts], trace: [String]
   ) {
     self.counts = counts
     self.trace = trace

@@ -8,8 +8,8 @@ extension Simulation {
   /// - Parameters:
   ///   - operation: The operation.
   ///   - line: The script line that asked for it, for the trace.
-  /// - Returns: Why it could not be carried out (the trace notes it skipped, as for a step), or `nil`.
-  package mutating func perform(_ operation: WorldOperation, line: String) -> String? {
+  /// An operation that cannot be carried out is skipped, and the trace says why, as for a step.
+  package mutating func perform(_ operation: WorldOperation, line: String) {
     traceEntries.append(.operation(line))
     let problem = operation.device.flatMap { index(of: $0) == nil ? "no device \($0)" : nil } ?? apply(operation)
     if let problem { traceEntries.append(.note("skipped: \(problem)")) }
@@ -18,7 +18,6 @@ extension Simulation {
     } else {
       pump(until: now.addingTimeInterval(Self.stepInterval))
     }
-    return problem
   }
 
   /// Whether the device called `name` (or every device, for `nil`) has nothing under way: idle, halted or offline,
@@ -65,7 +64,7 @@ extension Simulation {
     case .delete(let name, let id):
       guard let index = index(of: name) else { return nil }
       return userDeletes(id, on: index)
-    case .install(let name, _, let schema, let keys):
+    case .install(let name, let schema, let keys):
       auditor.appInstalled(on: name, knownKeys: keys)
       withDevice(name) { $0.upgrade(to: schema) }
     case .jumpClock(let name, let seconds):

@@ -17,7 +17,7 @@ package enum WorldOperation: Sendable {
   /// The app on `device` deletes a record of any type.
   case delete(device: String, id: RecordID)
   /// `device` runs another app version, with `schema` (`nil`: no schema checks) knowing `knownKeys` (`nil`: every key).
-  case install(device: String, version: String, schema: Schema?, knownKeys: Set<String>?)
+  case install(device: String, schema: Schema?, knownKeys: Set<String>?)
   /// `device` clears its halt and syncs again.
   case restart(device: String)
   /// The server answers the next `count` requests (from `device`, or from anyone) with `error`.
@@ -34,7 +34,7 @@ package enum WorldOperation: Sendable {
   /// The device the operation is about, if any.
   package var device: String? {
     switch self {
-    case .create(let device, _), .edit(let device, _, _, _), .delete(let device, _), .install(let device, _, _, _),
+    case .create(let device, _), .edit(let device, _, _, _), .delete(let device, _), .install(let device, _, _),
       .restart(let device), .disconnectAfterSave(let device), .jumpClock(let device, _):
       device
     case .serverError(_, _, let device): device

@@ -28,92 +28,53 @@ enum OrderedListMerge {
       numbers = [table.number(ancestor), table.number(client), table.number(server)]
     }
     let pieces = ThreeWayMerge.merge(ancestor: numbers[0], client: numbers[1], server: numbers[2])
-    return small
-      ? settle(pieces, ancestor: numbers[0], server: numbers[2], client: numbers[1], values: (ancestor, server, client))
-      : settleByCounting(pieces, ancestor: ancestor, server: server, client: client)
+    return settle(pieces, numbers: numbers, values: [ancestor, client, server])
   }
 
-  /// Removals and extra copies settled over the elements' numbers (short lists): the same rules as
-  /// ``settleByCounting(_:ancestor:server:client:)``, counting by scanning.
-  private static func settle(
-    _ pieces: [ThreeWayMerge.Piece], ancestor: [Int32], server: [Int32], client: [Int32],
-    values: (ancestor: [FieldValue], server: [FieldValue], client: [FieldValue])
-  ) -> [FieldValue] {
-    var merged: [(number: Int32, value: FieldValue, fromClient: Bool)] = []
-    merged.reserveCapacity(max(server.count, client.count) + 4)
+  /// The pieces as elements, with removals and extra copies settled. Elements are numbered densely (0 up to the number
+  /// of distinct elements), so counts are arrays indexed by number, whatever the lists' length.
+  private static func settle(_ pieces: [ThreeWayMerge.Piece], numbers: [[Int32]], values: [[FieldValue]])
+    -> [FieldValue]
+  {
+    let (ancestor, client, server) = (0, 1, 2)
+    let distinct = Int(numbers.lazy.compactMap { $0.max() }.max() ?? -1) + 1
+    func counts(_ list: [Int32]) -> [Int] {
+      var counts = [Int](repeating: 0, count: distinct)
+      for number in list { counts[Int(number)] += 1 }
+      return counts
+    }
+    let onServer = counts(numbers[server])
+    let onClient = counts(numbers[client])
+    // How often each element may be held: never when a side removed it from the ancestor, else as often as the side
+    // holding it most often holds it.
+    var allowed = zip(onServer, onClient).map { max($0, $1) }
+    for number in numbers[ancestor] where onServer[Int(number)] == 0 || onClient[Int(number)] == 0 {
+      allowed[Int(number)] = 0
+    }
+    var merged: [(text: Int, index: Int)] = []
+    merged.reserveCapacity(max(numbers[server].count, numbers[client].count) + 4)
     for piece in pieces {
       switch piece {
-      case .ancestor(let range): for i in range { merged.append((ancestor[i], values.ancestor[i], false)) }
-      case .server(let range): for i in range { merged.append((server[i], values.server[i], false)) }
-      case .client(let range): for i in range { merged.append((client[i], values.client[i], true)) }
+      case .ancestor(let range): for index in range { merged.append((ancestor, index)) }
+      case .server(let range): for index in range { merged.append((server, index)) }
+      case .client(let range): for index in range { merged.append((client, index)) }
       case .overlap(_, let clientRange, let serverRange):
-        for i in serverRange { merged.append((server[i], values.server[i], false)) }
-        for i in clientRange { merged.append((client[i], values.client[i], true)) }
+        for index in serverRange { merged.append((server, index)) }
+        for index in clientRange { merged.append((client, index)) }
       }
     }
-    func count(_ number: Int32, in list: [Int32]) -> Int { list.reduce(0) { $0 + ($1 == number ? 1 : 0) } }
-    func allowed(_ number: Int32) -> Int {
-      let onServer = count(number, in: server)
-      let onClient = count(number, in: client)
-      if ancestor.contains(number), onServer == 0 || onClient == 0 { return 0 }
-      return max(onServer, onClient)
-    }
-    var keep = [Bool](repeating: true, count: merged.count)
-    let numbers = merged.map(\.number)
-    var held = numbers.map { count($0, in: numbers) }
-    for pass in [true, false] {
-      for index in merged.indices.reversed() where keep[index] && (!pass || merged[index].fromClient) {
-        guard held[index] > allowed(merged[index].number) else { continue }
-        keep[index] = false
-        for other in merged.indices where merged[other].number == merged[index].number { held[other] -= 1 }
-      }
-    }
-    return merged.indices.filter { keep[$0] }.map { merged[$0].value }
-  }
-
-  /// Removals and extra copies settled by counting elements in dictionaries (long lists).
-  private static func settleByCounting(
-    _ pieces: [ThreeWayMerge.Piece], ancestor: [FieldValue], server: [FieldValue], client: [FieldValue]
-  ) -> [FieldValue] {
-    var merged: [(value: FieldValue, fromClient: Bool)] = []
-    merged.reserveCapacity(max(server.count, client.count) + 4)
-    for piece in pieces {
-      switch piece {
-      case .ancestor(let range): merged += ancestor[range].map { ($0, false) }
-      case .server(let range): merged += server[range].map { ($0, false) }
-      case .client(let range): merged += client[range].map { ($0, true) }
-      case .overlap(_, let clientRange, let serverRange):
-        merged += server[serverRange].map { ($0, false) }
-        merged += client[clientRange].map { ($0, true) }
-      }
-    }
-    let serverCounts = counts(server)
-    let clientCounts = counts(client)
-    var allowed: [FieldValue: Int] = [:]
-    for element in Set(ancestor) where serverCounts[element] == nil || clientCounts[element] == nil {
-      allowed[element] = 0
-    }
-    for (element, count) in serverCounts where allowed[element] == nil {
-      allowed[element] = max(count, clientCounts[element] ?? 0)
-    }
-    for (element, count) in clientCounts where allowed[element] == nil { allowed[element] = count }
     // Extra copies are dropped from the client's first, then from the end.
-    var held = counts(merged.map(\.value))
+    var held = counts(merged.map { numbers[$0.text][$0.index] })
     var keep = [Bool](repeating: true, count: merged.count)
-    for pass in [true, false] {
-      for index in merged.indices.reversed() where keep[index] && (!pass || merged[index].fromClient) {
-        let element = merged[index].value
-        guard let count = held[element], count > allowed[element, default: 0] else { continue }
-        keep[index] = false
-        held[element] = count - 1
+    for clientsOnly in [true, false] {
+      for position in merged.indices.reversed()
+      where keep[position] && (!clientsOnly || merged[position].text == client) {
+        let number = Int(numbers[merged[position].text][merged[position].index])
+        guard held[number] > allowed[number] else { continue }
+        keep[position] = false
+        held[number] -= 1
       }
     }
-    return merged.indices.filter { keep[$0] }.map { merged[$0].value }
-  }
-
-  private static func counts(_ list: [FieldValue]) -> [FieldValue: Int] {
-    var counts: [FieldValue: Int] = [:]
-    for element in list { counts[element, default: 0] += 1 }
-    return counts
+    return merged.indices.filter { keep[$0] }.map { values[merged[$0].text][merged[$0].index] }
   }
 }

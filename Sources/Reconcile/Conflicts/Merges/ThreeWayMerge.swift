@@ -5,13 +5,6 @@
 ///
 /// Edits that touch (a change right after the other side's, with no unchanged token between) overlap, as in `diff3`.
 enum ThreeWayMerge {
-  /// A hunk both sides changed differently: the ancestor's tokens and each side's, as half-open ranges.
-  struct Overlap {
-    var ancestor: Range<Int>
-    var client: Range<Int>
-    var server: Range<Int>
-  }
-
   /// Where each piece of the merge comes from, in order.
   enum Piece: Equatable {
     /// Tokens of the ancestor that both sides kept (or changed the same way: then the server's).
