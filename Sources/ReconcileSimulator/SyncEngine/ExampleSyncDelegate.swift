@@ -163,8 +163,15 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     for key in new.allKeys { new.markChanged(key) }
     try stamp(&new, at: now)
     disk.ancestors[record.recordID] = nil
-    disk.deletedLocally[record.recordID] = nil
-    if let deletion = disk.deletions.removeValue(forKey: record.recordID) {
+    let id = record.recordID
+    // A deletion remembered because a save of the deleted record was in doubt is one this record replaces too: that
+    // save may land, and the user's latest word is this record.
+    let inDoubt = disk.savesInDoubt.contains(id) || disk.newRecordsHandedOut.contains(id)
+    let remembered = disk.deletedLocally.removeValue(forKey: id).flatMap { inDoubt ? $0 : nil }
+    if let deletion = disk.deletions.removeValue(forKey: id) ?? remembered {
+      // Doubt about the deleted record's saves ends here: the replacement overwrites whatever of them landed, and
+      // doubt from now on is about the replacement's own saves.
+      disk.savesInDoubt.remove(id)
       // The new record replaces the one deleted: its save overwrites it, so the deletion is not sent.
       disk.replacing[record.recordID] = deletion
       syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(record.recordID)])
@@ -357,7 +364,14 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       }
       for failure in sent.failedRecordSaves { settleAttempt(failure, &syncEngine) }
       for failure in sent.failedRecordSaves { handleFailedSave(failure, &syncEngine) }
-      for id in sent.deletedRecordIDs { disk.deletions[id] = nil }
+      for id in sent.deletedRecordIDs {
+        // A save of the record still in doubt may land after the deletion: remembered, a copy of it fetched later
+        // (this device's own) is deleted again.
+        let deletion = disk.deletions.removeValue(forKey: id)
+        if disk.savesInDoubt.contains(id) || disk.newRecordsHandedOut.contains(id) {
+          disk.deletedLocally[id] = deletion
+        }
+      }
       // A deletion the engine retries is still pending; one it gave up on is over.
       for id in sent.failedRecordDeletes.keys where !syncEngine.pendingRecordZoneChanges.contains(.deleteRecord(id)) {
         disk.deletions[id] = nil
@@ -453,9 +467,11 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     disk.fullFetchSeen = nil
     for id in disk.records.keys.sorted() where !seen.contains(id) { applyDeletion(of: id, &syncEngine) }
     // A deletion of a record the server no longer has is moot: sent later, it could only delete a record created
-    // anew under the same ID.
+    // anew under the same ID. Unless this device's save of it is still in doubt: a copy may land yet, so the deletion
+    // is remembered, to delete that copy once fetched (or to be replaced by a record the user creates again).
     for id in disk.deletions.keys.sorted() where !seen.contains(id) && disk.records[id] == nil {
-      disk.deletions[id] = nil
+      let deletion = disk.deletions.removeValue(forKey: id)
+      if disk.savesInDoubt.contains(id) || disk.newRecordsHandedOut.contains(id) { disk.deletedLocally[id] = deletion }
       disk.deletionsAwaitingFetch.remove(id)
       syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id)])
     }
@@ -510,12 +526,21 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
         try? bookkeeping.observeStamps(of: server, clock: &clock, at: server.modificationDate ?? .distantPast)
         disk.clock = clock
       }
-      defer { disk.ancestors[id] = server }
+      // The version merged becomes the ancestor of the next merge; one the delegate halted on was not merged, so the
+      // user's change still stands on the version before it.
+      var halted = false
+      defer { if !halted { disk.ancestors[id] = server } }
       guard let local, syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id)) else { return server }
       // The very version the unsent edits were made on: nothing new to merge.
       if let tag = local.recordChangeTag, tag == server.recordChangeTag { return local }
       if let replaced = disk.replacing[id] {
-        if replaced.creationDate == nil || replaced.creationDate == server.creationDate {
+        // A record the server created after the user deleted the one replaced (whose creation the server never
+        // confirmed), while a save of the replacement is in doubt, is that save landed unanswered (and perhaps edited
+        // since): it merges as this record's own version.
+        let ownLanded =
+          replaced.creationDate == nil && disk.savesInDoubt.contains(id)
+          && (server.creationDate.map { $0 > replaced.deletedAt } ?? false)
+        if !ownLanded && (replaced.creationDate == nil || replaced.creationDate == server.creationDate) {
           return replacement(local, over: server, &syncEngine)
         }
         // The record it was to replace is gone; this one was created anew elsewhere: merge as two creates do.
@@ -538,9 +563,11 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       } catch let halt as SchemaHalt {
         // A newer app's record: this one must not merge into it. The user's change waits, unsent, for an upgrade.
         disk.halt = .schema(halt)
+        halted = true
         return local
       } catch {
         disk.halt = .unresolvableConflict(id, "\(error)")
+        halted = true
         return local
       }
       if merged.changedKeys.isEmpty { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)]) }

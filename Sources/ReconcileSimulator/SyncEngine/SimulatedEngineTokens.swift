@@ -15,6 +15,12 @@ struct SimulatedEngineTokens: Sendable, Hashable, Codable {
   var zones: [ZoneID: ZoneChangeToken] = [:]
   /// Zones the database changes named whose fetch has not yet reached the end, in the order to fetch them.
   var zonesNeedingFetch: [ZoneID] = []
+  /// Zones this engine saved (created) that no deletion has been reported for: with the zones it holds tokens for,
+  /// those a listing of the database from the beginning must name, or they are gone.
+  var savedZones: Set<ZoneID>? = nil
+
+  /// The zones this engine knows of: those it holds a token for and those it saved.
+  var knownZones: Set<ZoneID> { Set(zones.keys).union(savedZones ?? []) }
 
   /// The tokens a serialization holds; none for a first launch or another engine's state.
   init(_ serialization: SyncEngine.StateSerialization?) {

@@ -245,7 +245,20 @@ extension SimulatedSyncEngine {
     case .databaseChanges(let changes):
       var deletions = changes.deletedZones.map { SyncEngine.ZoneDeletion(zoneID: $0, reason: .deleted) }
       deletions += changes.purgedZones.map { SyncEngine.ZoneDeletion(zoneID: $0, reason: .purged) }
-      let gone = Set(changes.deletedZones + changes.purgedZones)
+      var gone = Set(changes.deletedZones + changes.purgedZones)
+      if case .fetchDatabaseChanges(let request) = flight.request, request.since == nil {
+        // A listing from the beginning names the zones there are, not those deleted before it began. Apple does not
+        // say what CKSyncEngine does with a zone it knew that such a listing leaves out; the stand-in reports it
+        // deleted, as the delegate must hear to drop what it holds of it.
+        var listed = session.listedFromStart ?? []
+        listed.formUnion(changes.changedZones)
+        session.listedFromStart = changes.moreComing ? listed : nil
+        if !changes.moreComing {
+          let unlisted = tokens.knownZones.filter { !listed.contains($0) && !gone.contains($0) }.sorted()
+          deletions += unlisted.map { SyncEngine.ZoneDeletion(zoneID: $0, reason: .deleted) }
+          gone.formUnion(unlisted)
+        }
+      }
       guard
         emit(
           .fetchedDatabaseChanges(
@@ -253,7 +266,10 @@ extension SimulatedSyncEngine {
       else { return }
       // The new database token and the zones it leaves to fetch are one write: a crash after it fetches them still.
       updateTokens { tokens in
-        for zone in gone { tokens.zones[zone] = nil }
+        for zone in gone {
+          tokens.zones[zone] = nil
+          tokens.savedZones?.remove(zone)
+        }
         tokens.zonesNeedingFetch.removeAll { gone.contains($0) }
         for zone in changes.changedZones where !gone.contains(zone) && !tokens.zonesNeedingFetch.contains(zone) {
           tokens.zonesNeedingFetch.append(zone)
@@ -285,6 +301,10 @@ extension SimulatedSyncEngine {
     case .modifyZones(let result):
       state.remove(
         pendingDatabaseChanges: result.saved.map { .saveZone($0.zoneID) } + result.deleted.map { .deleteZone($0) })
+      // The zones it saved persist with the pending changes they leave: one write.
+      updateTokens { tokens in
+        tokens.savedZones = (tokens.savedZones ?? []).union(result.saved.map(\.zoneID)).subtracting(result.deleted)
+      }
       guard
         emit(
           .sentDatabaseChanges(

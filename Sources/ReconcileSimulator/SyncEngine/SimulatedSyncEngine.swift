@@ -59,6 +59,9 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
     /// The wait, the retries and the batch limit (shared with the reference client).
     var pacing = RequestPacing(batchLimit: 400)
     var zonesToFetch: [ZoneID] = []
+    /// During a fetch of database changes from the beginning (no token, or an expired one), the zones its pages listed
+    /// so far: a zone the engine holds a token for that the whole listing leaves out is gone.
+    var listedFromStart: Set<ZoneID>?
     /// Whether `willFetchRecordZoneChanges` was sent for the first zone of `zonesToFetch`.
     var zoneFetchStarted = false
     /// Records the app changed again while their batch was in flight: their pending changes stay when it lands.

@@ -184,6 +184,115 @@ struct SyncEngineFoundAtScaleTests {
       script: case4),
     ReplayCase(behaviour: "the version the unsent edits were made on, fetched again, merges nothing", script: case5),
     ReplayCase(behaviour: "an edit unsent through a crash revives a concurrent deletion", script: case6),
+    ReplayCase(
+      behaviour:
+        "a halt on a newer app's record keeps the ancestor the user's change was made on, so the merge after the upgrade keeps the other device's body (none seed 0, merging, major schemas)",
+      script: """
+        client sync-engine
+        resolver merging
+        schemas major
+        device add d1 --clock-offset 0s
+        device add d2 --clock-offset 0s
+        send-after-edits
+        invariants oneSidedChangesKept
+        d1 upgrade
+        d2 create Note/r11 title="d2.118"
+        d1 create Note/r11 title="d1.155"
+        d1 edit Note/r11 body="d1.157'\\nd1.157\\n"
+        d2 edit Note/r11 body="d2.162\\n"
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "a zone the engine created that a listing of the database from the beginning leaves out is reported deleted (hostile seed 490, merging, after the database token expired)",
+      script: """
+        client sync-engine
+        resolver merging
+        delete-policy editWins
+        device add d1 --clock-offset 0s
+        send-after-edits
+        invariants convergence
+        d1 create Note/r4 title="d1.21"
+        advance 1s
+        fault delete-zone
+        fault expire-database-tokens
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "a save in doubt that lands after the record's deletion is fetched as the device's own and deleted again (swarm seed 382, merging)",
+      script: """
+        client sync-engine
+        resolver merging
+        device add d1 --clock-offset 0s
+        send-after-edits
+        limit batch-items 3 page-size 3
+        invariants noResurrection
+        d1 create Note/r3 title="d1.6"
+        fault lose-response d1
+        d1 edit Note/r3 title="d1.28"
+        advance 2s
+        d1 create Note/r1 title="d1.47"
+        fault lose-response d1
+        advance 60s
+        fault delay d1 83s
+        advance 57s
+        d1 delete Note/r1
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "a replacement whose own save landed unanswered, and was edited elsewhere since, merges with that version instead of overwriting it (flaky seed 235, major schemas)",
+      script: """
+        client sync-engine
+        resolver field-merge
+        delete-policy editWins
+        schemas major
+        device add d1 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        invariants oneSidedChangesKept
+        d1 create Note/r3 title="d1.8"
+        fault lose-request d1
+        d1 create Note/r4 title="d1.42"
+        advance 41s
+        d1 delete Note/r4
+        fault lose-response d1
+        advance 16s
+        d1 create Note/r4 title="d1.158"
+        d3 crash
+        d3 edit Note/r4 rank=172
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "a deletion of a record whose save is still in doubt outlives a fetch from the beginning, and the record created again replaces that save's late copy (hostile seed 210)",
+      script: """
+        client sync-engine
+        resolver merging
+        delete-policy deleteWins
+        schemas minor
+        device add d1 --clock-offset 0s
+        device add d2 --clock-offset 0s
+        send-after-edits
+        invariants oneSidedChangesKept
+        d1 create Note/r2 title="d1.3"
+        d2 crash
+        fault delay d2 61s
+        d2 create Note/r5 title="d2.22"
+        advance 5s
+        d2 delete Note/r5
+        advance 31s
+        d2 crash
+        advance 22s
+        d2 create Note/r5 title="d2.164"
+        quiesce
+        expect invariants
+        """),
   ]
 
   @Test("each counterexample replays with every invariant held", arguments: cases)
