@@ -289,12 +289,13 @@ struct MergeContractTests {
       phone: String, mac: String
     )] = [
       (
-        .text(.line, overlap: .both), .server, "body", .textInsertionsKept, #"body="a\nb\nc\n""#,
+        .text(.line, overlap: .both), .server, "body", .textEditsKept(.line, overlapKeepsBoth: true),
+        #"body="a\nb\nc\n""#,
         #"body="A\nb\nc\n""#, #"body+="d\n""#
       ),
       (.counter, .client, "plays", .incrementsCounted, "plays=0", "plays+=1", "plays+=2"),
-      (.set(.addWins), .server, "tags", .listEditsKept, "tags=[a, b]", "tags-=a", "tags+=c"),
-      (.orderedList, .server, "order", .listEditsKept, "order=[a, b, c]", "order+=x", "order-=b"),
+      (.set(.addWins), .server, "tags", .listEditsKept(), "tags=[a, b]", "tags-=a", "tags+=c"),
+      (.orderedList, .server, "order", .listEditsKept(ordered: true), "order=[a, b, c]", "order+=x", "order-=b"),
     ]
 
   @Test("each merging policy keeps its contract, and a twin that picks a side breaks it", arguments: cases.indices)

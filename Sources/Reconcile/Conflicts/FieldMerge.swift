@@ -58,9 +58,12 @@ public struct FieldMerge: ConflictResolver {
     /// Loses: in an overlap, the losing side's version of that stretch (nothing with `.both`).
     case text(TextGranularity = .line, overlap: TextOverlap = .server)
     /// Merge a counter: the server's value plus the client's increment since the ancestor,
-    /// `server + (client − ancestor)`, a missing ancestor counting as zero; `INT64` or `DOUBLE`, the same type on
-    /// every side. Keeps every increment and decrement of both sides; loses nothing but an `INT64` sum that does not
-    /// fit, which is an error.
+    /// `server + (client − ancestor)`, a missing ancestor or server value counting as zero (a client that removed the
+    /// key keeps the server's); `INT64` or `DOUBLE`, the same type on every side. Two sides that reached the same number both incremented, so
+    /// both count (unlike other policies, where equal values agree). Keeps every increment and decrement of both sides;
+    /// loses nothing but an `INT64` sum that does not fit, which is an error. A device that cannot tell whether its
+    /// save landed (its answer lost) counts its increment twice by merging again, or loses it by not: counters need
+    /// answered saves.
     case counter
     /// Merge an ordered list (a to-do order, a playlist) three ways: both sides' insertions and removals are kept in
     /// place, and each side's moves where the other did not move the same element (then the server's place wins);
@@ -201,6 +204,12 @@ public struct FieldMerge: ConflictResolver {
   /// The policy that settles `key`.
   private func policy(for key: String) -> Policy { (overrides.isEmpty ? nil : overrides[key]) ?? defaultPolicy }
 
+  /// Whether `key` is merged as a counter, and so is not settled when both sides reached the same value.
+  private func isCounter(_ key: String) -> Bool {
+    if case .counter = policy(for: key) { return true }
+    return false
+  }
+
   /// The three versions' values, read in place.
   private struct Versions {
     let client: FieldSlots
@@ -223,7 +232,10 @@ public struct FieldMerge: ConflictResolver {
       let slot = versions.client.slot(at: client)
       return result.choose(slot.value, encrypted: slot.encrypted, forKey: key, serverPosition: server)
     }
-    if versions.client.holdsSame(at: client, as: versions.server, at: server) { return result.skip(key) }
+    // Both sides holding one value agree, except on a counter: two increments that reached one number both count.
+    if versions.client.holdsSame(at: client, as: versions.server, at: server), !isCounter(key) {
+      return result.skip(key)
+    }
     if let base = versions.ancestor, versions.client.holdsSame(at: client, as: base, at: ancestor) {
       return result.skip(key)
     }
@@ -231,7 +243,14 @@ public struct FieldMerge: ConflictResolver {
     guard let client else { return result.skip(key) }
     guard let server else {
       let slot = versions.client.slot(at: client)
-      return result.choose(slot.value, encrypted: slot.encrypted, forKey: key, serverPosition: nil)
+      guard isCounter(key), let ancestor, let base = versions.ancestor else {
+        return result.choose(slot.value, encrypted: slot.encrypted, forKey: key, serverPosition: nil)
+      }
+      // A counter the server removed counts from zero: the client's increment is all it holds.
+      let zero: FieldValue = if case .double = slot.value { .double(0) } else { .int64(0) }
+      let merged = try CounterMerge.merge(
+        key: key, ancestor: base.slot(at: ancestor).value, server: zero, client: slot.value)
+      return result.choose(merged, encrypted: slot.encrypted, forKey: key, serverPosition: nil)
     }
     switch try settle(key, client: client, server: server, ancestor: ancestor, versions, in: conflict, &keptAside) {
     case .keepServer:

@@ -12,7 +12,8 @@ package import Reconcile
 ///   landed before it at all); an action saw a zone deletion it was made after (a create) or on a version after.
 ///
 /// Where an action landed is the model's one reading of the server's log (``landing(_:key:)``): a create or edit at the
-/// first save by its device after it (with a key: carrying the key's written value, unique in a run); a deletion at its
+/// first save by its device after it (with a key: carrying the key's written value, unique in a run, or for a key a
+/// merging policy settles, the write's edit); a deletion at its
 /// device's own deletion of the record. Nothing here judges: ``IntentJudge`` asks it which actions are the latest.
 package struct Causality: Sendable {
   let history: UserHistory
@@ -119,16 +120,22 @@ package struct Causality: Sendable {
       if !timeline.exists(id, at: now) {
         // Not there yet is not gone: a save of the device's own, on its way when the user deleted the record, lands
         // after, and the deletion follows it.
-        guard let inFlight = saveInFlight(at: action) else { return now }
-        return deletionLanding(action, from: inFlight.time)
+        if let inFlight = saveInFlight(at: action) { return deletionLanding(action, from: inFlight.time) }
+        // A deletion the device sent anyway (a CKSyncEngine app queues one for a record whose save never landed)
+        // lands when it reaches the server, and deletes a record another device created under the name since.
+        return ownDeletion(action, from: action.time)?.position ?? now
       }
       return deletionLanding(action, from: action.time)
     }
     let save: ServerTimeline.Version?
     if let key {
       let written = action.writes[key] ?? nil
+      let carriesEdit = contract(for: key).carriesEdit
+      let before = carriesEdit == nil ? nil : history.base(of: action, key: key)
       save = timeline.firstSave(of: id, by: action.device, from: action.time) {
         guard let written else { return Observer.value(of: key, in: $0) == nil }
+        // A merged key's stored value is rarely the one written: the save carries the write's edit.
+        if let carriesEdit { return carriesEdit(Observer.value(of: key, in: $0), (before, written)) }
         return holds($0, key: key, written)
       }
     } else {
@@ -163,16 +170,17 @@ package struct Causality: Sendable {
   /// — made before the device deleted the record again; else, when the device's request found the record gone and
   /// deleted nothing, at the first deletion by anyone.
   private func deletionLanding(_ action: UserHistory.Action, from time: Date) -> Int? {
-    let id = action.recordID
-    let nextDelete = byRecord[id]?.first {
+    if let own = ownDeletion(action, from: time) { return own.position }
+    return timeline.firstDeletion(of: action.recordID, from: time)?.position
+  }
+
+  /// The device's own deletion of the record from `time`, made before it deleted the record again.
+  private func ownDeletion(_ action: UserHistory.Action, from time: Date) -> ServerTimeline.Version? {
+    let nextDelete = byRecord[action.recordID]?.first {
       $0.device == action.device && $0.order > action.order && $0.isDelete
     }
-    if let own = timeline.firstDeletion(
-      of: id, by: action.device, from: time, before: nextDelete?.time ?? .distantFuture)
-    {
-      return own.position
-    }
-    return timeline.firstDeletion(of: id, from: time)?.position
+    return timeline.firstDeletion(
+      of: action.recordID, by: action.device, from: time, before: nextDelete?.time ?? .distantFuture)
   }
 
   /// The save of a record its device had made before deleting it that landed only after the deletion — a create or

@@ -208,29 +208,37 @@ struct IntentJudge {
     var keys = Set(final.allKeys).intersection(history.userKeys)
     for action in writes { keys.formUnion(action.writes.keys) }
     for key in keys.sorted() {
+      let contract = causality.contract(for: key)
       let writers = writes.filter { $0.decides(key) && !keyWithdrawn($0, key: key) }
       let latest = latestWrites(writers, key: key)
       guard !latest.isEmpty else { continue }
       let ended = Observer.value(of: key, in: final)
-      let contract = causality.contract(for: key)
-      var kept: Bool
-      if let acceptsEdits = contract.acceptsEdits {
-        func edit(_ action: UserHistory.Action) -> KeyContract.Edit {
-          (history.base(of: action, key: key), action.writes[key] ?? nil)
-        }
-        kept = acceptsEdits(writers.map(edit), latest.map(edit), ended)
-      } else {
-        kept = contract.accepts(latest.map { $0.writes[key] ?? nil }, ended)
-      }
       // Values of writes an editWins revival may or may not have kept: those that reached the server before the
       // deletion was cancelled or revived (unsent ones went with the deleted copy).
       let maybe = optional.filter { $0.decides(key) && causality.landing($0, key: key) != nil }
-      if !kept, !maybe.isEmpty, !contract.judgesEdits {
-        kept = contract.accepts(latestWrites(writers + maybe, key: key).map { $0.writes[key] ?? nil }, ended)
+      let unanswered = history.unansweredSaves[id] ?? []
+      var kept: Bool
+      if contract.judgesEdits {
+        // A write its device withdrew, by deleting the record or losing its copy to damage, may be in the value or not.
+        let all = writes.filter { $0.decides(key) }
+        let withdrawn = all.filter { laterDeletion(of: $0) != nil || damage(after: $0) != nil }
+        let required = all.filter { write in !withdrawn.contains { $0.order == write.order } }
+        switch judgeEdits(key, contract, writers: required, withdrawn: withdrawn + maybe, unanswered: unanswered, ended)
+        {
+        case .kept: kept = true
+        case .lost: kept = false
+        case .unknowable:
+          tally.setAside(id, .unansweredEditMerged)
+          continue
+        }
+      } else {
+        kept = contract.accepts(latest.map { $0.writes[key] ?? nil }, ended)
+        if !kept, !maybe.isEmpty {
+          kept = contract.accepts(latestWrites(writers + maybe, key: key).map { $0.writes[key] ?? nil }, ended)
+        }
       }
       // A device whose save went unanswered cannot tell whether its value landed and was overwritten since: when the
       // key ends with that device's value, it re-sent what it could not know was superseded. Not judged.
-      let unanswered = history.unansweredSaves[id] ?? []
       if !kept, let ended,
         writers.contains(where: { write in
           unanswered.contains(write.device) && (write.writes[key] ?? nil).map { contract.carries(ended, $0) } == true
@@ -263,6 +271,64 @@ struct IntentJudge {
   }
 
   /// The writes of `key` no other write among `writers` saw.
+  /// What a merging policy's contract says of a key's writes: kept, lost, or unknowable because a device whose save
+  /// of the record went unanswered may have merged an edit again.
+  private enum EditVerdict { case kept, lost, unknowable }
+
+  /// Judges a key whose contract judges edits, over the writes that count and any of those their devices withdrew (by
+  /// deleting the record, or losing their copy to damage) or that an editWins revival may have kept: a merged value is
+  /// built from edits, and a withdrawn write's edit may be in it or not, as another device built on it or the copy
+  /// carrying it was lost. A device's saves carry its edits in order, so of the writes one deletion or one damage
+  /// withdrew, those that landed are the first few: each such run is tried cut after every write (up to 16,384 ways in
+  /// all; beyond, all or none). When the edits do not explain the value and a device's save of the record went
+  /// unanswered, the device could not tell whether that save landed, so merging its edit again (counting an increment
+  /// twice) or not sending it (losing one) is what no client can avoid: unknowable.
+  private func judgeEdits(
+    _ key: String, _ contract: KeyContract, writers: [UserHistory.Action], withdrawn: [UserHistory.Action],
+    unanswered: Set<String>, _ ended: FieldValue?
+  ) -> EditVerdict {
+    guard let acceptsEdits = contract.acceptsEdits else { return .kept }
+    func edit(_ action: UserHistory.Action) -> KeyContract.Edit {
+      (history.base(of: action, key: key), action.writes[key] ?? nil)
+    }
+    func accepts(_ writes: [UserHistory.Action]) -> Bool {
+      let ordered = writes.sorted { $0.order < $1.order }
+      let writes = KeyContract.Writes(
+        all: ordered.map(edit), latest: latestWrites(ordered, key: key).map(edit),
+        sees: { causality.sees(ordered[$0], ordered[$1], key: key) })
+      return acceptsEdits(writes, ended)
+    }
+    // Runs of writes one event withdrew, each in order.
+    var runs: [[UserHistory.Action]] = []
+    var runOf: [String: Int] = [:]
+    var seen = Set<Int>()
+    for write in withdrawn.sorted(by: { $0.order < $1.order }) where seen.insert(write.order).inserted {
+      let event = laterDeletion(of: write)?.order ?? damage(after: write)?.order ?? -write.order
+      let id = "\(write.device)#\(event)"
+      if let run = runOf[id] {
+        runs[run].append(write)
+      } else {
+        runOf[id] = runs.count
+        runs.append([write])
+      }
+    }
+    // Every withdrawn write landed, or none did, most often; then every cut of every run.
+    if accepts(writers + runs.joined()) || accepts(writers) { return .kept }
+    let ways = runs.reduce(1) { $0 > 16_384 ? $0 : $0 * ($1.count + 1) }
+    if ways <= 16_384 {
+      for way in 0..<ways {
+        var chosen = writers
+        var rest = way
+        for run in runs {
+          chosen += run.prefix(rest % (run.count + 1))
+          rest /= run.count + 1
+        }
+        if accepts(chosen) { return .kept }
+      }
+    }
+    return (writers + withdrawn).contains { unanswered.contains($0.device) } ? .unknowable : .lost
+  }
+
   private func latestWrites(_ writers: [UserHistory.Action], key: String) -> [UserHistory.Action] {
     writers.filter { a in
       !writers.contains { b in b.order != a.order && causality.sees(b, a, key: key) }

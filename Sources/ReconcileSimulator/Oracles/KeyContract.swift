@@ -67,20 +67,42 @@ public struct KeyContract: Sendable, CustomStringConvertible {
   /// (`nil`: none).
   package typealias Edit = (before: FieldValue?, after: FieldValue?)
 
-  /// For a key a merging policy settles, whether the value it ended with keeps the writes' edits, given every write of
-  /// the key in the record's life (`all`, in order) and the latest ones, which no other write saw (`latest`). When
-  /// set, the judge asks it instead of ``accepts``.
-  package var acceptsEdits: (@Sendable (_ all: [Edit], _ latest: [Edit], _ ended: FieldValue?) -> Bool)?
+  /// Every write of a key in the record's life, as a merging policy's contract reads them.
+  package struct Writes {
+    /// Every write, in order.
+    package var all: [Edit]
+    /// The latest writes: those no other write saw.
+    package var latest: [Edit]
+    /// Whether `all[later]` saw `all[earlier]`.
+    package var sees: (_ later: Int, _ earlier: Int) -> Bool
+  }
+
+  /// For a key a merging policy settles, whether the value it ended with keeps the writes' edits. When set, the judge
+  /// asks it instead of ``accepts``.
+  package var acceptsEdits: (@Sendable (_ writes: Writes, _ ended: FieldValue?) -> Bool)?
+
+  /// For a key a merging policy settles, whether a value stored on the server carries a write's edit (the merged value
+  /// is rarely the one written): how the model finds where the edit landed. When set, it is asked instead of
+  /// ``carries``.
+  package var carriesEdit: (@Sendable (_ stored: FieldValue?, _ edit: Edit) -> Bool)?
 
   /// Whether the contract judges edits, so each write must keep the value it started from.
   package var judgesEdits: Bool { acceptsEdits != nil }
 
+  /// For a key a merging policy settles, the edits its values take: how a seeded run's users change it in place
+  /// (insert and delete lines, increment, add and remove elements, move them), so the policy has something to merge.
+  package var edits: MergedEdits?
+
   /// A contract over edits.
   package init(
-    name: String, acceptsEdits: @escaping @Sendable (_ all: [Edit], _ latest: [Edit], _ ended: FieldValue?) -> Bool
+    name: String, edits: MergedEdits,
+    carriesEdit: @escaping @Sendable (_ stored: FieldValue?, _ edit: Edit) -> Bool,
+    acceptsEdits: @escaping @Sendable (_ writes: Writes, _ ended: FieldValue?) -> Bool
   ) {
     self.init(name: name, accepts: { _, _ in true })
     self.acceptsEdits = acceptsEdits
+    self.carriesEdit = carriesEdit
+    self.edits = edits
   }
 
   /// A list merged by union (`FieldMerge.Policy.listUnion`): the value the key ends with holds every element of every

@@ -38,6 +38,11 @@ public enum SetAside: String, CaseIterable, Sendable, Hashable, Codable, CustomS
   /// A key ends with the value of a device whose save of the record went unanswered: it cannot know whether its value
   /// landed and was overwritten since, so re-sending it is what it must do. That key is not judged.
   case unansweredValueResent
+  /// A key a merging policy settles did not end as its writes' edits would leave it, and a device whose save of the
+  /// record went unanswered wrote it: the device cannot tell whether that save landed, so merging its edit again
+  /// counts it twice if it did (a counter's increment; an element it removed comes back), and not sending it loses it
+  /// if it did not. That key is not judged.
+  case unansweredEditMerged
 
   /// The reason's name.
   public var description: String { rawValue }

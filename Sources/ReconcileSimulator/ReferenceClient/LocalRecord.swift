@@ -31,9 +31,21 @@ package struct LocalRecord: Sendable, Hashable {
   var replacesDiscardedCopy = false
   /// The server creation date of the record it replaces, when known: a deletion of this record aims at that one.
   var replacedCreationDate: Date?
+  /// The deletion it replaces, when the user deleted the record here: owed again, as it was, should this one be lost
+  /// to damage (its change tag says which version the user deleted, so `.editWins` spares only edits the user did not
+  /// see).
+  var replacedDeletion: Tombstone?
   /// The last few versions sent and not yet acknowledged (at most eight): should one have landed unanswered — or as a
   /// duplicated copy — a server value equal to one of them is this device's own change, not a concurrent one.
-  var unacknowledgedSaves: [Record] = []
+  var unacknowledgedSaves: [UnacknowledgedSave] = []
+
+  /// A version sent and not acknowledged.
+  struct UnacknowledgedSave: Sendable, Hashable {
+    /// What was sent.
+    var record: Record
+    /// Whether the server refused it as a conflict: it did not land, unless a duplicated copy of it landed first.
+    var refused = false
+  }
   /// Whether the stored copies were damaged behind the device's back: the seal is broken for good.
   private var sealBroken = false
 
@@ -46,7 +58,14 @@ package struct LocalRecord: Sendable, Hashable {
   mutating func noteSent(_ record: Record) {
     sent = true
     if unacknowledgedSaves.count == 8 { unacknowledgedSaves.removeFirst() }
-    unacknowledgedSaves.append(record)
+    unacknowledgedSaves.append(UnacknowledgedSave(record: record))
+  }
+
+  /// Notes that the server refused the save of `record` as a conflict.
+  mutating func noteRefused(_ record: Record) {
+    for index in unacknowledgedSaves.indices where unacknowledgedSaves[index].record == record {
+      unacknowledgedSaves[index].refused = true
+    }
   }
 
   /// Whether the record has edits the server has not accepted.

@@ -229,6 +229,9 @@ extension LocalStore {
       // Keys this app does not know stay: a newer app wrote them, and this one must not remove them.
       let unknown = configuration.schema?.unknownKeys(in: server) ?? []
       for key in Set(server.allKeys).union(local.current.allKeys).sorted() where !unknown.contains(key) {
+        // The user's record defines the keys it set or left out; a value it holds only because an earlier merge kept
+        // the server's (a key the app did not know then, known since an upgrade) is the server's to change.
+        guard local.current.changedKeys.contains(key) || !local.current.allKeys.contains(key) else { continue }
         replaced.takeValue(of: key, from: local.current)
       }
       local.lastKnownServer = server
@@ -241,7 +244,8 @@ extension LocalStore {
     let merged: Record
     do {
       let ancestor = Self.ancestor(
-        known: local.lastKnownServer, unacknowledged: local.unacknowledgedSaves, server: server)
+        known: local.lastKnownServer, unacknowledged: local.unacknowledgedSaves, server: server,
+        device: configuration.name)
       if configuration.defects.contains(.mergeWithoutAncestor) {
         merged = Self.twoWayMerge(client: local.current, server: server)
       } else {
@@ -287,11 +291,16 @@ extension LocalStore {
 
   /// The ancestor of a conflict: the last version the server acknowledged, except that a key the server holds with
   /// the value of one of this device's own unacknowledged saves took that value from the save (it landed, its answer
-  /// was lost), so it is not the server's change.
-  static func ancestor(known: Record?, unacknowledged: [Record], server: Record) -> Record? {
+  /// was lost), so it is not the server's change. A save the server refused as a conflict did not land, unless the
+  /// server's version is this device's own (`modifiedByDevice`: a duplicated copy landed first): otherwise a value
+  /// equal to it is another device's, as two counters incremented to one number are.
+  static func ancestor(known: Record?, unacknowledged: [LocalRecord.UnacknowledgedSave], server: Record, device: String)
+    -> Record?
+  {
     guard !unacknowledged.isEmpty else { return known }
     var ancestor = known ?? Record(recordType: server.recordType, recordID: server.recordID)
-    for sent in unacknowledged {
+    let ownVersion = server.modifiedByDevice == device
+    for sent in unacknowledged.lazy.filter({ !$0.refused || ownVersion }).map(\.record) {
       for key in Set(sent.allKeys).union(server.allKeys).sorted() where server.hasSameValue(forKey: key, as: sent) {
         ancestor.takeValue(of: key, from: sent)
       }

@@ -25,6 +25,7 @@ extension LocalStore {
     local.replacesDiscardedCopy = !local.replacesDeleted && discarded != nil
     local.replacedCreationDate =
       local.replacesDeleted ? deleted?.creationDate : local.replacesDiscardedCopy ? discarded ?? nil : nil
+    local.replacedDeletion = local.replacesDeleted ? deleted : nil
     storage.records[record.recordID] = local
     storage.pending.enqueue(record.recordID, .save)
   }

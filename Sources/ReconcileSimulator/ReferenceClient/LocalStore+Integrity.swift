@@ -51,9 +51,10 @@ extension LocalStore {
       // A re-created record lost to damage still owes the server the deletion it replaced.
       storage.pending.enqueue(id, .delete)
       storage.tombstones.insert(
-        Tombstone(
-          recordID: id, recordType: local.current.recordType, deletedAt: .distantPast, deletedBy: name,
-          creationDate: local.replacedCreationDate))
+        local.replacedDeletion
+          ?? Tombstone(
+            recordID: id, recordType: local.current.recordType, deletedAt: .distantPast, deletedBy: name,
+            creationDate: local.replacedCreationDate))
     } else if storage.pending[id] == .save {
       storage.pending.remove(id)
     }

@@ -257,6 +257,7 @@ extension SimulatedDevice {
     session.lastError = error.description
     // A definite refusal: none of the request's saves landed.
     for id in flight.sentSaves.keys { notLanded(id, flight: flight) }
+    if error != .serverResponseLost { noteRefused(flight) }
     let retry = configuration.retry
     switch error {
     case _ where error.isTransient || error == .serverResponseLost:
@@ -405,6 +406,8 @@ extension SimulatedDevice {
   private mutating func handleItemError(_ error: ServerError, for id: RecordID, flight: InFlight, at now: Date)
     -> HaltReason?
   {
+    // Whatever the error, this item was not applied.
+    noteRefused(flight, id)
     switch error {
     case .serverRecordChanged(_, _, let server):
       if storage.records[id] == nil { notLanded(id, flight: flight) }
@@ -459,6 +462,14 @@ extension SimulatedDevice {
     if configuration.defects.contains(.ignoreRetryAfter) { session.pacing.waitUntil = nil }
     if configuration.defects.contains(.retryEarly), let wait = session.pacing.waitUntil {
       session.pacing.waitUntil = wait.addingTimeInterval(-1)
+    }
+  }
+
+  /// The server answered the saves of `flight` (of `id` only, when given) with an error: they did not land, unless a
+  /// duplicated copy did first (``LocalRecord/noteRefused(_:)``).
+  private mutating func noteRefused(_ flight: InFlight, _ id: RecordID? = nil) {
+    for (saved, sent) in flight.sentSaves where id == nil || saved == id {
+      storage.records[saved]?.noteRefused(sent.record)
     }
   }
 

@@ -8,6 +8,11 @@ extension ResolverSetting {
   /// The resolver this setting names.
   var resolver: any ConflictResolver {
     guard builtIn == .fieldMerge else { return builtIn.resolver }
+    return FieldMerge(samePolicy, overrides: overridePolicies)
+  }
+
+  /// The policies of the keys `--union` and the merge options name.
+  private var overridePolicies: [String: FieldMerge.Policy] {
     var overrides: [String: FieldMerge.Policy] = [:]
     for key in unionKeys { overrides[key] = .listUnion }
     for (key, merge) in merges {
@@ -19,7 +24,7 @@ extension ResolverSetting {
       case .keepBoth: overrides[key] = .keepBoth(into: key + "Conflict")
       }
     }
-    return FieldMerge(samePolicy, overrides: overrides)
+    return overrides
   }
 
   /// The fields each edit writes so the resolver can decide: the choice's own, plus the stamp a `field-merge`
@@ -53,11 +58,10 @@ extension ResolverSetting {
 
   /// The resolver under test this setting builds: a built-in with its options, named as the `resolver` line writes
   /// it (`field-merge --prefer client --union tags`), so a session's world names it the way the user did. Its
-  /// contract is field-merge's (``Invariant/oneSidedChangesKept``) whatever the same-field policy; a union key's
-  /// contract is that every element written survives (``KeyContract/everyElementKept``); a key merged by `--text`,
-  /// `--counter`, `--set` or `--ordered-list` ends with a value no device wrote, and is judged on each write's edit
-  /// (`KeyContract.textInsertionsKept`, `.incrementsCounted`, `.listEditsKept`); a `--keep-both` key keeps one of
-  /// the writes, as any field-merge key.
+  /// contract is field-merge's (``Invariant/oneSidedChangesKept``) whatever the same-field policy, with each merged
+  /// key's policy contract (`KeyContract.merged(by:)`): a union key keeps every element written; a key merged by
+  /// `--text`, `--counter`, `--set` or `--ordered-list` ends with a value no device wrote, and is judged on each
+  /// write's edit; a `--keep-both` key keeps one of the writes, as any field-merge key.
   var resolverUnderTest: ResolverUnderTest {
     guard builtIn == .fieldMerge, prefer != .server || !unionKeys.isEmpty || !merges.isEmpty else {
       return ResolverUnderTest(builtIn)
@@ -65,20 +69,11 @@ extension ResolverSetting {
     var name = builtIn.rawValue
     if prefer != .server { name += " --prefer \(prefer.rawValue)" }
     if !unionKeys.isEmpty { name += " --union " + unionKeys.joined(separator: ",") }
-    var contracts = Dictionary(unionKeys.map { ($0, KeyContract.everyElementKept) }) { first, _ in first }
     for merge in KeyMerge.allCases {
       let keys = merges.filter { $0.value == merge }.map(\.key).sorted()
-      guard !keys.isEmpty else { continue }
-      name += " --\(merge.rawValue) " + keys.joined(separator: ",")
-      for key in keys {
-        switch merge {
-        case .text: contracts[key] = .textInsertionsKept
-        case .counter: contracts[key] = .incrementsCounted
-        case .set, .orderedList: contracts[key] = .listEditsKept
-        case .keepBoth: break
-        }
-      }
+      if !keys.isEmpty { name += " --\(merge.rawValue) " + keys.joined(separator: ",") }
     }
+    let contracts = overridePolicies.compactMapValues(KeyContract.merged(by:))
     return ResolverUnderTest(
       name: name, resolver: resolver, bookkeeping: bookkeeping, lostWriteContract: builtIn.lostWriteContract,
       keyContracts: contracts)

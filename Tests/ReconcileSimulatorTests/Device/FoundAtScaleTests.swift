@@ -300,6 +300,62 @@ struct FoundAtScaleTests {
     ReplayCase(
       behaviour: "a device's own replacement, landed unheard of, is deleted with the user's deletion",
       script: ownReplacementDeleted),
+    ReplayCase(
+      behaviour:
+        "a damaged replacement of a record the user deleted owes that deletion as it was, change tag and all, so editWins spares only edits the user had not seen (hostile seed 457 under merging)",
+      script: """
+        resolver field-merge
+        delete-policy editWins
+        device add d1 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        invariants noResurrection
+        d3 create Note/r1 title="d3.0"
+        advance 1s
+        d1 create Note/r2 title="d1.4"
+        d3 create Note/r3 title="d3.9"
+        advance 1s
+        d1 edit Note/r1 title="d1.16"
+        d3 delete Note/r3
+        advance 1s
+        d3 delete Note/r1
+        d3 create Note/r1 title="d3.113"
+        fault corrupt d3 Note/r1
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "a replacement leaves to the server a key it holds only because a merge kept the server's value while its app did not know the key (swarm seed 249, minor schemas)",
+      script: """
+        resolver merging
+        delete-policy editWins
+        schemas minor
+        device add d1 --clock-offset 0s
+        device add d2 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        limit batch-items 3 page-size 5
+        invariants oneSidedChangesKept
+        d1 create Note/r2 title="d1.2"
+        d2 create Note/r4 title="d2.28"
+        d1 upgrade
+        d3 sync
+        advance 1s
+        fault lose-request d3
+        d3 create Note/r9 title="d3.89"
+        d3 delete Note/r2
+        d3 edit Note/r4 title="d3.94"
+        d1 edit Note/r2 color="d1.129"
+        d3 create Note/r2 title="d3.138"
+        advance 27s
+        d3 create Note/r13 title="d3.170"
+        advance 37s
+        d3 upgrade
+        d1 edit Note/r2 color="d1.194"
+        quiesce
+        expect invariants
+        """),
   ]
 
   @Test("each counterexample of a fixed client bug replays with every invariant held", arguments: cases)

@@ -526,6 +526,49 @@ struct IntentJudgeTests {
         quiesce
         expect invariants
         """),
+    ReplayCase(
+      behaviour:
+        "a deletion sent for a record whose create never landed lands when it reaches the server, and may delete another device's record created under the name since (the sync-engine stand-in; swarm seed 299 under merging)",
+      script: """
+        client sync-engine
+        resolver merging
+        device add d1 --clock-offset 0s
+        device add d2 --clock-offset 0s
+        send-after-edits
+        limit batch-items 2 batch-bytes 2000
+        invariants noLostRecords
+        d1 create Note/r1 title="d1.0"
+        fault quota-full 16s
+        advance 23s
+        d1 create Note/r5 title="d1.45"
+        advance 6s
+        d1 create Note/r6 title="d1.52"
+        advance 29s
+        d1 delete Note/r6
+        d2 create Note/r6 title="d2.78"
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "two devices that increment a counter to the same number concurrently both count: the one whose save was refused does not take the server's number for its own (merging; swarm seed 0)",
+      script: """
+        resolver merging
+        device add d1 --clock-offset 0s
+        device add d2 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        invariants oneSidedChangesKept
+        d2 create Note/r4 title="d2.8"
+        advance 1s
+        d1 sync
+        d3 sync
+        advance 2s
+        d3 edit Note/r4 plays=12
+        d1 edit Note/r4 plays=12
+        quiesce
+        expect invariants
+        """),
   ]
 
   @Test("each counterexample the judge got wrong replays with every invariant held", arguments: cases)

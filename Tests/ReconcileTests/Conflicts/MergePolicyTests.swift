@@ -59,6 +59,15 @@ extension MergeCase {
       name: "counter: a missing ancestor counts as zero", ancestor: .none, server: ["plays": 3], client: ["plays": 2],
       policy: .counter, expected: ["plays": 5], expectedChanged: ["plays"]),
     MergeCase(
+      name: "counter: two increments that reach one number both count", ancestor: .values(["plays": 5]),
+      server: ["plays": 7], client: ["plays": 7], policy: .counter, expected: ["plays": 9], expectedChanged: ["plays"]),
+    MergeCase(
+      name: "counter: without an ancestor, equal counts are two increments from zero", ancestor: .none,
+      server: ["plays": 6], client: ["plays": 6], policy: .counter, expected: ["plays": 12], expectedChanged: ["plays"]),
+    MergeCase(
+      name: "counter: one the server removed counts from zero", ancestor: .values(["plays": 7]), server: [:],
+      client: ["plays": 5], policy: .counter, expected: ["plays": -2], expectedChanged: ["plays"]),
+    MergeCase(
       name: "set: a tag removed on one side stays removed while the other adds one",
       ancestor: .values(["tags": ["a", "b", "c"]]), server: ["tags": ["a", "b", "c", "d"]],
       client: ["tags": ["a", "c"]], policy: .set(.addWins), expected: ["tags": ["a", "c", "d"]],

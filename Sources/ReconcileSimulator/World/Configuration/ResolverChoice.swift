@@ -13,6 +13,16 @@ public enum ResolverChoice: String, Sendable, Hashable, CaseIterable, CustomStri
   case fieldMerge = "field-merge"
   /// `HybridLogicalClockMerge` on the `fieldStamps` field: keeps the latest stamp of every field.
   case hybridLogicalClock = "hlc"
+  /// `FieldMerge` with the server winning same-field conflicts and merging policies on a note's keys (see
+  /// ``mergingPolicies``): keeps every one-sided field change, and of `body`, `plays`, `tags` and `steps` every edit
+  /// by the policy's contract. Seeded runs under it edit those keys in place.
+  case merging
+
+  /// The policies of ``merging``: `body` merged as text by lines keeping both versions of an overlap, `plays` as a
+  /// counter, `tags` as a set where adds win, `steps` as an ordered list.
+  public static let mergingPolicies: [String: FieldMerge.Policy] = [
+    "body": .text(.line, overlap: .both), "plays": .counter, "tags": .set(.addWins), "steps": .orderedList,
+  ]
 
   /// The field `local-clock` writes.
   package static let modifiedAtKey = "editedAt"
@@ -32,13 +42,14 @@ public enum ResolverChoice: String, Sendable, Hashable, CaseIterable, CustomStri
     case .editCount: .editCount(key: Self.editCountKey)
     case .fieldMerge: .fieldMerge()
     case .hybridLogicalClock: .hybridLogicalClock(stampsKey: Self.fieldStampsKey)
+    case .merging: FieldMerge(.server, overrides: Self.mergingPolicies)
     }
   }
 
   /// The fields a device writes on each edit for this resolver.
   public var bookkeeping: EditBookkeeping {
     switch self {
-    case .serverLastWriterWins, .fieldMerge: .none
+    case .serverLastWriterWins, .fieldMerge, .merging: .none
     case .localClock: EditBookkeeping(modifiedAtKey: Self.modifiedAtKey)
     case .editCount: EditBookkeeping(editCountKey: Self.editCountKey)
     case .hybridLogicalClock: EditBookkeeping(fieldStampsKey: Self.fieldStampsKey)
@@ -51,8 +62,14 @@ public enum ResolverChoice: String, Sendable, Hashable, CaseIterable, CustomStri
     switch self {
     case .serverLastWriterWins, .localClock: nil
     case .editCount: .highestEditCountKept
-    case .fieldMerge: .oneSidedChangesKept
+    case .fieldMerge, .merging: .oneSidedChangesKept
     case .hybridLogicalClock: .latestStampKept
     }
+  }
+
+  /// What the resolver promises per key: for ``merging``, each merged key's policy contract.
+  package var keyContracts: [String: KeyContract] {
+    guard self == .merging else { return [:] }
+    return Self.mergingPolicies.compactMapValues(KeyContract.merged(by:))
   }
 }

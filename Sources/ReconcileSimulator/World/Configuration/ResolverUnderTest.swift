@@ -54,7 +54,21 @@ public struct ResolverUnderTest: Sendable, Hashable, CustomStringConvertible {
   public init(_ choice: ResolverChoice) {
     self.init(
       name: choice.rawValue, resolver: choice.resolver, bookkeeping: choice.bookkeeping,
-      lostWriteContract: choice.lostWriteContract)
+      lostWriteContract: choice.lostWriteContract, keyContracts: choice.keyContracts)
+  }
+
+  /// Your own `FieldMerge`, with the contract of each key it merges: `.text` with `overlap: .both` keeps every line
+  /// (word, character) a write added and drops every one a write removed, `.counter` counts every increment once,
+  /// `.set` and `.orderedList` keep every element added and drop every one removed, `.listUnion` keeps every
+  /// element; every other key ends with one of the writes. Seeded runs edit the merged keys in place.
+  /// - Parameters:
+  ///   - name: Its script name.
+  ///   - merge: The resolver.
+  ///   - bookkeeping: The fields each edit writes for it (a stamp its same-field policy reads); none unless given.
+  public init(name: String, fieldMerge merge: FieldMerge, bookkeeping: EditBookkeeping = .none) {
+    self.init(
+      name: name, resolver: merge, bookkeeping: bookkeeping, lostWriteContract: .oneSidedChangesKept,
+      keyContracts: merge.overrides.compactMapValues(KeyContract.merged(by:)))
   }
 
   /// Equal when the names are.

@@ -21,12 +21,17 @@ struct Scheduler: Sendable {
   var creators: [String: String] = [:]
   var burst: (device: String, remaining: Int)?
   var returns: [(step: Int, device: String)] = []
+  /// The keys the resolver merges, with the edits users make to them (none for a resolver that merges none: its runs
+  /// draw exactly what they drew before merging keys existed).
+  let mergedKeys: [(key: String, edits: MergedEdits)]
 
   init(seed: UInt64, configuration: SimulationConfiguration) {
     random = SimulationRandom(seed: seed)
     self.configuration = configuration
     workload = configuration.workload.draw(&random)
     faults = configuration.faults.draw(&random)
+    mergedKeys = configuration.resolver.keyContracts.compactMap { key, contract in contract.edits.map { (key, $0) } }
+      .sorted { $0.key < $1.key }
   }
 
   /// The devices of a seeded run: `d1`, `d2`, …, the second one's clock a little behind and the third's ahead; under
@@ -58,7 +63,7 @@ struct Scheduler: Sendable {
     if let current = burst, current.remaining > 0 {
       burst = current.remaining > 1 ? (current.device, current.remaining - 1) : nil
       if let slot = world.index(of: current.device), let record = pickHeld(in: world, slot: slot) {
-        return edit(device: current.device, record: record, index: index, upgraded: world.isUpgraded(current.device))
+        return edit(device: current.device, record: record, index: index, world: world)
       }
       burst = nil
     }
@@ -77,7 +82,7 @@ struct Scheduler: Sendable {
     case ..<72:
       guard let record = pickHeld(in: world, slot: slot) else { return create(device: device, index: index) }
       if random.chance(workload.burstChance) { burst = (device, 1 + random.below(4)) }
-      return edit(device: device, record: record, index: index, upgraded: world.isUpgraded(device))
+      return edit(device: device, record: record, index: index, world: world)
     case ..<78:
       guard let record = pickHeld(in: world, slot: slot) else { return .sync(device: device) }
       return .delete(device: device, record: record)
@@ -131,13 +136,17 @@ struct Scheduler: Sendable {
       values: ["title": .string("\(device).\(index)"), "rank": .int64(Int64(index))])
   }
 
-  private mutating func edit(device: String, record: String, index: Int, upgraded: Bool) -> SimulationStep {
+  private mutating func edit(device: String, record: String, index: Int, world: Simulation) -> SimulationStep {
     var keys = ["title", "body", "rank"]
-    if upgraded { keys.append("color") }
+    if world.isUpgraded(device) { keys.append("color") }
+    for merged in mergedKeys where !keys.contains(merged.key) { keys.append(merged.key) }
     var values: [String: FieldValue?] = [:]
     for _ in 0..<(1 + random.below(2)) {
       guard let key = random.pick(keys) else { break }
-      if key == "body", random.below(8) == 0 {
+      if let edits = mergedKeys.first(where: { $0.key == key })?.edits {
+        let shown = values[key] ?? shownValue(of: key, record: record, device: device, world: world)
+        values[key] = edits.draw(from: shown, label: "\(device).\(index)", random: &random)
+      } else if key == "body", random.below(8) == 0 {
         values[key] = .some(nil)
       } else if key == "rank" {
         values[key] = .int64(Int64(index))
@@ -146,6 +155,14 @@ struct Scheduler: Sendable {
       }
     }
     return .edit(device: device, record: record, values: values)
+  }
+
+  /// The value of `key` the device shows in `record`.
+  private func shownValue(of key: String, record: String, device: String, world: Simulation) -> FieldValue? {
+    guard let slot = world.index(of: device),
+      let id = world.clients[slot].recordIDs.first(where: { $0.recordName == record })
+    else { return nil }
+    return world.clients[slot].record(id)?[key]
   }
 
   /// A fault step of a kind the profile injects; `nil` when none can be drawn.
