@@ -13,7 +13,7 @@ let arguments = Set(argumentList)
 let iterations = arguments.contains("--quick") ? 2_000 : 200_000
 let sections = [
   "archives", "merge", "text-merge", "simulator", "workload", "feed", "hostile", "bodies", "simulator-steps",
-  "merge-resolutions", "merge-floor", "text-merge-work", "idle",
+  "merge-resolutions", "merge-floor", "text-merge-work", "list-policies-work", "idle",
 ]
 let only = argumentList.firstIndex(of: "--only").flatMap {
   argumentList.indices.contains($0 + 1) ? argumentList[$0 + 1] : nil
@@ -202,6 +202,11 @@ do {
       let ratio = row.mergeNanoseconds / max(row.floorNanoseconds, 1)
       target("\(row.name) ≤ 2× the floor: \(format(ratio, digits: 2))×", ratio <= 2, missing: "\(row.name) vs floor")
     }
+  }
+
+  if counts("list-policies-work") {
+    // Callgrind's view of the list and counter policies: 10,000 resolutions of each.
+    print("resolutions: \(try ListPolicyBenchmark.run(iterations: 10_000, rounds: 1).count * 10_000)")
   }
 
   if counts("text-merge-work") {

@@ -42,6 +42,40 @@ struct SetAsideTests {
     #expect(result.setAside.isEmpty)
   }
 
+  /// d1 increments a counter and the answer is lost; d2 increments it concurrently. d1 cannot tell whether its save
+  /// landed, so it merges its increment again, and the counter counts it twice.
+  static let counterAnswerLost = """
+    resolver merging
+    device add d1
+    device add d2
+    send-after-edits
+    invariants oneSidedChangesKept
+    d1 create Note/r1 title="a"
+    advance 2s
+    d2 sync
+    advance 2s
+    fault lose-response d1
+    d1 edit Note/r1 plays=1
+    advance 1s
+    d2 edit Note/r1 plays=2
+    quiesce
+    expect invariants
+    """
+
+  @Test(
+    "an increment merged again after its answer was lost is set aside as unansweredEditMerged, and judged when answered"
+  )
+  func counterAnswerLostIsSetAside() throws {
+    let lost = try Simulation.replay(Self.counterAnswerLost)
+    #expect(lost.passed, "\(lost.violations)")
+    #expect(lost.setAside == [.unansweredEditMerged: 1])
+    let answered = try Simulation.replay(
+      Self.counterAnswerLost.replacingOccurrences(of: "fault lose-response d1\n", with: ""))
+    #expect(answered.passed, "\(answered.violations)")
+    #expect(answered.setAside.isEmpty)
+    #expect(answered.outcomes[.oneSidedChangesKept] != nil)
+  }
+
   @Test("the runner and the exploration report add up what each run set aside")
   func reportsAddUp() throws {
     var configuration = SimulationConfiguration(steps: 60, resolver: .fieldMerge, deletePolicy: .deleteWins)

@@ -53,6 +53,9 @@ struct MergeTwinZooTests {
     #expect(failure.violation.invariant == .oneSidedChangesKept, "\(name): \(failure)")
     #expect(failure.violation.message.contains(key), "\(name): \(failure.violation.message)")
     #expect(failure.steps.count <= 15, "\(name) shrank only to \(failure.steps.count) steps:\n\(failure.script)")
+    print(
+      "zoo: the \(name): seed \(failure.seed.map(String.init) ?? "?"), shrunk from \(failure.originalStepCount) to \(failure.steps.count) steps"
+    )
     let replayed = try Simulation.replay(failure.script, resolvers: [twin])
     #expect(!replayed.passed, "\(name) did not replay:\n\(failure.script)")
   }
