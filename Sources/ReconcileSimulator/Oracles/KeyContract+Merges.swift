@@ -60,8 +60,11 @@ extension KeyContract {
   /// holds the key carries it. (One sent before the edit may land after it; the judge needs no more, as it sums every
   /// write, and tries the writes a device withdrew both ways.)
   package static let incrementsCounted = KeyContract(
-    name: "every increment counted once (counter)", edits: .counter, carriesEdit: { stored, _ in stored != nil }
-  ) { writes, ended in
+    name: "every increment counted once (counter)", edits: .counter, carriesEdit: { stored, _ in stored != nil },
+    acceptsEdits: countsEveryIncrement)
+
+  /// The rule of ``incrementsCounted``.
+  private static func countsEveryIncrement(_ writes: Writes, _ ended: FieldValue?) -> Bool {
     var total: Double = 0
     var integer: Int64 = 0
     var integers = true
