@@ -74,6 +74,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     /// Records the user created again while their deletion was still unsent, with that deletion: the new record
     /// replaces the one on the server whole, and deleting it again owes the server the deletion.
     package var replacing: [RecordID: Tombstone] = [:]
+    /// For each record in ``replacing``, the keys its app knew when the user created it: a key the app learnt only
+    /// later (an upgrade since) was not the user's to set or leave out.
+    package var replacementKeys: [RecordID: Set<String>] = [:]
     /// Why the app stopped syncing: a conflict with a newer app's record, which it must not merge, or one the
     /// resolver refused. The unsent change waits, kept, until an upgrade.
     package var halt: HaltReason?
@@ -174,6 +177,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       disk.savesInDoubt.remove(id)
       // The new record replaces the one deleted: its save overwrites it, so the deletion is not sent.
       disk.replacing[record.recordID] = deletion
+      if let fields = schema?.recordSchemas[record.recordType]?.fields {
+        disk.replacementKeys[record.recordID] = Set(fields.keys)
+      }
       syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(record.recordID)])
     }
     disk.deletionsAwaitingFetch.remove(record.recordID)
@@ -356,6 +362,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
         // Edits made while the save was in flight stay on top of the new system fields (their save is pending).
         disk.records[saved.recordID] = Self.values(of: local, on: saved)
         disk.replacing[saved.recordID] = nil
+        disk.replacementKeys[saved.recordID] = nil
         if rules == .reconcile { disk.ancestors[saved.recordID] = saved }
       }
       for saved in sent.savedRecords {
@@ -452,6 +459,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   private mutating func applyDeletion(of id: RecordID, _ syncEngine: inout SyncEngine.State) {
     // The record a replacement was to overwrite is gone: the replacement is a new record now.
     disk.replacing[id] = nil
+    disk.replacementKeys[id] = nil
     guard let local = disk.records[id], local.recordChangeTag != nil else { return }
     if deletePolicy == .editWins, syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id)) {
       disk.records[id] = local.withoutSystemFields
@@ -490,6 +498,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     disk.deletions = [:]
     disk.deletionsAwaitingFetch = []
     disk.replacing = [:]
+    disk.replacementKeys = [:]
     disk.deletedLocally = [:]
     for (id, record) in disk.records.sorted(by: { $0.key < $1.key }) {
       if zoneDeletion == .dropLocalData, record.recordChangeTag != nil {
@@ -545,6 +554,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
         }
         // The record it was to replace is gone; this one was created anew elsewhere: merge as two creates do.
         disk.replacing[id] = nil
+        disk.replacementKeys[id] = nil
       }
       let resolver = schema.map { setupResolver.guarded(by: $0) } ?? setupResolver
       var ancestor = local.recordChangeTag == nil ? nil : disk.ancestors[id]
@@ -580,7 +590,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   private func replacement(_ local: Record, over server: Record, _ syncEngine: inout SyncEngine.State) -> Record {
     var replaced = server
     let unknown = schema?.unknownKeys(in: server) ?? []
-    for key in Set(server.allKeys).union(local.allKeys).sorted() where !unknown.contains(key) {
+    let known = disk.replacementKeys[local.recordID]
+    for key in Set(server.allKeys).union(local.allKeys).sorted()
+    where !unknown.contains(key) && (known?.contains(key) ?? true) || local.changedKeys.contains(key) {
       // The user's record defines the keys it set or left out; a value it holds only because an earlier merge kept
       // the server's (a key the app did not know then) is the server's to change.
       guard local.changedKeys.contains(key) || !local.allKeys.contains(key) else { continue }

@@ -245,6 +245,30 @@ struct SyncEngineFoundAtScaleTests {
         """),
     ReplayCase(
       behaviour:
+        "a replacement leaves alone a key its app learnt only after the user created it (an upgrade since), which another device wrote meanwhile (none seed 434, merging, major schemas)",
+      script: """
+        client sync-engine
+        resolver merging
+        delete-policy editWins
+        schemas major
+        device add d2 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        invariants oneSidedChangesKept
+        d3 create Note/r1 title="d3.0"
+        d3 delete Note/r1
+        d3 create Note/r2 title="d3.3"
+        d2 sync
+        d2 upgrade
+        d2 edit Note/r2 body=""
+        d3 edit Note/r2 rank=120
+        d3 create Note/r1 title="d3.123"
+        d2 edit Note/r1 color="d2.126"
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
         "a replacement whose own save landed unanswered, and was edited elsewhere since, merges with that version instead of overwriting it (flaky seed 235, major schemas)",
       script: """
         client sync-engine
