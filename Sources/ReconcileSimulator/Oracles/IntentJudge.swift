@@ -388,7 +388,10 @@ struct IntentJudge {
         // The deletion aimed at a server version — the one the device showed, or one it had saved — and that version
         // was still there, undeleted, when the create landed.
         let saved = timeline.firstSave(of: id, by: delete.device, from: .distantPast, where: { _ in true })
-        let aimedAt = delete.base > 0 ? delete.base : saved.flatMap { $0.time <= delete.time ? $0.position : nil }
+        // A save on its way when the user deleted the record (its own create, say) lands after the deletion was made,
+        // and is still the version the deletion aims at.
+        let aimedAt =
+          delete.base > 0 ? delete.base : saved.flatMap { $0.position < landed.position ? $0.position : nil }
         guard let aimedAt else { return false }
         let deletedBetween = timeline.versions[id]?.contains {
           $0.record == nil && $0.position > aimedAt && $0.position < landed.position

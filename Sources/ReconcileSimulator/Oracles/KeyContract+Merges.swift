@@ -42,6 +42,7 @@ extension KeyContract {
     }
     return KeyContract(name: name, edits: .text(granularity), carriesEdit: carries) { writes, ended in
       let latest = writes.latest
+      if removedByOne(of: latest, ended) { return true }
       let final = Set(pieces(ended, granularity))
       let alone = latest.count == 1
       return latest.allSatisfy { edit in
@@ -100,6 +101,7 @@ extension KeyContract {
       name: "every element added kept, every element removed gone", edits: ordered ? .orderedList : .set,
       carriesEdit: carries
     ) { writes, ended in
+      if removedByOne(of: writes.latest, ended) { return true }
       let final = Set(elements(ended))
       // Per element, the writes that added it (true) or removed it (false).
       var touched: [FieldValue: [(write: Int, added: Bool)]] = [:]
@@ -116,6 +118,12 @@ extension KeyContract {
         return true
       }
     }
+  }
+
+  /// Whether the key ended absent with a latest write that removed it: one of the writes, as for any key. A merge keeps
+  /// a value over a removal, but a record created again after a deletion replaces the one on the server whole.
+  private static func removedByOne(of latest: [Edit], _ ended: FieldValue?) -> Bool {
+    ended == nil && latest.contains { $0.after == nil }
   }
 
   /// Whether `stored` carries an edit, split into parts (pieces, elements): it holds every part the edit added, or,

@@ -551,6 +551,55 @@ struct IntentJudgeTests {
         """),
     ReplayCase(
       behaviour:
+        "a merged key a replacing create removed ends absent as one of the writes (sync-engine, none seed 434, merging, major schemas)",
+      script: """
+        client sync-engine
+        resolver merging
+        delete-policy editWins
+        schemas major
+        device add d2 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        invariants oneSidedChangesKept
+        d3 create Note/r1 title="d3.0"
+        d3 delete Note/r1
+        d3 create Note/r2 title="d3.3"
+        d2 sync
+        d2 upgrade
+        d2 edit Note/r2 body=""
+        d3 edit Note/r2 rank=120
+        d3 create Note/r1 title="d3.123"
+        d2 edit Note/r1 body="d2.127\\nd2.131\\n"
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "a create replaces the record its device deleted while that record's own create was on its way, so writes of the replaced record belong to its earlier life (sync-engine, none seed 434, merging, major schemas)",
+      script: """
+        client sync-engine
+        resolver merging
+        delete-policy editWins
+        schemas major
+        device add d2 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        invariants oneSidedChangesKept
+        d3 create Note/r1 title="d3.0"
+        d3 delete Note/r1
+        d3 create Note/r2 title="d3.3"
+        d2 sync
+        d2 upgrade
+        d2 edit Note/r2 body=""
+        d3 edit Note/r2 rank=120
+        d3 create Note/r1 title="d3.123"
+        d2 edit Note/r1 body="d2.127\\nd2.131\\n"
+        d3 edit Note/r1 body="d3.194\\n"
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
         "two devices that increment a counter to the same number concurrently both count: the one whose save was refused does not take the server's number for its own (merging; swarm seed 0)",
       script: """
         resolver merging
