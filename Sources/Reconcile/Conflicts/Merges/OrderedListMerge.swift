@@ -16,6 +16,7 @@ enum OrderedListMerge {
     if small {
       // Short lists are numbered by scanning the distinct elements so far, which beats hashing them.
       var distinct: [FieldValue] = []
+      distinct.reserveCapacity(ancestor.count + server.count + client.count)
       numbers = [ancestor, client, server].map { list in
         list.map { element in
           if let found = distinct.firstIndex(of: element) { return Int32(found) }
@@ -64,7 +65,8 @@ enum OrderedListMerge {
       }
     }
     // Extra copies are dropped from the client's first, then from the end.
-    var held = counts(merged.map { numbers[$0.text][$0.index] })
+    var held = [Int](repeating: 0, count: distinct)
+    for piece in merged { held[Int(numbers[piece.text][piece.index])] += 1 }
     var keep = [Bool](repeating: true, count: merged.count)
     for clientsOnly in [true, false] {
       for position in merged.indices.reversed()
@@ -75,6 +77,11 @@ enum OrderedListMerge {
         held[number] -= 1
       }
     }
-    return merged.indices.filter { keep[$0] }.map { values[merged[$0].text][merged[$0].index] }
+    var result: [FieldValue] = []
+    result.reserveCapacity(merged.count)
+    for position in merged.indices where keep[position] {
+      result.append(values[merged[position].text][merged[position].index])
+    }
+    return result
   }
 }
