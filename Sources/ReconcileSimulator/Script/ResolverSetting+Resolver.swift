@@ -73,9 +73,7 @@ extension ResolverSetting {
       let keys = merges.filter { $0.value == merge }.map(\.key).sorted()
       if !keys.isEmpty { name += " --\(merge.rawValue) " + keys.joined(separator: ",") }
     }
-    let contracts = overridePolicies.compactMapValues(KeyContract.merged(by:))
     return ResolverUnderTest(
-      name: name, resolver: resolver, bookkeeping: bookkeeping, lostWriteContract: builtIn.lostWriteContract,
-      keyContracts: contracts)
+      name: name, fieldMerge: FieldMerge(samePolicy, overrides: overridePolicies), bookkeeping: bookkeeping)
   }
 }

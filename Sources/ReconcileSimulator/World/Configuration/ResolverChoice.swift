@@ -67,9 +67,4 @@ public enum ResolverChoice: String, Sendable, Hashable, CaseIterable, CustomStri
     }
   }
 
-  /// What the resolver promises per key: for ``merging``, each merged key's policy contract.
-  package var keyContracts: [String: KeyContract] {
-    guard self == .merging else { return [:] }
-    return Self.mergingPolicies.compactMapValues(KeyContract.merged(by:))
-  }
 }

@@ -54,7 +54,8 @@ public struct ResolverUnderTest: Sendable, Hashable, CustomStringConvertible {
   public init(_ choice: ResolverChoice) {
     self.init(
       name: choice.rawValue, resolver: choice.resolver, bookkeeping: choice.bookkeeping,
-      lostWriteContract: choice.lostWriteContract, keyContracts: choice.keyContracts)
+      lostWriteContract: choice.lostWriteContract,
+      keyContracts: (choice.resolver as? FieldMerge).map(Self.contracts(of:)) ?? [:])
   }
 
   /// Your own `FieldMerge`, with the contract of each key it merges: `.text` with `overlap: .both` keeps every line
@@ -68,7 +69,12 @@ public struct ResolverUnderTest: Sendable, Hashable, CustomStringConvertible {
   public init(name: String, fieldMerge merge: FieldMerge, bookkeeping: EditBookkeeping = .none) {
     self.init(
       name: name, resolver: merge, bookkeeping: bookkeeping, lostWriteContract: .oneSidedChangesKept,
-      keyContracts: merge.overrides.compactMapValues(KeyContract.merged(by:)))
+      keyContracts: Self.contracts(of: merge))
+  }
+
+  /// The contract of each key a FieldMerge merges (``KeyContract/merged(by:)``).
+  private static func contracts(of merge: FieldMerge) -> [String: KeyContract] {
+    merge.overrides.compactMapValues(KeyContract.merged(by:))
   }
 
   /// Equal when the names are.
