@@ -221,11 +221,19 @@ struct TextMergeAgainstDiff3Tests {
 @Suite("FieldMerge list policies: short lists and long lists follow one rule")
 struct ListPolicyScaleTests {
   /// `list` with `edits` random insertions, removals and moves of elements named `tag…`.
-  static func edited(_ list: [String], _ tag: String, edits: Int, _ random: inout SeededRandom) -> [String] {
+  /// `list` after `edits` random inserts, removals and moves; with `repeats`, also copies of an element already there
+  /// and inserts both sides may make alike.
+  static func edited(
+    _ list: [String], _ tag: String, edits: Int, repeats: Bool = false, _ random: inout SeededRandom
+  ) -> [String] {
     var result = list
     for number in 0..<edits {
-      switch Int.random(in: 0..<3, using: &random) {
+      switch Int.random(in: 0..<(repeats ? 5 : 3), using: &random) {
       case 0: result.insert("\(tag)\(number)", at: Int.random(in: 0...result.count, using: &random))
+      case 3 where !result.isEmpty:
+        let copy = result[Int.random(in: 0..<result.count, using: &random)]
+        result.insert(copy, at: Int.random(in: 0...result.count, using: &random))
+      case 4: result.insert("both\(number % 2)", at: Int.random(in: 0...result.count, using: &random))
       case 1 where !result.isEmpty: result.remove(at: Int.random(in: 0..<result.count, using: &random))
       default:
         guard !result.isEmpty else { continue }
@@ -272,6 +280,30 @@ struct ListPolicyScaleTests {
       #expect(kept.isDisjoint(with: removedBySomeone), "orderedList kept a removed element; \(replay)")
       #expect(added.isSubset(of: kept), "orderedList lost an insertion; \(replay)")
       #expect(short.count == kept.count, "orderedList holds an element twice; \(replay)")
+    }
+  }
+
+  @Test(
+    "sets of short lists with repeated elements and alike inserts hold what the long-list path holds (seeds 0...199)")
+  func repeatsNumberAlike() throws {
+    let tail = (0..<60).map { "tail\($0)" }
+    for seed in TestSeeds.seeds(0...199) {
+      var random = SeededRandom(seed: seed)
+      let ancestor = (0..<Int.random(in: 0...8, using: &random)).map { "a\($0 % 3)" }
+      let server = Self.edited(ancestor, "s", edits: Int.random(in: 1...5, using: &random), repeats: true, &random)
+      let client = Self.edited(ancestor, "c", edits: Int.random(in: 1...5, using: &random), repeats: true, &random)
+      let replay = TestSeeds.replay(seed, test: "ListPolicyScaleTests")
+      for rule in FieldMerge.SetRule.allCases {
+        let short = try Self.merge(.set(rule), ancestor, server, client)
+        let long = try Self.merge(.set(rule), ancestor + tail, server + tail, client + tail)
+        #expect(Set(long) == Set(short + tail.map(FieldValue.string)), "set(\(rule)); \(replay)")
+      }
+      // The ordered list keeps every element no side removed, at most as often as a side holds it.
+      let ordered = try Self.merge(.orderedList, ancestor, server, client).compactMap(\.stringValue)
+      for element in Set(server + client) {
+        let most = max(server.count { $0 == element }, client.count { $0 == element })
+        #expect(ordered.count { $0 == element } <= most, "orderedList holds \(element) too often; \(replay)")
+      }
     }
   }
 }

@@ -9,79 +9,85 @@ enum OrderedListMerge {
   /// - an element is held at most as many times as the side holding it most often does: a copy left over from a move
   ///   (removed in one place, inserted in another) is dropped, the client's copy before the server's, so when both
   ///   sides moved one element the server's place wins.
-  /// - Complexity: two ``SequenceDiff`` runs over the interned elements, then linear passes.
+  /// - Complexity: two ``SequenceDiff`` runs over the numbered elements (``ListNumbering``), then linear passes; short
+  ///   lists are merged in buffers on the stack, allocating only the result.
   static func merge(ancestor: [FieldValue], server: [FieldValue], client: [FieldValue]) -> [FieldValue] {
-    let small = ancestor.count + server.count + client.count <= 48
-    let numbers: [[Int32]]
-    if small {
-      // Short lists are numbered by scanning the distinct elements so far, which beats hashing them.
-      var distinct: [FieldValue] = []
-      distinct.reserveCapacity(ancestor.count + server.count + client.count)
-      numbers = [ancestor, client, server].map { list in
-        list.map { element in
-          if let found = distinct.firstIndex(of: element) { return Int32(found) }
-          distinct.append(element)
-          return Int32(distinct.count - 1)
+    let (a, c, s) = (ancestor.count, client.count, server.count)
+    // Positions run through the three lists in turn: the ancestor's, the client's, then the server's elements.
+    return withUnsafeTemporaryAllocation(of: Int32.self, capacity: a + c + s) { numbers in
+      let distinct = ListNumbering.number(ancestor, client, server, into: numbers)
+      // Every position the merge holds is one of the client's or the server's (an ancestor piece stands for as many
+      // of each side's), so c + s places suffice.
+      return withUnsafeTemporaryAllocation(of: Int.self, capacity: c + s) { merged in
+        var count = 0
+        func take(_ range: Range<Int>, from offset: Int) {
+          for index in range {
+            merged[count] = offset + index
+            count += 1
+          }
+        }
+        ThreeWayMerge.forEachPiece(
+          ancestor: UnsafeBufferPointer(rebasing: numbers[0..<a]),
+          client: UnsafeBufferPointer(rebasing: numbers[a..<(a + c)]),
+          server: UnsafeBufferPointer(rebasing: numbers[(a + c)...])
+        ) { piece in
+          switch piece {
+          case .ancestor(let range): take(range, from: 0)
+          case .client(let range): take(range, from: a)
+          case .server(let range): take(range, from: a + c)
+          case .overlap(_, let clientRange, let serverRange):
+            take(serverRange, from: a + c)
+            take(clientRange, from: a)
+          }
+        }
+        return settle(
+          UnsafeMutableBufferPointer(rebasing: merged[0..<count]), numbers: UnsafeBufferPointer(numbers),
+          distinct: distinct, counts: (a, c)
+        ) { position in
+          position < a ? ancestor[position] : position < a + c ? client[position - a] : server[position - a - c]
         }
       }
-    } else {
-      var table = TokenTable<FieldValue>()
-      numbers = [table.number(ancestor), table.number(client), table.number(server)]
     }
-    let pieces = ThreeWayMerge.merge(ancestor: numbers[0], client: numbers[1], server: numbers[2])
-    return settle(pieces, numbers: numbers, values: [ancestor, client, server])
   }
 
-  /// The pieces as elements, with removals and extra copies settled. Elements are numbered densely (0 up to the number
-  /// of distinct elements), so counts are arrays indexed by number, whatever the lists' length.
-  private static func settle(_ pieces: [ThreeWayMerge.Piece], numbers: [[Int32]], values: [[FieldValue]])
-    -> [FieldValue]
-  {
-    let (ancestor, client, server) = (0, 1, 2)
-    let distinct = Int(numbers.lazy.compactMap { $0.max() }.max() ?? -1) + 1
-    func counts(_ list: [Int32]) -> [Int] {
-      var counts = [Int](repeating: 0, count: distinct)
-      for number in list { counts[Int(number)] += 1 }
-      return counts
-    }
-    let onServer = counts(numbers[server])
-    let onClient = counts(numbers[client])
-    // How often each element may be held: never when a side removed it from the ancestor, else as often as the side
-    // holding it most often holds it.
-    var allowed = zip(onServer, onClient).map { max($0, $1) }
-    for number in numbers[ancestor] where onServer[Int(number)] == 0 || onClient[Int(number)] == 0 {
-      allowed[Int(number)] = 0
-    }
-    var merged: [(text: Int, index: Int)] = []
-    merged.reserveCapacity(max(numbers[server].count, numbers[client].count) + 4)
-    for piece in pieces {
-      switch piece {
-      case .ancestor(let range): for index in range { merged.append((ancestor, index)) }
-      case .server(let range): for index in range { merged.append((server, index)) }
-      case .client(let range): for index in range { merged.append((client, index)) }
-      case .overlap(_, let clientRange, let serverRange):
-        for index in serverRange { merged.append((server, index)) }
-        for index in clientRange { merged.append((client, index)) }
+  /// The merged positions as elements, with removals and extra copies settled. Elements are numbered densely (0 up to
+  /// `distinct`), so counts are buffers indexed by number, whatever the lists' length.
+  private static func settle(
+    _ merged: UnsafeMutableBufferPointer<Int>, numbers: UnsafeBufferPointer<Int32>, distinct: Int,
+    counts: (ancestor: Int, client: Int), element: (Int) -> FieldValue
+  ) -> [FieldValue] {
+    let clientStart = counts.ancestor
+    let serverStart = counts.ancestor + counts.client
+    return withUnsafeTemporaryAllocation(of: Int.self, capacity: 4 * distinct) { table in
+      _ = table.initialize(from: repeatElement(0, count: 4 * distinct))
+      // Per number: how often the server holds it, the client, how often it may be held, and is held.
+      func onServer(_ number: Int32) -> Int { table[Int(number)] }
+      func onClient(_ number: Int32) -> Int { table[distinct + Int(number)] }
+      let allowed = 2 * distinct
+      let held = 3 * distinct
+      for number in numbers[serverStart...] { table[Int(number)] += 1 }
+      for number in numbers[clientStart..<serverStart] { table[distinct + Int(number)] += 1 }
+      // Never when a side removed it from the ancestor, else as often as the side holding it most often holds it.
+      for number in 0..<Int32(distinct) { table[allowed + Int(number)] = max(onServer(number), onClient(number)) }
+      for number in numbers[0..<clientStart] where onServer(number) == 0 || onClient(number) == 0 {
+        table[allowed + Int(number)] = 0
       }
-    }
-    // Extra copies are dropped from the client's first, then from the end.
-    var held = [Int](repeating: 0, count: distinct)
-    for piece in merged { held[Int(numbers[piece.text][piece.index])] += 1 }
-    var keep = [Bool](repeating: true, count: merged.count)
-    for clientsOnly in [true, false] {
-      for position in merged.indices.reversed()
-      where keep[position] && (!clientsOnly || merged[position].text == client) {
-        let number = Int(numbers[merged[position].text][merged[position].index])
-        guard held[number] > allowed[number] else { continue }
-        keep[position] = false
-        held[number] -= 1
+      for position in merged { table[held + Int(numbers[position])] += 1 }
+      // Extra copies are dropped from the client's first, then from the end; a dropped place is marked -1.
+      for clientsOnly in [true, false] {
+        for place in merged.indices.reversed() where merged[place] >= 0 {
+          let position = merged[place]
+          guard !clientsOnly || (position >= clientStart && position < serverStart) else { continue }
+          let number = Int(numbers[position])
+          guard table[held + number] > table[allowed + number] else { continue }
+          merged[place] = -1
+          table[held + number] -= 1
+        }
       }
+      var result: [FieldValue] = []
+      result.reserveCapacity(merged.count)
+      for position in merged where position >= 0 { result.append(element(position)) }
+      return result
     }
-    var result: [FieldValue] = []
-    result.reserveCapacity(merged.count)
-    for position in merged.indices where keep[position] {
-      result.append(values[merged[position].text][merged[position].index])
-    }
-    return result
   }
 }

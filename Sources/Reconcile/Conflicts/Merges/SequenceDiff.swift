@@ -15,30 +15,40 @@ enum SequenceDiff {
   /// the edits are spread; where every token is unique, the anchors are a longest common subsequence themselves.
   /// Tokens must be small non-negative numbers (``TokenTable`` and the text merge's table number them densely).
   static func matches(old: [Int32], new: [Int32]) -> [Int] {
-    if old.count * new.count <= 1_024 { return smallMatches(old: old, new: new) }
-    var matched = [Int](repeating: -1, count: old.count)
-    let anchors = uniqueAnchors(old: old, new: new)
     old.withUnsafeBufferPointer { a in
       new.withUnsafeBufferPointer { b in
-        var worker = Worker(a: a, b: b)
-        var aLow = 0
-        var bLow = 0
-        for (x, y) in anchors {
-          worker.diff(aLow: aLow, aHigh: x, bLow: bLow, bHigh: y, into: &matched)
-          matched[x] = y
-          aLow = x + 1
-          bLow = y + 1
+        [Int](unsafeUninitializedCapacity: a.count) { matched, count in
+          matches(old: a, new: b, into: matched)
+          count = a.count
         }
-        worker.diff(aLow: aLow, aHigh: a.count, bLow: bLow, bHigh: b.count, into: &matched)
       }
     }
-    return matched
+  }
+
+  /// ``matches(old:new:)`` written into `matched`, which holds one entry per token of `old`: the merges of short lists
+  /// keep everything in buffers on the stack.
+  static func matches(
+    old a: UnsafeBufferPointer<Int32>, new b: UnsafeBufferPointer<Int32>, into matched: UnsafeMutableBufferPointer<Int>
+  ) {
+    _ = matched.initialize(from: repeatElement(-1, count: a.count))
+    if a.count * b.count <= 1_024 { return smallMatches(old: a, new: b, into: matched) }
+    var worker = Worker(a: a, b: b)
+    var aLow = 0
+    var bLow = 0
+    for (x, y) in uniqueAnchors(old: a, new: b) {
+      worker.diff(aLow: aLow, aHigh: x, bLow: bLow, bHigh: y, into: matched)
+      matched[x] = y
+      aLow = x + 1
+      bLow = y + 1
+    }
+    worker.diff(aLow: aLow, aHigh: a.count, bLow: bLow, bHigh: b.count, into: matched)
   }
 
   /// A longest common subsequence of two short sequences (a list a person edits), by the textbook dynamic program in a
-  /// table on the stack: no allocation but the answer.
-  static func smallMatches(old: [Int32], new: [Int32]) -> [Int] {
-    var matched = [Int](repeating: -1, count: old.count)
+  /// table on the stack.
+  private static func smallMatches(
+    old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, into matched: UnsafeMutableBufferPointer<Int>
+  ) {
     let width = new.count + 1
     withUnsafeTemporaryAllocation(of: Int16.self, capacity: (old.count + 1) * width) { table in
       // table[i * width + j]: the LCS length of old[i...] and new[j...].
@@ -65,12 +75,11 @@ enum SequenceDiff {
         }
       }
     }
-    return matched
   }
 
   /// The pairs of positions of tokens that occur once in `old` and once in `new`, longest chain increasing in both.
   /// - Complexity: O(*n* + *m* + *u* log *u*) for *u* such tokens.
-  static func uniqueAnchors(old: [Int32], new: [Int32]) -> [(Int, Int)] {
+  static func uniqueAnchors(old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>) -> [(Int, Int)] {
     let tokens = Int(max(old.max() ?? -1, new.max() ?? -1)) + 1
     guard tokens > 0 else { return [] }
     // Per token: how often it occurs in old (0, 1, or 2 for more), and where in new (-1: nowhere, -2: more than once).
@@ -132,7 +141,7 @@ enum SequenceDiff {
 
     /// Matches `a[aLow..<aHigh]` against `b[bLow..<bHigh]`, recursing on both sides of a middle snake. The recursion
     /// is on halves of the edit distance, so it is O(log d) deep.
-    mutating func diff(aLow: Int, aHigh: Int, bLow: Int, bHigh: Int, into matched: inout [Int]) {
+    mutating func diff(aLow: Int, aHigh: Int, bLow: Int, bHigh: Int, into matched: UnsafeMutableBufferPointer<Int>) {
       var aLow = aLow
       var bLow = bLow
       var aHigh = aHigh
@@ -153,8 +162,8 @@ enum SequenceDiff {
       guard let (x, y) = middle(aLow: aLow, aHigh: aHigh, bLow: bLow, bHigh: bHigh),
         (x, y) != (aLow, bLow), (x, y) != (aHigh, bHigh)
       else { return }
-      diff(aLow: aLow, aHigh: x, bLow: bLow, bHigh: y, into: &matched)
-      diff(aLow: x, aHigh: aHigh, bLow: y, bHigh: bHigh, into: &matched)
+      diff(aLow: aLow, aHigh: x, bLow: bLow, bHigh: y, into: matched)
+      diff(aLow: x, aHigh: aHigh, bLow: y, bHigh: bHigh, into: matched)
     }
 
     /// A point on an optimal edit path through the middle of the edit graph, found by searching from both corners

@@ -18,49 +18,70 @@ enum ThreeWayMerge {
   /// The merge of `client` and `server` against `ancestor`, as pieces in order.
   /// - Complexity: two ``SequenceDiff`` runs, then one pass over the three sequences.
   static func merge(ancestor: [Int32], client: [Int32], server: [Int32]) -> [Piece] {
-    let toClient = SequenceDiff.matches(old: ancestor, new: client)
-    let toServer = SequenceDiff.matches(old: ancestor, new: server)
     var pieces: [Piece] = []
-    var a = 0
-    var c = 0
-    var s = 0
-    let count = ancestor.count
-    while a < count || c < client.count || s < server.count {
-      // A stable run: ancestor tokens both sides kept, right where each side stands.
-      var end = a
-      while end < count, toClient[end] == c + (end - a), toServer[end] == s + (end - a) { end += 1 }
-      if end > a {
-        pieces.append(.ancestor(a..<end))
-        c += end - a
-        s += end - a
-        a = end
-        continue
+    ancestor.withUnsafeBufferPointer { ancestor in
+      client.withUnsafeBufferPointer { client in
+        server.withUnsafeBufferPointer { server in
+          forEachPiece(ancestor: ancestor, client: client, server: server) { pieces.append($0) }
+        }
       }
-      // The hunk runs to the next ancestor token both sides kept, or to the end.
-      var next = a
-      while next < count, toClient[next] < 0 || toServer[next] < 0 { next += 1 }
-      let clientEnd = next < count ? toClient[next] : client.count
-      let serverEnd = next < count ? toServer[next] : server.count
-      let base = a..<next
-      let clientRange = c..<clientEnd
-      let serverRange = s..<serverEnd
-      if equal(ancestor, base, client, clientRange) {
-        if !serverRange.isEmpty { pieces.append(.server(serverRange)) }
-      } else if equal(ancestor, base, server, serverRange) {
-        if !clientRange.isEmpty { pieces.append(.client(clientRange)) }
-      } else if equal(client, clientRange, server, serverRange) {
-        if !serverRange.isEmpty { pieces.append(.server(serverRange)) }
-      } else {
-        pieces.append(.overlap(ancestor: base, client: clientRange, server: serverRange))
-      }
-      a = next
-      c = clientEnd
-      s = serverEnd
     }
     return pieces
   }
 
-  private static func equal(_ x: [Int32], _ xRange: Range<Int>, _ y: [Int32], _ yRange: Range<Int>) -> Bool {
+  /// The pieces of the merge handed to `body` in order, with the matches kept in temporary buffers (on the stack for
+  /// short sequences), so a merge of short lists allocates nothing here.
+  static func forEachPiece(
+    ancestor: UnsafeBufferPointer<Int32>, client: UnsafeBufferPointer<Int32>, server: UnsafeBufferPointer<Int32>,
+    _ body: (Piece) -> Void
+  ) {
+    let count = ancestor.count
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { matches in
+      let toClient = UnsafeMutableBufferPointer(rebasing: matches[0..<count])
+      let toServer = UnsafeMutableBufferPointer(rebasing: matches[count...])
+      SequenceDiff.matches(old: ancestor, new: client, into: toClient)
+      SequenceDiff.matches(old: ancestor, new: server, into: toServer)
+      var a = 0
+      var c = 0
+      var s = 0
+      while a < count || c < client.count || s < server.count {
+        // A stable run: ancestor tokens both sides kept, right where each side stands.
+        var end = a
+        while end < count, toClient[end] == c + (end - a), toServer[end] == s + (end - a) { end += 1 }
+        if end > a {
+          body(.ancestor(a..<end))
+          c += end - a
+          s += end - a
+          a = end
+          continue
+        }
+        // The hunk runs to the next ancestor token both sides kept, or to the end.
+        var next = a
+        while next < count, toClient[next] < 0 || toServer[next] < 0 { next += 1 }
+        let clientEnd = next < count ? toClient[next] : client.count
+        let serverEnd = next < count ? toServer[next] : server.count
+        let base = a..<next
+        let clientRange = c..<clientEnd
+        let serverRange = s..<serverEnd
+        if equal(ancestor, base, client, clientRange) {
+          if !serverRange.isEmpty { body(.server(serverRange)) }
+        } else if equal(ancestor, base, server, serverRange) {
+          if !clientRange.isEmpty { body(.client(clientRange)) }
+        } else if equal(client, clientRange, server, serverRange) {
+          if !serverRange.isEmpty { body(.server(serverRange)) }
+        } else {
+          body(.overlap(ancestor: base, client: clientRange, server: serverRange))
+        }
+        a = next
+        c = clientEnd
+        s = serverEnd
+      }
+    }
+  }
+
+  private static func equal(
+    _ x: UnsafeBufferPointer<Int32>, _ xRange: Range<Int>, _ y: UnsafeBufferPointer<Int32>, _ yRange: Range<Int>
+  ) -> Bool {
     xRange.count == yRange.count && x[xRange].elementsEqual(y[yRange])
   }
 }
@@ -68,6 +89,9 @@ enum ThreeWayMerge {
 /// Numbers tokens: equal tokens get equal numbers, so the diff compares integers.
 struct TokenTable<Token: Hashable> {
   private var numbers: [Token: Int32] = [:]
+
+  /// How many distinct tokens have been numbered.
+  var count: Int { numbers.count }
 
   /// The numbers of `tokens`, in order.
   mutating func number(_ tokens: [Token]) -> [Int32] {
