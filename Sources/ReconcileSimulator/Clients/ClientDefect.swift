@@ -80,6 +80,10 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// beneath its own values (an undo cache kept past the deletion): the new record carries keys nobody wrote in its
   /// life. Caught by ``Invariant/oneSidedChangesKept``, which judges every user key of a final record.
   case recreateRestoresDeletedFields = "recreate-restores-deleted-fields"
+  /// Resetting sync starts over from the server's copies: the queue is dropped and each record waiting to be sent goes
+  /// back to the last version the server acknowledged, or away (sqlite-data #524, where tearing the engine down lost
+  /// unsent changes). Caught by ``Invariant/noLostRecords``.
+  case resetSyncDropsUnsent = "reset-sync-drops-unsent"
 
   /// The delete policy the defect needs to show: the two `.editWins` mistakes cannot happen under `.deleteWins`.
   public var deletePolicy: DeletePolicy {

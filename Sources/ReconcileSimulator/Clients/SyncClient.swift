@@ -108,6 +108,10 @@ public protocol SyncClient: Sendable {
   mutating func crash()
   /// The user acts on a halt (signs in, upgrades, frees storage): the client clears it and syncs.
   mutating func restart()
+  /// The user asks the app to reset sync ("reset sync" in its settings): the client drops its change tokens and sync
+  /// state, fetches everything again, and keeps every local change it has not had accepted. The default does nothing,
+  /// for a client without such an operation; the oracles judge the step like any other, so nothing unsent may be lost.
+  mutating func resetSync()
   /// The device's clock moves by `seconds`.
   /// - Parameter seconds: Positive to jump ahead.
   mutating func jumpClock(by seconds: TimeInterval)
@@ -145,6 +149,8 @@ extension SyncClient {
   public var persistedZoneToken: ZoneChangeToken? { nil }
   /// Nothing to damage.
   public mutating func damageStoredRecord(_ id: RecordID) -> Bool { false }
+  /// Does nothing: the client has no reset.
+  public mutating func resetSync() {}
 }
 
 /// A request a client wants sent, tagged so its answer can be matched.

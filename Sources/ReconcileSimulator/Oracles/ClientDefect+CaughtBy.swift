@@ -12,7 +12,7 @@ extension ClientDefect {
     case .skipStorageCheck: .damagedDataNeverUploaded
     case .rewindTokenOnCrash: .serverInvariants
     case .stripUnknownKeys: .unknownKeysKept
-    case .dropDataOnZoneNotFound: .noLostRecords
+    case .dropDataOnZoneNotFound, .resetSyncDropsUnsent: .noLostRecords
     case .ignoreRetryAfter, .retryEarly: .retryAfterHonoured
     case .neverHalveBatch, .saveAndDeleteTogether: .liveness
     }

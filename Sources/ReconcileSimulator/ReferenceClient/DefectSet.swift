@@ -38,6 +38,7 @@ package struct DefectSet: Sendable, Hashable {
     case .dropRevivingEdits: 1 << 19
     case .ownSaveCancelsDeletion: 1 << 20
     case .recreateRestoresDeletedFields: 1 << 21
+    case .resetSyncDropsUnsent: 1 << 22
     }
   }
 }

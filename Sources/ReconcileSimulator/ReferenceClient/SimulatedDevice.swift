@@ -330,6 +330,27 @@ public struct SimulatedDevice: Sendable {
     discardDamagedRecords()
   }
 
+  /// The user resets sync: the change tokens and the sync under way go — a save in flight may have landed — and a
+  /// sync lists the database and the zone from the beginning, so a record the listing leaves out is dropped as
+  /// deleted. The store stays: records, tombstones and the queue, so nothing unsent is lost. A halt stays too.
+  public mutating func resetSync() {
+    markInFlightSavesInDoubt()
+    session.inFlight = nil
+    session.phase = .idle
+    session.listing += 1
+    storage.databaseToken = nil
+    storage.zoneToken = nil
+    storage.fullFetchSeen = nil
+    session.syncRequested = true
+    if configuration.defects.contains(.resetSyncDropsUnsent) {
+      // The defect: the reset starts from the server's copies, and what waited to be sent is forgotten.
+      for (id, local) in storage.records where storage.pending[id] != nil {
+        storage.records[id] = local.lastKnownServer.map { LocalRecord(lastKnownServer: $0, current: $0) }
+      }
+      storage.pending = PendingQueue()
+    }
+  }
+
   /// Clears a halt, checks the store (see ``corruptStoredRecord(_:)``) and requests a sync, as an app does when the
   /// user acts on the halt reason.
   public mutating func restart() {

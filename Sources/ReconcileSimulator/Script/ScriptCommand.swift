@@ -54,6 +54,8 @@ package enum ScriptCommand: Sendable, Hashable {
   case crash(device: String)
   /// `NAME restart`: clears a halt.
   case restart(device: String)
+  /// `NAME reset-sync`: the user resets sync; the device drops its tokens and sync state, keeping what it has not sent.
+  case resetSync(device: String)
   /// `NAME upgrade [VERSION]`: installs another app version's schema; without a version, the simulator's newer one.
   case upgrade(device: String, SchemaVersion?)
   /// `NAME clock +90s`: the device's clock jumps (back, when negative).
@@ -82,7 +84,8 @@ package enum ScriptCommand: Sendable, Hashable {
   package var device: String? {
     switch self {
     case .create(let device, _, _), .edit(let device, _, _), .delete(let device, _), .sync(let device),
-      .setOnline(let device, _), .crash(let device), .restart(let device), .upgrade(let device, _),
+      .setOnline(let device, _), .crash(let device), .restart(let device), .resetSync(let device),
+      .upgrade(let device, _),
       .jumpClock(let device, _):
       device
     case .fault(let fault): fault.device
@@ -108,7 +111,7 @@ package enum ScriptCommand: Sendable, Hashable {
     case .fault(let fault): return fault.simulationFaults != nil
     case .expect(let expectation): return expectation == .invariants
     case .deletePolicy, .schemas, .client, .invariants, .zoneDeletion, .sendAfterEdits, .defect, .limits, .sync,
-      .setOnline, .crash, .quiesce:
+      .setOnline, .crash, .resetSync, .quiesce:
       return true
     case .schema, .syncAll, .wait, .restart, .show, .help, .reset: return false
     }

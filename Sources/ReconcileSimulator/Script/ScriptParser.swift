@@ -59,6 +59,10 @@ package enum ScriptParser {
       summary: "take a device off the network, bring it back, crash and relaunch it",
       runs: .replay, example: "phone crash"),
     Entry(
+      syntax: "NAME reset-sync",
+      summary: "the user resets sync: tokens and sync state dropped, everything fetched again, unsent changes kept",
+      runs: .replay, example: "phone reset-sync"),
+    Entry(
       syntax: "NAME restart", summary: "clear a device's halt",
       runs: .session, example: "phone restart"),
     Entry(
@@ -356,6 +360,7 @@ package enum ScriptParser {
     case "offline": return .setOnline(device: device, false)
     case "crash": return .crash(device: device)
     case "restart": return .restart(device: device)
+    case "reset-sync": return .resetSync(device: device)
     case "upgrade":
       return .upgrade(device: device, try words.next().map { (word) throws(ScriptError) in try version(word) })
     case "clock": return .jumpClock(device: device, by: try duration(try words.required("a jump such as +90s or -5m")))

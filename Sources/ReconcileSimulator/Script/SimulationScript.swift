@@ -125,6 +125,7 @@ public enum SimulationScript {
     case .offline(let device): return "\(device) offline"
     case .online(let device): return "\(device) online"
     case .upgrade(let device): return "\(device) upgrade"
+    case .resetSync(let device): return "\(device) reset-sync"
     case .clockJump(let device, let jump): return "\(device) clock \(jump >= 0 ? "+" : "")\(seconds(jump))"
     case .advance(let wait): return "advance \(seconds(wait))"
     case .fault(let fault): return ScriptFault(fault).description
@@ -270,6 +271,7 @@ public enum SimulationScript {
       case .delete(let device, let records): return records.map { .delete(device: device, record: $0.recordName) }
       case .sync(let device): return [.sync(device: device)]
       case .crash(let device): return [.crash(device: device)]
+      case .resetSync(let device): return [.resetSync(device: device)]
       case .setOnline(let device, let online): return [online ? .online(device: device) : .offline(device: device)]
       case .upgrade(let device, _): return [.upgrade(device: device)]
       case .jumpClock(let device, let jump): return seconds(jump).map { [.clockJump(device: device, seconds: $0)] }

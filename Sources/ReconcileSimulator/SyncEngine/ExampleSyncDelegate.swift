@@ -148,6 +148,15 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   /// Everything is on disk already.
   public mutating func relaunch() { fetchCovers = [] }
 
+  /// Re-adds what the old engine had pending, and lists the zone from the beginning again: a record the listing leaves
+  /// out was deleted while this device held a copy.
+  public mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State) {
+    syncEngine.add(pendingDatabaseChanges: old.pendingDatabaseChanges)
+    syncEngine.add(pendingRecordZoneChanges: old.pendingRecordZoneChanges)
+    disk.zoneFetchStartsOver = true
+    disk.fullFetchSeen = nil
+  }
+
   /// Every record, sorted by ID.
   public var records: [Record] { disk.records.values.sorted { $0.recordID < $1.recordID } }
 

@@ -67,4 +67,8 @@ extension ExampleSyncDelegateWrapper {
 
   /// Forwards to ``inner``.
   public mutating func upgrade(to schema: Schema?) { inner.upgrade(to: schema) }
+  /// Forwards to the wrapped delegate.
+  public mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State) {
+    inner.resetSync(replacing: old, syncEngine: &syncEngine)
+  }
 }

@@ -187,6 +187,23 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
     session = Session()
   }
 
+  /// The user resets sync: the app abandons the request in flight and replaces the engine by one started from no
+  /// state serialization (the wait a retry-after asked for still holds: the app did not relaunch); the delegate hands it what the old one had pending
+  /// (``SimulatedSyncEngineDelegate/resetSync(replacing:syncEngine:)``) and persists the new state. The new engine
+  /// fetches everything, then sends.
+  public mutating func resetSync() {
+    abandonInFlight()
+    let old = state
+    state = SyncEngine.State(SyncEngine.StateSerialization())
+    delegate.resetSync(replacing: old, syncEngine: &state)
+    state.changed = true
+    persistStateIfChanged()
+    // The app lives on: a retry-after it was handed still holds, and its batch limit with it.
+    let pacing = session.pacing
+    session = Session()
+    session.pacing = pacing
+  }
+
   /// Clears a halt and syncs.
   public mutating func restart() {
     haltReason = nil

@@ -59,6 +59,14 @@ public protocol SimulatedSyncEngineDelegate: SyncEngineDelegate {
   /// A new app version is installed; the default ignores it.
   /// - Parameter schema: The new schema.
   mutating func upgrade(to schema: Schema?)
+  /// The user resets sync: the app replaces its engine by one started from no state serialization — no tokens,
+  /// nothing pending — so everything is fetched again. What the old engine still had pending is the app's to hand to
+  /// the new one, or it is never sent (sqlite-data #524). The default re-adds the old engine's pending record and
+  /// database changes.
+  /// - Parameters:
+  ///   - old: The replaced engine's state, pending changes included.
+  ///   - syncEngine: The new engine's state.
+  mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State)
 }
 
 extension SimulatedSyncEngineDelegate {
@@ -68,4 +76,9 @@ extension SimulatedSyncEngineDelegate {
   public mutating func jumpClock(by seconds: TimeInterval) {}
   /// Ignores the upgrade.
   public mutating func upgrade(to schema: Schema?) {}
+  /// Re-adds what the old engine had pending.
+  public mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State) {
+    syncEngine.add(pendingDatabaseChanges: old.pendingDatabaseChanges)
+    syncEngine.add(pendingRecordZoneChanges: old.pendingRecordZoneChanges)
+  }
 }

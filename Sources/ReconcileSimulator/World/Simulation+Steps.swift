@@ -58,6 +58,7 @@ extension Simulation {
       announceApp(on: name)
       let schema = AppSchemas.upgraded(setup.schemas)
       withDevice(name) { $0.upgrade(to: schema) }
+    case .resetSync(let name): withDevice(name) { $0.resetSync() }
     case .advance:
       break
     case .fault(let fault):

@@ -25,6 +25,9 @@ public enum SimulationStep: Sendable, Hashable {
   case clockJump(device: String, seconds: Int)
   /// `device` updates its app to the simulation's newer schema.
   case upgrade(device: String)
+  /// The user on `device` resets sync: the client drops its tokens and sync state and fetches everything again,
+  /// keeping what it has not sent (``SyncClient/resetSync()``).
+  case resetSync(device: String)
   /// Virtual time moves `seconds` forward.
   case advance(seconds: Int)
   /// The network or server misbehaves.
@@ -34,7 +37,8 @@ public enum SimulationStep: Sendable, Hashable {
   public var device: String? {
     switch self {
     case .create(let device, _, _), .edit(let device, _, _), .delete(let device, _), .sync(let device),
-      .crash(let device), .offline(let device), .online(let device), .clockJump(let device, _), .upgrade(let device):
+      .crash(let device), .offline(let device), .online(let device), .clockJump(let device, _), .upgrade(let device),
+      .resetSync(let device):
       device
     case .advance: nil
     case .fault(let fault): fault.device

@@ -87,7 +87,8 @@ struct Scheduler: Sendable {
       guard let record = pickHeld(in: world, slot: slot) else { return .sync(device: device) }
       return .delete(device: device, record: record)
     case ..<85: return .sync(device: device)
-    case ..<94: return .advance(seconds: 5 + random.below(36))
+    case ..<93: return .advance(seconds: 5 + random.below(36))
+    case ..<94: return .resetSync(device: device)
     case ..<95:
       guard world.clients[slot].isOnline, !returns.contains(where: { $0.device == device }) else {
         return .sync(device: device)
