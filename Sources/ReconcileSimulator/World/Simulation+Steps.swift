@@ -58,7 +58,10 @@ extension Simulation {
       announceApp(on: name)
       let schema = AppSchemas.upgraded(setup.schemas)
       withDevice(name) { $0.upgrade(to: schema) }
-    case .resetSync(let name): withDevice(name) { $0.resetSync() }
+    case .resetSync(let name):
+      guard index(of: name) != nil else { return nil }
+      statistics.syncResets += 1
+      withDevice(name) { $0.resetSync() }
     case .advance:
       break
     case .fault(let fault):

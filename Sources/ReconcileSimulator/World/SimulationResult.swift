@@ -38,6 +38,8 @@ public struct SimulationStatistics: Sendable, Hashable, CustomStringConvertible 
   public var resurrectionsBlocked = 0
   /// Answers carrying a retry-after that a client took (it was still waiting for them).
   public var retryAftersHanded = 0
+  /// Times a user reset sync on a device (``SimulationStep/resetSync(device:)``).
+  public var syncResets = 0
 
   /// The paths a sync client can take that the runner reports coverage of, with how often this run took each.
   public var paths: [String: Int] {
@@ -45,7 +47,7 @@ public struct SimulationStatistics: Sendable, Hashable, CustomStringConvertible 
       "conflict": conflicts, "moreComing": moreComingPages, "limitExceeded": limitExceeded,
       "batchRequestFailed": batchRequestFailed, "tokenExpired": tokenExpiries, "tornCrash": tornCrashes,
       "resurrectionBlocked": resurrectionsBlocked, "halt": halts, "transientError": transientErrors,
-      "lostMessage": lostMessages, "retryAfter": retryAftersHanded,
+      "lostMessage": lostMessages, "retryAfter": retryAftersHanded, "syncReset": syncResets,
     ]
   }
 
