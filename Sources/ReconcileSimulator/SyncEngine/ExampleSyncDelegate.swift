@@ -65,6 +65,10 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     /// New records handed out whose save went unanswered (`networkFailure`, `serverResponseLost`): it may have landed,
     /// whatever later answers say.
     package var savesInDoubt: Set<RecordID> = []
+    /// New records whose create went unanswered once: a copy of that create may land at any time, even after a later
+    /// copy was answered — and after a deletion, it creates the record again. A deletion of one is remembered in
+    /// ``deletedLocally`` once confirmed, so that copy is deleted again.
+    package var lateCreateCopies: Set<RecordID> = []
     /// Deletions not sent until a fetch that starts after them shows the zone unchanged or fetches it.
     package var deletionsAwaitingFetch: Set<RecordID> = []
     /// Under ``Rules/reconcile``, the last server version of each record the app knew: the ancestor of the next merge.
@@ -80,6 +84,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     /// Why the app stopped syncing: a conflict with a newer app's record, which it must not merge, or one the
     /// resolver refused. The unsent change waits, kept, until an upgrade.
     package var halt: HaltReason?
+    /// Server versions a halt kept from merging, until a merge takes them: the server holds the record, though the
+    /// copy shown may be one it never acknowledged, so deleting it must reach the server.
+    package var heldBack: [RecordID: Record] = [:]
   }
 
   /// How the delegate merges: Apple's sample's rule, or Reconcile's.
@@ -178,12 +185,14 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     let id = record.recordID
     // A deletion remembered because a save of the deleted record was in doubt is one this record replaces too: that
     // save may land, and the user's latest word is this record.
-    let inDoubt = disk.savesInDoubt.contains(id) || disk.newRecordsHandedOut.contains(id)
+    let inDoubt =
+      disk.savesInDoubt.contains(id) || disk.newRecordsHandedOut.contains(id) || disk.lateCreateCopies.contains(id)
     let remembered = disk.deletedLocally.removeValue(forKey: id).flatMap { inDoubt ? $0 : nil }
     if let deletion = disk.deletions.removeValue(forKey: id) ?? remembered {
       // Doubt about the deleted record's saves ends here: the replacement overwrites whatever of them landed, and
       // doubt from now on is about the replacement's own saves.
       disk.savesInDoubt.remove(id)
+      disk.lateCreateCopies.remove(id)
       // The new record replaces the one deleted: its save overwrites it, so the deletion is not sent.
       disk.replacing[record.recordID] = deletion
       if let fields = schema?.recordSchemas[record.recordType]?.fields {
@@ -225,8 +234,10 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
       return
     }
-    let tombstone = Tombstone(deleting: deleted, at: now.addingTimeInterval(clockOffset), by: deviceName)
-    if deleted.recordChangeTag == nil, !disk.newRecordsHandedOut.contains(id) {
+    // A server version held back by a halt is the one the deletion is of.
+    let heldBack = disk.heldBack.removeValue(forKey: id)
+    let tombstone = Tombstone(deleting: heldBack ?? deleted, at: now.addingTimeInterval(clockOffset), by: deviceName)
+    if deleted.recordChangeTag == nil, !disk.newRecordsHandedOut.contains(id), heldBack == nil {
       // The server never had it: nothing to delete there (a deletion could only hit another device's record).
       syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       disk.deletedLocally[id] = tombstone
@@ -384,9 +395,17 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
         // A save of the record still in doubt may land after the deletion: remembered, a copy of it fetched later
         // (this device's own) is deleted again.
         let deletion = disk.deletions.removeValue(forKey: id)
-        if disk.savesInDoubt.contains(id) || disk.newRecordsHandedOut.contains(id) {
+        if disk.savesInDoubt.contains(id) || disk.newRecordsHandedOut.contains(id)
+          || disk.lateCreateCopies.contains(id)
+        {
           disk.deletedLocally[id] = deletion
         }
+      }
+      // A deletion whose answer went missing may have landed: before it is sent again, a fetch shows whether the
+      // record was created anew since (then the retry would delete another device's record).
+      for (id, error) in sent.failedRecordDeletes
+      where error.code == .networkFailure || error.code == .serverResponseLost {
+        disk.deletionsAwaitingFetch.insert(id)
       }
       // A deletion the engine retries is still pending; one it gave up on is over.
       for id in sent.failedRecordDeletes.keys where !syncEngine.pendingRecordZoneChanges.contains(.deleteRecord(id)) {
@@ -434,7 +453,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     let id = failure.record.recordID
     guard disk.newRecordsHandedOut.contains(id), failure.record.recordChangeTag == nil else { return }
     switch failure.error.code {
-    case .networkFailure, .serverResponseLost: disk.savesInDoubt.insert(id)
+    case .networkFailure, .serverResponseLost:
+      disk.savesInDoubt.insert(id)
+      disk.lateCreateCopies.insert(id)
     default:
       guard !disk.savesInDoubt.contains(id) else { return }
       disk.newRecordsHandedOut.remove(id)
@@ -488,7 +509,11 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     // is remembered, to delete that copy once fetched (or to be replaced by a record the user creates again).
     for id in disk.deletions.keys.sorted() where !seen.contains(id) && disk.records[id] == nil {
       let deletion = disk.deletions.removeValue(forKey: id)
-      if disk.savesInDoubt.contains(id) || disk.newRecordsHandedOut.contains(id) { disk.deletedLocally[id] = deletion }
+      if disk.savesInDoubt.contains(id) || disk.newRecordsHandedOut.contains(id)
+        || disk.lateCreateCopies.contains(id)
+      {
+        disk.deletedLocally[id] = deletion
+      }
       disk.deletionsAwaitingFetch.remove(id)
       syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id)])
     }
@@ -509,6 +534,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     disk.replacing = [:]
     disk.replacementKeys = [:]
     disk.deletedLocally = [:]
+    disk.heldBack = [:]
     for (id, record) in disk.records.sorted(by: { $0.key < $1.key }) {
       if zoneDeletion == .dropLocalData, record.recordChangeTag != nil {
         disk.records[id] = nil
@@ -521,6 +547,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     if !disk.records.isEmpty { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
     disk.newRecordsHandedOut = []
     disk.savesInDoubt = []
+    disk.lateCreateCopies = []
   }
 
   /// Merges a server version with the local copy by the rules.
@@ -547,7 +574,14 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       // The version merged becomes the ancestor of the next merge; one the delegate halted on was not merged, so the
       // user's change still stands on the version before it.
       var halted = false
-      defer { if !halted { disk.ancestors[id] = server } }
+      defer {
+        if halted {
+          disk.heldBack[id] = server
+        } else {
+          disk.ancestors[id] = server
+          disk.heldBack[id] = nil
+        }
+      }
       guard let local, syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id)) else { return server }
       // The very version the unsent edits were made on: nothing new to merge.
       if let tag = local.recordChangeTag, tag == server.recordChangeTag { return local }

@@ -317,6 +317,82 @@ struct SyncEngineFoundAtScaleTests {
         quiesce
         expect invariants
         """),
+    ReplayCase(
+      behaviour:
+        "a record halted on (a newer app's) and then deleted here is deleted on the server too, though the copy shown was never acknowledged (merging, none, major seed 324)",
+      script: """
+        client sync-engine
+        resolver merging
+        delete-policy deleteWins
+        schemas major
+        device add d2 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        invariants convergence
+        d2 upgrade
+        d2 create Note/r5 title="d2.45"
+        d3 offline
+        d3 create Note/r5 title="d3.80"
+        d3 online
+        d3 delete Note/r5
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "a create once unanswered may land after a later copy was answered: deleted after that, its late copy is deleted again (merging, hostile, minor seed 381)",
+      script: """
+        client sync-engine
+        resolver merging
+        delete-policy editWins
+        schemas minor
+        device add d1 --clock-offset 0s
+        send-after-edits
+        invariants noResurrection
+        d1 create Note/r1 title="d1.0"
+        fault throttle 13s
+        advance 2s
+        d1 create Note/r4 title="d1.74"
+        advance 3s
+        fault delay d1 90s
+        advance 68s
+        d1 delete Note/r4
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "a deletion whose answer was lost waits for a fetch before it is sent again, so it never deletes a record another device revived since (merging, swarm seed 133)",
+      script: """
+        client sync-engine
+        resolver merging
+        delete-policy editWins
+        schemas none
+        device add d1 --clock-offset 0s
+        device add d2 --clock-offset 0s
+        send-after-edits
+        limit batch-items 10
+        invariants noLostRecords
+        d1 create Note/r1 title="d1.2"
+        fault delay d1 1s
+        d1 delete Note/r1
+        d1 crash
+        fault lose-response d1
+        fault lose-response d1
+        fault lose-response d1
+        d2 crash
+        fault duplicate d1
+        d2 offline
+        fault delay d1 0s
+        fault lose-response d1
+        d1 crash
+        advance 58s
+        d2 edit Note/r1 tags=["c", "f", "d"]
+        advance 1s
+        d1 crash
+        quiesce
+        expect invariants
+        """),
   ]
 
   @Test("each counterexample replays with every invariant held", arguments: cases)
