@@ -68,12 +68,13 @@ public struct FieldMerge: ConflictResolver {
     /// Merge an ordered list (a to-do order, a playlist) three ways: both sides' insertions and removals are kept in
     /// place, and each side's moves where the other did not move the same element (then the server's place wins);
     /// where both sides inserted at one place, the server's elements come first. An element either side removed is
-    /// removed. Loses: the client's place for an element both moved. Both values must be lists.
+    /// removed; a side that removed the key removed every element it held. Loses: the client's place for an element
+    /// both moved. Both values must be lists.
     case orderedList
     /// Merge lists as sets: an element both sides hold stays, one a side added is added, one a side removed since the
     /// ancestor is removed; `rule` decides an element only one side holds when there is no ancestor to tell an add
-    /// from a remove. Order: the server's elements in its order, then the client's additions, each once. Both values
-    /// must be lists. (`.set(.addWins)` is ``listUnion``.)
+    /// from a remove; a side that removed the key removed every element it held. Order: the server's elements in its
+    /// order, then the client's additions, each once. Both values must be lists. (`.set(.addWins)` is ``listUnion``.)
     case set(SetRule)
     /// Keep the server's value and hand the client's back: ``FieldMerge/resolveKeepingAside(_:)`` returns it beside the
     /// record, and with `into`, the record also carries it in that key (the latest losing value; read it and clear
@@ -239,10 +240,29 @@ public struct FieldMerge: ConflictResolver {
     if let base = versions.ancestor, versions.client.holdsSame(at: client, as: base, at: ancestor) {
       return result.skip(key)
     }
-    // Both sides changed the key, or there is no ancestor to tell: a value beats a removal, then the policy decides.
-    guard let client else { return result.skip(key) }
+    // Both sides changed the key, or there is no ancestor to tell: a value beats a removal, then the policy decides —
+    // except for a list merged by its elements, where removing the key removed every element that side held.
+    guard let client else {
+      if let server, let ancestor, let base = versions.ancestor {
+        let slot = versions.server.slot(at: server)
+        if let merged = mergedAsLists(
+          key, ancestor: base.slot(at: ancestor).value, server: slot.value, client: .list([]))
+        {
+          if merged == slot.value.listValue { return result.skip(key) }
+          if merged.isEmpty { return result.remove(key) }
+          return result.choose(.list(merged), encrypted: slot.encrypted, forKey: key, serverPosition: server)
+        }
+      }
+      return result.skip(key)
+    }
     guard let server else {
       let slot = versions.client.slot(at: client)
+      if let ancestor, let base = versions.ancestor,
+        let merged = mergedAsLists(key, ancestor: base.slot(at: ancestor).value, server: .list([]), client: slot.value)
+      {
+        if merged.isEmpty { return result.skip(key) }
+        return result.choose(.list(merged), encrypted: slot.encrypted, forKey: key, serverPosition: nil)
+      }
       guard isCounter(key), let ancestor, let base = versions.ancestor else {
         return result.choose(slot.value, encrypted: slot.encrypted, forKey: key, serverPosition: nil)
       }
@@ -345,6 +365,22 @@ public struct FieldMerge: ConflictResolver {
     case .keepBoth:
       keptAside.append(KeptAside(key: key, value: client.value, isEncrypted: clientPosition.encrypted))
       return .keepServer
+    }
+  }
+
+  /// The merge of `key` as lists, for a list merged by its elements (``Policy/orderedList``, ``Policy/set(_:)``) whose
+  /// sides both hold lists; `nil` otherwise.
+  private func mergedAsLists(_ key: String, ancestor: FieldValue, server: FieldValue, client: FieldValue)
+    -> [FieldValue]?
+  {
+    guard case .list(let serverList) = server, case .list(let clientList) = client else { return nil }
+    switch policy(for: key) {
+    case .orderedList:
+      return OrderedListMerge.merge(ancestor: ancestor.listValue ?? [], server: serverList, client: clientList)
+    case .set(let rule):
+      return SetMerge.merge(ancestor: ancestor.listValue, server: serverList, client: clientList, rule: rule)
+    default:
+      return nil
     }
   }
 

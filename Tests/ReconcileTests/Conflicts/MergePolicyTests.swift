@@ -106,6 +106,18 @@ extension MergeCase {
       client: ["order": ["a", "both", "c"]],
       policy: .orderedList, expected: ["order": ["a", "s", "both", "c"]], expectedChanged: ["order"]),
     MergeCase(
+      name: "ordered list: a list the server removed keeps only what the client added since",
+      ancestor: .values(["order": ["a", "b", "c"]]), server: [:], client: ["order": ["a", "b", "c", "d"]],
+      policy: .orderedList, expected: ["order": ["d"]], expectedChanged: ["order"]),
+    MergeCase(
+      name: "ordered list: a list the client removed takes the ancestor's elements from the server's",
+      ancestor: .values(["order": ["a", "b"]]), server: ["order": ["a", "b", "s"]], client: [:],
+      clientRemoved: ["order"], policy: .orderedList, expected: ["order": ["s"]], expectedChanged: ["order"]),
+    MergeCase(
+      name: "set: a set the server removed keeps only the client's additions; none left removes the key",
+      ancestor: .values(["tags": ["a"]]), server: [:], client: ["tags": ["a", "b"]], policy: .set(.addWins),
+      expected: ["tags": ["b"]], expectedChanged: ["tags"]),
+    MergeCase(
       name: "keepBoth: the server's value stays, the client's goes into the named key",
       ancestor: .values(["body": "x"]), server: ["body": "server's"], client: ["body": "client's"],
       policy: .keepBoth(into: "bodyConflict"), expected: ["body": "server's", "bodyConflict": "client's"],
