@@ -288,8 +288,18 @@ struct IntentJudge {
     unanswered: Set<String>, _ ended: FieldValue?
   ) -> EditVerdict {
     guard let acceptsEdits = contract.acceptsEdits else { return .kept }
+    // A create defines the whole record: one that leaves a list key out removes every element there is, whatever its
+    // device showed (after deleting the record, nothing).
+    var everyElement: [FieldValue] = []
+    for write in writers + withdrawn {
+      for list in [history.base(of: write, key: key), write.writes[key] ?? nil].compactMap({ $0?.listValue }) {
+        for element in list where !everyElement.contains(element) { everyElement.append(element) }
+      }
+    }
     func edit(_ action: UserHistory.Action) -> KeyContract.Edit {
-      (history.base(of: action, key: key), action.writes[key] ?? nil)
+      let value = action.writes[key] ?? nil
+      if action.isCreate, value == nil, !everyElement.isEmpty { return (.list(everyElement), nil) }
+      return (history.base(of: action, key: key), value)
     }
     func accepts(_ writes: [UserHistory.Action]) -> Bool {
       let ordered = writes.sorted { $0.order < $1.order }

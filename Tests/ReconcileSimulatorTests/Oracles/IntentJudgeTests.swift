@@ -618,6 +618,32 @@ struct IntentJudgeTests {
         quiesce
         expect invariants
         """),
+    ReplayCase(
+      behaviour:
+        "a create that leaves a list key out removes every element there is, not only those its device showed (it showed nothing after deleting the record): a concurrent add may stay (merging, sync-engine, swarm seed 177)",
+      script: """
+        client sync-engine
+        resolver merging
+        delete-policy deleteWins
+        schemas none
+        device add d1 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        limit batch-bytes 400 page-size 5
+        invariants oneSidedChangesKept
+        d3 create Note/r3 title="d3.18"
+        d1 offline
+        d1 online
+        d1 edit Note/r3 tags=["f", "e"]
+        d3 reset-sync
+        d3 offline
+        d1 delete Note/r3
+        d3 edit Note/r3 tags=["e", "a"]
+        d3 edit Note/r3 steps=["d3.136"] tags=["e", "a", "f"]
+        d1 create Note/r3 title="d1.184"
+        quiesce
+        expect invariants
+        """),
   ]
 
   @Test("each counterexample the judge got wrong replays with every invariant held", arguments: cases)
