@@ -66,6 +66,20 @@ struct InspectTests {
     #expect(out.text.contains("Manuel’s MacBook Air"))
   }
 
+  @Test("inspect prints the account status of a real archived CKAccountInfo, as text and as JSON")
+  func inspectsAccountInfo() {
+    let path = Self.fixture.deletingLastPathComponent().appendingPathComponent("macos-assistantd-ckaccountinfo.bplist")
+      .path
+    let out = BufferedOutput()
+    #expect(PlaygroundCommand.run(arguments: ["inspect", path], output: out) == 0)
+    #expect(out.text.contains("Apple keyed archive of CKAccountInfo, 390 bytes"))
+    #expect(out.text.contains("available (1)"))
+    #expect(out.text.contains("validationCounter") && out.text.contains("43"))
+    let json = BufferedOutput()
+    #expect(PlaygroundCommand.run(arguments: ["inspect", "--json", path], output: json) == 0)
+    #expect(json.text.contains("\"accountStatus\" : \"available\""))
+  }
+
   @Test("inspect reads Reconcile archives and JSON, and --json prints the wire format")
   func inspectsOtherFormats() throws {
     var record = Record(recordType: "Note", recordID: try RecordID(recordName: "n1"))

@@ -66,6 +66,47 @@ struct CloudKitStateArchiveTests {
     #expect(record.modifiedByDevice == "Tester’s iPhone")
   }
 
+  @Test("a real archived CKAccountInfo reads its status and fields, and writes back to the same values")
+  func readsAccountInfo() throws {
+    let data = try Fixtures.data("macos-assistantd-ckaccountinfo.bplist")
+    let info = try AccountInfo(cloudKitArchive: data)
+    #expect(info.status == .available)
+    #expect(info.status.description == "available")
+    #expect(info.hasValidCredentials == true)
+    #expect(info.deviceToDeviceEncryptionAvailability == 3)
+    #expect(info.accountPartition == 1)
+    #expect(info.validationCounter == 43)
+    #expect(try CloudKitArchive(data: data) == .accountInfo(info))
+    #expect(try AccountInfo(cloudKitArchive: info.cloudKitArchive()) == info)
+    #expect(try CloudKitArchive(data: CloudKitArchive.accountInfo(info).archivedData()) == .accountInfo(info))
+    #expect(AccountInfo.Status(rawValue: 9).description == "unknown (9)")
+  }
+
+  @Test("an account info without a status, or with a status that is not a number, is refused naming the field")
+  func refusesBadAccountInfo() throws {
+    func archive(_ fields: [String: Any]) throws -> Data {
+      var objects: [Any] = ["$null"]
+      var object = fields
+      object["$class"] = ["CF$UID": 2]
+      objects.append(object)
+      objects.append(["$classname": "CKAccountInfo", "$classes": ["CKAccountInfo", "NSObject"]])
+      let plist: [String: Any] = [
+        "$version": 100_000, "$archiver": "NSKeyedArchiver", "$top": ["root": ["CF$UID": 1]], "$objects": objects,
+      ]
+      return try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+    }
+    #expect(throws: CloudKitArchiveError.missingField("root.AccountStatus")) {
+      try AccountInfo(cloudKitArchive: try archive(["HasValidCredentials": true]))
+    }
+    let notANumber = #expect(throws: CloudKitArchiveError.self) {
+      try AccountInfo(cloudKitArchive: try archive(["AccountStatus": "yes"]))
+    }
+    #expect(notANumber?.description.contains("root.AccountStatus") == true, "\(String(describing: notANumber))")
+    #expect(throws: CloudKitArchiveError.self) {
+      try AccountInfo(cloudKitArchive: try Fixtures.data("canopy-record-id.bplist"))
+    }
+  }
+
   @Test("a share's system fields read with participants, identities, roles, permissions and acceptance")
   func readsShareArchive() throws {
     let share = try Share(cloudKitSystemFieldsArchive: try Fixtures.data("synthetic-share-system-fields.bplist"))

@@ -31,9 +31,22 @@ enum InspectText {
     case .serverChangeToken(let token): return table([("token", token.description)])
     case .recordID(let id): return table(idRows(id))
     case .zoneID(let zone): return table([("zoneName", zone.zoneName), ("ownerName", zone.ownerName)])
+    case .accountInfo(let info): return table(accountRows(info))
     case .array(let items):
       return items.enumerated().map { "[\($0.offset)] \($0.element.kind)\n" + archiveText($0.element) }.joined()
     }
+  }
+
+  /// The account's status, then the undocumented fields it holds.
+  private static func accountRows(_ info: AccountInfo) -> [(String, String)] {
+    var rows = [("accountStatus", "\(info.status) (\(info.status.rawValue))")]
+    if let valid = info.hasValidCredentials { rows.append(("hasValidCredentials", "\(valid)")) }
+    if let value = info.deviceToDeviceEncryptionAvailability {
+      rows.append(("deviceToDeviceEncryptionAvailability", "\(value)"))
+    }
+    if let value = info.accountPartition { rows.append(("accountPartition", "\(value)")) }
+    if let value = info.validationCounter { rows.append(("validationCounter", "\(value)")) }
+    return rows
   }
 
   private static func bodyText(_ body: WebServices.Body) -> String {
@@ -197,6 +210,25 @@ enum InspectJSON {
     let value: Value
   }
 
+  /// A `CKAccountInfo` as JSON: its status by name and number, and the undocumented fields it holds.
+  private struct Account: Encodable {
+    let accountStatus: String
+    let accountStatusValue: Int64
+    let hasValidCredentials: Bool?
+    let deviceToDeviceEncryptionAvailability: Int64?
+    let accountPartition: Int64?
+    let validationCounter: Int64?
+
+    init(_ info: AccountInfo) {
+      accountStatus = info.status.description
+      accountStatusValue = info.status.rawValue
+      hasValidCredentials = info.hasValidCredentials
+      deviceToDeviceEncryptionAvailability = info.deviceToDeviceEncryptionAvailability
+      accountPartition = info.accountPartition
+      validationCounter = info.validationCounter
+    }
+  }
+
   static func render(_ contents: InspectCommand.Contents) throws -> String {
     switch contents {
     case .reconcileArchive(let record): return try pretty(record.wireJSON())
@@ -226,6 +258,7 @@ enum InspectJSON {
       case .serverChangeToken(let token): try Token(base64: token.data.base64EncodedString()).encode(to: encoder)
       case .recordID(let id): try Archived(kind: "CKRecord.ID", value: id).encode(to: encoder)
       case .zoneID(let zone): try Archived(kind: "CKRecordZone.ID", value: zone).encode(to: encoder)
+      case .accountInfo(let info): try Archived(kind: archive.kind, value: Account(info)).encode(to: encoder)
       case .array(let items):
         var c = encoder.unkeyedContainer()
         for item in items { try c.encode(ArchiveJSON(item)) }

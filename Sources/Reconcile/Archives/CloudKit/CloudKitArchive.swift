@@ -3,7 +3,8 @@ public import Foundation
 /// Whatever an app archived from CloudKit with `NSKeyedArchiver`, read without knowing its class in advance.
 ///
 /// Apps persist CloudKit state as keyed archives: a record's system fields (`encodeSystemFields(with:)`), a share's,
-/// change tokens, record and zone IDs, and arrays of them (`archivedData(withRootObject:)`). ``init(data:)`` reads any
+/// change tokens, record and zone IDs, the account's cached status (`CKAccountInfo`), and arrays of them
+/// (`archivedData(withRootObject:)`). ``init(data:)`` reads any
 /// of them, binary or XML, so state saved on iOS can be inspected on Linux:
 ///
 /// ```swift
@@ -28,6 +29,8 @@ public enum CloudKitArchive: Sendable, Hashable {
   case recordID(RecordID)
   /// A `CKRecordZone.ID`.
   case zoneID(ZoneID)
+  /// A `CKAccountInfo`: the iCloud account's status as CloudKit caches it.
+  case accountInfo(AccountInfo)
   /// An `NSArray` or `NSSet` of the above, in archive order.
   case array([CloudKitArchive])
 
@@ -69,6 +72,7 @@ public enum CloudKitArchive: Sendable, Hashable {
     case .serverChangeToken: return "CKServerChangeToken"
     case .recordID: return "CKRecord.ID"
     case .zoneID: return "CKRecordZone.ID"
+    case .accountInfo: return AccountInfo.className
     case .array(let items): return "array of \(items.count)"
     }
   }
@@ -105,6 +109,7 @@ public enum CloudKitArchive: Sendable, Hashable {
     case .serverChangeToken(let token): return token.archiveObject(into: &b)
     case .recordID(let id): return Record.archive(id, into: &b)
     case .zoneID(let zone): return Record.archive(zone, into: &b)
+    case .accountInfo(let info): return info.archiveObject(into: &b)
     case .array(let items):
       var objects: [PropertyList] = []
       for item in items { objects.append(try item.rootObject(into: &b)) }
@@ -140,6 +145,8 @@ public enum CloudKitArchive: Sendable, Hashable {
       return .serverChangeToken(ServerChangeToken(data: bytes))
     case "CKRecord", "CKShare":
       return try recordOrShare(dict, in: archive)
+    case AccountInfo.className:
+      return .accountInfo(try AccountInfo(archived: dict, in: archive, field: field))
     case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet":
       guard depth < maximumDepth else {
         throw .wrongType(field: field, expected: "arrays nested at most \(maximumDepth) deep", found: "deeper nesting")
@@ -151,7 +158,8 @@ public enum CloudKitArchive: Sendable, Hashable {
       return .array(items)
     default:
       throw .unexpectedClass(
-        field: field, expected: "a CloudKit record, share, change token, record ID or zone ID", found: className)
+        field: field, expected: "CloudKit record, share, change token, record ID, zone ID or account info",
+        found: className)
     }
   }
 }
