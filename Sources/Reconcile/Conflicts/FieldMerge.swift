@@ -245,10 +245,10 @@ public struct FieldMerge: ConflictResolver {
     guard let client else {
       if let server, let ancestor, let base = versions.ancestor {
         let slot = versions.server.slot(at: server)
-        if let merged = mergedAsLists(
-          key, ancestor: base.slot(at: ancestor).value, server: slot.value, client: .list([]))
+        if let serverList = slot.value.listValue,
+          let merged = mergedAsLists(key, ancestor: base.slot(at: ancestor).value, server: serverList, client: [])
         {
-          if merged == slot.value.listValue { return result.skip(key) }
+          if merged == serverList { return result.skip(key) }
           if merged.isEmpty { return result.remove(key) }
           return result.choose(.list(merged), encrypted: slot.encrypted, forKey: key, serverPosition: server)
         }
@@ -257,8 +257,8 @@ public struct FieldMerge: ConflictResolver {
     }
     guard let server else {
       let slot = versions.client.slot(at: client)
-      if let ancestor, let base = versions.ancestor,
-        let merged = mergedAsLists(key, ancestor: base.slot(at: ancestor).value, server: .list([]), client: slot.value)
+      if let ancestor, let base = versions.ancestor, let clientList = slot.value.listValue,
+        let merged = mergedAsLists(key, ancestor: base.slot(at: ancestor).value, server: [], client: clientList)
       {
         if merged.isEmpty { return result.skip(key) }
         return result.choose(.list(merged), encrypted: slot.encrypted, forKey: key, serverPosition: nil)
@@ -352,15 +352,9 @@ public struct FieldMerge: ConflictResolver {
       let merged = try CounterMerge.merge(
         key: key, ancestor: ancestor?.value, server: server.value, client: client.value)
       return .take(FieldSlot(value: merged, encrypted: clientPosition.encrypted))
-    case .orderedList:
+    case .orderedList, .set:
       let (serverList, clientList) = try Self.lists(key, server: server.value, client: client.value)
-      let merged = OrderedListMerge.merge(
-        ancestor: ancestor?.value.listValue ?? [], server: serverList, client: clientList)
-      return .take(FieldSlot(value: .list(merged), encrypted: clientPosition.encrypted))
-    case .set(let rule):
-      let (serverList, clientList) = try Self.lists(key, server: server.value, client: client.value)
-      let merged = SetMerge.merge(
-        ancestor: ancestor?.value.listValue, server: serverList, client: clientList, rule: rule)
+      let merged = mergedAsLists(key, ancestor: ancestor?.value, server: serverList, client: clientList) ?? serverList
       return .take(FieldSlot(value: .list(merged), encrypted: clientPosition.encrypted))
     case .keepBoth:
       keptAside.append(KeptAside(key: key, value: client.value, isEncrypted: clientPosition.encrypted))
@@ -368,17 +362,17 @@ public struct FieldMerge: ConflictResolver {
     }
   }
 
-  /// The merge of `key` as lists, for a list merged by its elements (``Policy/orderedList``, ``Policy/set(_:)``) whose
-  /// sides both hold lists; `nil` otherwise.
-  private func mergedAsLists(_ key: String, ancestor: FieldValue, server: FieldValue, client: FieldValue)
+  /// The merge of `key`'s lists by its policy, for a list merged by its elements (``Policy/orderedList``,
+  /// ``Policy/set(_:)``); `nil` for any other policy. A missing ancestor is an empty list to the ordered merge, and
+  /// leaves the set merge's rule to decide.
+  private func mergedAsLists(_ key: String, ancestor: FieldValue?, server: [FieldValue], client: [FieldValue])
     -> [FieldValue]?
   {
-    guard case .list(let serverList) = server, case .list(let clientList) = client else { return nil }
     switch policy(for: key) {
     case .orderedList:
-      return OrderedListMerge.merge(ancestor: ancestor.listValue ?? [], server: serverList, client: clientList)
+      return OrderedListMerge.merge(ancestor: ancestor?.listValue ?? [], server: server, client: client)
     case .set(let rule):
-      return SetMerge.merge(ancestor: ancestor.listValue, server: serverList, client: clientList, rule: rule)
+      return SetMerge.merge(ancestor: ancestor?.listValue, server: server, client: client, rule: rule)
     default:
       return nil
     }

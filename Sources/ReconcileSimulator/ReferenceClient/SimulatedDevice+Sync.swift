@@ -285,9 +285,7 @@ extension SimulatedDevice {
       if session.phase == .fetchingDatabase {
         storage.databaseToken = nil
       } else {
-        storage.zoneToken = nil
-        storage.fullFetchSeen = nil
-        session.listing += 1
+        restartZoneListing()
       }
     case .zoneNotFound:
       zoneWasDeleted()
@@ -299,6 +297,14 @@ extension SimulatedDevice {
     }
   }
 
+  /// Forgets the zone token: the next fetch lists the zone from its beginning, and a page still on its way for the
+  /// listing before continues one the device no longer follows.
+  mutating func restartZoneListing() {
+    storage.zoneToken = nil
+    storage.fullFetchSeen = nil
+    session.listing += 1
+  }
+
   /// The zone is gone (deleted by another client): create it again. Under ``ZoneDeletionResponse/dropLocalData`` the
   /// user deleted all their data: every record the server had acknowledged is dropped, and only records never
   /// acknowledged (created here, unconfirmed) are uploaded as new. Under ``ZoneDeletionResponse/reuploadLocalData``
@@ -307,9 +313,8 @@ extension SimulatedDevice {
     // A damaged copy must not be uploaded as new; it is lost with the zone.
     discardDamagedRecords()
     storage.zoneCreated = false
-    storage.zoneToken = nil
+    restartZoneListing()
     storage.staleSavesInDoubt.removeAll()
-    session.listing += 1
     if configuration.defects.contains(.dropDataOnZoneNotFound) {
       storage.records.removeAll()
       storage.pending = PendingQueue()

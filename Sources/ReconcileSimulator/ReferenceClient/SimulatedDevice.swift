@@ -337,10 +337,8 @@ public struct SimulatedDevice: Sendable {
     markInFlightSavesInDoubt()
     session.inFlight = nil
     session.phase = .idle
-    session.listing += 1
     storage.databaseToken = nil
-    storage.zoneToken = nil
-    storage.fullFetchSeen = nil
+    restartZoneListing()
     session.syncRequested = true
     if configuration.defects.contains(.resetSyncDropsUnsent) {
       // The defect: the reset starts from the server's copies, and what waited to be sent is forgotten.

@@ -81,6 +81,12 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     /// For each record in ``replacing``, the keys its app knew when the user created it: a key the app learnt only
     /// later (an upgrade since) was not the user's to set or leave out.
     package var replacementKeys: [RecordID: Set<String>] = [:]
+    /// Whether a save of new record `id` may still land: handed out and unanswered, in doubt, or once unanswered (a
+    /// late copy of its create). A deletion of it is remembered, to delete such a copy again.
+    package func saveMayLandLate(_ id: RecordID) -> Bool {
+      savesInDoubt.contains(id) || newRecordsHandedOut.contains(id) || lateCreateCopies.contains(id)
+    }
+
     /// Why the app stopped syncing: a conflict with a newer app's record, which it must not merge, or one the
     /// resolver refused. The unsent change waits, kept, until an upgrade.
     package var halt: HaltReason?
@@ -185,8 +191,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     let id = record.recordID
     // A deletion remembered because a save of the deleted record was in doubt is one this record replaces too: that
     // save may land, and the user's latest word is this record.
-    let inDoubt =
-      disk.savesInDoubt.contains(id) || disk.newRecordsHandedOut.contains(id) || disk.lateCreateCopies.contains(id)
+    let inDoubt = disk.saveMayLandLate(id)
     let remembered = disk.deletedLocally.removeValue(forKey: id).flatMap { inDoubt ? $0 : nil }
     if let deletion = disk.deletions.removeValue(forKey: id) ?? remembered {
       // Doubt about the deleted record's saves ends here: the replacement overwrites whatever of them landed, and
@@ -395,11 +400,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
         // A save of the record still in doubt may land after the deletion: remembered, a copy of it fetched later
         // (this device's own) is deleted again.
         let deletion = disk.deletions.removeValue(forKey: id)
-        if disk.savesInDoubt.contains(id) || disk.newRecordsHandedOut.contains(id)
-          || disk.lateCreateCopies.contains(id)
-        {
-          disk.deletedLocally[id] = deletion
-        }
+        if disk.saveMayLandLate(id) { disk.deletedLocally[id] = deletion }
       }
       // A deletion whose answer went missing may have landed: before it is sent again, a fetch shows whether the
       // record was created anew since (then the retry would delete another device's record).
@@ -509,11 +510,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     // is remembered, to delete that copy once fetched (or to be replaced by a record the user creates again).
     for id in disk.deletions.keys.sorted() where !seen.contains(id) && disk.records[id] == nil {
       let deletion = disk.deletions.removeValue(forKey: id)
-      if disk.savesInDoubt.contains(id) || disk.newRecordsHandedOut.contains(id)
-        || disk.lateCreateCopies.contains(id)
-      {
-        disk.deletedLocally[id] = deletion
-      }
+      if disk.saveMayLandLate(id) { disk.deletedLocally[id] = deletion }
       disk.deletionsAwaitingFetch.remove(id)
       syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id)])
     }
