@@ -84,6 +84,9 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// back to the last version the server acknowledged, or away (sqlite-data #524, where tearing the engine down lost
   /// unsent changes). Caught by ``Invariant/noLostRecords``.
   case resetSyncDropsUnsent = "reset-sync-drops-unsent"
+  /// A purge in Settings is answered by uploading everything again, as to an encrypted-data reset: what the user
+  /// deleted comes back (SyncKit, IceCream and Seam3 users report it). Caught by ``Invariant/noResurrection``.
+  case reuploadAfterPurge = "reupload-after-purge"
 
   /// The delete policy the defect needs to show: the two `.editWins` mistakes cannot happen under `.deleteWins`.
   public var deletePolicy: DeletePolicy {

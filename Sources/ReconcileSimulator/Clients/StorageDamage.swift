@@ -9,4 +9,9 @@ public import Reconcile
 public enum StorageDamage {
   /// Bytes no app writes: a copy of them on the server proves that a damaged record was uploaded.
   public static let garbage = FieldValue.bytes(Data([0xDE, 0xAD, 0xBE, 0xEF, 0x00, 0xFF]))
+
+  /// Whether `record` holds ``garbage`` in any value, plain or encrypted.
+  package static func isDamaged(_ record: Record) -> Bool {
+    record.valueTable.values.contains(garbage) || record.encryptedValueTable.values.contains(garbage)
+  }
 }

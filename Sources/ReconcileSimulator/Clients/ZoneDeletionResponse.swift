@@ -1,3 +1,5 @@
+package import Reconcile
+
 /// What a device does when it learns that its zone was deleted by another client of the same app.
 ///
 /// Seed 004 ("How to Delete All Data from a Zone") and Apple's CKSyncEngine sample read a zone deleted elsewhere as
@@ -12,4 +14,18 @@ public enum ZoneDeletionResponse: String, Sendable, Hashable, CaseIterable, Cust
 
   /// The script name: `drop` or `reupload`.
   public var description: String { rawValue }
+}
+
+extension ZoneDeletionResponse {
+  /// Whether a zone deletion for `reason` stands for the user deleting everything in it, so a device drops what the
+  /// server had acknowledged: a purge in Settings always does ("delete any locally cached data and not resend it");
+  /// a client's deletion does under ``dropLocalData``; an encrypted-data reset never does (the user still wants the
+  /// data: "consider re-uploading locally-cached data").
+  package func dropsLocalData(after reason: SyncEngine.ZoneDeletion.Reason) -> Bool {
+    switch reason {
+    case .purged: true
+    case .deleted: self == .dropLocalData
+    case .encryptedDataReset: false
+    }
+  }
 }

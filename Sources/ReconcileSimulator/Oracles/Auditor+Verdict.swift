@@ -67,8 +67,9 @@ extension Auditor {
     }
     let judge = IntentJudge(
       history: history,
-      timeline: ServerTimeline(events: end.serverEvents, zoneID: rules.zoneID, owner: rules.owner),
-      deletePolicy: rules.deletePolicy, zoneDeletion: rules.zoneDeletion, editCountKey: rules.editCountKey,
+      timeline: ServerTimeline(
+        events: end.serverEvents, zoneID: rules.zoneID, owner: rules.owner, response: rules.zoneDeletion),
+      deletePolicy: rules.deletePolicy, editCountKey: rules.editCountKey,
       stampsKey: rules.stampsKey, start: rules.start, contracts: rules.contracts)
     let shown = end.devices.map { device in
       (

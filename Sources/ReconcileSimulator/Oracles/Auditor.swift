@@ -36,6 +36,13 @@ struct Auditor: WorldListener, Sendable {
   private var tokenOrder = TokenOrderCheck()
   /// Per device, the keys its app knows; absent when it knows every key.
   private var knownKeys: [String: Set<String>] = [:]
+  /// Per device and record, the version the user's last deletion there aimed at, while the device has not acted on
+  /// the record since.
+  private var deletedVersion: [String: [RecordID: Int]] = [:]
+  /// Per device and record, the version its user's create replaced (the one its deletion just before aimed at): while
+  /// the device shows no version or one of that life, its copy is still the create's, which has not landed, and its
+  /// edits belong to the create's life (``UserHistory/Action/buildsOnReplacement``).
+  private var replaced: [String: [RecordID: Int]] = [:]
 
   init(rules: Rules) {
     self.rules = rules
@@ -92,15 +99,25 @@ struct Auditor: WorldListener, Sendable {
 
   mutating func serverChanged(_ event: ServerEvent) { observer.observe(event, knownKeys: knownKeys) }
 
-  mutating func zoneDeleted(position: Int, shown: [[Record]], at now: Date) {
+  mutating func zoneDeleted(
+    position: Int, reason: SyncEngine.ZoneDeletion.Reason, shown: [(device: String, records: [Record])], at now: Date
+  ) {
     var positions: [RecordID: Int] = [:]
-    for records in shown {
+    var holders: [RecordID: Set<String>] = [:]
+    for (device, records) in shown {
       for record in records {
-        positions[record.recordID] = max(positions[record.recordID] ?? 0, shownPosition(record))
+        let seen = shownPosition(record)
+        positions[record.recordID] = max(positions[record.recordID] ?? 0, seen)
+        if !StorageDamage.isDamaged(record) { holders[record.recordID, default: []].insert(device) }
       }
     }
-    history.recordReset(UserHistory.ZoneReset(time: now, position: position, shown: positions))
+    history.recordReset(
+      UserHistory.ZoneReset(
+        time: now, position: position, shown: positions, wipes: rules.zoneDeletion.dropsLocalData(after: reason),
+        holders: holders))
   }
+
+  mutating func databaseFeedCompacted(at now: Date) { history.recordFeedCompaction(at: now) }
 
   mutating func storageDamaged(on device: String, recordID: RecordID, at now: Date) {
     history.recordDamage(device: device, recordID: recordID, time: now)
@@ -119,7 +136,26 @@ struct Auditor: WorldListener, Sendable {
     shownAfter after: Record?, at now: Date
   ) {
     var action = UserHistory.Action(device: device, time: now, recordID: recordID, kind: kind, base: 0)
-    if !action.isCreate { action.base = shownPosition(before) }
+    let shown = shownPosition(before)
+    let replacing = replaced[device]?.removeValue(forKey: recordID)
+    switch kind {
+    case .create:
+      replaced[device, default: [:]][recordID] = deletedVersion[device]?[recordID]
+    case .delete:
+      action.base = shown
+      deletedVersion[device, default: [:]][recordID] = shown
+    case .edit:
+      action.base = shown
+      if let replacing,
+        observer.replacementUnlanded(of: recordID, on: device, deleted: replacing, shown: shown)
+      {
+        // An edit of the device's own create, replacing the record it deleted: it belongs to that create's life, not
+        // to the one replaced (which another device may delete).
+        action.buildsOnReplacement = true
+        replaced[device, default: [:]][recordID] = replacing
+      }
+    }
+    if !action.isDelete { deletedVersion[device]?[recordID] = nil }
     action.knownKeys = knownKeys.isEmpty ? nil : knownKeys[device]
     var bases: [String: FieldValue?] = [:]
     for key in editContractKeys where action.writes[key] != nil {

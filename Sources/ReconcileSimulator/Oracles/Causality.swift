@@ -154,7 +154,7 @@ package struct Causality: Sendable {
     // An edit of a server version deleted before any save of its device landed was lost with it: a later save by the
     // device is of a new record. (An edit of the device's own unsent create is of the record it later saves.)
     // Under `.editWins` such a save is the revival the policy promises, and belongs to the revived record.
-    if deletePolicy == .deleteWins, !action.isCreate, action.base > 0,
+    if deletePolicy == .deleteWins, !action.isCreate, action.base > 0, !action.buildsOnReplacement,
       timeline.versions[id]?.contains(where: {
         $0.record == nil && $0.position > action.base && $0.position < save.position
       })

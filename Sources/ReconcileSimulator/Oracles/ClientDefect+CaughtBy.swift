@@ -2,7 +2,7 @@ extension ClientDefect {
   /// The invariant that catches the defect in random runs.
   public var caughtBy: Invariant {
     switch self {
-    case .dropUnacknowledgedDeletes, .resaveDeleted, .ownSaveCancelsDeletion: .noResurrection
+    case .dropUnacknowledgedDeletes, .resaveDeleted, .ownSaveCancelsDeletion, .reuploadAfterPurge: .noResurrection
     case .dropRevivingEdits: .noLostRecords
     case .sendWhileHalted: .haltedDeviceSendsNothing
     case .dropEditsDuringSave, .overwriteUnsentEdits, .mergeWithoutAncestor, .recreateRestoresDeletedFields:

@@ -43,11 +43,12 @@ extension IntentJudge {
     }
     // Likewise a zone deletion the device's write had not seen: the save may have landed before it (and gone with the
     // zone) or after it (and re-created the record).
-    guard zoneDeletion == .dropLocalData else { return nil }
     let acrossZoneDeletion = history.resets.contains { reset in
-      actions.contains { write in
-        !write.isDelete && unanswered.contains(write.device) && !causality.sees(.action(write), .reset(reset), key: nil)
-      }
+      reset.wipes
+        && actions.contains { write in
+          !write.isDelete && unanswered.contains(write.device)
+            && !causality.sees(.action(write), .reset(reset), key: nil)
+        }
     }
     return acrossZoneDeletion ? .unansweredSaveAcrossZoneDeletion : nil
   }
@@ -75,15 +76,23 @@ extension IntentJudge {
     }
   }
 
-  /// Under re-upload, a record deleted before a zone deletion may come back from a device that had not fetched the
-  /// deletion.
+  /// After a zone deletion that devices answer by uploading what they hold (an encrypted-data reset; a client's
+  /// deletion under ``ZoneDeletionResponse/reuploadLocalData``), each device that held a copy the server had
+  /// acknowledged may upload it again; CloudKit keeps no deletion across a zone's deletion, so a user's deletion of
+  /// the record made on a version from before it (whether it landed before, or was sent after) can lose to another
+  /// device's upload of its older copy, which that device cannot know to hold back.
   func excusedByReupload(_ id: RecordID, latest: [Causality.Event]) -> Bool {
-    let landed = latest.compactMap { op -> Int? in
-      if case .action(let action) = op { return causality.landing(action, key: nil) }
+    let deletions = latest.compactMap { op -> UserHistory.Action? in
+      if case .action(let action) = op, action.isDelete { return action }
       return nil
     }
-    guard let first = landed.min() else { return false }
-    return history.resets.contains { $0.position > first }
+    return history.resets.contains { reset in
+      !reset.wipes
+        && deletions.contains { deletion in
+          deletion.base < reset.position
+            && !(reset.holders[id] ?? []).subtracting([deletion.device]).isEmpty
+        }
+    }
   }
 
   /// Under `.editWins`, whether an edit among `latest` landed before a deletion it raced: CloudKit deletions carry no
@@ -170,6 +179,18 @@ extension IntentJudge {
     return !removed.contains { removalProven(action, key: $0, damage: damage) }
   }
 
+  /// Under `.editWins`: whether `action` is an edit no deletion of `latest` saw, withdrawn by damage to its device's
+  /// copy, whose device saved the record after it: that save may carry the edit — its values resolved away by a merge,
+  /// the version still newer than what the deletion saw, so a client reads it as a concurrent edit and revives the
+  /// record — or may be one sent before it. No client can tell which, so the record's existence is not judged.
+  func editMayHaveRevived(_ action: UserHistory.Action, latest: [Causality.Event]) -> Bool {
+    guard case .edit = action.kind, laterDeletion(of: action) == nil, damage(after: action) != nil,
+      withdrawn(action, forExistence: true),
+      timeline.firstSave(of: action.recordID, by: action.device, from: action.time, where: { _ in true }) != nil
+    else { return false }
+    return !latest.contains { causality.sees($0, .action(action), key: nil) }
+  }
+
   /// Whether the removal of `key` by `action` is proven to have landed before the damage (see ``withdrawn(_:forExistence:)``).
   func removalProven(_ action: UserHistory.Action, key: String, damage: UserHistory.Damage) -> Bool {
     let own = (byRecord[action.recordID] ?? []).filter { $0.device == action.device }
@@ -218,5 +239,62 @@ extension IntentJudge {
   /// The first damage to the action's device's copy of the record after it.
   func damage(after action: UserHistory.Action) -> UserHistory.Damage? {
     history.damage.first { $0.device == action.device && $0.recordID == action.recordID && $0.order > action.order }
+  }
+
+  /// Whether the record went with a zone deletion that devices answer by uploading what they hold, after every user
+  /// action of `latest`, while every device that held an undamaged copy lost it to damage before uploading it again:
+  /// nothing was left to give back.
+  func noCopyLeftAfterZoneDeletion(_ id: RecordID, latest: [Causality.Event]) -> Bool {
+    let acted = latest.compactMap { op -> Date? in
+      if case .action(let action) = op { return action.time }
+      return nil
+    }
+    return history.resets.contains { reset in
+      guard !reset.wipes, timeline.exists(id, at: reset.position - 1), acted.allSatisfy({ $0 < reset.time }) else {
+        return false
+      }
+      return (reset.holders[id] ?? []).allSatisfy { device in
+        let upload = timeline.firstSave(of: id, by: device, from: reset.time, where: { _ in true })?.time
+        return history.damage.contains { damage in
+          damage.device == device && damage.recordID == id && damage.time >= reset.time
+            && upload.map { damage.time < $0 } ?? true
+        }
+      }
+    }
+  }
+
+  /// Whether `action` is a write made on a version from before a zone deletion that devices answer by uploading what
+  /// they hold, while another device held a copy: each device then uploads its own copy, some older than others, and
+  /// none can tell which is newest (CloudKit keeps no version across a zone's deletion), so another device's older
+  /// copy may win a key over the write. A write made on a version from after the deletion is judged as ever.
+  func basedBeforeReupload(_ action: UserHistory.Action) -> Bool { reuploadMayLose(action) != nil }
+
+  /// Why `action`, a write made on a version from before a zone deletion that devices answer by uploading what they
+  /// hold, may be lost to that deletion: the database feed was compacted in the run, so its device may never have
+  /// learnt why the zone went (``SetAside/zoneDeletionReasonLost``), or another device held a copy of unknown age
+  /// (``SetAside/copiesOfUnknownAge``). `nil` for any other write.
+  func reuploadMayLose(_ action: UserHistory.Action) -> SetAside? {
+    guard !action.isDelete else { return nil }
+    var reason: SetAside?
+    for reset in history.resets where !reset.wipes && action.base < reset.position {
+      if !history.feedCompactions.isEmpty { return .zoneDeletionReasonLost }
+      if !(reset.holders[action.recordID] ?? []).subtracting([action.device]).isEmpty { reason = .copiesOfUnknownAge }
+    }
+    return reason
+  }
+
+  /// Whether a zone deletion that devices answer by uploading what they hold took the record after every user action
+  /// of `latest`, in a run whose database feed was compacted: a device whose database token predates the compaction
+  /// lists the zones from the beginning on its next read, whenever that is, and learns nothing of zones deleted
+  /// since, so the reason may never have reached the devices that held the record.
+  func zoneDeletionReasonLost(_ id: RecordID, latest: [Causality.Event]) -> Bool {
+    let acted = latest.compactMap { op -> Date? in
+      if case .action(let action) = op { return action.time }
+      return nil
+    }
+    return history.resets.contains { reset in
+      !reset.wipes && timeline.exists(id, at: reset.position - 1) && acted.allSatisfy { $0 < reset.time }
+        && !history.feedCompactions.isEmpty
+    }
   }
 }

@@ -30,7 +30,6 @@ struct IntentJudge {
   let history: UserHistory
   let timeline: ServerTimeline
   let deletePolicy: DeletePolicy
-  let zoneDeletion: ZoneDeletionResponse
   let editCountKey: String?
   let stampsKey: String?
   /// True time zero of the run, for messages.
@@ -41,13 +40,12 @@ struct IntentJudge {
   let causality: Causality
 
   init(
-    history: UserHistory, timeline: ServerTimeline, deletePolicy: DeletePolicy, zoneDeletion: ZoneDeletionResponse,
-    editCountKey: String?, stampsKey: String?, start: Date, contracts: [String: KeyContract] = [:]
+    history: UserHistory, timeline: ServerTimeline, deletePolicy: DeletePolicy, editCountKey: String?,
+    stampsKey: String?, start: Date, contracts: [String: KeyContract] = [:]
   ) {
     self.history = history
     self.timeline = timeline
     self.deletePolicy = deletePolicy
-    self.zoneDeletion = zoneDeletion
     self.editCountKey = editCountKey
     self.stampsKey = stampsKey
     self.start = start
@@ -95,7 +93,7 @@ struct IntentJudge {
       if invariants.contains(.highestEditCountKept) { judgeEditCount(id, epoch: epoch, final: final, into: &tally) }
       if invariants.contains(.latestStampKept) { judgeStamps(id, epoch: epoch, final: final, into: &tally) }
     }
-    if !history.hasDeletes && (zoneDeletion == .reuploadLocalData || history.resets.isEmpty) {
+    if !history.hasDeletes && !history.resets.contains(where: \.wipes) {
       tally.inapplicable(.noResurrection, "no user deleted a record and no zone was deleted")
     }
     tally.inapplicable(.noResurrection, "no deleted record stayed deleted (each was re-created or edited concurrently)")
@@ -119,13 +117,13 @@ struct IntentJudge {
       case .edit: deletePolicy == .editWins && !withdrawn(action, forExistence: true)
       }
     }.map(Causality.Event.action)
-    if zoneDeletion == .dropLocalData {
-      // A zone deletion removes the record from the server, and from every device that showed a version the server had
-      // acknowledged: each drops what it holds of the zone when it learns of the deletion, and keeps (and uploads
-      // again) only what the server never acknowledged.
-      let wiped = Set((timeline.versions[id] ?? []).filter(\.isZoneReset).map(\.position))
-      ops += history.resets.filter { wiped.contains($0.position) || ($0.shown[id] ?? 0) > 0 }.map(Causality.Event.reset)
-    }
+    // A zone deletion that stands for the user deleting (a purge; a client's deletion read as one) removes the record
+    // from the server, and from every device that showed a version the server had acknowledged: each drops what it
+    // holds of the zone when it learns of the deletion, and keeps (and uploads again) only what the server never
+    // acknowledged.
+    let wiped = Set((timeline.versions[id] ?? []).filter { $0.isZoneReset && $0.wipes }.map(\.position))
+    ops += history.resets.filter { $0.wipes && (wiped.contains($0.position) || ($0.shown[id] ?? 0) > 0) }.map(
+      Causality.Event.reset)
     guard !ops.isEmpty else { return }
     let latest = ops.indices.filter { a in
       !ops.indices.contains { b in b != a && causality.sees(ops[b], ops[a], key: nil) }
@@ -134,12 +132,16 @@ struct IntentJudge {
     guard !latest.isEmpty else { return }
     let name = id.recordName
     if latest.allSatisfy(\.isRemoval) {
-      if zoneDeletion == .reuploadLocalData, excusedByReupload(id, latest: latest) {
+      if excusedByReupload(id, latest: latest) {
         tally.setAside(id, .reuploadedAfterZoneDeletion)
         return
       }
       if revivedByStaleSave(id, latest: latest) {
         tally.setAside(id, .staleSaveRevived)
+        return
+      }
+      if deletePolicy == .editWins, actions.contains(where: { editMayHaveRevived($0, latest: latest) }) {
+        tally.setAside(id, .editRemovedByDeletion)
         return
       }
       tally.judged(.noResurrection)
@@ -155,6 +157,14 @@ struct IntentJudge {
           .noResurrection, "\(name) was deleted (\(what)) and nothing later revived it, yet \(device.name) shows it")
       }
     } else if latest.allSatisfy({ !$0.isRemoval }) {
+      if server[id] == nil, noCopyLeftAfterZoneDeletion(id, latest: latest) {
+        tally.setAside(id, .noCopyLeftAfterZoneDeletion)
+        return
+      }
+      if server[id] == nil, zoneDeletionReasonLost(id, latest: latest) {
+        tally.setAside(id, .zoneDeletionReasonLost)
+        return
+      }
       tally.judged(.noLostRecords)
       if server[id] == nil {
         let what = latest.map(describe).joined(separator: " and ")
@@ -226,6 +236,9 @@ struct IntentJudge {
         switch judgeEdits(key, contract, writers: required, withdrawn: withdrawn + maybe, unanswered: unanswered, ended)
         {
         case .kept: kept = true
+        case .lost where latest.allSatisfy(basedBeforeReupload):
+          tally.setAside(id, latest.lazy.compactMap(reuploadMayLose).first ?? .copiesOfUnknownAge)
+          continue
         case .lost: kept = false
         case .unknowable:
           tally.setAside(id, .unansweredEditMerged)
@@ -235,6 +248,10 @@ struct IntentJudge {
         kept = contract.accepts(latest.map { $0.writes[key] ?? nil }, ended)
         if !kept, !maybe.isEmpty {
           kept = contract.accepts(latestWrites(writers + maybe, key: key).map { $0.writes[key] ?? nil }, ended)
+        }
+        if !kept, latest.allSatisfy(basedBeforeReupload) {
+          tally.setAside(id, latest.lazy.compactMap(reuploadMayLose).first ?? .copiesOfUnknownAge)
+          continue
         }
       }
       // A device whose save went unanswered cannot tell whether its value landed and was overwritten since: when the
@@ -349,14 +366,20 @@ struct IntentJudge {
     _ id: RecordID, epoch: [UserHistory.Action], final: Record, into tally: inout InvariantTally
   ) {
     guard let key = editCountKey, let top = epoch.compactMap(\.editCount).max() else { return }
-    tally.judged(.highestEditCountKept)
-    guard case .int64(let count)? = final[key], count >= top else {
-      tally.fail(
-        .highestEditCountKept,
-        "\(id.recordName) ended with edit count \(final[key]?.description ?? "none"), but a device showed \(top) after a user's edit"
-      )
+    if case .int64(let count)? = final[key], count >= top {
+      tally.judged(.highestEditCountKept)
       return
     }
+    // The highest count shown may have been lost to a zone deletion answered by uploading again.
+    if let reason = epoch.filter({ $0.editCount == top }).lazy.compactMap(reuploadMayLose).first {
+      tally.setAside(id, reason)
+      return
+    }
+    tally.judged(.highestEditCountKept)
+    tally.fail(
+      .highestEditCountKept,
+      "\(id.recordName) ended with edit count \(final[key]?.description ?? "none"), but a device showed \(top) after a user's edit"
+    )
   }
 
   private func judgeStamps(
@@ -364,17 +387,29 @@ struct IntentJudge {
   ) {
     guard let key = stampsKey else { return }
     var latest: [String: HybridTimestamp] = [:]
+    var stamper: [String: UserHistory.Action] = [:]
     for action in epoch {
       for written in action.writes.keys {
         guard let stamp = action.stamps[written] else { continue }
-        if latest[written].map({ $0 < stamp }) ?? true { latest[written] = stamp }
+        if latest[written].map({ $0 < stamp }) ?? true {
+          latest[written] = stamp
+          stamper[written] = action
+        }
       }
     }
     guard !latest.isEmpty else { return }
     let stamps = (try? HybridLogicalClockMerge(stampsKey: key).stamps(in: final)) ?? [:]
     for (field, stamp) in latest.sorted(by: { $0.key < $1.key }) {
+      if let kept = stamps[field], kept >= stamp {
+        tally.judged(.latestStampKept)
+        continue
+      }
+      // The latest stamp may have been lost to a zone deletion answered by uploading again.
+      if let reason = stamper[field].flatMap(reuploadMayLose) {
+        tally.setAside(id, reason)
+        continue
+      }
       tally.judged(.latestStampKept)
-      if let kept = stamps[field], kept >= stamp { continue }
       tally.fail(
         .latestStampKept,
         "\(field) of \(id.recordName) ended stamped \(stamps[field]?.description ?? "none"), but a device stamped \(stamp)"
@@ -385,7 +420,7 @@ struct IntentJudge {
   /// Where the record's current life began: its last deletion on the server, or the landing of a create that replaced
   /// it (a user deleted the record on a device and created it again there before the deletion was sent).
   private func lifeStart(of id: RecordID, actions: [UserHistory.Action]) -> (position: Int, time: Date)? {
-    var start = timeline.lastDeletion(of: id, countingZoneResets: zoneDeletion == .dropLocalData).map {
+    var start = timeline.lastDeletion(of: id).map {
       (position: $0.position, time: $0.time)
     }
     for create in actions where create.isCreate {
@@ -421,18 +456,21 @@ struct IntentJudge {
   ) -> Bool {
     guard let life else { return true }
     // Landed in it: one of its values reached the server in the current life.
-    if !action.isDelete,
-      action.writes.keys.contains(where: { key in
-        causality.landing(action, key: key).map { $0 >= life.position } ?? false
-      })
-    {
-      return true
+    func landedInLife(_ action: UserHistory.Action) -> Bool {
+      !action.isDelete
+        && action.writes.keys.contains(where: { key in
+          causality.landing(action, key: key).map { $0 >= life.position } ?? false
+        })
     }
+    if landedInLife(action) { return true }
     guard action.time > life.time else { return false }
-    if action.isCreate || action.base >= life.position { return true }
-    return action.base == 0
-      && actions.contains {
-        $0.isCreate && $0.device == action.device && $0.time > life.time && $0.order < action.order
+    if action.isCreate || (action.base >= life.position && !action.buildsOnReplacement) { return true }
+    // An edit of a copy the server never acknowledged, or of a replacement, builds on its device's create: in this life when that create
+    // was made after its start, or landed in it (made before, still on its way when the record was deleted).
+    return (action.base == 0 || action.buildsOnReplacement)
+      && actions.contains { create in
+        create.isCreate && create.device == action.device && create.order < action.order
+          && (create.time > life.time || landedInLife(create))
       }
   }
 }

@@ -16,7 +16,15 @@ struct Observer: Sendable {
     var writer: String?
   }
 
-  var consumed = 0
+  /// Whether a device that deleted the record while showing the version at `deleted`, and created it again since,
+  /// still holds that create unlanded when it shows the version at `shown`: it shows none, the version it deleted, or
+  /// a later one of that life (no deletion between) another device saved — any save of its own since is the create.
+  func replacementUnlanded(of id: RecordID, on device: String, deleted: Int, shown: Int) -> Bool {
+    if shown == 0 || shown == deleted { return true }
+    return deleted > 0 && shown > deleted && writers[shown] != device
+      && !(deletions[id] ?? []).contains { $0 > deleted && $0 < shown }
+  }
+
   /// Server history position of each change tag.
   var tagPosition: [String: Int] = [:]
   /// Every value each key of each record took on the server, with its history position and the device that saved it
@@ -24,6 +32,8 @@ struct Observer: Sendable {
   var keyHistory: [RecordID: [String: [KeyVersion]]] = [:]
   var lastVersion: [RecordID: Record] = [:]
   var deletions: [RecordID: [Int]] = [:]
+  /// The device that saved the version at each server history position.
+  var writers: [Int: String] = [:]
   var zoneResets: [Int] = []
   var violations: [InvariantViolation] = []
   /// Saves by a device whose app does not know some key the record held: what ``Invariant/unknownKeysKept`` judged.
@@ -34,13 +44,12 @@ struct Observer: Sendable {
     switch event.kind {
     case .saved(let record):
       let id = record.recordID
-      if record.valueTable.values.contains(StorageDamage.garbage)
-        || record.encryptedValueTable.values.contains(StorageDamage.garbage)
-      {
+      if StorageDamage.isDamaged(record) {
         for key in record.allKeys where Self.value(of: key, in: record) == StorageDamage.garbage {
           damaged(key, of: id, at: event)
         }
       }
+      if let writer = event.client?.deviceName { writers[position] = writer }
       if let tag = record.recordChangeTag {
         if tagPosition.updateValue(position, forKey: tag) != nil {
           violations.append(InvariantViolation(.serverInvariants, "change tag \(tag) was issued twice"))

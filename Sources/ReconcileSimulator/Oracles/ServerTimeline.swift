@@ -11,13 +11,19 @@ package struct ServerTimeline: Sendable {
     package var device: String?
     package var record: Record?
     package var isZoneReset: Bool
+    /// For a zone deletion: whether it stands for the user deleting the record
+    /// (``ZoneDeletionResponse/dropsLocalData(after:)``).
+    package var wipes = false
   }
 
   package private(set) var versions: [RecordID: [Version]] = [:]
   /// (time, position) of every event, in order, to find the history position at a true time.
   private var clock: [(time: Date, position: Int)] = []
 
-  package init(events: [ServerEvent], zoneID: ZoneID, owner: String) {
+  /// The timeline of `zoneID` in `owner`'s database; `response` is how devices read a client's zone deletion.
+  package init(
+    events: [ServerEvent], zoneID: ZoneID, owner: String, response: ZoneDeletionResponse = .dropLocalData
+  ) {
     var live: Set<RecordID> = []
     for event in events where event.owner == owner {
       clock.append((event.time, event.sequence))
@@ -36,9 +42,13 @@ package struct ServerTimeline: Sendable {
           Version(
             position: event.sequence, time: event.time, device: event.client?.deviceName, record: nil,
             isZoneReset: false))
-      case .zoneDeleted(let zone, _) where zone == zoneID:
+      case .zoneDeleted(let zone, let reason) where zone == zoneID:
+        let wipes = response.dropsLocalData(after: reason)
         for id in live.sorted() {
-          append(id, Version(position: event.sequence, time: event.time, device: nil, record: nil, isZoneReset: true))
+          append(
+            id,
+            Version(
+              position: event.sequence, time: event.time, device: nil, record: nil, isZoneReset: true, wipes: wipes))
         }
         live.removeAll()
       default:
@@ -86,8 +96,8 @@ package struct ServerTimeline: Sendable {
     versions[id]?.first { $0.time >= time && $0.time < end && $0.record == nil && $0.device == device }
   }
 
-  /// The last deletion of the record (alone, or with its zone when `countingZoneResets`).
-  package func lastDeletion(of id: RecordID, countingZoneResets: Bool) -> Version? {
-    versions[id]?.last { $0.record == nil && (countingZoneResets || !$0.isZoneReset) }
+  /// The last deletion of the record: alone, or with its zone when that stands for the user deleting it.
+  package func lastDeletion(of id: RecordID) -> Version? {
+    versions[id]?.last { $0.record == nil && (!$0.isZoneReset || $0.wipes) }
   }
 }

@@ -43,6 +43,22 @@ public enum SetAside: String, CaseIterable, Sendable, Hashable, Codable, CustomS
   /// counts it twice if it did (a counter's increment; an element it removed comes back), and not sending it loses it
   /// if it did not. That key is not judged.
   case unansweredEditMerged
+  /// The zone was deleted in a way devices answer by uploading what they hold (an encrypted-data reset; a client's
+  /// deletion under ``ZoneDeletionResponse/reuploadLocalData``), and every device that held a copy the server had
+  /// acknowledged lost it to storage damage before uploading it again: the server's copy went with the zone, so no
+  /// client has the record to give back. Its existence and values are not judged.
+  case noCopyLeftAfterZoneDeletion
+  /// The zone was deleted in a way devices answer by uploading what they hold, the key's latest writes were made on
+  /// versions from before that, and another device held a copy too: each device uploads its own copy, some older than
+  /// others, and CloudKit keeps no version across a zone's deletion, so no device can tell whose copy is newest and an
+  /// older one may win. That key is not judged.
+  case copiesOfUnknownAge
+  /// The zone was deleted in a way devices answer by uploading what they hold (an encrypted-data reset), in a run
+  /// whose database feed was compacted: a device whose database token predates the compaction lists the zones from
+  /// the beginning on its next read and never learns why its zone went (such a listing names only the zones there
+  /// are), so it answers as to a client's deletion, and under ``ZoneDeletionResponse/dropLocalData`` drops what the
+  /// server had acknowledged. The record's existence and values are not judged.
+  case zoneDeletionReasonLost
 
   /// The reason's name.
   public var description: String { rawValue }

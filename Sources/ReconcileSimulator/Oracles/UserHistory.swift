@@ -21,6 +21,10 @@ package struct UserHistory: Sendable {
     /// The server history position of the version the device showed when the user acted (0 for a record it showed
     /// with no change tag, or did not show).
     package var base: Int
+    /// Whether the action is an edit of its device's own create that replaced the record the device had deleted, not
+    /// yet landed: it belongs to that create's life, even while the copy shows (and may have merged) a version of the
+    /// life it replaces.
+    package var buildsOnReplacement = false
     /// The edit count the device showed after the action, if the record has one.
     package var editCount: Int64?
     /// The per-field stamps the device showed after the action.
@@ -77,12 +81,23 @@ package struct UserHistory: Sendable {
     package var position: Int
     /// Per record, the newest server version (as a history position) any device showed just before the deletion.
     package var shown: [RecordID: Int]
+    /// Whether the deletion stands for the user deleting every record in the zone
+    /// (``ZoneDeletionResponse/dropsLocalData(after:)``);
+    /// otherwise devices upload what they hold again, and nothing of it is a deletion.
+    package var wipes: Bool
+    /// Per record, the devices that showed an undamaged copy just before the deletion: when the deletion does not
+    /// wipe, each may upload its copy again.
+    package var holders: [RecordID: Set<String>]
 
     /// A zone deletion at `position`, with what the devices showed.
-    package init(time: Date, position: Int, shown: [RecordID: Int]) {
+    package init(
+      time: Date, position: Int, shown: [RecordID: Int], wipes: Bool, holders: [RecordID: Set<String>] = [:]
+    ) {
       self.time = time
       self.position = position
       self.shown = shown
+      self.wipes = wipes
+      self.holders = holders
     }
   }
 
@@ -129,6 +144,13 @@ package struct UserHistory: Sendable {
   package func base(of action: Action, key: String) -> FieldValue? { editBases[action.order]?[key] ?? nil }
 
   package mutating func recordReset(_ reset: ZoneReset) { resets.append(reset) }
+
+  /// When the database feed was compacted (old database tokens expired): a zone deletion before it may never reach a
+  /// device that had not read the feed, nor its reason.
+  package private(set) var feedCompactions: [Date] = []
+
+  /// Notes a compaction of the database feed.
+  package mutating func recordFeedCompaction(at time: Date) { feedCompactions.append(time) }
 
   package mutating func recordDamage(device: String, recordID: RecordID, time: Date) {
     counter += 1

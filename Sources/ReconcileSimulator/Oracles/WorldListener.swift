@@ -36,10 +36,14 @@ protocol WorldListener {
   mutating func halted(_ device: String)
   /// The server changed.
   mutating func serverChanged(_ event: ServerEvent)
-  /// The zone was deleted at server history position `position`, while the devices showed `shown` (per device).
-  mutating func zoneDeleted(position: Int, shown: [[Record]], at now: Date)
+  /// The zone was deleted at server history position `position`, for `reason`, while the devices showed `shown`
+  /// (per device).
+  mutating func zoneDeleted(
+    position: Int, reason: SyncEngine.ZoneDeletion.Reason, shown: [(device: String, records: [Record])], at now: Date)
   /// `device`'s stored copy of `recordID` was damaged.
   mutating func storageDamaged(on device: String, recordID: RecordID, at now: Date)
+  /// The database feed was compacted: old database tokens expired, and with them what the feed said of zones gone.
+  mutating func databaseFeedCompacted(at now: Date)
 }
 
 /// What a user did to a record, as the world reports it.
@@ -71,6 +75,9 @@ extension WorldListener {
   mutating func tokenMoved(on device: String, from before: ZoneChangeToken?, to after: ZoneChangeToken?) {}
   mutating func halted(_ device: String) {}
   mutating func serverChanged(_ event: ServerEvent) {}
-  mutating func zoneDeleted(position: Int, shown: [[Record]], at now: Date) {}
+  mutating func zoneDeleted(
+    position: Int, reason: SyncEngine.ZoneDeletion.Reason, shown: [(device: String, records: [Record])], at now: Date
+  ) {}
   mutating func storageDamaged(on device: String, recordID: RecordID, at now: Date) {}
+  mutating func databaseFeedCompacted(at now: Date) {}
 }

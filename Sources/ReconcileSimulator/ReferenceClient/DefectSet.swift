@@ -39,6 +39,7 @@ package struct DefectSet: Sendable, Hashable {
     case .ownSaveCancelsDeletion: 1 << 20
     case .recreateRestoresDeletedFields: 1 << 21
     case .resetSyncDropsUnsent: 1 << 22
+    case .reuploadAfterPurge: 1 << 23
     }
   }
 }

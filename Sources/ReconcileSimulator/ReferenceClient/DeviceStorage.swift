@@ -38,6 +38,9 @@ package struct DeviceStorage: Sendable, Hashable {
   /// sync); `nil` when no such fetch is under way. Persisted, so a crash in the middle of it still ends with records
   /// the server no longer has being removed.
   var fullFetchSeen: Set<RecordID>?
+  /// Whether the fetch from the beginning under way decides what went with a zone deleted and created again, under a
+  /// response that uploads local data again: the acknowledged records it leaves out are uploaded again, not dropped.
+  var reuploadUnseen = false
   /// Deletions queued for records whose save was sent but never acknowledged, with whether that save went
   /// unanswered: a definite refusal of the save means nothing of this device's reached the server, and the deletion
   /// is dropped rather than sent against whatever record now holds the ID.

@@ -46,6 +46,10 @@ package struct LocalRecord: Sendable, Hashable {
     /// Whether the server refused it as a conflict: it did not land, unless a duplicated copy of it landed first.
     var refused = false
   }
+  /// After the zone was deleted and this record uploaded again (``SimulatedDevice/zoneWasDeleted(_:)``), the last
+  /// version the server had handed this device before: the ancestor of the first merge, so the user's unsent edits
+  /// since stand as changes, and another device's upload of the same version changes nothing.
+  var reuploadAncestor: Record?
   /// Whether the stored copies were damaged behind the device's back: the seal is broken for good.
   private var sealBroken = false
 

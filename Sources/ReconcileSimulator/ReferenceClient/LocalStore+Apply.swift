@@ -182,8 +182,13 @@ extension LocalStore {
     let seen = storage.fullFetchSeen ?? []
     let gone = storage.records.filter { $0.value.lastKnownServer != nil && !seen.contains($0.key) }
     for (id, local) in gone.sorted(by: { $0.key < $1.key }) {
-      applyFetchedDeletion(DeletedRecord(recordID: id, recordType: local.current.recordType), at: now)
+      if storage.reuploadUnseen {
+        reupload(id)
+      } else {
+        applyFetchedDeletion(DeletedRecord(recordID: id, recordType: local.current.recordType), at: now)
+      }
     }
+    storage.reuploadUnseen = false
     // A queued deletion of a record the server no longer has is moot: sent later, it could only delete a record
     // created anew under the same ID after this fetch.
     for (id, kind) in storage.pending.entries where kind == .delete && !seen.contains(id) && storage.records[id] == nil
@@ -192,6 +197,17 @@ extension LocalStore {
       storage.deletesOfUnconfirmed[id] = nil
     }
     storage.fullFetchSeen = nil
+  }
+
+  /// Queues the device's copy of `id` to be uploaded as a new record, its zone having gone: the last server version
+  /// known stays the ancestor of its first merge, so the user's unsent edits stand as changes.
+  package mutating func reupload(_ id: RecordID) {
+    guard let local = storage.records[id] else { return }
+    var reset = LocalRecord(lastKnownServer: nil, current: local.current.withoutSystemFields)
+    reset.generation = local.generation + 1
+    reset.reuploadAncestor = local.lastKnownServer?.withoutSystemFields ?? local.reuploadAncestor
+    storage.records[id] = reset
+    storage.pending.enqueue(id, .save)
   }
 
   /// Merges the device's copy of `id` with a newer server version through the resolver (guarded by the schema), and
@@ -244,7 +260,8 @@ extension LocalStore {
     let merged: Record
     do {
       let ancestor = Self.ancestor(
-        known: local.lastKnownServer, unacknowledged: local.unacknowledgedSaves, server: server,
+        known: local.lastKnownServer ?? local.reuploadAncestor, unacknowledged: local.unacknowledgedSaves,
+        server: server,
         device: configuration.name)
       if configuration.defects.contains(.mergeWithoutAncestor) {
         merged = Self.twoWayMerge(client: local.current, server: server)
@@ -257,6 +274,7 @@ extension LocalStore {
       return .unresolvableConflict(id, "\(error)")
     }
     local.lastKnownServer = server
+    local.reuploadAncestor = nil
     local.current = merged
     local.generation += 1
     storage.records[id] = local

@@ -206,17 +206,29 @@ extension SimulatedDevice {
       session.phase = .fetchingDatabase
     case .databaseChanges(let changes):
       let zone = configuration.zoneID
-      if changes.purgedZones.contains(zone) {
-        halt(.userDeletedZone(zone))
+      let reason: SyncEngine.ZoneDeletion.Reason? =
+        changes.purgedZones.contains(zone)
+        ? .purged
+        : changes.resetZones.contains(zone) ? .encryptedDataReset : changes.deletedZones.contains(zone) ? .deleted : nil
+      // Reported deleted, the zone is gone now (a listing from the beginning reports a zone deleted only when it does
+      // not exist): whatever this device knew of it, it starts over as the reason says.
+      if let reason {
+        zoneWasDeleted(reason, recreated: changes.changedZones.contains(zone))
+        storage.databaseToken = changes.token
         return
       }
-      if changes.deletedZones.contains(zone), storage.zoneToken != nil {
-        zoneWasDeleted()
+      if let implied = session.zoneMissing, changes.changedZones.contains(zone) {
+        // The zone is there again and the feed does not say why it went (its history was compacted): the error's
+        // reason stands, and this device may have fetched or saved into the new zone already.
+        zoneWasDeleted(implied, recreated: true)
         storage.databaseToken = changes.token
         return
       }
       storage.databaseToken = changes.token
-      if !changes.moreComing { session.phase = .fetchingZone }
+      if !changes.moreComing {
+        session.databaseReads += 1
+        session.phase = .fetchingZone
+      }
     case .zoneChanges(let changes):
       // The device restarted its listing while this page was on its way (it threw a damaged copy away, a token
       // expired, the zone was deleted): the page continues a listing it no longer follows — even when both began from
@@ -286,10 +298,12 @@ extension SimulatedDevice {
         storage.databaseToken = nil
       } else {
         restartZoneListing()
+        // The zone's history was compacted — or the zone was deleted and created again, which the database feed
+        // reports with its reason: read it before listing the zone from the beginning drops what it leaves out.
+        session.phase = .fetchingDatabase
       }
-    case .zoneNotFound:
-      zoneWasDeleted()
-    case .userDeletedZone(let zone): halt(.userDeletedZone(zone))
+    case .zoneNotFound: zoneMissing(.deleted)
+    case .userDeletedZone: zoneMissing(.purged)
     case .notAuthenticated: halt(.notAuthenticated)
     case .badDatabase(let reason): halt(.badDatabase(reason))
     case .quotaExceeded: halt(.quotaExceeded)
@@ -305,36 +319,75 @@ extension SimulatedDevice {
     session.listing += 1
   }
 
-  /// The zone is gone (deleted by another client): create it again. Under ``ZoneDeletionResponse/dropLocalData`` the
-  /// user deleted all their data: every record the server had acknowledged is dropped, and only records never
-  /// acknowledged (created here, unconfirmed) are uploaded as new. Under ``ZoneDeletionResponse/reuploadLocalData``
+  /// A save found the record gone or created anew while it carried unsent changes: whether a user did that or the
+  /// zone went (and the record is to be uploaded again) decides what the changes become, and the database feed says.
+  /// Returns `true` while the device must read the feed first (the change stays queued and the device reads it
+  /// next); `false` once it has been read since, and the record's own evidence decides.
+  mutating func awaitFeed(_ id: RecordID) -> Bool {
+    if let asked = session.goneAwaitingFeed[id], session.databaseReads > asked {
+      session.goneAwaitingFeed[id] = nil
+      return false
+    }
+    if session.goneAwaitingFeed[id] == nil { session.goneAwaitingFeed[id] = session.databaseReads }
+    session.phase = .fetchingDatabase
+    return true
+  }
+
+  /// The server does not have the zone (`zoneNotFound`), or the user purged it (`userDeletedZone`). Why it went
+  /// decides what to keep, and the database feed says (a client, the user in Settings, an encrypted-data reset): the
+  /// device reads it first, so it handles the feed's report once. Asked once; when the feed does not say, the error's
+  /// reason stands.
+  mutating func zoneMissing(_ implied: SyncEngine.ZoneDeletion.Reason) {
+    if let reason = session.zoneMissing {
+      zoneWasDeleted(reason)
+    } else {
+      session.zoneMissing = implied
+      session.phase = .fetchingDatabase
+    }
+  }
+
+  /// The zone is gone: create it again. When the deletion stands for the user deleting all their data — a purge in
+  /// Settings, or a client's deletion under ``ZoneDeletionResponse/dropLocalData`` — every record the server had
+  /// acknowledged is dropped, and only records never acknowledged (created here, unconfirmed) are uploaded as new.
+  /// Otherwise — an encrypted-data reset, or a client's deletion under ``ZoneDeletionResponse/reuploadLocalData`` —
   /// every local record is uploaded as new.
-  mutating func zoneWasDeleted() {
+  ///
+  /// When the feed reports the zone created again since (`recreated`), this device may already have fetched from or
+  /// saved into the new zone (the report can reach it after that), so it does not drop or upload blindly: it lists
+  /// the zone from the beginning, and the acknowledged records the listing leaves out are the ones that went.
+  mutating func zoneWasDeleted(_ reason: SyncEngine.ZoneDeletion.Reason, recreated: Bool = false) {
+    session.zoneMissing = nil
+    session.goneAwaitingFeed.removeAll()
     // A damaged copy must not be uploaded as new; it is lost with the zone.
     discardDamagedRecords()
-    storage.zoneCreated = false
     restartZoneListing()
     storage.staleSavesInDoubt.removeAll()
     if configuration.defects.contains(.dropDataOnZoneNotFound) {
       storage.records.removeAll()
       storage.pending = PendingQueue()
     }
-    if configuration.zoneDeletion == .dropLocalData {
+    let drops =
+      configuration.zoneDeletion.dropsLocalData(after: reason)
+      && !(configuration.defects.contains(.reuploadAfterPurge) && reason == .purged)
+    // Damaged copies thrown away were of records the zone took: they owe the server no deletion.
+    storage.discardedServerCopies.removeAll()
+    if recreated {
+      // Records fetched or saved into the new zone are current, and so are their deletions: the listing from the
+      // beginning says what went, and what it leaves out is dropped or uploaded again as the reason says.
+      storage.reuploadUnseen = !drops
+      session.phase = .fetchingZone
+      return
+    }
+    // Deleted records went with the zone: their deletions have nothing left to delete.
+    for (id, kind) in storage.pending.entries where kind == .delete { storage.pending.remove(id) }
+    storage.zoneCreated = false
+    if drops {
       for (id, local) in storage.records where local.lastKnownServer != nil {
         storage.records[id] = nil
         storage.pending.remove(id)
       }
     }
-    for (id, local) in storage.records.sorted(by: { $0.key < $1.key }) {
-      var reset = LocalRecord(lastKnownServer: nil, current: local.current.withoutSystemFields)
-      reset.generation = local.generation + 1
-      storage.records[id] = reset
-      storage.pending.enqueue(id, .save)
-    }
-    for (id, kind) in storage.pending.entries where kind == .delete { storage.pending.remove(id) }
-    // Damaged copies thrown away were of records the zone took with it: a record created under such an ID owes the
-    // server no deletion.
-    storage.discardedServerCopies.removeAll()
+    for id in storage.records.keys.sorted() { store.reupload(id) }
     session.phase = .creatingZone
   }
 
@@ -416,6 +469,12 @@ extension SimulatedDevice {
     switch error {
     case .serverRecordChanged(_, _, let server):
       if storage.records[id] == nil { notLanded(id, flight: flight) }
+      if let local = storage.records[id], local.hasUnsentChanges,
+        let known = local.lastKnownServer?.creationDate, let created = server.creationDate, known != created,
+        awaitFeed(id)
+      {
+        return nil
+      }
       return resolveConflict(id, server: server)
     case .unknownItem:
       if flight.sentDeletes.contains(id) {
@@ -433,16 +492,19 @@ extension SimulatedDevice {
         settle(.recreate(local.current.withoutSystemFields), for: local)
         return nil
       }
+      // Deleted by a user, or gone with its zone (then to be uploaded again): the feed says, read first.
+      if local.lastKnownServer != nil, awaitFeed(id) { return nil }
       settle(store.revivingPolicy.resolveUnknownItem(for: local.current, at: deviceTime(at: now)), for: local)
       return nil
     case .batchRequestFailed:
       notLanded(id, flight: flight)
       return nil
     case .zoneNotFound:
-      zoneWasDeleted()
+      zoneMissing(.deleted)
       return nil
-    case .userDeletedZone(let zone):
-      return .userDeletedZone(zone)
+    case .userDeletedZone:
+      zoneMissing(.purged)
+      return nil
     case .quotaExceeded:
       return .quotaExceeded
     case _ where error.isTransient:

@@ -150,6 +150,16 @@ public struct SimulatedDevice: Sendable {
     var cleanSaves = 0
     /// Counts persistence writes while an answer is handled, for a torn crash.
     var writes = PersistenceWrites()
+    /// The server answered `zoneNotFound` or `userDeletedZone`, with the reason the error implies (a client's deletion;
+    /// a purge): the device reads the database feed to learn why the zone went before it drops or uploads anything,
+    /// so that it handles the feed's report, once; if the feed does not say, the error's reason stands.
+    var zoneMissing: SyncEngine.ZoneDeletion.Reason?
+    /// Complete reads of the database feed so far.
+    var databaseReads = 0
+    /// Records with unsent changes a save found gone or created anew, with ``databaseReads`` at the time: whether the
+    /// zone went (and the record is to be uploaded again) or a user deleted or re-created it, the feed says, so the
+    /// change waits, queued, until the feed has been read since.
+    var goneAwaitingFeed: [RecordID: Int] = [:]
   }
 
   /// Everything the device holds, behind one reference: a device is a large value that drivers read often (through

@@ -40,6 +40,10 @@ package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
   case quotaFull(TimeInterval)
   /// `fault delete-zone`: the zone and its records are deleted, as by another client.
   case deleteZone
+  /// `fault purge-zone`: the user deletes the app's data in Settings.
+  case purgeZone
+  /// `fault reset-encrypted-data`: the user resets their encrypted data; the zone is deleted.
+  case resetEncryptedData
   /// `fault clear`: ends every fault.
   case clear
 
@@ -51,7 +55,9 @@ package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
       .corruptStorage(let device, _), .tornCrash(let device, _):
       device
     case .error(_, _, let device): device
-    case .throttle, .expireTokens, .expireDatabaseTokens, .quotaFull, .deleteZone, .clear: nil
+    case .throttle, .expireTokens, .expireDatabaseTokens, .quotaFull, .deleteZone, .purgeZone, .resetEncryptedData,
+      .clear:
+      nil
     }
   }
 
@@ -78,6 +84,8 @@ package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
     case .expireDatabaseTokens: return [.expireDatabaseTokens]
     case .quotaFull(let wait): return seconds(wait).map { [.quotaFull(seconds: $0)] }
     case .deleteZone: return [.deleteZone]
+    case .purgeZone: return [.purgeZone]
+    case .resetEncryptedData: return [.resetEncryptedData]
     case .disconnectAfterSave, .error, .clear: return nil
     }
   }
@@ -100,6 +108,8 @@ package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
     case .expireDatabaseTokens: self = .expireDatabaseTokens
     case .quotaFull(let seconds): self = .quotaFull(TimeInterval(seconds))
     case .deleteZone: self = .deleteZone
+    case .purgeZone: self = .purgeZone
+    case .resetEncryptedData: self = .resetEncryptedData
     case .corruptStorage(let device, let record):
       self = .corruptStorage(
         device: device, record: RecordPath(recordType: SimulationScript.recordType, recordName: record))
@@ -125,6 +135,8 @@ package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
     case .expireDatabaseTokens: return "fault expire-database-tokens"
     case .quotaFull(let wait): return "fault quota-full \(seconds(wait))"
     case .deleteZone: return "fault delete-zone"
+    case .purgeZone: return "fault purge-zone"
+    case .resetEncryptedData: return "fault reset-encrypted-data"
     case .corruptStorage(let device, let record): return "fault corrupt \(device) \(record)"
     case .tornCrash(let device, let after): return "fault torn-crash \(device)" + (after == 1 ? "" : " after \(after)")
     case .disconnectAfterSave(let device): return "fault disconnect-after-save \(device)"

@@ -134,6 +134,10 @@ package enum ScriptParser {
       summary: "expire database tokens; fill the user's storage; delete the zone",
       runs: .replay, example: "fault quota-full 30s"),
     Entry(
+      syntax: "fault purge-zone | reset-encrypted-data",
+      summary: "the user deletes the app's data in Settings; the user resets their encrypted data (the zone goes)",
+      runs: .replay, example: "fault reset-encrypted-data"),
+    Entry(
       syntax: "advance 30s", summary: "move virtual time forward",
       runs: .replay, example: "advance 1h"),
     Entry(
@@ -486,7 +490,8 @@ package enum ScriptParser {
 
   /// Fault kinds aimed at the server.
   static let serverFaultKinds = [
-    "throttle", "error", "expire-tokens", "expire-database-tokens", "quota-full", "delete-zone", "clear",
+    "throttle", "error", "expire-tokens", "expire-database-tokens", "quota-full", "delete-zone", "purge-zone",
+    "reset-encrypted-data", "clear",
   ]
 
   private static func fault(_ words: inout Words) throws(ScriptError) -> ScriptFault {
@@ -497,6 +502,8 @@ package enum ScriptParser {
     case "expire-database-tokens": return .expireDatabaseTokens
     case "quota-full": return .quotaFull(try nonNegativeDuration(try words.required("a duration such as 30s")))
     case "delete-zone": return .deleteZone
+    case "purge-zone": return .purgeZone
+    case "reset-encrypted-data": return .resetEncryptedData
     case "clear": return .clear
     case "error":
       let name = try words.required("an error name")

@@ -29,6 +29,8 @@ public struct DatabaseChanges: Sendable, Hashable {
   public var deletedZones: [ZoneID]
   /// Zones the user wiped in Settings: delete local data and do not upload it again.
   public var purgedZones: [ZoneID]
+  /// Zones an encrypted-data reset deleted: the user still wants what devices hold, so upload it again.
+  public var resetZones: [ZoneID]
   /// The token to keep once these changes are handled.
   public var token: DatabaseChangeToken
   /// Whether more remain.
@@ -39,18 +41,21 @@ public struct DatabaseChanges: Sendable, Hashable {
   ///   - changedZones: Changed zones.
   ///   - deletedZones: Deleted zones.
   ///   - purgedZones: Purged zones.
+  ///   - resetZones: Zones an encrypted-data reset deleted.
   ///   - token: The new token.
   ///   - moreComing: Whether more remain.
   public init(
     changedZones: [ZoneID],
     deletedZones: [ZoneID],
     purgedZones: [ZoneID],
+    resetZones: [ZoneID] = [],
     token: DatabaseChangeToken,
     moreComing: Bool
   ) {
     self.changedZones = changedZones
     self.deletedZones = deletedZones
     self.purgedZones = purgedZones
+    self.resetZones = resetZones
     self.token = token
     self.moreComing = moreComing
   }

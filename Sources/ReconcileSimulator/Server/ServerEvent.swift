@@ -12,8 +12,9 @@ public struct ServerEvent: Sendable, Hashable, CustomStringConvertible {
     case deleted(RecordID, recordType: String)
     /// A zone was created.
     case zoneCreated(ZoneID)
-    /// A zone and its records were deleted; `purged` when the user wiped it in Settings.
-    case zoneDeleted(ZoneID, purged: Bool)
+    /// A zone and its records were deleted, and why: by a client (`.deleted`), by the user in Settings (`.purged`),
+    /// or by an encrypted-data reset (`.encryptedDataReset`).
+    case zoneDeleted(ZoneID, reason: SyncEngine.ZoneDeletion.Reason)
   }
 
   /// The event's position in the server's history, from 1.
@@ -44,8 +45,14 @@ public struct ServerEvent: Sendable, Hashable, CustomStringConvertible {
       return "#\(sequence) \(who): saved \(record.recordID.recordName) → \(record.recordChangeTag ?? "")"
     case .deleted(let id, _): return "#\(sequence) \(who): deleted \(id.recordName)"
     case .zoneCreated(let zone): return "#\(sequence) \(who): created zone \(zone.zoneName)"
-    case .zoneDeleted(let zone, let purged):
-      return "#\(sequence) \(who): \(purged ? "purged" : "deleted") zone \(zone.zoneName)"
+    case .zoneDeleted(let zone, let reason):
+      let verb =
+        switch reason {
+        case .deleted: "deleted"
+        case .purged: "purged"
+        case .encryptedDataReset: "reset (encrypted data) and deleted"
+        }
+      return "#\(sequence) \(who): \(verb) zone \(zone.zoneName)"
     }
   }
 }

@@ -84,7 +84,7 @@ extension SimulatedServer {
   ///   - zoneID: The zone.
   ///   - owner: The owner's user record name.
   public mutating func deleteZone(_ zoneID: ZoneID, ownedBy owner: String) {
-    removeZone(zoneID, owner: owner, purged: false, client: nil)
+    removeZone(zoneID, owner: owner, reason: .deleted, client: nil)
   }
 
   /// Deletes a zone as the user does in Settings ("purge"): devices see it as purged, and saves into it fail with
@@ -93,7 +93,20 @@ extension SimulatedServer {
   ///   - zoneID: The zone.
   ///   - owner: The owner's user record name.
   public mutating func userDeletesZone(_ zoneID: ZoneID, ownedBy owner: String) {
-    removeZone(zoneID, owner: owner, purged: true, client: nil)
+    removeZone(zoneID, owner: owner, reason: .purged, client: nil)
+  }
+
+  /// The user resets their end-to-end encrypted data during account recovery: every custom zone of their private
+  /// database goes, with its records, and devices see each as deleted by an encrypted-data reset — a sign to upload
+  /// what they hold again (Apple: "consider re-uploading locally-cached data"). Saves into such a zone fail with
+  /// `zoneNotFound` until a client re-creates it. Apple does not say which zones a reset takes; the simulator takes
+  /// every zone but the default one, which cannot be deleted.
+  /// - Parameter owner: The owner's user record name.
+  public mutating func resetEncryptedData(ownedBy owner: String) {
+    let zones = (privateDatabases[owner]?.zones.keys).map { Array($0) } ?? []
+    for zoneID in zones.sorted(by: { $0.zoneName < $1.zoneName }) where zoneID != .default {
+      removeZone(zoneID, owner: owner, reason: .encryptedDataReset, client: nil)
+    }
   }
 
   /// Shares an owner's zone with another user, who then reaches it in the shared database as

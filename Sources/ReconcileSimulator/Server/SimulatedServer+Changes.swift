@@ -79,12 +79,23 @@ extension SimulatedServer {
           if store.revoked[zoneID]?.contains(user) == true { changes.deletedZones.append(shown) }
           continue
         }
+        func removed(_ reason: SyncEngine.ZoneDeletion.Reason) {
+          switch reason {
+          case .deleted: changes.deletedZones.append(shown)
+          case .purged: changes.purgedZones.append(shown)
+          case .encryptedDataReset: changes.resetZones.append(shown)
+          }
+        }
         if store.zones[zoneID] != nil {
+          // Created again since a removal this feed had not reported: the removal is reported too, with its reason.
+          // Apple is silent on a zone deleted and created again between two fetches; reporting both is what lets a
+          // device keep or drop its data as the reason asks.
+          if sequences[owner] != nil, let removal = store.lastRemoval[zoneID], removal.position > after {
+            removed(removal.reason)
+          }
           changes.changedZones.append(shown)
-        } else if store.removedZones[zoneID] == .purged {
-          changes.purgedZones.append(shown)
         } else {
-          changes.deletedZones.append(shown)
+          removed(store.removedZones[zoneID] ?? .deleted)
         }
       }
       remaining -= page.keys.count

@@ -23,7 +23,7 @@ extension SimulatedServer {
       reply.saved.append(createZone(zone, owner: user, client: client))
     }
     for zoneID in request.deleting {
-      removeZone(zoneID, owner: user, purged: false, client: client)
+      removeZone(zoneID, owner: user, reason: .deleted, client: client)
       reply.deleted.append(zoneID)
     }
     return reply
@@ -45,15 +45,17 @@ extension SimulatedServer {
     return RecordZone(zoneID: zone.zoneID, capabilities: zone.capabilities)
   }
 
-  mutating func removeZone(_ zoneID: ZoneID, owner: String, purged: Bool, client: ClientIdentity?) {
+  mutating func removeZone(
+    _ zoneID: ZoneID, owner: String, reason: SyncEngine.ZoneDeletion.Reason, client: ClientIdentity?
+  ) {
     let stored = Self.storedZone(zoneID)
     let existed = withDatabase(.privateDatabase(owner: owner)) { database -> Bool in
       guard database.zones.removeValue(forKey: stored) != nil else { return false }
-      database.removedZones[stored] = purged ? .purged : .deleted
-      if purged { database.userDeletedZones.insert(stored) }
-      database.zoneLog.append(stored)
+      database.removedZones[stored] = reason
+      if reason == .purged { database.userDeletedZones.insert(stored) }
+      database.lastRemoval[stored] = (database.zoneLog.append(stored), reason)
       return true
     }
-    if existed { logEvent(.zoneDeleted(stored, purged: purged), by: client, in: .privateDatabase(owner: owner)) }
+    if existed { logEvent(.zoneDeleted(stored, reason: reason), by: client, in: .privateDatabase(owner: owner)) }
   }
 }

@@ -49,6 +49,10 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     /// The records seen so far by a fetch from the beginning of the zone; `nil` when none is under way. At its end,
     /// acknowledged records it did not bring are gone.
     package var fullFetchSeen: Set<RecordID>?
+    /// Whether the fetch from the beginning under way decides what went with a zone deleted and created again, under
+    /// a response that uploads local data again: the acknowledged records it leaves out are uploaded again, not
+    /// dropped.
+    package var reuploadUnseen = false
     /// Records the user deleted whose deletion the server has not confirmed, each with its tombstone: the deleted
     /// record's creation date (`nil` when the server never confirmed the record: a copy that turns up may be this
     /// device's own save, so the deletion stands) — a fetched record with the same ID but another creation date was
@@ -93,6 +97,19 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     /// Server versions a halt kept from merging, until a merge takes them: the server holds the record, though the
     /// copy shown may be one it never acknowledged, so deleting it must reach the server.
     package var heldBack: [RecordID: Record] = [:]
+    /// A save found the zone gone, with the reason its error implies (`zoneNotFound`: a client's deletion;
+    /// `userDeletedZone`: a purge): nothing is sent until the database feed says why — what to keep depends on it,
+    /// and the feed's report is the one the device handles, once — or, when a whole fetch does not say, the error's
+    /// reason stands.
+    package var zoneMissing: SyncEngine.ZoneDeletion.Reason?
+    /// Records with unsent edits found created anew on the server, and whether a fetch has read the database feed
+    /// since: until it has said whether their zone went (and the record was uploaded again), nothing is sent; the
+    /// next merge after that decides whether the edits merge or go.
+    package var recreatedWhileUnsent: [RecordID: Bool] = [:]
+    /// Records uploaded again after their zone went, not yet saved or merged since: the last server version known
+    /// before (in ``ancestors``) is still the ancestor of their first merge, so the user's unsent edits stand as
+    /// changes and another device's upload of that same version changes nothing.
+    package var reuploaded: Set<RecordID> = []
   }
 
   /// How the delegate merges: Apple's sample's rule, or Reconcile's.
@@ -121,6 +138,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   var schema: Schema?
   /// The deletions that were waiting when the fetch under way started (memory only).
   var fetchCovers: Set<RecordID> = []
+  /// Whether the fetch under way shows the zone there: its database feed lists it, or its records were fetched
+  /// (memory only).
+  var zoneListed = false
 
   /// The first launch.
   /// - Parameter setup: The device and the zone.
@@ -291,6 +311,8 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   public mutating func nextRecordZoneChangeBatch(
     _ context: SyncEngine.SendChangesContext, syncEngine: inout SyncEngine.State
   ) -> SyncEngine.RecordZoneChangeBatch? {
+    // The zone is gone for a reason not yet known: nothing goes until the feed says why.
+    guard disk.zoneMissing == nil, !disk.recreatedWhileUnsent.values.contains(false) else { return nil }
     let orphans = syncEngine.pendingRecordZoneChanges.filter {
       if case .saveRecord(let id) = $0 { return disk.records[id] == nil }
       return false
@@ -317,14 +339,33 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       disk.stateSerialization = serialization
     case .willFetchChanges:
       fetchCovers = disk.deletionsAwaitingFetch
+      zoneListed = false
     case .fetchedDatabaseChanges(let changes):
       if changes.modifications.contains(zoneID) {
+        sawZoneListed()
         disk.zoneCreated = true
       } else {
         // Nothing changed in the zone since the last fetch: nothing was created anew under a deleted ID.
         disk.deletionsAwaitingFetch.subtract(fetchCovers)
       }
-      if changes.deletions.contains(where: { $0.zoneID == zoneID }) { zoneWasDeleted(&syncEngine) }
+      if let deletion = changes.deletions.last(where: { $0.zoneID == zoneID }) {
+        zoneWasDeleted(deletion.reason, recreated: changes.modifications.contains(zoneID), &syncEngine)
+      }
+    case .didFetchChanges:
+      // The feed did not say why the zone went (its history was compacted). When the zone is there again, the engine
+      // lists it from its beginning (a token of the old zone expires), and the listing leaves out what went; else the
+      // error's reason stands.
+      if let reason = disk.zoneMissing {
+        if zoneListed {
+          disk.zoneMissing = nil
+        } else {
+          zoneWasDeleted(reason, &syncEngine)
+        }
+      }
+      // The feed reported no zone deletion: records found created anew were created by users; the next merge decides.
+      for id in disk.recreatedWhileUnsent.keys.sorted() {
+        disk.recreatedWhileUnsent[id] = disk.records[id] == nil ? nil : true
+      }
     case .willFetchRecordZoneChanges(let zone) where zone == zoneID:
       // A fetch from the beginning already under way (a crash struck between its pages) goes on collecting.
       if disk.zoneFetchStartsOver {
@@ -334,8 +375,16 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     case .didFetchRecordZoneChanges(let zone, let error) where zone == zoneID:
       guard error == nil else {
         disk.zoneFetchStartsOver = true
+        // The zone is gone: why, the database feed says (read before the fetch ends); else the error's reason stands
+        // (`userDeletedZone`: the user purged it; `zoneNotFound`: a client deleted it).
+        if disk.zoneMissing == nil {
+          if error?.code == .zoneNotFound { disk.zoneMissing = .deleted }
+          if error?.code == .userDeletedZone { disk.zoneMissing = .purged }
+        }
         return
       }
+      // A fetch of the zone that succeeds shows it there.
+      sawZoneListed()
       finishFullFetch(&syncEngine)
       disk.deletionsAwaitingFetch.subtract(fetchCovers)
     case .fetchedRecordZoneChanges(let changes):
@@ -386,6 +435,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
         }
         // Edits made while the save was in flight stay on top of the new system fields (their save is pending).
         disk.records[saved.recordID] = Self.values(of: local, on: saved)
+        disk.reuploaded.remove(saved.recordID)
         disk.replacing[saved.recordID] = nil
         disk.replacementKeys[saved.recordID] = nil
         if rules == .reconcile { disk.ancestors[saved.recordID] = saved }
@@ -412,7 +462,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       for id in sent.failedRecordDeletes.keys where !syncEngine.pendingRecordZoneChanges.contains(.deleteRecord(id)) {
         disk.deletions[id] = nil
       }
-    case .accountChange, .willFetchRecordZoneChanges, .didFetchRecordZoneChanges, .didFetchChanges, .willSendChanges,
+    case .accountChange, .willFetchRecordZoneChanges, .didFetchRecordZoneChanges, .willSendChanges,
       .didSendChanges:
       break
     }
@@ -429,11 +479,22 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       disk.records[id] = merged
       if Self.sameValues(merged, server) { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)]) }
     case .zoneNotFound:
-      // The zone is gone (deleted elsewhere, or never created): what the server had went with it, as the
-      // zone-deletion response says; records it never had are uploaded again into a re-created zone.
-      zoneWasDeleted(&syncEngine)
+      // The zone is gone, and why decides what to keep: the save waits for the database feed to say (a client, the
+      // user in Settings, an encrypted-data reset); a feed that does not say means a client deleted it.
+      if disk.zoneMissing == nil { disk.zoneMissing = .deleted }
+      if disk.records[id] != nil { syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)]) }
+    case .userDeletedZone:
+      disk.zoneMissing = .purged
+      if disk.records[id] != nil { syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)]) }
     case .unknownItem:
       guard let local = disk.records[id] else { return }
+      // Gone: deleted by a user, or with its zone (then to be uploaded again): the database feed says, so the change
+      // waits for a fetch that reads it.
+      if local.recordChangeTag != nil, disk.recreatedWhileUnsent.removeValue(forKey: id) != true {
+        disk.recreatedWhileUnsent[id] = false
+        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+        return
+      }
       if deletePolicy == .deleteWins {
         disk.records[id] = nil
       } else {
@@ -504,7 +565,17 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   private mutating func finishFullFetch(_ syncEngine: inout SyncEngine.State) {
     guard let seen = disk.fullFetchSeen else { return }
     disk.fullFetchSeen = nil
-    for id in disk.records.keys.sorted() where !seen.contains(id) { applyDeletion(of: id, &syncEngine) }
+    let reupload = disk.reuploadUnseen
+    disk.reuploadUnseen = false
+    for id in disk.records.keys.sorted() where !seen.contains(id) {
+      if reupload, let record = disk.records[id], record.recordChangeTag != nil {
+        disk.records[id] = record.withoutSystemFields
+        disk.reuploaded.insert(id)
+        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+      } else {
+        applyDeletion(of: id, &syncEngine)
+      }
+    }
     // A deletion of a record the server no longer has is moot: sent later, it could only delete a record created
     // anew under the same ID. Unless this device's save of it is still in doubt: a copy may land yet, so the deletion
     // is remembered, to delete that copy once fetched (or to be replaced by a record the user creates again).
@@ -516,7 +587,32 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     }
   }
 
-  private mutating func zoneWasDeleted(_ syncEngine: inout SyncEngine.State) {
+  /// The fetch under way shows the zone there: a zone found missing is there again, and the engine lists it from its
+  /// beginning (a token of the old zone expires), so the listing, not the error, says what went. Settled now, not when
+  /// the fetch ends: a crash may end it before `didFetchChanges`, and the next fetch's feed need not list the zone again.
+  private mutating func sawZoneListed() {
+    zoneListed = true
+    disk.zoneMissing = nil
+  }
+
+  /// The zone is gone: what the server had acknowledged is dropped when the deletion stands for the user deleting it
+  /// (``ZoneDeletionResponse/dropsLocalData(after:)``), else everything held is uploaded again into a re-created zone.
+  /// When the feed reports the zone created again since (`recreated`), this device may already have fetched from or
+  /// saved into the new zone, so it lists the zone from the beginning instead, and the acknowledged records the
+  /// listing leaves out are the ones that went: dropped, or uploaded again, as the reason says.
+  private mutating func zoneWasDeleted(
+    _ reason: SyncEngine.ZoneDeletion.Reason, recreated: Bool = false, _ syncEngine: inout SyncEngine.State
+  ) {
+    if recreated {
+      disk.zoneMissing = nil
+      disk.recreatedWhileUnsent = [:]
+      disk.zoneFetchStartsOver = true
+      disk.fullFetchSeen = nil
+      disk.reuploadUnseen = !zoneDeletion.dropsLocalData(after: reason)
+      return
+    }
+    disk.zoneMissing = nil
+    disk.recreatedWhileUnsent = [:]
     disk.zoneCreated = false
     disk.zoneFetchStartsOver = true
     disk.fullFetchSeen = nil
@@ -533,11 +629,12 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     disk.deletedLocally = [:]
     disk.heldBack = [:]
     for (id, record) in disk.records.sorted(by: { $0.key < $1.key }) {
-      if zoneDeletion == .dropLocalData, record.recordChangeTag != nil {
+      if zoneDeletion.dropsLocalData(after: reason), record.recordChangeTag != nil {
         disk.records[id] = nil
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       } else {
         disk.records[id] = record.withoutSystemFields
+        if record.recordChangeTag != nil || disk.reuploaded.contains(id) { disk.reuploaded.insert(id) }
         syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
       }
     }
@@ -571,10 +668,11 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       // The version merged becomes the ancestor of the next merge; one the delegate halted on was not merged, so the
       // user's change still stands on the version before it.
       var halted = false
+      var undecided = false
       defer {
         if halted {
           disk.heldBack[id] = server
-        } else {
+        } else if !undecided {
           disk.ancestors[id] = server
           disk.heldBack[id] = nil
         }
@@ -597,10 +695,19 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
         disk.replacementKeys[id] = nil
       }
       let resolver = schema.map { setupResolver.guarded(by: $0) } ?? setupResolver
-      var ancestor = local.recordChangeTag == nil ? nil : disk.ancestors[id]
+      var ancestor = local.recordChangeTag == nil && !disk.reuploaded.contains(id) ? nil : disk.ancestors[id]
+      disk.reuploaded.remove(id)
       if let known = local.creationDate, let created = server.creationDate, known != created {
-        // The record was deleted and created anew elsewhere: the unsent edits were to the deleted one, which
-        // `.deleteWins` lets go; `.editWins` merges them into the new record as a create would.
+        // Created anew — by a user elsewhere, or by a device uploading its copy again after the zone went. Which one
+        // decides what the unsent edits are, and the database feed says: nothing is sent until the next fetch has
+        // read it (a zone deletion it reports starts the zone over; otherwise the decision below is made then).
+        guard disk.recreatedWhileUnsent.removeValue(forKey: id) == true else {
+          disk.recreatedWhileUnsent[id] = false
+          undecided = true
+          return local
+        }
+        // A user created it anew elsewhere: the unsent edits were to the deleted one, which `.deleteWins` lets go;
+        // `.editWins` merges them into the new record as a create would.
         guard deletePolicy == .editWins else {
           syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
           return server

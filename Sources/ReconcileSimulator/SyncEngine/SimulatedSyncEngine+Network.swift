@@ -184,6 +184,9 @@ extension SimulatedSyncEngine {
         // again, and the delegate hears it again.
         updateTokens { $0.zones[zone] = nil }
         session.zoneFetchStarted = false
+        // The database feed is read again first: an expired zone token can mean the zone was deleted and created
+        // again, which the feed reports with its reason (Apple is silent on what CKSyncEngine does here).
+        session.phase = .fetchingDatabase
         _ = emit(.didFetchRecordZoneChanges(zone, error: ServerError.changeTokenExpired.cloudKitError))
         return
       }
@@ -245,7 +248,8 @@ extension SimulatedSyncEngine {
     case .databaseChanges(let changes):
       var deletions = changes.deletedZones.map { SyncEngine.ZoneDeletion(zoneID: $0, reason: .deleted) }
       deletions += changes.purgedZones.map { SyncEngine.ZoneDeletion(zoneID: $0, reason: .purged) }
-      var gone = Set(changes.deletedZones + changes.purgedZones)
+      deletions += changes.resetZones.map { SyncEngine.ZoneDeletion(zoneID: $0, reason: .encryptedDataReset) }
+      var gone = Set(changes.deletedZones + changes.purgedZones + changes.resetZones)
       if case .fetchDatabaseChanges(let request) = flight.request, request.since == nil {
         // A listing from the beginning names the zones there are, not those deleted before it began. Apple does not
         // say what CKSyncEngine does with a zone it knew that such a listing leaves out; the stand-in reports it
@@ -271,7 +275,8 @@ extension SimulatedSyncEngine {
           tokens.savedZones?.remove(zone)
         }
         tokens.zonesNeedingFetch.removeAll { gone.contains($0) }
-        for zone in changes.changedZones where !gone.contains(zone) && !tokens.zonesNeedingFetch.contains(zone) {
+        // A zone reported both deleted and changed was created again since: it is fetched from its beginning.
+        for zone in changes.changedZones where !tokens.zonesNeedingFetch.contains(zone) {
           tokens.zonesNeedingFetch.append(zone)
         }
         tokens.database = changes.token

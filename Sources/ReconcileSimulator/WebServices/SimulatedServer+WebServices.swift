@@ -239,6 +239,8 @@ extension SimulatedServer {
     var zones: [WebServices.ZoneResult] = changes.changedZones.map { .zone(.init(zoneID: $0, deleted: false)) }
     zones += changes.deletedZones.map { .zone(.init(zoneID: $0, deleted: true)) }
     zones += changes.purgedZones.map { .zone(.init(zoneID: $0, deleted: true, purged: true)) }
+    // The Web Services format has no field for an encrypted-data reset: such a zone reads as deleted.
+    zones += changes.resetZones.map { .zone(.init(zoneID: $0, deleted: true)) }
     return .init(zones: zones, syncToken: WebServicesToken.string(changes.token), moreComing: changes.moreComing)
   }
 

@@ -182,6 +182,42 @@ struct FoundAtScaleTests {
   static let cases = [
     ReplayCase(
       behaviour:
+        "a device that learns its zone was deleted and created again keeps what it fetched from the new zone, and its deletions of it (server-lww editWins hostile seed 9)",
+      script: """
+        # seed 9, shrunk from 100 to 18 steps
+        # faults hostile
+        # broke noResurrection: r7 was deleted (d2 deleted it at t=27s) and nothing later revived it, yet the server holds it (last saved by d3)
+        resolver server-lww
+        delete-policy editWins
+        schemas minor
+        device add d1 --clock-offset 0s
+        device add d2 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        invariants noResurrection
+        d3 create Note/r1 title="d3.0"
+        advance 1s
+        d2 crash
+        advance 2s
+        fault corrupt d2 Note/r1
+        fault delay d2 14s
+        d2 create Note/r3 title="d2.75"
+        advance 2s
+        fault delete-zone
+        d1 create Note/r6 title="d1.79"
+        advance 2s
+        d2 edit Note/r1 title="d2.82"
+        advance 3s
+        fault transient d2 zoneBusy 5s
+        advance 3s
+        d3 create Note/r7 title="d3.90"
+        advance 4s
+        d2 delete Note/r7
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
         "a replacing create whose record was deleted (its own deletion, landed late) is saved anew, whatever the delete policy (swarm seed 141687)",
       script: """
         resolver field-merge

@@ -202,8 +202,9 @@ struct CausalityTests {
     let landed = run.saved(by: "d1", ["title": "a"])
     let action = try run.action(create)
     let shown = UserHistory.ZoneReset(
-      time: Date(timeIntervalSince1970: 100), position: landed + 1, shown: [run.id: landed])
-    let unseen = UserHistory.ZoneReset(time: Date(timeIntervalSince1970: 100), position: landed + 1, shown: [:])
+      time: Date(timeIntervalSince1970: 100), position: landed + 1, shown: [run.id: landed], wipes: true)
+    let unseen = UserHistory.ZoneReset(
+      time: Date(timeIntervalSince1970: 100), position: landed + 1, shown: [:], wipes: true)
     #expect(run.causality.sees(.reset(shown), .action(action), key: nil))
     #expect(!run.causality.sees(.reset(unseen), .action(action), key: nil))
   }

@@ -407,6 +407,181 @@ struct IntentJudgeTests {
   static let cases = [
     ReplayCase(
       behaviour:
+        "under editWins, a save in flight when the user edited is no proof the edit landed (hlc editWins hostile minor seed 261)",
+      script: """
+        # seed 261, shrunk from 200 to 15 steps
+        # faults hostile
+        # broke noLostRecords: d1 deleted it at t=7s and d2 edited it at t=13s, concurrently; under editWins the edit revives it, yet the server does not hold r1
+        resolver hlc
+        delete-policy editWins
+        schemas minor
+        device add d1 --clock-offset 0s
+        device add d2 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        invariants noLostRecords
+        d3 create Note/r1 title="d3.3"
+        advance 1s
+        d2 create Note/r2 title="d2.8"
+        advance 1s
+        d1 create Note/r3 title="d1.22"
+        advance 2s
+        d1 delete Note/r1
+        fault item-transient d1 requestRateLimited 9s
+        d1 edit Note/r2 rank=37
+        fault corrupt d2 Note/r2
+        d2 edit Note/r2 rank=39
+        d2 edit Note/r1 title="d2.40"
+        d2 edit Note/r1 rank=43
+        fault transient d2 requestRateLimited 0s
+        fault corrupt d2 Note/r1
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "under editWins, an edit withdrawn by damage whose device saved the record after it may have revived it: a merge can resolve its values away (editWins hostile major seed 167)",
+      script: """
+        # seed 167, shrunk from 200 to 8 steps
+        # faults hostile
+        # broke noResurrection: r3 was deleted (d1 deleted it at t=7s) and nothing later revived it, yet the server holds it (last saved by d2)
+        resolver server-lww
+        delete-policy editWins
+        schemas major
+        device add d1 --clock-offset 0s
+        device add d2 --clock-offset 0s
+        send-after-edits
+        invariants noResurrection
+        d2 upgrade
+        d1 create Note/r3 title="d1.7"
+        d2 crash
+        advance 1s
+        d1 edit Note/r3 rank=19
+        d2 edit Note/r3 rank=21
+        fault corrupt d2 Note/r3
+        d1 delete Note/r3
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "an edit of an unlanded replacement that merged another device's edit of the life replaced saw that edit (sync-engine, merging seed 345)",
+      script: """
+        # seed 345, shrunk from 200 to 7 steps
+        # faults none
+        # broke oneSidedChangesKept: concurrent writes of body of r1 (d2: "d2.64 d2.6 ", d3: ""), yet the server ended with "" (every line a write added kept (text merge)), none of them
+        client sync-engine
+        resolver merging
+        delete-policy deleteWins
+        schemas none
+        device add d2 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        invariants oneSidedChangesKept
+        d2 create Note/r1 title="d2.0"
+        d3 sync
+        d3 delete Note/r1
+        d3 create Note/r1 title="d3.95"
+        d2 edit Note/r1 body="d2.64\\nd2.6\\n"
+        d3 edit Note/r1 title="d3.194"
+        d3 edit Note/r1 body=""
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "an edit made once the device's replacement landed is of the landed record, and goes with a deletion of it (sync-engine, merging seed 475)",
+      script: """
+        # seed 475, shrunk from 200 to 11 steps
+        # faults none
+        # broke oneSidedChangesKept: d3 set plays of r1 to 4 at t=10s (on #5); no other write of plays raced it, yet the server ended with 4 (every increment counted once (counter))
+        client sync-engine
+        resolver merging
+        delete-policy deleteWins
+        schemas none
+        device add d1 --clock-offset 0s
+        device add d2 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        invariants oneSidedChangesKept
+        d1 create Note/r1 title="d1.0"
+        d3 sync
+        d3 delete Note/r1
+        d3 create Note/r1 title="d3.81"
+        d1 delete Note/r1
+        d1 sync
+        d3 edit Note/r1 plays=11
+        d2 create Note/r1 title="d2.126"
+        d3 sync
+        advance 1s
+        d3 edit Note/r1 plays=4
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "a create after a deletion replaces that record's whole life: an edit there builds on the create even when the device shows a later version of the life replaced (merging, swarm seed 120)",
+      script: """
+        # seed 120, shrunk from 200 to 14 steps
+        # faults swarm
+        # broke oneSidedChangesKept: d3 removed rank of r2 at t=15s (on #0); no other write of rank raced it, yet the server ended with 177
+        resolver merging
+        delete-policy deleteWins
+        schemas minor
+        device add d1 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        limit batch-items 3 batch-bytes 400 page-size 5
+        invariants oneSidedChangesKept
+        d3 create Note/r2 title="d3.4"
+        advance 1s
+        d1 reset-sync
+        fault lose-request d3
+        d3 create Note/r6 title="d3.89"
+        advance 9s
+        d3 delete Note/r2
+        d3 create Note/r2 title="d3.130"
+        advance 6s
+        d1 edit Note/r2 title="d1.139"
+        advance 41s
+        d1 delete Note/r2
+        advance 1s
+        d3 edit Note/r2 rank=177
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "an edit of a device's own create that replaced a version builds on the create, not on the replaced version another device deleted (merging, swarm seed 120)",
+      script: """
+        # seed 120, shrunk from 200 to 12 steps
+        # faults swarm
+        # broke oneSidedChangesKept: d3 removed rank of r2 at t=15s (on #0); no other write of rank raced it, yet the server ended with 177
+        resolver merging
+        delete-policy deleteWins
+        schemas minor
+        device add d1 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        limit batch-items 3 batch-bytes 400 page-size 5
+        invariants oneSidedChangesKept
+        d3 create Note/r2 title="d3.4"
+        advance 1s
+        d1 reset-sync
+        fault lose-request d3
+        d3 create Note/r6 title="d3.89"
+        advance 9s
+        d3 delete Note/r2
+        d3 create Note/r2 title="d3.130"
+        advance 48s
+        d1 delete Note/r2
+        advance 1s
+        d3 edit Note/r2 rank=177
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
         "withdrawal by damage is decided per key: a write whose value never landed goes, a removal a save carried stays (hostile seed 85913)",
       script: """
         resolver field-merge

@@ -80,9 +80,9 @@ struct SyncEngineArticleTests {
     "under faults, with zone deletion and shared record names left out, the article's delegate keeps every invariant",
     arguments: [FaultProfile.flaky, .hostile, .swarm])
   func articleDelegateUnderFaults(_ faults: FaultProfile) {
-    // The article's two documented limits, left out by configuration: another device deleting the zone, and two
-    // devices creating one record name.
-    var configuration = Self.configuration(faults: faults.without([.zoneDeletion]), policy: .deleteWins)
+    // The article's two documented limits, left out by configuration: the zone deleted (by another device, or purged
+    // by the user in Settings), and two devices creating one record name.
+    var configuration = Self.configuration(faults: faults.without([.zoneDeletion, .zonePurge]), policy: .deleteWins)
     configuration.workload.sharesRecordNames = false
     let report = PropertyRunner(configuration: configuration, seeds: 0..<60).run()
     #expect(report.passed)
@@ -94,7 +94,8 @@ struct SyncEngineArticleTests {
     var zoneDeletion = Self.configuration(faults: .hostile, policy: .deleteWins)
     zoneDeletion.workload.sharesRecordNames = false
     #expect(!PropertyRunner(configuration: zoneDeletion, seeds: 92..<93).run().passed)
-    var sharedNames = Self.configuration(faults: FaultProfile.hostile.without([.zoneDeletion]), policy: .deleteWins)
+    var sharedNames = Self.configuration(
+      faults: FaultProfile.hostile.without([.zoneDeletion, .zonePurge]), policy: .deleteWins)
     sharedNames.workload.sharesRecordNames = true
     #expect(!PropertyRunner(configuration: sharedNames, seeds: 163..<164).run().passed)
   }

@@ -393,6 +393,61 @@ struct SyncEngineFoundAtScaleTests {
         quiesce
         expect invariants
         """),
+    ReplayCase(
+      behaviour:
+        "a zone found missing and then listed again is there: a crash between the two fetches does not turn the error into a deletion that drops what the listing fetched (hostile seed 285)",
+      script: """
+        # seed 285, shrunk from 200 to 11 steps
+        # faults hostile
+        # broke convergence: d1 differs from the server on r2: device has nothing; server has Note r2 in Notes:__defaultOwner__ tag t2 {title: "d3.2"}
+        client sync-engine
+        resolver field-merge
+        delete-policy deleteWins
+        schemas none
+        device add d1 --clock-offset 0s
+        device add d2 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        invariants convergence
+        d2 create Note/r1 title="d2.0"
+        fault throttle 22s
+        d3 create Note/r2 title="d3.2"
+        d1 create Note/r3 title="d1.3"
+        advance 18s
+        d3 sync
+        fault expire-database-tokens
+        fault delete-zone
+        fault torn-crash d1 after 3
+        d1 crash
+        advance 1s
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "a zone fetch that finds the zone purged leaves the zone missing for the purge, even when a compacted feed never reports it (merging editWins swarm seed 23)",
+      script: """
+        # seed 23, shrunk from 100 to 6 steps
+        # faults swarm
+        # broke convergence: d3 differs from the server on r2: device has Note r2 in Notes:__defaultOwner__ tag t1 {schemaVersion: "1.0.0", title: "d1.3"}; server has nothing
+        client sync-engine
+        resolver merging
+        delete-policy editWins
+        schemas minor
+        device add d1 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        limit batch-items 5 batch-bytes 400 page-size 2
+        invariants convergence
+        d1 create Note/r2 title="d1.3"
+        d1 create Note/r5 title="d1.45"
+        d1 create Note/r6 title="d1.89"
+        d3 crash
+        fault purge-zone
+        fault expire-database-tokens
+        quiesce
+        expect invariants
+        """),
   ]
 
   @Test("each counterexample replays with every invariant held", arguments: cases)

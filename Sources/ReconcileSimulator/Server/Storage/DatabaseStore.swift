@@ -3,16 +3,13 @@ import Reconcile
 /// One database: its zones, its feed of zone changes, and who lost access to a shared zone. Who a zone is shared with
 /// is read from the zone's share record (``ZoneStore/shares``).
 struct DatabaseStore: Sendable {
-  /// How a zone left the database, as the database change feed reports it.
-  enum ZoneFate: Sendable, Hashable {
-    case deleted
-    case purged
-  }
-
   var zones: [ZoneID: ZoneStore] = [:]
   var zoneLog = ChangeLog<ZoneID>()
   /// How each zone whose latest database change is its removal went away.
-  var removedZones: [ZoneID: ZoneFate] = [:]
+  var removedZones: [ZoneID: SyncEngine.ZoneDeletion.Reason] = [:]
+  /// Each zone's latest removal — its position in the zone feed, and why — kept after a client creates the zone again,
+  /// so a feed from before the removal reports both: a device learns why its data went even when the zone is back.
+  var lastRemoval: [ZoneID: (position: Int, reason: SyncEngine.ZoneDeletion.Reason)] = [:]
   /// Zones the user deleted in Settings: saves into them fail with `userDeletedZone` until a client re-creates them.
   var userDeletedZones: Set<ZoneID> = []
   /// Users whose access to a zone was revoked: their shared database reports the zone as deleted.

@@ -35,6 +35,10 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable, Codable, Custom
   case quotaFull = "quota-full"
   /// Another client deletes the zone (``FaultProfile/serverFaults``).
   case zoneDeletion = "zone-deletion"
+  /// The user purges the app's data in Settings (``FaultProfile/serverFaults``).
+  case zonePurge = "zone-purge"
+  /// The user resets their encrypted data, which deletes the zone (``FaultProfile/serverFaults``).
+  case encryptedDataReset = "encrypted-data-reset"
 
   /// The name `--without` takes.
   public var description: String { rawValue }
@@ -59,6 +63,8 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable, Codable, Custom
       case .expireDatabaseTokens: self = .databaseTokenExpiry
       case .quotaFull: self = .quotaFull
       case .deleteZone: self = .zoneDeletion
+      case .purgeZone: self = .zonePurge
+      case .resetEncryptedData: self = .encryptedDataReset
       }
     default: return nil
     }

@@ -26,15 +26,16 @@ extension Simulation {
       server.expireChangeTokens(in: Self.zoneID, ownedBy: Self.user)
     case .expireDatabaseTokens:
       server.expireDatabaseChangeTokens(ownedBy: Self.user)
+      auditor.databaseFeedCompacted(at: now)
     case .quotaFull(let seconds):
       server.setQuotaExceeded(true, for: Self.user)
       quotaFreedAt = now.addingTimeInterval(TimeInterval(seconds))
     case .deleteZone:
-      let shown = clients.map(\.records)
-      let before = server.events.count
-      server.deleteZone(Self.zoneID, ownedBy: Self.user)
-      observeServer()
-      if server.events.count > before { auditor.zoneDeleted(position: server.events.count, shown: shown, at: now) }
+      removeZone(.deleted) { $0.deleteZone(Self.zoneID, ownedBy: Self.user) }
+    case .purgeZone:
+      removeZone(.purged) { $0.userDeletesZone(Self.zoneID, ownedBy: Self.user) }
+    case .resetEncryptedData:
+      removeZone(.encryptedDataReset) { $0.resetEncryptedData(ownedBy: Self.user) }
     case .tornCrash(let device, let afterWrites):
       tornCrashArmed[device] = max(1, afterWrites)
     case .corruptStorage(let device, let record):
@@ -42,6 +43,19 @@ extension Simulation {
       var damaged = false
       withDevice(device) { damaged = $0.damageStoredRecord(id) }
       if damaged { auditor.storageDamaged(on: device, recordID: id, at: now) }
+    }
+  }
+
+  /// Removes the zone on the server by `removal`, and tells the auditor what every device showed just before.
+  private mutating func removeZone(
+    _ reason: SyncEngine.ZoneDeletion.Reason, by removal: (inout SimulatedServer) -> Void
+  ) {
+    let shown = clients.map { (device: $0.name, records: $0.records) }
+    let before = server.events.count
+    removal(&server)
+    observeServer()
+    if server.events.count > before {
+      auditor.zoneDeleted(position: server.events.count, reason: reason, shown: shown, at: now)
     }
   }
 }

@@ -28,6 +28,12 @@ public enum SimulationFault: Sendable, Hashable {
   case quotaFull(seconds: Int)
   /// The zone and its records are deleted (as by another client).
   case deleteZone
+  /// The user deletes the app's data in Settings: the zone is purged. Devices must drop what they hold of it and not
+  /// upload it again.
+  case purgeZone
+  /// The user resets their encrypted data during account recovery: the zone is deleted, and devices should upload
+  /// what they hold again.
+  case resetEncryptedData
   /// `device`'s stored copy of `record` is damaged on disk (see `SimulatedDevice.corruptStoredRecord(_:)`).
   case corruptStorage(device: String, record: String)
   /// `device` crashes in the middle of handling its next answer that takes more than `afterWrites` persistence
@@ -42,7 +48,8 @@ public enum SimulationFault: Sendable, Hashable {
       .transient(let device, _, _), .itemTransient(let device, _, _), .corruptStorage(let device, _),
       .tornCrash(let device, _):
       device
-    case .throttle, .expireTokens, .expireDatabaseTokens, .quotaFull, .deleteZone: nil
+    case .throttle, .expireTokens, .expireDatabaseTokens, .quotaFull, .deleteZone, .purgeZone, .resetEncryptedData:
+      nil
     }
   }
 
