@@ -168,8 +168,18 @@ public final class CKSyncEngine: @unchecked Sendable {
       /// As on Apple's page for the enclosing type.
       public let stateSerialization: CKSyncEngine.State.Serialization
     }
-    /// …/event/accountchange: `struct AccountChange`.
-    public struct AccountChange: Sendable {}
+    /// …/event/accountchange: `struct AccountChange` with `let changeType: ChangeType`, whose cases carry the users'
+    /// record IDs: `signIn(currentUser:)`, `signOut(previousUser:)`, `switchAccounts(previousUser:currentUser:)`.
+    public struct AccountChange: Sendable {
+      /// As on Apple's page for the enclosing type.
+      public enum ChangeType: Sendable {
+        case signIn(currentUser: CKRecord.ID)
+        case signOut(previousUser: CKRecord.ID)
+        case switchAccounts(previousUser: CKRecord.ID, currentUser: CKRecord.ID)
+      }
+      /// As on Apple's page for the enclosing type.
+      public var changeType: ChangeType { .signOut(previousUser: CKRecord.ID(recordName: "_user")) }
+    }
     /// …/event/fetcheddatabasechanges: `struct FetchedDatabaseChanges` with
     /// `let modifications: [CKDatabase.DatabaseChange.Modification]` and `let deletions: [CKDatabase.DatabaseChange.Deletion]`.
     public struct FetchedDatabaseChanges: Sendable {

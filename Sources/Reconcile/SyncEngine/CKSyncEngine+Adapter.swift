@@ -95,8 +95,14 @@
       switch event {
       case .stateUpdate(let update):
         return host.stateUpdate(update.stateSerialization, of: state)
-      case .accountChange:
-        return .accountChange
+      case .accountChange(let change):
+        switch change.changeType {
+        case .signIn(let current): return .accountChange(.signIn(currentUser: current.recordName))
+        case .signOut(let previous): return .accountChange(.signOut(previousUser: previous.recordName))
+        case .switchAccounts(let previous, let current):
+          return .accountChange(.switchAccounts(previousUser: previous.recordName, currentUser: current.recordName))
+        @unknown default: return nil
+        }
       case .fetchedDatabaseChanges(let changes):
         return .fetchedDatabaseChanges(
           SyncEngine.FetchedDatabaseChanges(

@@ -12,9 +12,9 @@ extension SyncEngine {
   public enum Event: Sendable, Hashable {
     /// The engine's state changed: persist the serialization and hand it back at launch.
     case stateUpdate(StateSerialization)
-    /// The iCloud account changed: signed in, out, or switched. (The simulated engine does not produce it: its
-    /// accounts do not sign out.)
-    case accountChange
+    /// The iCloud account changed: signed in, out, or switched. The engine has reset its state and cleared pending
+    /// changes; several changes while the app was not running arrive as one.
+    case accountChange(AccountChange)
     /// Zones changed or were deleted on the server.
     case fetchedDatabaseChanges(FetchedDatabaseChanges)
     /// One page of record changes in a zone.

@@ -22,7 +22,7 @@ struct RecordingDelegate: WrappingDelegate {
   static func name(of event: SyncEngine.Event) -> String {
     switch event {
     case .stateUpdate: "stateUpdate"
-    case .accountChange: "accountChange"
+    case .accountChange(let change): "accountChange \(change)"
     case .fetchedDatabaseChanges: "fetchedDatabaseChanges"
     case .fetchedRecordZoneChanges: "fetchedRecordZoneChanges"
     case .sentDatabaseChanges: "sentDatabaseChanges"
