@@ -283,17 +283,30 @@ extension IntentJudge {
     return reason
   }
 
+  /// Whether a zone deletion among `latest` that wipes was followed by one for a reason that does not: the database
+  /// feed reports a zone's last deletion only, so a device that read it after both answered the second reason, and
+  /// uploaded what the first had taken.
+  func wipeReasonMasked(_ latest: [Causality.Event]) -> Bool {
+    latest.contains { op in
+      guard case .reset(let wipe) = op, wipe.wipes else { return false }
+      return history.resets.contains { !$0.wipes && $0.position > wipe.position }
+    }
+  }
+
   /// Whether a zone deletion that devices answer by uploading what they hold took the record after every user action
-  /// of `latest`, in a run whose database feed was compacted: a device whose database token predates the compaction
-  /// lists the zones from the beginning on its next read, whenever that is, and learns nothing of zones deleted
-  /// since, so the reason may never have reached the devices that held the record.
+  /// of `latest` (or each was made on a copy from before it), in a run whose database feed was compacted: a device
+  /// whose database token predates the compaction lists the zones from the beginning on its next read, whenever that
+  /// is, and learns nothing of zones deleted since, so the reason may never have reached the devices that held the
+  /// record.
   func zoneDeletionReasonLost(_ id: RecordID, latest: [Causality.Event]) -> Bool {
-    let acted = latest.compactMap { op -> Date? in
-      if case .action(let action) = op { return action.time }
+    let acted = latest.compactMap { op -> UserHistory.Action? in
+      if case .action(let action) = op { return action }
       return nil
     }
+    // Each action was made before the deletion, or on a copy from before it, which such a device drops.
     return history.resets.contains { reset in
-      !reset.wipes && timeline.exists(id, at: reset.position - 1) && acted.allSatisfy { $0 < reset.time }
+      !reset.wipes && timeline.exists(id, at: reset.position - 1)
+        && acted.allSatisfy { $0.time < reset.time || ($0.base > 0 && $0.base < reset.position) }
         && !history.feedCompactions.isEmpty
     }
   }

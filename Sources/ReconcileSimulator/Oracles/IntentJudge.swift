@@ -140,6 +140,10 @@ struct IntentJudge {
         tally.setAside(id, .staleSaveRevived)
         return
       }
+      if wipeReasonMasked(latest) {
+        tally.setAside(id, .zoneDeletionReasonLost)
+        return
+      }
       if deletePolicy == .editWins, actions.contains(where: { editMayHaveRevived($0, latest: latest) }) {
         tally.setAside(id, .editRemovedByDeletion)
         return
@@ -463,14 +467,20 @@ struct IntentJudge {
         })
     }
     if landedInLife(action) { return true }
-    guard action.time > life.time else { return false }
-    if action.isCreate || (action.base >= life.position && !action.buildsOnReplacement) { return true }
-    // An edit of a copy the server never acknowledged, or of a replacement, builds on its device's create: in this life when that create
-    // was made after its start, or landed in it (made before, still on its way when the record was deleted).
-    return (action.base == 0 || action.buildsOnReplacement)
-      && actions.contains { create in
-        create.isCreate && create.device == action.device && create.order < action.order
-          && (create.time > life.time || landedInLife(create))
+    let madeInLife = action.time > life.time
+    if madeInLife, action.isCreate || (action.base >= life.position && !action.buildsOnReplacement) { return true }
+    guard !action.isCreate, action.base == 0 || action.buildsOnReplacement else { return false }
+    // An edit of a copy the server never acknowledged, or of a replacement, builds on its device's create: in this
+    // life when that create was made after its start, or landed in it (made before, still on its way when the record
+    // was deleted) — and then so does an edit made before the life began on that same copy, even one a later edit
+    // overwrote before it was sent.
+    return actions.contains { create in
+      guard create.isCreate, create.device == action.device, create.order < action.order else { return false }
+      if madeInLife { return create.time > life.time || landedInLife(create) }
+      let deletedBetween = actions.contains {
+        $0.isDelete && $0.device == action.device && $0.order > create.order && $0.order < action.order
       }
+      return !deletedBetween && landedInLife(create)
+    }
   }
 }

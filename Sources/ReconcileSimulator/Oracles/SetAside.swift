@@ -57,7 +57,9 @@ public enum SetAside: String, CaseIterable, Sendable, Hashable, Codable, CustomS
   /// whose database feed was compacted: a device whose database token predates the compaction lists the zones from
   /// the beginning on its next read and never learns why its zone went (such a listing names only the zones there
   /// are), so it answers as to a client's deletion, and under ``ZoneDeletionResponse/dropLocalData`` drops what the
-  /// server had acknowledged. The record's existence and values are not judged.
+  /// server had acknowledged. Or the zone was deleted again for another reason before a device read the feed, which
+  /// reports a zone's last deletion only: the device answers the later reason, and uploads again what an earlier
+  /// purge took. The record's existence and values are not judged.
   case zoneDeletionReasonLost
 
   /// The reason's name.

@@ -609,6 +609,11 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       disk.zoneFetchStartsOver = true
       disk.fullFetchSeen = nil
       disk.reuploadUnseen = !zoneDeletion.dropsLocalData(after: reason)
+      if disk.reuploadUnseen {
+        // Copies from the old zone are uploaded again, not replaced by a user's new record: their unsent edits merge
+        // with the new zone's version, over the last version they knew.
+        for (id, record) in disk.records where record.recordChangeTag != nil { disk.reuploaded.insert(id) }
+      }
       return
     }
     disk.zoneMissing = nil
@@ -695,9 +700,11 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
         disk.replacementKeys[id] = nil
       }
       let resolver = schema.map { setupResolver.guarded(by: $0) } ?? setupResolver
-      var ancestor = local.recordChangeTag == nil && !disk.reuploaded.contains(id) ? nil : disk.ancestors[id]
-      disk.reuploaded.remove(id)
-      if let known = local.creationDate, let created = server.creationDate, known != created {
+      let reuploaded = disk.reuploaded.remove(id) != nil
+      var ancestor = local.recordChangeTag == nil && !reuploaded ? nil : disk.ancestors[id]
+      // (A copy uploaded again after its zone went meets the new zone's record under another creation date: that is
+      // the zone's doing, not a user's.)
+      if !reuploaded, let known = local.creationDate, let created = server.creationDate, known != created {
         // Created anew — by a user elsewhere, or by a device uploading its copy again after the zone went. Which one
         // decides what the unsent edits are, and the database feed says: nothing is sent until the next fetch has
         // read it (a zone deletion it reports starts the zone over; otherwise the decision below is made then).

@@ -407,6 +407,75 @@ struct IntentJudgeTests {
   static let cases = [
     ReplayCase(
       behaviour:
+        "a purge followed by an encrypted-data reset before devices read the feed: the feed reports the last reason only, so what the purge took may come back (field-merge swarm seed 24)",
+      script: """
+        # seed 24, shrunk from 150 to 5 steps
+        # faults swarm
+        # broke noResurrection: r5 was deleted (its zone was deleted at t=4s (#3)) and nothing later revived it, yet the server holds it (last saved by d3)
+        resolver field-merge
+        delete-policy deleteWins
+        schemas none
+        device add d2 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        limit batch-items 2 batch-bytes 400 page-size 10
+        invariants noResurrection
+        d3 create Note/r5 title="d3.42"
+        advance 3s
+        fault delete-zone
+        d2 create Note/r11 title="d2.62"
+        fault reset-encrypted-data
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "an edit made after an encrypted-data reset on a copy from before it, in a run whose feed was compacted: the reason may never reach the device (sync-engine hlc editWins swarm seed 226)",
+      script: """
+        # seed 226, shrunk from 150 to 5 steps
+        # faults swarm
+        # broke noLostRecords: d1 edited it at t=4s; no deletion came after, yet the server does not hold r5
+        client sync-engine
+        resolver hlc
+        delete-policy editWins
+        schemas none
+        device add d1 --clock-offset 0s
+        send-after-edits
+        invariants noLostRecords
+        advance 1s
+        d1 create Note/r5 title="d1.35"
+        fault reset-encrypted-data
+        fault expire-database-tokens
+        d1 edit Note/r5 rank=52
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "an edit made before a zone deletion on the device's own unacknowledged copy belongs to the life that copy's upload began, even one a later edit overwrote before it was sent (merging hostile seed 12)",
+      script: """
+        # seed 12, shrunk from 150 to 7 steps
+        # faults hostile
+        # broke oneSidedChangesKept: d2 set tags of r2 to [] at t=5s (on #0); no other write of tags raced it, yet the server ended with [] (every element added kept, every element removed gone)
+        resolver merging
+        delete-policy deleteWins
+        schemas none
+        device add d1 --clock-offset 0s
+        device add d2 --clock-offset 0s
+        send-after-edits
+        invariants oneSidedChangesKept
+        d1 create Note/r2 title="d1.4"
+        d2 offline
+        d2 create Note/r2 title="d2.22"
+        d2 edit Note/r2 plays=-2 tags=["f"]
+        d2 edit Note/r2 tags=["a"]
+        d2 edit Note/r2 tags=[]
+        fault delete-zone
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
         "under editWins, a save in flight when the user edited is no proof the edit landed (hlc editWins hostile minor seed 261)",
       script: """
         # seed 261, shrunk from 200 to 15 steps

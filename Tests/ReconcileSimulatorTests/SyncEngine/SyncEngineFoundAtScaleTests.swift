@@ -448,6 +448,30 @@ struct SyncEngineFoundAtScaleTests {
         quiesce
         expect invariants
         """),
+    ReplayCase(
+      behaviour:
+        "a copy uploaded again after an encrypted-data reset merges its unsent edits into the new zone's record, whose other creation date is the zone's doing (merging hostile seed 0)",
+      script: """
+        # seed 0, shrunk from 150 to 6 steps
+        # faults hostile
+        # broke oneSidedChangesKept: concurrent writes of tags of r1 (d3: ["a", "f", "e", "b"], d2: ["f", "c"]), yet the server ended with ["f", "c"] (every element added kept, every element removed gone), none of them
+        client sync-engine
+        resolver merging
+        delete-policy deleteWins
+        schemas none
+        device add d2 --clock-offset 0s
+        device add d3 --clock-offset 0s
+        send-after-edits
+        invariants oneSidedChangesKept
+        d3 create Note/r1 title="d3.0"
+        d2 sync
+        fault reset-encrypted-data
+        d2 crash
+        d3 edit Note/r1 tags=["a", "f", "e", "b"]
+        d2 edit Note/r1 tags=["f", "c"]
+        quiesce
+        expect invariants
+        """),
   ]
 
   @Test("each counterexample replays with every invariant held", arguments: cases)
