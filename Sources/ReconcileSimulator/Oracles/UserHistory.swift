@@ -145,8 +145,9 @@ package struct UserHistory: Sendable {
 
   package mutating func recordReset(_ reset: ZoneReset) { resets.append(reset) }
 
-  /// When the database feed was compacted (old database tokens expired): a zone deletion before it may never reach a
-  /// device that had not read the feed, nor its reason.
+  /// When the database feed was compacted (old database tokens expired), or a device forgot its place in it (the user
+  /// reset sync): a zone deletion before it may never reach a device that had not read the feed, nor its reason — a
+  /// listing of the database from the beginning names the zones there are, not why one went.
   package private(set) var feedCompactions: [Date] = []
 
   /// Notes a compaction of the database feed.

@@ -62,6 +62,8 @@ extension Simulation {
       guard index(of: name) != nil else { return nil }
       statistics.syncResets += 1
       withDevice(name) { $0.resetSync() }
+      // The device reads the database feed from the beginning now: why a zone went before is lost to it.
+      auditor.databaseFeedCompacted(at: now)
     case .advance:
       break
     case .fault(let fault):

@@ -407,6 +407,29 @@ struct IntentJudgeTests {
   static let cases = [
     ReplayCase(
       behaviour:
+        "a device that reset sync lists the database from the beginning and cannot learn why its zone went (field-merge swarm seed 27)",
+      script: """
+        # seed 27, shrunk from 150 to 5 steps
+        # faults swarm
+        # broke noLostRecords: d2 created it at t=0s; no deletion came after, yet the server does not hold r3
+        resolver field-merge
+        delete-policy deleteWins
+        schemas none
+        device add d1 --clock-offset 0s
+        device add d2 --clock-offset 0s
+        send-after-edits
+        limit batch-items 5 batch-bytes 2000 page-size 10
+        invariants noLostRecords
+        d2 create Note/r3 title="d2.11"
+        advance 3s
+        fault reset-encrypted-data
+        fault throttle 3s
+        d2 reset-sync
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
         "a purge followed by an encrypted-data reset before devices read the feed: the feed reports the last reason only, so what the purge took may come back (field-merge swarm seed 24)",
       script: """
         # seed 24, shrunk from 150 to 5 steps
