@@ -36,13 +36,18 @@ struct Auditor: WorldListener, Sendable {
   private var tokenOrder = TokenOrderCheck()
   /// Per device, the keys its app knows; absent when it knows every key.
   private var knownKeys: [String: Set<String>] = [:]
-  /// Per device and record, the version the user's last deletion there aimed at, while the device has not acted on
-  /// the record since.
-  private var deletedVersion: [String: [RecordID: Int]] = [:]
-  /// Per device and record, the version its user's create replaced (the one its deletion just before aimed at): while
-  /// the device shows no version or one of that life, its copy is still the create's, which has not landed, and its
-  /// edits belong to the create's life (``UserHistory/Action/buildsOnReplacement``).
-  private var replaced: [String: [RecordID: Int]] = [:]
+  /// Per device and record, where a replacement stands: the user deleted the record there, aiming at a version, and
+  /// may create it again. While the device shows no version or one of that life, a copy created since is still the
+  /// create's, which has not landed, and its edits belong to the create's life
+  /// (``UserHistory/Action/buildsOnReplacement``).
+  private var replacements: [String: [RecordID: Replacement]] = [:]
+
+  private enum Replacement {
+    /// Deleted, aiming at the version at this history position; no create since.
+    case deleted(aimedAt: Int)
+    /// Created again after that deletion.
+    case created(replacing: Int)
+  }
 
   init(rules: Rules) {
     self.rules = rules
@@ -137,25 +142,25 @@ struct Auditor: WorldListener, Sendable {
   ) {
     var action = UserHistory.Action(device: device, time: now, recordID: recordID, kind: kind, base: 0)
     let shown = shownPosition(before)
-    let replacing = replaced[device]?.removeValue(forKey: recordID)
-    switch kind {
-    case .create:
-      replaced[device, default: [:]][recordID] = deletedVersion[device]?[recordID]
-    case .delete:
+    let replacement = replacements[device]?.removeValue(forKey: recordID)
+    switch (kind, replacement) {
+    case (.create, .deleted(let aimedAt)?):
+      replacements[device, default: [:]][recordID] = .created(replacing: aimedAt)
+    case (.create, _):
+      break
+    case (.delete, _):
       action.base = shown
-      deletedVersion[device, default: [:]][recordID] = shown
-    case .edit:
+      replacements[device, default: [:]][recordID] = .deleted(aimedAt: shown)
+    case (.edit, .created(let replacing)?)
+    where observer.replacementUnlanded(of: recordID, on: device, deleted: replacing, shown: shown):
+      // An edit of the device's own create, replacing the record it deleted: it belongs to that create's life, not
+      // to the one replaced (which another device may delete).
       action.base = shown
-      if let replacing,
-        observer.replacementUnlanded(of: recordID, on: device, deleted: replacing, shown: shown)
-      {
-        // An edit of the device's own create, replacing the record it deleted: it belongs to that create's life, not
-        // to the one replaced (which another device may delete).
-        action.buildsOnReplacement = true
-        replaced[device, default: [:]][recordID] = replacing
-      }
+      action.buildsOnReplacement = true
+      replacements[device, default: [:]][recordID] = replacement
+    case (.edit, _):
+      action.base = shown
     }
-    if !action.isDelete { deletedVersion[device]?[recordID] = nil }
     action.knownKeys = knownKeys.isEmpty ? nil : knownKeys[device]
     var bases: [String: FieldValue?] = [:]
     for key in editContractKeys where action.writes[key] != nil {

@@ -206,10 +206,7 @@ extension SimulatedDevice {
       session.phase = .fetchingDatabase
     case .databaseChanges(let changes):
       let zone = configuration.zoneID
-      let reason: SyncEngine.ZoneDeletion.Reason? =
-        changes.purgedZones.contains(zone)
-        ? .purged
-        : changes.resetZones.contains(zone) ? .encryptedDataReset : changes.deletedZones.contains(zone) ? .deleted : nil
+      let reason = changes.zoneDeletions.first { $0.zoneID == zone }?.reason
       // Reported deleted, the zone is gone now (a listing from the beginning reports a zone deleted only when it does
       // not exist): whatever this device knew of it, it starts over as the reason says.
       if let reason {

@@ -59,4 +59,11 @@ public struct DatabaseChanges: Sendable, Hashable {
     self.token = token
     self.moreComing = moreComing
   }
+
+  /// Every zone removal the page reports, each with its reason (a zone is reported under one reason: its last).
+  package var zoneDeletions: [SyncEngine.ZoneDeletion] {
+    deletedZones.map { SyncEngine.ZoneDeletion(zoneID: $0, reason: .deleted) }
+      + purgedZones.map { SyncEngine.ZoneDeletion(zoneID: $0, reason: .purged) }
+      + resetZones.map { SyncEngine.ZoneDeletion(zoneID: $0, reason: .encryptedDataReset) }
+  }
 }

@@ -375,12 +375,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     case .didFetchRecordZoneChanges(let zone, let error) where zone == zoneID:
       guard error == nil else {
         disk.zoneFetchStartsOver = true
-        // The zone is gone: why, the database feed says (read before the fetch ends); else the error's reason stands
-        // (`userDeletedZone`: the user purged it; `zoneNotFound`: a client deleted it).
-        if disk.zoneMissing == nil {
-          if error?.code == .zoneNotFound { disk.zoneMissing = .deleted }
-          if error?.code == .userDeletedZone { disk.zoneMissing = .purged }
-        }
+        zoneGone(error?.code)
         return
       }
       // A fetch of the zone that succeeds shows it there.
@@ -478,13 +473,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       let merged = merge(server: server, local: local, &syncEngine)
       disk.records[id] = merged
       if Self.sameValues(merged, server) { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)]) }
-    case .zoneNotFound:
-      // The zone is gone, and why decides what to keep: the save waits for the database feed to say (a client, the
-      // user in Settings, an encrypted-data reset); a feed that does not say means a client deleted it.
-      if disk.zoneMissing == nil { disk.zoneMissing = .deleted }
-      if disk.records[id] != nil { syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)]) }
-    case .userDeletedZone:
-      disk.zoneMissing = .purged
+    case .zoneNotFound, .userDeletedZone:
+      // The zone is gone, and why decides what to keep: the save waits for the database feed to say.
+      zoneGone(failure.error.code)
       if disk.records[id] != nil { syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)]) }
     case .unknownItem:
       guard let local = disk.records[id] else { return }
@@ -568,10 +559,8 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     let reupload = disk.reuploadUnseen
     disk.reuploadUnseen = false
     for id in disk.records.keys.sorted() where !seen.contains(id) {
-      if reupload, let record = disk.records[id], record.recordChangeTag != nil {
-        disk.records[id] = record.withoutSystemFields
-        disk.reuploaded.insert(id)
-        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+      if reupload, disk.records[id]?.recordChangeTag != nil {
+        self.reupload(id, &syncEngine)
       } else {
         applyDeletion(of: id, &syncEngine)
       }
@@ -585,6 +574,24 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       disk.deletionsAwaitingFetch.remove(id)
       syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id)])
     }
+  }
+
+  /// Queues the copy of `id` to be uploaded as a new record, its zone having gone. A copy the server had acknowledged
+  /// keeps the last version it knew as the ancestor of its first merge (``Disk/reuploaded``), so the user's unsent
+  /// edits stand as changes.
+  private mutating func reupload(_ id: RecordID, _ syncEngine: inout SyncEngine.State) {
+    guard let record = disk.records[id] else { return }
+    disk.records[id] = record.withoutSystemFields
+    if record.recordChangeTag != nil { disk.reuploaded.insert(id) }
+    syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+  }
+
+  /// An error says the zone is gone (`userDeletedZone`: the user purged it; `zoneNotFound`: a client deleted it): the
+  /// database feed's report decides what to keep; until then, or when it does not say, the error's reason stands — a
+  /// purge over a client's deletion.
+  private mutating func zoneGone(_ code: CloudKitError.Code?) {
+    if code == .userDeletedZone { disk.zoneMissing = .purged }
+    if code == .zoneNotFound, disk.zoneMissing == nil { disk.zoneMissing = .deleted }
   }
 
   /// The fetch under way shows the zone there: a zone found missing is there again, and the engine lists it from its
@@ -603,11 +610,11 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   private mutating func zoneWasDeleted(
     _ reason: SyncEngine.ZoneDeletion.Reason, recreated: Bool = false, _ syncEngine: inout SyncEngine.State
   ) {
+    disk.zoneMissing = nil
+    disk.recreatedWhileUnsent = [:]
+    disk.zoneFetchStartsOver = true
+    disk.fullFetchSeen = nil
     if recreated {
-      disk.zoneMissing = nil
-      disk.recreatedWhileUnsent = [:]
-      disk.zoneFetchStartsOver = true
-      disk.fullFetchSeen = nil
       disk.reuploadUnseen = !zoneDeletion.dropsLocalData(after: reason)
       if disk.reuploadUnseen {
         // Copies from the old zone are uploaded again, not replaced by a user's new record: their unsent edits merge
@@ -616,11 +623,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       }
       return
     }
-    disk.zoneMissing = nil
-    disk.recreatedWhileUnsent = [:]
     disk.zoneCreated = false
-    disk.zoneFetchStartsOver = true
-    disk.fullFetchSeen = nil
     // Deleted records went with the zone: their deletions have nothing left to delete.
     syncEngine.remove(
       pendingRecordZoneChanges: syncEngine.pendingRecordZoneChanges.filter {
@@ -638,9 +641,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
         disk.records[id] = nil
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       } else {
-        disk.records[id] = record.withoutSystemFields
-        if record.recordChangeTag != nil || disk.reuploaded.contains(id) { disk.reuploaded.insert(id) }
-        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+        reupload(id, &syncEngine)
       }
     }
     if !disk.records.isEmpty { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }

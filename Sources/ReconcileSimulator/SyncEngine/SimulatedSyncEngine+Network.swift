@@ -246,10 +246,8 @@ extension SimulatedSyncEngine {
   private mutating func handleReply(_ reply: ServerReply, flight: InFlight, at now: Date) {
     switch reply {
     case .databaseChanges(let changes):
-      var deletions = changes.deletedZones.map { SyncEngine.ZoneDeletion(zoneID: $0, reason: .deleted) }
-      deletions += changes.purgedZones.map { SyncEngine.ZoneDeletion(zoneID: $0, reason: .purged) }
-      deletions += changes.resetZones.map { SyncEngine.ZoneDeletion(zoneID: $0, reason: .encryptedDataReset) }
-      var gone = Set(changes.deletedZones + changes.purgedZones + changes.resetZones)
+      var deletions = changes.zoneDeletions
+      var gone = Set(deletions.map(\.zoneID))
       if case .fetchDatabaseChanges(let request) = flight.request, request.since == nil {
         // A listing from the beginning names the zones there are, not those deleted before it began. Apple does not
         // say what CKSyncEngine does with a zone it knew that such a listing leaves out; the stand-in reports it
