@@ -112,6 +112,12 @@ public protocol SyncClient: Sendable {
   /// state, fetches everything again, and keeps every local change it has not had accepted. The default does nothing,
   /// for a client without such an operation; the oracles judge the step like any other, so nothing unsent may be lost.
   mutating func resetSync()
+  /// The device's iCloud account changed (signed in, out, or switched): from now on its requests reach the current
+  /// account's private database, or fail with `notAuthenticated` without one. Apple asks apps to delete the previous
+  /// account's local data on a sign-out or switch. The default does nothing: a client that ignores the change keeps
+  /// one account's records where another's are shown.
+  /// - Parameter change: What changed.
+  mutating func accountChanged(_ change: SyncEngine.AccountChange)
   /// The device's clock moves by `seconds`.
   /// - Parameter seconds: Positive to jump ahead.
   mutating func jumpClock(by seconds: TimeInterval)
@@ -151,6 +157,8 @@ extension SyncClient {
   public mutating func damageStoredRecord(_ id: RecordID) -> Bool { false }
   /// Does nothing: the client has no reset.
   public mutating func resetSync() {}
+  /// Does nothing: the client ignores account changes.
+  public mutating func accountChanged(_ change: SyncEngine.AccountChange) {}
 }
 
 /// A request a client wants sent, tagged so its answer can be matched.

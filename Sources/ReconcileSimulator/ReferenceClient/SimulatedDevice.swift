@@ -359,6 +359,29 @@ public struct SimulatedDevice: Sendable {
     }
   }
 
+  /// The device's iCloud account changed. A sign-out or a switch deletes the previous account's local data, as Apple
+  /// asks: records, queue, tombstones, tokens, and a halt (a new account is not the old one's to answer for). A sign-in
+  /// from no account keeps what the device holds, made while signed out, and uploads it to the account; the zone is
+  /// listed from the beginning.
+  ///
+  /// Partial: the oracles do not judge accounts yet (no privacy invariant; the judge keys records by ID, not by
+  /// account), so a run with account changes is not yet judged from a model of them.
+  public mutating func accountChanged(_ change: SyncEngine.AccountChange) {
+    markInFlightSavesInDoubt()
+    session.inFlight = nil
+    session.phase = .idle
+    session.haltReason = nil
+    if change.previousUser != nil {
+      storage = DeviceStorage(clock: storage.clock)
+    } else {
+      storage.databaseToken = nil
+      storage.zoneCreated = false
+      restartZoneListing()
+      for id in storage.records.keys.sorted() { store.reupload(id) }
+    }
+    session.syncRequested = change.currentUser != nil
+  }
+
   /// Clears a halt, checks the store (see ``corruptStoredRecord(_:)``) and requests a sync, as an app does when the
   /// user acts on the halt reason.
   public mutating func restart() {

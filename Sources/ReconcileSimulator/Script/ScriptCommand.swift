@@ -56,6 +56,8 @@ package enum ScriptCommand: Sendable, Hashable {
   case restart(device: String)
   /// `NAME reset-sync`: the user resets sync; the device drops its tokens and sync state, keeping what it has not sent.
   case resetSync(device: String)
+  /// `NAME sign-in USER` / `NAME sign-out`: the device's iCloud account changes (`USER`: a user record name).
+  case account(device: String, user: String?)
   /// `NAME upgrade [VERSION]`: installs another app version's schema; without a version, the simulator's newer one.
   case upgrade(device: String, SchemaVersion?)
   /// `NAME clock +90s`: the device's clock jumps (back, when negative).
@@ -85,6 +87,7 @@ package enum ScriptCommand: Sendable, Hashable {
     switch self {
     case .create(let device, _, _), .edit(let device, _, _), .delete(let device, _), .sync(let device),
       .setOnline(let device, _), .crash(let device), .restart(let device), .resetSync(let device),
+      .account(let device, _),
       .upgrade(let device, _),
       .jumpClock(let device, _):
       device
@@ -111,7 +114,7 @@ package enum ScriptCommand: Sendable, Hashable {
     case .fault(let fault): return fault.simulationFaults != nil
     case .expect(let expectation): return expectation == .invariants
     case .deletePolicy, .schemas, .client, .invariants, .zoneDeletion, .sendAfterEdits, .defect, .limits, .sync,
-      .setOnline, .crash, .resetSync, .quiesce:
+      .setOnline, .crash, .resetSync, .account, .quiesce:
       return true
     case .schema, .syncAll, .wait, .restart, .show, .help, .reset: return false
     }

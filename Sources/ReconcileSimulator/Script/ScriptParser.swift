@@ -63,6 +63,10 @@ package enum ScriptParser {
       summary: "the user resets sync: tokens and sync state dropped, everything fetched again, unsent changes kept",
       runs: .replay, example: "phone reset-sync"),
     Entry(
+      syntax: "NAME sign-in USER | sign-out",
+      summary: "the device's iCloud account changes: signed in to USER (a user record name), switched, or signed out",
+      runs: .replay, example: "phone sign-in _other"),
+    Entry(
       syntax: "NAME restart", summary: "clear a device's halt",
       runs: .session, example: "phone restart"),
     Entry(
@@ -365,6 +369,8 @@ package enum ScriptParser {
     case "crash": return .crash(device: device)
     case "restart": return .restart(device: device)
     case "reset-sync": return .resetSync(device: device)
+    case "sign-in": return .account(device: device, user: try words.required("a user record name such as _other"))
+    case "sign-out": return .account(device: device, user: nil)
     case "upgrade":
       return .upgrade(device: device, try words.next().map { (word) throws(ScriptError) in try version(word) })
     case "clock": return .jumpClock(device: device, by: try duration(try words.required("a jump such as +90s or -5m")))

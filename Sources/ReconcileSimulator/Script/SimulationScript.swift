@@ -126,6 +126,7 @@ public enum SimulationScript {
     case .online(let device): return "\(device) online"
     case .upgrade(let device): return "\(device) upgrade"
     case .resetSync(let device): return "\(device) reset-sync"
+    case .account(let device, let user): return user.map { "\(device) sign-in \($0)" } ?? "\(device) sign-out"
     case .clockJump(let device, let jump): return "\(device) clock \(jump >= 0 ? "+" : "")\(seconds(jump))"
     case .advance(let wait): return "advance \(seconds(wait))"
     case .fault(let fault): return ScriptFault(fault).description
@@ -272,6 +273,7 @@ public enum SimulationScript {
       case .sync(let device): return [.sync(device: device)]
       case .crash(let device): return [.crash(device: device)]
       case .resetSync(let device): return [.resetSync(device: device)]
+      case .account(let device, let user): return [.account(device: device, user: user)]
       case .setOnline(let device, let online): return [online ? .online(device: device) : .offline(device: device)]
       case .upgrade(let device, _): return [.upgrade(device: device)]
       case .jumpClock(let device, let jump): return seconds(jump).map { [.clockJump(device: device, seconds: $0)] }

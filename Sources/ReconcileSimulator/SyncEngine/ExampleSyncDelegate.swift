@@ -457,7 +457,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       for id in sent.failedRecordDeletes.keys where !syncEngine.pendingRecordZoneChanges.contains(.deleteRecord(id)) {
         disk.deletions[id] = nil
       }
-    case .accountChange, .willFetchRecordZoneChanges, .didFetchRecordZoneChanges, .willSendChanges,
+    case .accountChange(let change):
+      accountChanged(change, &syncEngine)
+    case .willFetchRecordZoneChanges, .didFetchRecordZoneChanges, .willSendChanges,
       .didSendChanges:
       break
     }
@@ -592,6 +594,23 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   private mutating func zoneGone(_ code: CloudKitError.Code?) {
     if code == .userDeletedZone { disk.zoneMissing = .purged }
     if code == .zoneNotFound, disk.zoneMissing == nil { disk.zoneMissing = .deleted }
+  }
+
+  /// The account changed (the engine has reset its state and cleared what was pending). A sign-out or switch deletes
+  /// the previous account's local data, as Apple asks; a sign-in from no account uploads what the app holds, made
+  /// while signed out, to the account (Apple's sample does the same).
+  private mutating func accountChanged(_ change: SyncEngine.AccountChange, _ syncEngine: inout SyncEngine.State) {
+    if change.previousUser != nil {
+      let serialization = disk.stateSerialization
+      disk = Disk()
+      disk.stateSerialization = serialization
+      return
+    }
+    for (id, record) in disk.records.sorted(by: { $0.key < $1.key }) {
+      disk.records[id] = record.withoutSystemFields
+      syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+    }
+    if !disk.records.isEmpty { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
   }
 
   /// The fetch under way shows the zone there: a zone found missing is there again, and the engine lists it from its

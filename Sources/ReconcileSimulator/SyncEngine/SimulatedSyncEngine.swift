@@ -204,6 +204,26 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
     session.pacing = pacing
   }
 
+  /// The device's iCloud account changed. As CKSyncEngine does: the engine resets its state — tokens gone, pending
+  /// database and record-zone changes cleared — and delivers `accountChange`, whose handling is the delegate's (Apple's
+  /// sample deletes local data on a sign-out or switch, and uploads local data again on a sign-in). A halt goes: a new
+  /// account is not the old one's to answer for.
+  ///
+  /// Partial: each change is delivered as it happens; several while the app is not running are not yet folded into
+  /// one, since the simulator does not model an app that is not running.
+  public mutating func accountChanged(_ change: SyncEngine.AccountChange) {
+    abandonInFlight()
+    haltReason = nil
+    state = SyncEngine.State(SyncEngine.StateSerialization())
+    state.changed = true
+    guard persistStateIfChanged(), deliver(.accountChange(change)) else { return }
+    persistStateIfChanged()
+    let pacing = session.pacing
+    session = Session()
+    session.pacing = pacing
+    if change.currentUser != nil { requestSync() }
+  }
+
   /// Clears a halt and syncs.
   public mutating func restart() {
     haltReason = nil

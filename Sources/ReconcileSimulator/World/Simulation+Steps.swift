@@ -64,6 +64,11 @@ extension Simulation {
       withDevice(name) { $0.resetSync() }
       // The device reads the database feed from the beginning now: why a zone went before is lost to it.
       auditor.databaseFeedCompacted(at: now)
+    case .account(let name, let user):
+      guard index(of: name) != nil else { return nil }
+      guard let change = SyncEngine.AccountChange(from: accounts[name], to: user) else { return nil }
+      accounts[name] = user
+      withDevice(name) { $0.accountChanged(change) }
     case .advance:
       break
     case .fault(let fault):

@@ -59,6 +59,9 @@ public struct Simulation: Sendable {
   var disconnectsAfterSave: Set<String> = []
   /// Devices armed to crash between two persistence writes of their next answer.
   var tornCrashArmed: [String: Int] = [:]
+  /// The iCloud account each device is signed in to, by device name; a device absent is signed out. Requests reach the
+  /// private database of the account signed in when they were sent.
+  var accounts: [String: String] = [:]
   /// When the user's full storage is freed, while it is full.
   var quotaFreedAt: Date?
   var upgraded: Set<String> = []
@@ -111,6 +114,7 @@ public struct Simulation: Sendable {
     plannedStepCount = steps.count
     clients = setup.devices.compactMap { device in try? setup.client.make(Self.clientSetup(device, setup: setup)) }
     clientNames = clients.map(\.name)
+    for client in clients { accounts[client.name] = client.identity.userRecordName }
     deviceCounts = Array(repeating: DeviceCounts(), count: clients.count)
     upgraded = Set(setup.devices.filter(\.upgraded).map(\.name))
     for device in setup.devices {

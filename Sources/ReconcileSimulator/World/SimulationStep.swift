@@ -28,6 +28,9 @@ public enum SimulationStep: Sendable, Hashable {
   /// The user on `device` resets sync: the client drops its tokens and sync state and fetches everything again,
   /// keeping what it has not sent (``SyncClient/resetSync()``).
   case resetSync(device: String)
+  /// The user on `device` signs in to the iCloud account `user` (a user record name such as `_user`), or signs out
+  /// (`nil`); signing in to another account while signed in switches. An OS setting: it happens offline alike.
+  case account(device: String, user: String?)
   /// Virtual time moves `seconds` forward.
   case advance(seconds: Int)
   /// The network or server misbehaves.
@@ -38,7 +41,7 @@ public enum SimulationStep: Sendable, Hashable {
     switch self {
     case .create(let device, _, _), .edit(let device, _, _), .delete(let device, _), .sync(let device),
       .crash(let device), .offline(let device), .online(let device), .clockJump(let device, _), .upgrade(let device),
-      .resetSync(let device):
+      .resetSync(let device), .account(let device, _):
       device
     case .advance: nil
     case .fault(let fault): fault.device

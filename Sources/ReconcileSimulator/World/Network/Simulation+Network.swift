@@ -77,7 +77,9 @@ extension Simulation {
       for copy in 0..<copies {
         // A duplicate arrives later than the original, as a retried packet does.
         network.send(
-          .request(id: outgoing.id, outgoing.request, loseResponse: loseResponse, failAnswer: failAnswer),
+          .request(
+            id: outgoing.id, outgoing.request, loseResponse: loseResponse, failAnswer: failAnswer,
+            account: accounts[name]),
           device: index,
           at: deliverAt.addingTimeInterval(TimeInterval(copy) * Self.duplicateLag))
       }
@@ -87,8 +89,10 @@ extension Simulation {
   private mutating func deliver(_ message: Network.Message) {
     let index = message.device
     switch message.payload {
-    case .request(let id, let request, let loseResponse, let failAnswer):
-      let answer = server.handle(request, from: clients[index].identity)
+    case .request(let id, let request, let loseResponse, let failAnswer, let account):
+      // Sent with the credentials of the account signed in at the time.
+      let identity = ClientIdentity(userRecordName: account, deviceName: clients[index].identity.deviceName)
+      let answer = server.handle(request, from: identity)
       count(answer)
       observeServer()
       var saving: [RecordID] = []
