@@ -87,6 +87,9 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// A purge in Settings is answered by uploading everything again, as to an encrypted-data reset: what the user
   /// deleted comes back (SyncKit, IceCream and Seam3 users report it). Caught by ``Invariant/noResurrection``.
   case reuploadAfterPurge = "reupload-after-purge"
+  /// A switch of iCloud accounts keeps the previous account's records and queue: they are shown under the new account
+  /// and uploaded into its database. Caught by ``Invariant/accountsKeptApart``.
+  case keepDataAcrossAccounts = "keep-data-across-accounts"
 
   /// The delete policy the defect needs to show: the two `.editWins` mistakes cannot happen under `.deleteWins`.
   public var deletePolicy: DeletePolicy {

@@ -38,6 +38,8 @@ extension Auditor {
     tally.inapplicable(.retryAfterHonoured, "no client was handed an error with a retry-after")
     tally.judged(.damagedDataNeverUploaded, damageCount)
     tally.inapplicable(.damagedDataNeverUploaded, "no device's stored copy was damaged")
+    tally.judged(.accountsKeptApart, accountPrivacy.checks)
+    if !accountPrivacy.accountsChanged { tally.inapplicable(.accountsKeptApart, "no device changed accounts") }
     tally.judged(.unknownKeysKept, unknownKeySaves)
     tally.inapplicable(
       .unknownKeysKept,
@@ -57,10 +59,16 @@ extension Auditor {
       tally.judged(.convergence)
       let pending = device.pendingChangeCount
       if pending > 0 { tally.fail(.convergence, "\(device.name) still has \(pending) queued") }
-      if device.records != end.serverRecords {
-        tally.fail(.convergence, Self.difference(device: device, server: end.serverRecords))
+      // A device converges with its own account's database; signed out, it syncs nothing.
+      guard let account = device.account else { continue }
+      let server = account == rules.owner ? end.serverRecords : end.otherAccounts[account] ?? []
+      if device.records != server {
+        tally.fail(.convergence, Self.difference(device: device, server: server))
       }
     }
+    let acrossAccounts = accountPrivacy.shown(end.devices)
+    tally.judged(.accountsKeptApart, acrossAccounts.checks)
+    tally.violations += acrossAccounts.violations
     if rules.invariants.contains(.oneSidedChangesKept) {
       // Only keys users write carry unique values; bookkeeping fields (edit counts, stamps) repeat by design.
       tally.violations += staleOverwrites()

@@ -34,6 +34,7 @@ struct Auditor: WorldListener, Sendable {
   private var haltedSends = HaltedSendCheck()
   private var retryAfters = RetryAfterCheck()
   private var tokenOrder = TokenOrderCheck()
+  private var privacy = AccountPrivacyCheck()
   /// Per device, the keys its app knows; absent when it knows every key.
   private var knownKeys: [String: Set<String>] = [:]
   /// Per device and record, where a replacement stands: the user deleted the record there, aiming at a version, and
@@ -102,7 +103,22 @@ struct Auditor: WorldListener, Sendable {
 
   mutating func halted(_ device: String) { haltedSends.halted(device) }
 
-  mutating func serverChanged(_ event: ServerEvent) { observer.observe(event, knownKeys: knownKeys) }
+  mutating func serverChanged(_ event: ServerEvent) {
+    observer.observe(event, knownKeys: knownKeys)
+    if case .saved(let record) = event.kind {
+      privacy.check(
+        record, account: event.owner, where: "saved by \(event.client?.deviceName ?? "the server") into the database")
+    }
+  }
+
+  mutating func accountChanged(on device: String, to account: String?) { privacy.accountChanged() }
+
+  mutating func userWrote(_ values: [FieldValue?], under account: String?) {
+    privacy.userWrote(values, account: account)
+  }
+
+  /// The privacy check of the run, for the verdict.
+  var accountPrivacy: AccountPrivacyCheck { privacy }
 
   mutating func zoneDeleted(
     position: Int, reason: SyncEngine.ZoneDeletion.Reason, shown: [(device: String, records: [Record])], at now: Date
@@ -177,7 +193,7 @@ struct Auditor: WorldListener, Sendable {
 
   /// Violations found while the run went on, in the order each check found them.
   var liveViolations: [InvariantViolation] {
-    haltedSends.violations + retryAfters.violations + tokenOrder.violations + observer.violations
+    haltedSends.violations + retryAfters.violations + tokenOrder.violations + observer.violations + privacy.violations
   }
 
   /// Damaged copies, halts and unknown-key saves seen: what the invariants judged while running judged.

@@ -11,6 +11,7 @@ extension ClientDefect {
       .convergence
     case .skipStorageCheck: .damagedDataNeverUploaded
     case .rewindTokenOnCrash: .serverInvariants
+    case .keepDataAcrossAccounts: .accountsKeptApart
     case .stripUnknownKeys: .unknownKeysKept
     case .dropDataOnZoneNotFound, .resetSyncDropsUnsent: .noLostRecords
     case .ignoreRetryAfter, .retryEarly: .retryAfterHonoured

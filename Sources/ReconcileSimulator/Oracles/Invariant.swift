@@ -33,6 +33,9 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable, Codable, Custom
   case liveness
   /// Change tags are never reused, and each device's zone token only moves forward.
   case serverInvariants
+  /// No value a user wrote while signed in to one iCloud account reaches another account's database, nor is shown
+  /// on a device signed in to another account (``AccountPrivacyCheck``).
+  case accountsKeptApart
 
   /// The playground name.
   public var description: String { rawValue }

@@ -16,12 +16,16 @@ struct EndState: Sendable {
     var name: String
     var records: [Record]
     var pendingChangeCount: Int
+    /// The account the device is signed in to; `nil`: signed out.
+    var account: String? = Simulation.user
   }
 
   /// Whether the world became quiescent within the bounds.
   var quiescent: Bool
-  /// The server's records of the zone.
+  /// The server's records of the zone, in the primary account's database.
   var serverRecords: [Record]
+  /// The zone's records in each other account's database.
+  var otherAccounts: [String: [Record]] = [:]
   /// The server's history.
   var serverEvents: [ServerEvent]
   var devices: [Device]

@@ -40,6 +40,7 @@ package struct DefectSet: Sendable, Hashable {
     case .recreateRestoresDeletedFields: 1 << 21
     case .resetSyncDropsUnsent: 1 << 22
     case .reuploadAfterPurge: 1 << 23
+    case .keepDataAcrossAccounts: 1 << 24
     }
   }
 }

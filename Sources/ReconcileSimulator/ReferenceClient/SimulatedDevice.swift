@@ -371,7 +371,7 @@ public struct SimulatedDevice: Sendable {
     session.inFlight = nil
     session.phase = .idle
     session.haltReason = nil
-    if change.previousUser != nil {
+    if change.previousUser != nil, !configuration.defects.contains(.keepDataAcrossAccounts) {
       storage = DeviceStorage(clock: storage.clock)
     } else {
       storage.databaseToken = nil

@@ -68,6 +68,7 @@ extension Simulation {
       guard index(of: name) != nil else { return nil }
       guard let change = SyncEngine.AccountChange(from: accounts[name], to: user) else { return nil }
       accounts[name] = user
+      auditor.accountChanged(on: name, to: user)
       withDevice(name) { $0.accountChanged(change) }
     case .advance:
       break
@@ -133,6 +134,11 @@ extension Simulation {
     _ kind: UserAction, device index: Int, recordID: RecordID, before: Record?
   ) {
     if setup.sendsAfterEdits { clients[index].requestSend() }
+    switch kind {
+    case .create(let values): auditor.userWrote(Array(values.values), under: accounts[clients[index].name])
+    case .edit(let values): auditor.userWrote(Array(values.values), under: accounts[clients[index].name])
+    case .delete: break
+    }
     auditor.userActed(
       on: clients[index].name, recordID: recordID, kind: kind, shownBefore: before,
       shownAfter: clients[index].record(recordID), at: now)
@@ -214,9 +220,14 @@ extension Simulation {
     return auditor.verdict(
       end: EndState(
         quiescent: quiescent, serverRecords: server.records(in: Self.zoneID, ownedBy: Self.user),
+        otherAccounts: Dictionary(
+          uniqueKeysWithValues: Set(accounts.values).subtracting([Self.user]).map {
+            ($0, server.records(in: Self.zoneID, ownedBy: $0))
+          }),
         serverEvents: server.events,
         devices: clients.map {
-          EndState.Device(name: $0.name, records: $0.records, pendingChangeCount: $0.pendingChangeCount)
+          EndState.Device(
+            name: $0.name, records: $0.records, pendingChangeCount: $0.pendingChangeCount, account: accounts[$0.name])
         }))
   }
 }

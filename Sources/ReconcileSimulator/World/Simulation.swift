@@ -137,6 +137,7 @@ public struct Simulation: Sendable {
   public static func invariants(for resolver: ResolverUnderTest, deletePolicy: DeletePolicy) -> Set<Invariant> {
     var set: Set<Invariant> = [
       .convergence, .liveness, .serverInvariants, .haltedDeviceSendsNothing, .retryAfterHonoured, .unknownKeysKept,
+      .accountsKeptApart,
       .damagedDataNeverUploaded, .noResurrection, .noLostRecords,
     ]
     if let contract = resolver.lostWriteContract { set.insert(contract) }

@@ -1,0 +1,67 @@
+import Reconcile
+
+/// ``Invariant/accountsKeptApart``, judged on the wire and on what devices show: no value a user wrote while signed in
+/// to one iCloud account reaches another account's private database, nor is shown on a device signed in to another
+/// account.
+///
+/// Values are the strings users wrote (alone, or in lists); seeded runs write each once, so a value names the write.
+/// A value written while signed out belongs to no account: an app may upload it to the account signed in to next.
+struct AccountPrivacyCheck: Sendable {
+  /// Per string a user wrote, the accounts it was written under (`""`: signed out).
+  private var writtenUnder: [String: Set<String>] = [:]
+  private(set) var violations: [InvariantViolation] = []
+  /// Values checked against an account other than the one they were written under.
+  private(set) var checks = 0
+  /// Whether any device changed accounts: without that, nothing can cross.
+  private(set) var accountsChanged = false
+
+  /// A device changed accounts.
+  mutating func accountChanged() { accountsChanged = true }
+
+  /// A user on a device signed in to `account` (`nil`: signed out) wrote `values`.
+  mutating func userWrote(_ values: [FieldValue?], account: String?) {
+    for value in values {
+      for string in Self.strings(in: value) { writtenUnder[string, default: []].insert(account ?? "") }
+    }
+  }
+
+  /// A record was saved into `account`'s database (on the wire), or is shown on `device` signed in to `account`.
+  mutating func check(_ record: Record, account: String?, where place: @autoclosure () -> String) {
+    guard accountsChanged, !writtenUnder.isEmpty else { return }
+    for key in record.allKeys {
+      for string in Self.strings(in: Observer.value(of: key, in: record)) {
+        guard let accounts = writtenUnder[string], !accounts.contains(""), !accounts.contains(account ?? "") else {
+          continue
+        }
+        checks += 1
+        violations.append(
+          InvariantViolation(
+            .accountsKeptApart,
+            "\(string.debugDescription) (\(key) of \(record.recordID.recordName)), written under "
+              + "\(accounts.sorted().joined(separator: ", ")), \(place()) of \(account ?? "no account")"))
+      }
+    }
+  }
+
+  /// What the devices show at the end, checked against the accounts they are signed in to: the violations found and
+  /// the values checked (the wire's are in ``violations`` already).
+  func shown(_ devices: [EndState.Device]) -> (violations: [InvariantViolation], checks: Int) {
+    var end = self
+    end.violations = []
+    end.checks = 0
+    for device in devices {
+      for record in device.records {
+        end.check(record, account: device.account, where: "shown on \(device.name), signed in to the account")
+      }
+    }
+    return (end.violations, end.checks)
+  }
+
+  private static func strings(in value: FieldValue?) -> [String] {
+    switch value {
+    case .string(let string)?: [string]
+    case .list(let items)?: items.flatMap { strings(in: $0) }
+    default: []
+    }
+  }
+}
