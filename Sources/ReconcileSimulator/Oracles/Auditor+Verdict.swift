@@ -73,21 +73,30 @@ extension Auditor {
       // Only keys users write carry unique values; bookkeeping fields (edit counts, stamps) repeat by design.
       tally.violations += staleOverwrites()
     }
-    let judge = IntentJudge(
-      history: history,
-      timeline: ServerTimeline(
-        events: end.serverEvents, zoneID: rules.zoneID, owner: rules.owner, response: rules.zoneDeletion),
-      deletePolicy: rules.deletePolicy, editCountKey: rules.editCountKey,
-      stampsKey: rules.stampsKey, start: rules.start, contracts: rules.contracts)
-    let shown = end.devices.map { device in
-      (
-        name: device.name,
-        records: Dictionary(device.records.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
-      )
+    // Each account's database is judged alone, against what users meant for it and the devices signed in to it.
+    let accounts = Set([rules.owner]).union(history.accounts).union(end.otherAccounts.keys).sorted()
+    for account in accounts {
+      let primary = account == rules.owner
+      let judge = IntentJudge(
+        history: history.only(account: account, primary: rules.owner),
+        timeline: ServerTimeline(
+          events: end.serverEvents, zoneID: rules.zoneID, owner: account, response: rules.zoneDeletion),
+        deletePolicy: rules.deletePolicy, editCountKey: rules.editCountKey,
+        stampsKey: rules.stampsKey, start: rules.start, contracts: rules.contracts)
+      let shown = end.devices.filter { $0.account == account }.map { device in
+        (
+          name: device.name,
+          records: Dictionary(device.records.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
+        )
+      }
+      let records = primary ? end.serverRecords : end.otherAccounts[account] ?? []
+      var judged = InvariantTally()
+      judge.judge(
+        server: Dictionary(records.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a }), devices: shown,
+        invariants: rules.invariants, into: &judged)
+      // A violation in another account's database says so.
+      tally.merge(judged, label: primary ? nil : "in the database of \(account): ")
     }
-    judge.judge(
-      server: Dictionary(end.serverRecords.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a }), devices: shown,
-      invariants: rules.invariants, into: &tally)
   }
 
   /// The first record on which a device differs from the server, described.

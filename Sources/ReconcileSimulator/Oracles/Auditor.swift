@@ -28,8 +28,9 @@ struct Auditor: WorldListener, Sendable {
   let rules: Rules
   /// The keys whose contract judges edits, for which each action keeps the value it started from.
   private let editContractKeys: [String]
-  private(set) var history = UserHistory()
-  private var observer = Observer()
+  private(set) var history: UserHistory
+  /// Per account, the observer of its database (records of one name in two accounts are two records).
+  private var observers: [String: Observer] = [:]
   private var ledger = AnswerLedger()
   private var haltedSends = HaltedSendCheck()
   private var retryAfters = RetryAfterCheck()
@@ -52,6 +53,7 @@ struct Auditor: WorldListener, Sendable {
 
   init(rules: Rules) {
     self.rules = rules
+    history = UserHistory(primaryAccount: rules.owner)
     editContractKeys = rules.contracts.filter { $0.value.judgesEdits }.map(\.key).sorted()
   }
 
@@ -104,14 +106,19 @@ struct Auditor: WorldListener, Sendable {
   mutating func halted(_ device: String) { haltedSends.halted(device) }
 
   mutating func serverChanged(_ event: ServerEvent) {
-    observer.observe(event, knownKeys: knownKeys)
+    observers[event.owner ?? "", default: Observer()].observe(event, knownKeys: knownKeys)
     if case .saved(let record) = event.kind {
       privacy.check(
         record, account: event.owner, where: "saved by \(event.client?.deviceName ?? "the server") into the database")
     }
   }
 
-  mutating func accountChanged(on device: String, to account: String?) { privacy.accountChanged() }
+  mutating func accountChanged(on device: String, to account: String?, at now: Date) {
+    privacy.accountChanged()
+    history.recordAccountChange(device: device, to: account, time: now)
+    // What the device replaced under the old account is no concern of the new one's.
+    replacements[device] = nil
+  }
 
   mutating func userWrote(_ values: [FieldValue?], under account: String?) {
     privacy.userWrote(values, account: account)
@@ -127,7 +134,7 @@ struct Auditor: WorldListener, Sendable {
     var holders: [RecordID: Set<String>] = [:]
     for (device, records) in shown {
       for record in records {
-        let seen = shownPosition(record)
+        let seen = shownPosition(record, on: device)
         positions[record.recordID] = max(positions[record.recordID] ?? 0, seen)
         if !StorageDamage.isDamaged(record) { holders[record.recordID, default: []].insert(device) }
       }
@@ -144,10 +151,15 @@ struct Auditor: WorldListener, Sendable {
     history.recordDamage(device: device, recordID: recordID, time: now)
   }
 
-  /// The server history position of a version a device shows (0 for none, or one without a change tag): what the
-  /// device had seen of the record.
-  private func shownPosition(_ record: Record?) -> Int {
-    record?.recordChangeTag.flatMap { observer.tagPosition[$0] } ?? 0
+  /// The server history position of a version `device` shows (0 for none, or one without a change tag): what the
+  /// device had seen of the record, in the database of the account it is signed in to.
+  private func shownPosition(_ record: Record?, on device: String) -> Int {
+    record?.recordChangeTag.flatMap { observer(of: device).tagPosition[$0] } ?? 0
+  }
+
+  /// The observer of the database `device` syncs with now (an empty one while it is signed out).
+  private func observer(of device: String) -> Observer {
+    history.account(of: device).flatMap { observers[$0] } ?? Observer()
   }
 
   /// A user acted: adds the action to the ground truth, based on the version the device showed (a create is based on
@@ -157,7 +169,7 @@ struct Auditor: WorldListener, Sendable {
     shownAfter after: Record?, at now: Date
   ) {
     var action = UserHistory.Action(device: device, time: now, recordID: recordID, kind: kind, base: 0)
-    let shown = shownPosition(before)
+    let shown = shownPosition(before, on: device)
     let replacement = replacements[device]?.removeValue(forKey: recordID)
     switch (kind, replacement) {
     case (.create, .deleted(let aimedAt)?):
@@ -168,7 +180,7 @@ struct Auditor: WorldListener, Sendable {
       action.base = shown
       replacements[device, default: [:]][recordID] = .deleted(aimedAt: shown)
     case (.edit, .created(let replacing)?)
-    where observer.replacementUnlanded(of: recordID, on: device, deleted: replacing, shown: shown):
+    where observer(of: device).replacementUnlanded(of: recordID, on: device, deleted: replacing, shown: shown):
       // An edit of the device's own create, replacing the record it deleted: it belongs to that create's life, not
       // to the one replaced (which another device may delete).
       action.base = shown
@@ -193,20 +205,23 @@ struct Auditor: WorldListener, Sendable {
 
   /// Violations found while the run went on, in the order each check found them.
   var liveViolations: [InvariantViolation] {
-    haltedSends.violations + retryAfters.violations + tokenOrder.violations + observer.violations + privacy.violations
+    haltedSends.violations + retryAfters.violations + tokenOrder.violations
+      + observers.sorted { $0.key < $1.key }.flatMap(\.value.violations) + privacy.violations
   }
 
   /// Damaged copies, halts and unknown-key saves seen: what the invariants judged while running judged.
-  var damageCount: Int { history.damage.count }
+  var damageCount: Int { history.damage.filter { $0.recordID != nil }.count }
   var haltCount: Int { haltedSends.halts }
-  var tagsIssued: Int { observer.tagPosition.count }
-  var unknownKeySaves: Int { observer.unknownKeySaves }
+  var tagsIssued: Int { observers.values.reduce(0) { $0 + $1.tagPosition.count } }
+  var unknownKeySaves: Int { observers.values.reduce(0) { $0 + $1.unknownKeySaves } }
 
   /// Stale overwrites of user keys the server observer saw. A key whose contract judges edits is left to its
   /// contract: users' own edits bring its older values back (a tag removed and added again, a counter up and down),
   /// so a value that returns says nothing of a stale save.
   func staleOverwrites() -> [InvariantViolation] {
-    observer.staleOverwrites(
-      among: history.userKeys.subtracting(editContractKeys), unanswered: history.unansweredSaves)
+    observers.sorted { $0.key < $1.key }.flatMap {
+      $0.value.staleOverwrites(
+        among: history.userKeys.subtracting(editContractKeys), unanswered: history.unansweredSaves)
+    }
   }
 }

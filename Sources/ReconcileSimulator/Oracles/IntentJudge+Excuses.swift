@@ -238,7 +238,7 @@ extension IntentJudge {
 
   /// The first damage to the action's device's copy of the record after it.
   func damage(after action: UserHistory.Action) -> UserHistory.Damage? {
-    history.damage.first { $0.device == action.device && $0.recordID == action.recordID && $0.order > action.order }
+    history.damage.first { $0.device == action.device && $0.took(action.recordID) && $0.order > action.order }
   }
 
   /// Whether the record went with a zone deletion that devices answer by uploading what they hold, after every user
@@ -256,7 +256,7 @@ extension IntentJudge {
       return (reset.holders[id] ?? []).allSatisfy { device in
         let upload = timeline.firstSave(of: id, by: device, from: reset.time, where: { _ in true })?.time
         return history.damage.contains { damage in
-          damage.device == device && damage.recordID == id && damage.time >= reset.time
+          damage.device == device && damage.took(id) && damage.time >= reset.time
             && upload.map { damage.time < $0 } ?? true
         }
       }

@@ -53,6 +53,15 @@ struct InvariantTally: Sendable {
     violations.append(InvariantViolation(invariant, message))
   }
 
+  /// Adds what `other` judged, its violations' messages prefixed with `label`.
+  mutating func merge(_ other: InvariantTally, label: String?) {
+    violations += other.violations.map { InvariantViolation($0.invariant, (label ?? "") + $0.message) }
+    checks.merge(other.checks, uniquingKeysWith: +)
+    reasons.merge(other.reasons) { mine, _ in mine }
+    setAside.merge(other.setAside) { $0.union($1) }
+    recordsConsidered += other.recordsConsidered
+  }
+
   /// Why `invariant` judged nothing, if it judges nothing; the first reason given stands.
   mutating func inapplicable(_ invariant: Invariant, _ reason: String) {
     if reasons[invariant] == nil { reasons[invariant] = reason }

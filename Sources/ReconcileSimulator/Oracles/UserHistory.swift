@@ -32,6 +32,9 @@ package struct UserHistory: Sendable {
     /// The keys the device's app knows (`nil`: every key). A create removes the keys it knows and does not set; a key
     /// only a newer app knows, it cannot remove (``Invariant/unknownKeysKept``).
     package var knownKeys: Set<String>?
+    /// The iCloud account the device was signed in to (`nil`: signed out); what it wrote is meant for that account's
+    /// database. Set by ``UserHistory/record(_:before:)`` from the device's account changes.
+    package var account: String?
 
     /// An action; ``UserHistory/record(_:)`` numbers it.
     package init(
@@ -101,17 +104,38 @@ package struct UserHistory: Sendable {
     }
   }
 
-  /// Damage to one device's stored copy of one record: unsent changes to it may be lost with the copy.
+  /// Damage to one device's stored copy of one record, or the app deleting every local copy when its account
+  /// changed: unsent changes to it may be lost with the copy.
   package struct Damage: Sendable {
     package var order: Int
     package var device: String
-    package var recordID: RecordID
+    /// `nil`: every copy the device held (the app deleted the account's local data).
+    package var recordID: RecordID?
     package var time: Date
+    /// The account whose copies went (`nil`: signed out).
+    package var account: String?
+
+    /// Whether the damage took the device's copy of `id`.
+    package func took(_ id: RecordID) -> Bool { recordID.map { $0 == id } ?? true }
+  }
+
+  /// A device signing in, out, or switching iCloud accounts.
+  package struct AccountChange: Sendable {
+    package var order: Int
+    package var device: String
+    package var from: String?
+    package var to: String?
   }
 
   package private(set) var actions: [Action] = []
   package private(set) var resets: [ZoneReset] = []
   package private(set) var damage: [Damage] = []
+  /// Every device's account changes, in order.
+  package private(set) var accountChanges: [AccountChange] = []
+  /// Per device, the account it is signed in to, where it is not the primary one (`nil` in the map: signed out).
+  private var currentAccount: [String: String?] = [:]
+  /// The account every device starts signed in to.
+  private var primaryAccount: String?
   /// Per record, the devices that saved it and never got the answer (lost, or given up on): they cannot know whether
   /// the save landed.
   package private(set) var unansweredSaves: [RecordID: Set<String>] = [:]
@@ -122,8 +146,11 @@ package struct UserHistory: Sendable {
   package private(set) var userKeys: Set<String> = []
   private var counter = 0
 
-  /// An empty history.
-  package init() {}
+  /// An empty history, of devices signed in to `primaryAccount` until they change accounts.
+  package init(primaryAccount: String? = nil) { self.primaryAccount = primaryAccount }
+
+  /// The account `device` is signed in to now.
+  package func account(of device: String) -> String? { currentAccount[device] ?? primaryAccount }
 
   /// Adds an action, numbering it.
   /// - Parameter before: For keys whose contract judges edits (``KeyContract/judgesEdits``), the value the device
@@ -133,6 +160,7 @@ package struct UserHistory: Sendable {
     counter += 1
     var numbered = action
     numbered.order = counter
+    numbered.account = account(of: action.device)
     actions.append(numbered)
     if !before.isEmpty { editBases[counter] = before }
   }
@@ -155,8 +183,50 @@ package struct UserHistory: Sendable {
 
   package mutating func recordDamage(device: String, recordID: RecordID, time: Date) {
     counter += 1
-    damage.append(Damage(order: counter, device: device, recordID: recordID, time: time))
+    damage.append(Damage(order: counter, device: device, recordID: recordID, time: time, account: account(of: device)))
   }
+
+  /// Notes `device` signing in to `account` (`nil`: signing out). On a sign-out or a switch the app deletes the previous
+  /// account's local data, as Apple asks, so what the device had not sent is withdrawn with every copy (a ``Damage``
+  /// of every record); a write already on its way may still land. A sign-in from no account keeps what the device
+  /// made while signed out, for the account signed in to.
+  package mutating func recordAccountChange(device: String, to account: String?, time: Date) {
+    let previous = self.account(of: device)
+    guard previous != account else { return }
+    counter += 1
+    accountChanges.append(AccountChange(order: counter, device: device, from: previous, to: account))
+    if previous != nil {
+      damage.append(Damage(order: counter, device: device, recordID: nil, time: time, account: previous))
+    }
+    currentAccount[device] = .some(account)
+  }
+
+  /// The account an action's writes are for: the one its device was signed in to, or, for an action made while
+  /// signed out, the account the device signed in to next (`nil` when it never did), which it uploads them to.
+  package func destination(of action: Action) -> String? {
+    destination(action.account, device: action.device, order: action.order)
+  }
+
+  private func destination(_ account: String?, device: String, order: Int) -> String? {
+    if let account { return account }
+    return accountChanges.first { $0.device == device && $0.order > order }?.to
+  }
+
+  /// The history of one account's database: the actions meant for it (``destination(of:)``), the damage to its
+  /// copies, and, for the `primary` account whose zone the faults delete, the zone deletions. What devices never
+  /// learned of (unanswered saves and deletions) is kept whole: doubt about a record of one account only loosens the
+  /// judgment of a record with the same name in another.
+  package func only(account: String, primary: String) -> UserHistory {
+    guard !accountChanges.isEmpty else { return self }
+    var result = self
+    result.actions = actions.filter { destination(of: $0) == account }
+    result.damage = damage.filter { destination($0.account, device: $0.device, order: $0.order) == account }
+    if account != primary { result.resets = [] }
+    return result
+  }
+
+  /// The accounts whose databases users wrote for.
+  package var accounts: Set<String> { Set(actions.compactMap { destination(of: $0) }) }
 
   /// Notes saves and deletions of `device` that landed, or may have landed, with no answer reaching it.
   package mutating func recordUnanswered(saved: [RecordID], deleted: [RecordID] = [], device: String) {

@@ -45,7 +45,7 @@ protocol WorldListener {
   /// The database feed was compacted: old database tokens expired, and with them what the feed said of zones gone.
   mutating func databaseFeedCompacted(at now: Date)
   /// `device`'s iCloud account changed; it is now signed in to `account` (`nil`: signed out).
-  mutating func accountChanged(on device: String, to account: String?)
+  mutating func accountChanged(on device: String, to account: String?, at now: Date)
   /// A user on a device signed in to `account` (`nil`: signed out) wrote these values.
   mutating func userWrote(_ values: [FieldValue?], under account: String?)
 }
@@ -84,6 +84,6 @@ extension WorldListener {
   ) {}
   mutating func storageDamaged(on device: String, recordID: RecordID, at now: Date) {}
   mutating func databaseFeedCompacted(at now: Date) {}
-  mutating func accountChanged(on device: String, to account: String?) {}
+  mutating func accountChanged(on device: String, to account: String?, at now: Date) {}
   mutating func userWrote(_ values: [FieldValue?], under account: String?) {}
 }

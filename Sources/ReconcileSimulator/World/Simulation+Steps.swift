@@ -68,7 +68,8 @@ extension Simulation {
       guard index(of: name) != nil else { return nil }
       guard let change = SyncEngine.AccountChange(from: accounts[name], to: user) else { return nil }
       accounts[name] = user
-      auditor.accountChanged(on: name, to: user)
+      if let user { accountsUsed.insert(user) }
+      auditor.accountChanged(on: name, to: user, at: now)
       withDevice(name) { $0.accountChanged(change) }
     case .advance:
       break
@@ -221,7 +222,7 @@ extension Simulation {
       end: EndState(
         quiescent: quiescent, serverRecords: server.records(in: Self.zoneID, ownedBy: Self.user),
         otherAccounts: Dictionary(
-          uniqueKeysWithValues: Set(accounts.values).subtracting([Self.user]).map {
+          uniqueKeysWithValues: accountsUsed.subtracting([Self.user]).map {
             ($0, server.records(in: Self.zoneID, ownedBy: $0))
           }),
         serverEvents: server.events,

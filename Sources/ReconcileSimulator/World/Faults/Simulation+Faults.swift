@@ -50,7 +50,8 @@ extension Simulation {
   private mutating func removeZone(
     _ reason: SyncEngine.ZoneDeletion.Reason, by removal: (inout SimulatedServer) -> Void
   ) {
-    let shown = clients.map { (device: $0.name, records: $0.records) }
+    // The faults remove the primary account's zone: only devices signed in to it show its records.
+    let shown = clients.filter { accounts[$0.name] == Self.user }.map { (device: $0.name, records: $0.records) }
     let before = server.events.count
     removal(&server)
     observeServer()
