@@ -10,7 +10,7 @@ struct AccountPrivacyCheck: Sendable {
   /// Per string a user wrote, the accounts it was written under (`""`: signed out).
   private var writtenUnder: [String: Set<String>] = [:]
   private(set) var violations: [InvariantViolation] = []
-  /// Values checked against an account other than the one they were written under.
+  /// Values written under an account checked where they were found, once the first device changed accounts.
   private(set) var checks = 0
   /// Whether any device changed accounts: without that, nothing can cross.
   private(set) var accountsChanged = false
@@ -30,10 +30,10 @@ struct AccountPrivacyCheck: Sendable {
     guard accountsChanged, !writtenUnder.isEmpty else { return }
     for key in record.allKeys {
       for string in Self.strings(in: Observer.value(of: key, in: record)) {
-        guard let accounts = writtenUnder[string], !accounts.contains(""), !accounts.contains(account ?? "") else {
-          continue
-        }
+        // A value written while signed out may go to any account; one written under an account is checked.
+        guard let accounts = writtenUnder[string], !accounts.contains("") else { continue }
         checks += 1
+        guard !accounts.contains(account ?? "") else { continue }
         violations.append(
           InvariantViolation(
             .accountsKeptApart,

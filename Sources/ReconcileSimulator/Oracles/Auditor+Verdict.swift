@@ -56,11 +56,12 @@ extension Auditor {
       return
     }
     for device in end.devices {
+      // A device converges with its own account's database; signed out, it syncs nothing, and what it holds waits
+      // for the next sign-in.
+      guard let account = device.account else { continue }
       tally.judged(.convergence)
       let pending = device.pendingChangeCount
       if pending > 0 { tally.fail(.convergence, "\(device.name) still has \(pending) queued") }
-      // A device converges with its own account's database; signed out, it syncs nothing.
-      guard let account = device.account else { continue }
       let server = account == rules.owner ? end.serverRecords : end.otherAccounts[account] ?? []
       if device.records != server {
         tally.fail(.convergence, Self.difference(device: device, server: server))

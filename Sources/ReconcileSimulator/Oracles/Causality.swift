@@ -199,7 +199,7 @@ package struct Causality: Sendable {
   /// Whether the device's copy of the record was damaged between two of its actions: it threw the copy away and
   /// forgot what it had seen.
   func damaged(_ device: String, _ id: RecordID, between first: Int, and second: Int) -> Bool {
-    history.damage.contains { $0.device == device && $0.recordID == id && $0.order > first && $0.order < second }
+    history.damage.contains { $0.device == device && $0.took(id) && $0.order > first && $0.order < second }
   }
 }
 

@@ -231,9 +231,45 @@ extension IntentJudge {
     return !removalProven(action, key: key, damage: damage)
   }
 
-  /// The first deletion of the record by the action's own device after it.
+  /// A deletion withdrawn with the account's local data: its device signed out or switched accounts after it, and the
+  /// server shows no deletion of the record by that device before the device acted on it again after that, so the
+  /// deletion never landed (one on its way may still land: then it stands).
+  /// A deletion of a copy only the device held (``deletesOnlyUnlandedCopy(_:)``) had nothing to send: it took
+  /// effect on the device, and is not withdrawn.
+  func deletionWithdrawn(_ action: UserHistory.Action) -> Bool {
+    guard action.isDelete, !deletesOnlyUnlandedCopy(action),
+      let wipe = history.damage.first(where: {
+        $0.recordID == nil && $0.device == action.device && $0.order > action.order
+      })
+    else { return false }
+    // Until the device acts on the record again after the wipe, a deletion of its is this one, sent before the wipe.
+    let next = byRecord[action.recordID]?.first { $0.device == action.device && $0.order > wipe.order }
+    return timeline.firstDeletion(
+      of: action.recordID, by: action.device, from: action.time, before: next?.time ?? .distantFuture) == nil
+  }
+
+  /// A deletion of a copy the server never had: its device showed no server version of the record, its own create of
+  /// the copy never landed, and no deletion of the record by the device landed after it. The user deleted what only
+  /// their device held (made while signed out, or a name another device had used unseen); a version on the server
+  /// under the same name is not what they saw, and the deletion never reaches it.
+  func deletesOnlyUnlandedCopy(_ action: UserHistory.Action) -> Bool {
+    guard action.isDelete, action.base == 0,
+      let create = byRecord[action.recordID]?.last(where: {
+        $0.isCreate && $0.device == action.device && $0.order < action.order
+      }),
+      causality.landing(create, key: nil) == nil
+    else { return false }
+    return timeline.firstDeletion(of: action.recordID, by: action.device, from: action.time, before: .distantFuture)
+      == nil
+  }
+
+  /// The first deletion of the record by the action's own device after it, unless withdrawn with the account's local
+  /// data (``deletionWithdrawn(_:)``): then the action stands as if the user had not deleted.
   func laterDeletion(of action: UserHistory.Action) -> UserHistory.Action? {
-    byRecord[action.recordID]?.first { $0.isDelete && $0.device == action.device && $0.order > action.order }
+    let deletion = byRecord[action.recordID]?.first {
+      $0.isDelete && $0.device == action.device && $0.order > action.order
+    }
+    return deletion.flatMap { deletionWithdrawn($0) ? nil : $0 }
   }
 
   /// The first damage to the action's device's copy of the record after it.

@@ -112,7 +112,7 @@ struct IntentJudge {
   ) {
     var ops: [Causality.Event] = actions.filter { action in
       switch action.kind {
-      case .delete: true
+      case .delete: !deletionWithdrawn(action) && !deletesOnlyUnlandedCopy(action)
       case .create: !withdrawn(action)
       case .edit: deletePolicy == .editWins && !withdrawn(action, forExistence: true)
       }
@@ -309,17 +309,30 @@ struct IntentJudge {
     unanswered: Set<String>, _ ended: FieldValue?
   ) -> EditVerdict {
     guard let acceptsEdits = contract.acceptsEdits else { return .kept }
-    // A create defines the whole record: one that leaves a list key out removes every element there is, whatever its
-    // device showed (after deleting the record, nothing).
-    var everyElement: [FieldValue] = []
-    for write in writers + withdrawn {
-      for list in [history.base(of: write, key: key), write.writes[key] ?? nil].compactMap({ $0?.listValue }) {
-        for element in list where !everyElement.contains(element) { everyElement.append(element) }
+    // A create defines the whole record: one that leaves a list key out removes every element there may be when it
+    // lands, whatever its device showed (after deleting the record, nothing) — every element a write made before it
+    // held, or one that landed first. An element a later write added after the create landed, it never removed.
+    let every = writers + withdrawn
+    func removedByCreate(_ create: UserHistory.Action) -> [FieldValue] {
+      let landed = causality.landing(create, key: nil)
+      var elements: [FieldValue] = []
+      func landedFirst(_ write: UserHistory.Action) -> Bool {
+        guard let written = causality.landing(write, key: key) else { return false }
+        return landed.map { written < $0 } ?? true
       }
+      for write in every where write.order < create.order || landedFirst(write) {
+        for list in [history.base(of: write, key: key), write.writes[key] ?? nil].compactMap({ $0?.listValue }) {
+          for element in list where !elements.contains(element) { elements.append(element) }
+        }
+      }
+      return elements
     }
     func edit(_ action: UserHistory.Action) -> KeyContract.Edit {
       let value = action.writes[key] ?? nil
-      if action.isCreate, value == nil, !everyElement.isEmpty { return (.list(everyElement), nil) }
+      if action.isCreate, value == nil {
+        let removed = removedByCreate(action)
+        if !removed.isEmpty { return (.list(removed), nil) }
+      }
       return (history.base(of: action, key: key), value)
     }
     func accepts(_ writes: [UserHistory.Action]) -> Bool {

@@ -374,6 +374,8 @@ public struct SimulatedDevice: Sendable {
     if change.previousUser != nil, !configuration.defects.contains(.keepDataAcrossAccounts) {
       storage = DeviceStorage(clock: storage.clock)
     } else {
+      // Uploaded as new records, copies are checked first: a damaged one must not pass for the user's data.
+      _ = discardDamagedRecords()
       storage.databaseToken = nil
       storage.zoneCreated = false
       restartZoneListing()

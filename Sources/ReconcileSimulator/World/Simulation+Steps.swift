@@ -175,7 +175,8 @@ extension Simulation {
       statistics.quiescenceRounds = round
       restartHaltedDevices()
       let before = server.events.count
-      for index in clients.indices { clients[index].requestSync() }
+      // A device signed out of iCloud syncs nothing until its user signs in, which quiescence does not do for them.
+      for index in clients.indices where signedIn(index) { clients[index].requestSync() }
       var waited = 0
       while waited < 3_600, !allIdle() || !network.isEmpty {
         pump(until: now.addingTimeInterval(10))
@@ -185,7 +186,9 @@ extension Simulation {
           return false
         }
       }
-      if server.events.count == before, allIdle(), network.isEmpty, clients.allSatisfy({ !$0.isHalted }) {
+      if server.events.count == before, allIdle(), network.isEmpty,
+        clients.indices.allSatisfy({ !clients[$0].isHalted || !signedIn($0) })
+      {
         return true
       }
     }
@@ -195,8 +198,11 @@ extension Simulation {
 
   private func allIdle() -> Bool { clients.allSatisfy { $0.isIdle || $0.isHalted } }
 
+  /// Whether the device at `index` is signed in to an iCloud account.
+  private func signedIn(_ index: Int) -> Bool { accounts[clients[index].name] != nil }
+
   private mutating func restartHaltedDevices() {
-    for index in clients.indices {
+    for index in clients.indices where signedIn(index) {
       guard let reason = clients[index].haltReason else { continue }
       if case .schema = reason, setup.schemas != .none, !upgraded.contains(clients[index].name) {
         upgraded.insert(clients[index].name)

@@ -24,6 +24,8 @@ public struct Simulation: Sendable {
   public static let duplicateLag: TimeInterval = 2
   /// The user every device of a run signs in as.
   public static let user = "_user"
+  /// The other iCloud account seeded runs switch devices to (``FaultProfile/accountChanges``).
+  package static let otherUser = "_other"
   /// The zone every device of a run syncs.
   public static let zoneID: ZoneID = (try? ZoneID(zoneName: "Notes")) ?? .default
 

@@ -39,6 +39,8 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable, Codable, Custom
   case zonePurge = "zone-purge"
   /// The user resets their encrypted data, which deletes the zone (``FaultProfile/serverFaults``).
   case encryptedDataReset = "encrypted-data-reset"
+  /// The user signs in to, out of, or switches the device's iCloud account (``FaultProfile/accountChanges``).
+  case accountChange = "account-change"
 
   /// The name `--without` takes.
   public var description: String { rawValue }
@@ -49,6 +51,7 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable, Codable, Custom
     case .crash: self = .crash
     case .offline, .online: self = .offline
     case .clockJump: self = .clockJump
+    case .account: self = .accountChange
     case .fault(let fault):
       switch fault {
       case .loseRequest: self = .lostRequest

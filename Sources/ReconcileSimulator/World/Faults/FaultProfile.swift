@@ -15,6 +15,9 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
   public var serverFaults: Bool
   /// Damage to a device's stored records (see `SimulatedDevice.corruptStoredRecord(_:)`).
   public var storageCorruption: Bool
+  /// The user signs a device out of its iCloud account, back in, or switches to another account (`_other`); the app
+  /// deletes the previous account's local data, as Apple asks.
+  public var accountChanges: Bool = false
   /// Swarm testing: each seed draws which fault categories are on and the fault rate (up to ``faultRate``), and
   /// lowers the server's limits at random (change-feed page size, items and bytes per request), so paging,
   /// `limitExceeded`, batch halving and `batchRequestFailed` happen in ordinary runs.
@@ -40,6 +43,7 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
   ///   - deviceFaults: Device faults on or off.
   ///   - serverFaults: Server faults on or off.
   ///   - storageCorruption: Damaged device storage on or off; off unless given.
+  ///   - accountChanges: Account changes on or off; off unless given.
   public init(
     name: String = "custom",
     faultRate: Double,
@@ -47,7 +51,8 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
     transientErrors: Bool,
     deviceFaults: Bool,
     serverFaults: Bool,
-    storageCorruption: Bool = false
+    storageCorruption: Bool = false,
+    accountChanges: Bool = false
   ) {
     self.name = name
     self.faultRate = min(1, max(0, faultRate))
@@ -56,6 +61,7 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
     self.deviceFaults = deviceFaults
     self.serverFaults = serverFaults
     self.storageCorruption = storageCorruption
+    self.accountChanges = accountChanges
   }
 
   /// No faults: devices act and sync on a perfect network.
@@ -64,17 +70,18 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
   /// About one step in seven is a network fault, a transient error, a crash, an offline spell or a clock jump.
   public static let flaky = FaultProfile(
     name: "flaky", faultRate: 0.15, network: true, transientErrors: true, deviceFaults: true, serverFaults: false)
-  /// A third of the steps are faults, including throttling, token expiry, zone deletion and damaged device storage.
+  /// A third of the steps are faults, including throttling, token expiry, zone deletion, damaged device storage and
+  /// account changes.
   public static let hostile = FaultProfile(
     name: "hostile", faultRate: 0.35, network: true, transientErrors: true, deviceFaults: true, serverFaults: true,
-    storageCorruption: true)
+    storageCorruption: true, accountChanges: true)
 
   /// Swarm testing over every fault category, at up to four steps in ten: each seed draws its own mix and lowers
   /// server limits (see ``isSwarm``).
   public static let swarm: FaultProfile = {
     var profile = FaultProfile(
       name: "swarm", faultRate: 0.4, network: true, transientErrors: true, deviceFaults: true, serverFaults: true,
-      storageCorruption: true)
+      storageCorruption: true, accountChanges: true)
     profile.isSwarm = true
     return profile
   }()
@@ -96,6 +103,8 @@ public struct FaultProfile: Sendable, Hashable, CustomStringConvertible {
     } while !(drawn.network || drawn.transientErrors || drawn.deviceFaults || drawn.serverFaults
       || drawn.storageCorruption) && (network || transientErrors || deviceFaults || serverFaults || storageCorruption)
     drawn.faultRate = faultRate * Double(1 + random.below(8)) / 8
+    // Drawn last, apart from the categories that must leave one on: a seed's other draws stay those of earlier releases.
+    drawn.accountChanges = accountChanges && random.chance(0.3)
     return drawn
   }
 

@@ -178,6 +178,17 @@ struct Scheduler: Sendable {
     return nil
   }
 
+  /// The account a device signs in to next (`nil`: it signs out): signed in, it signs out or switches accounts, one
+  /// as often as the other; signed out, it signs in, to its own account twice as often as to another.
+  private mutating func nextAccount(of device: String, world: Simulation) -> String? {
+    let other = Simulation.otherUser
+    switch world.accounts[device] {
+    case nil: return random.below(3) == 0 ? other : Simulation.user
+    case Simulation.user?: return random.below(2) == 0 ? nil : other
+    default: return random.below(2) == 0 ? nil : Simulation.user
+    }
+  }
+
   private mutating func drawFault(world: Simulation) -> SimulationStep? {
     var kinds: [Int] = []
     if faults.network { kinds.append(0) }
@@ -185,6 +196,7 @@ struct Scheduler: Sendable {
     if faults.deviceFaults { kinds.append(2) }
     if faults.serverFaults { kinds.append(3) }
     if faults.storageCorruption { kinds.append(4) }
+    if faults.accountChanges { kinds.append(5) }
     guard let kind = random.pick(kinds), let device = random.pick(world.setup.devices.map(\.name)) else { return nil }
     switch kind {
     case 0:
@@ -217,6 +229,8 @@ struct Scheduler: Sendable {
         guard configuration.maximumClockSkew > 0 else { return .crash(device: device) }
         return .clockJump(device: device, seconds: ahead ? jump : -jump)
       }
+    case 5:
+      return .account(device: device, user: nextAccount(of: device, world: world))
     case 4:
       let held = world.index(of: device).map { world.clients[$0].recordIDs.map(\.recordName) }
       guard let record = random.pick(held ?? []) else { return .crash(device: device) }
