@@ -147,7 +147,7 @@ package struct Causality: Sendable {
     if key == nil || (action.writes[key ?? ""] ?? nil) == nil,
       let next = byRecord[id]?.first(where: {
         $0.device == action.device && $0.order > action.order && ($0.isCreate || $0.isDelete)
-      }), save.time > next.time
+      }), save.time > next.time, !inFlightPastUnsentDeletion(action, next: next, save: save)
     {
       return nil
     }
@@ -194,6 +194,21 @@ package struct Causality: Sendable {
       $0.device == delete.device && $0.order > delete.order && $0.isCreate && $0.time <= save.time
     }
     return recreated ? nil : save
+  }
+
+  /// Whether `save` is one of `action`'s that was on its way when the device deleted the record (`next`), a deletion
+  /// that never landed before it (withdrawn with the account's data): the device created nothing since, so the save
+  /// is not of a new record.
+  private func inFlightPastUnsentDeletion(
+    _ action: UserHistory.Action, next: UserHistory.Action, save: ServerTimeline.Version
+  ) -> Bool {
+    guard next.isDelete,
+      history.damage.contains(where: { $0.recordID == nil && $0.device == action.device && $0.order > next.order }),
+      !(byRecord[action.recordID] ?? []).contains(where: {
+        $0.device == action.device && $0.isCreate && $0.order > action.order && $0.time < save.time
+      })
+    else { return false }
+    return timeline.firstDeletion(of: action.recordID, by: action.device, from: next.time, before: save.time) == nil
   }
 
   /// Whether the device's copy of the record was damaged between two of its actions: it threw the copy away and
