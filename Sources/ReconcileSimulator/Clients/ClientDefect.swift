@@ -90,6 +90,13 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// A switch of iCloud accounts keeps the previous account's records and queue: they are shown under the new account
   /// and uploaded into its database. Caught by ``Invariant/accountsKeptApart``.
   case keepDataAcrossAccounts = "keep-data-across-accounts"
+  /// A sign-out or switch deletes the records the server has, but keeps the changes still waiting to be sent, and
+  /// sends them once a user signs in — to whichever account that is. Caught by ``Invariant/accountsKeptApart``.
+  case uploadPendingToNewAccount = "upload-pending-to-new-account"
+  /// A sign-out or switch deletes local data but keeps the sync state (change tokens, the zone taken as created): the
+  /// next account's zone is fetched from where the previous account's feed left off, so its earlier changes are never
+  /// fetched. Caught by ``Invariant/convergence``.
+  case keepSyncStateAcrossAccounts = "keep-sync-state-across-accounts"
 
   /// The delete policy the defect needs to show: the two `.editWins` mistakes cannot happen under `.deleteWins`.
   public var deletePolicy: DeletePolicy {

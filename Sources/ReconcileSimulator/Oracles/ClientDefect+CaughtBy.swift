@@ -7,11 +7,12 @@ extension ClientDefect {
     case .sendWhileHalted: .haltedDeviceSendsNothing
     case .dropEditsDuringSave, .overwriteUnsentEdits, .mergeWithoutAncestor, .recreateRestoresDeletedFields:
       .oneSidedChangesKept
-    case .forgetQueueOnCrash, .ignoreFetchedDeletions, .commitTokenBeforePage, .ignoreMoreComing, .resolveWithoutResend:
+    case .forgetQueueOnCrash, .ignoreFetchedDeletions, .commitTokenBeforePage, .ignoreMoreComing, .resolveWithoutResend,
+      .keepSyncStateAcrossAccounts:
       .convergence
     case .skipStorageCheck: .damagedDataNeverUploaded
     case .rewindTokenOnCrash: .serverInvariants
-    case .keepDataAcrossAccounts: .accountsKeptApart
+    case .keepDataAcrossAccounts, .uploadPendingToNewAccount: .accountsKeptApart
     case .stripUnknownKeys: .unknownKeysKept
     case .dropDataOnZoneNotFound, .resetSyncDropsUnsent: .noLostRecords
     case .ignoreRetryAfter, .retryEarly: .retryAfterHonoured

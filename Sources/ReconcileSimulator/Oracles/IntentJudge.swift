@@ -446,7 +446,9 @@ struct IntentJudge {
       else { continue }
       // It replaced the record when its device's deletion of it never reached the server first.
       let replaces = actions.contains { delete in
-        guard delete.isDelete, delete.device == create.device, delete.order < create.order else { return false }
+        // A deletion withdrawn with the account's data was forgotten: the create after it replaces nothing.
+        guard delete.isDelete, delete.device == create.device, delete.order < create.order, !deletionWithdrawn(delete)
+        else { return false }
         // The deletion aimed at a server version — the one the device showed, or one it had saved — and that version
         // was still there, undeleted, when the create landed.
         let saved = timeline.firstSave(of: id, by: delete.device, from: .distantPast, where: { _ in true })

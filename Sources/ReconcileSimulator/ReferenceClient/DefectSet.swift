@@ -41,6 +41,8 @@ package struct DefectSet: Sendable, Hashable {
     case .resetSyncDropsUnsent: 1 << 22
     case .reuploadAfterPurge: 1 << 23
     case .keepDataAcrossAccounts: 1 << 24
+    case .uploadPendingToNewAccount: 1 << 25
+    case .keepSyncStateAcrossAccounts: 1 << 26
     }
   }
 }

@@ -133,6 +133,15 @@ extension LocalStore {
     // one with the same ID. When its save went unanswered the feed cannot tell (the deletion may be of this very save,
     // landed and deleted elsewhere); keeping the user's new record is the choice that loses nothing.
     if local.lastKnownServer == nil { return }
+    // A record the user created again after deleting it here replaces the one the feed says is deleted — often by
+    // this device's own deletion, landing late — and is not acknowledged yet: the user's new record stays, to be
+    // saved as new.
+    if local.replacesDeleted {
+      var created = local.current
+      for key in created.allKeys { created.markChanged(key) }
+      settle(.recreate(created.withoutSystemFields), for: local)
+      return
+    }
     if !local.hasUnsentChanges {
       storage.records[id] = nil
       storage.pending.remove(id)

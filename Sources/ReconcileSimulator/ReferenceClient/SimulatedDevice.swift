@@ -372,7 +372,19 @@ public struct SimulatedDevice: Sendable {
     session.phase = .idle
     session.haltReason = nil
     if change.previousUser != nil, !configuration.defects.contains(.keepDataAcrossAccounts) {
+      let queued = Set(storage.pending.entries.map(\.recordID))
+      let unsent = storage.records.filter { queued.contains($0.key) }
+      let state = (storage.zoneToken, storage.databaseToken, storage.zoneCreated)
       storage = DeviceStorage(clock: storage.clock)
+      if configuration.defects.contains(.uploadPendingToNewAccount) {
+        for (id, record) in unsent.sorted(by: { $0.key < $1.key }) {
+          storage.records[id] = record
+          store.reupload(id)
+        }
+      }
+      if configuration.defects.contains(.keepSyncStateAcrossAccounts) {
+        (storage.zoneToken, storage.databaseToken, storage.zoneCreated) = state
+      }
     } else {
       // Uploaded as new records, copies are checked first: a damaged one must not pass for the user's data.
       _ = discardDamagedRecords()

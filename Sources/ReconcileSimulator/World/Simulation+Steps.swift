@@ -196,7 +196,10 @@ extension Simulation {
     return false
   }
 
-  private func allIdle() -> Bool { clients.allSatisfy { $0.isIdle || $0.isHalted } }
+  /// Whether every device is idle, halted, or signed out (waiting, with what it holds, for its user to sign in).
+  private func allIdle() -> Bool {
+    clients.indices.allSatisfy { clients[$0].isIdle || clients[$0].isHalted || !signedIn($0) }
+  }
 
   /// Whether the device at `index` is signed in to an iCloud account.
   private func signedIn(_ index: Int) -> Bool { accounts[clients[index].name] != nil }
