@@ -93,9 +93,9 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// A sign-out or switch deletes the records the server has, but keeps the changes still waiting to be sent, and
   /// sends them once a user signs in — to whichever account that is. Caught by ``Invariant/accountsKeptApart``.
   case uploadPendingToNewAccount = "upload-pending-to-new-account"
-  /// A sign-out or switch deletes local data but keeps the sync state (change tokens, the zone taken as created): the
-  /// next account's zone is fetched from where the previous account's feed left off, so its earlier changes are never
-  /// fetched. Caught by ``Invariant/convergence``.
+  /// A sign-out or switch deletes local data but keeps the sync state — change tokens and the deletions still queued,
+  /// as an engine's saved state holds them — so a deletion the user made under one account is sent to
+  /// the next, where it deletes that account's record of the same name. Caught by ``Invariant/noLostRecords``.
   case keepSyncStateAcrossAccounts = "keep-sync-state-across-accounts"
 
   /// The delete policy the defect needs to show: the two `.editWins` mistakes cannot happen under `.deleteWins`.

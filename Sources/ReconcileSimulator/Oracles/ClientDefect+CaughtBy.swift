@@ -7,14 +7,13 @@ extension ClientDefect {
     case .sendWhileHalted: .haltedDeviceSendsNothing
     case .dropEditsDuringSave, .overwriteUnsentEdits, .mergeWithoutAncestor, .recreateRestoresDeletedFields:
       .oneSidedChangesKept
-    case .forgetQueueOnCrash, .ignoreFetchedDeletions, .commitTokenBeforePage, .ignoreMoreComing, .resolveWithoutResend,
-      .keepSyncStateAcrossAccounts:
+    case .forgetQueueOnCrash, .ignoreFetchedDeletions, .commitTokenBeforePage, .ignoreMoreComing, .resolveWithoutResend:
       .convergence
     case .skipStorageCheck: .damagedDataNeverUploaded
     case .rewindTokenOnCrash: .serverInvariants
     case .keepDataAcrossAccounts, .uploadPendingToNewAccount: .accountsKeptApart
     case .stripUnknownKeys: .unknownKeysKept
-    case .dropDataOnZoneNotFound, .resetSyncDropsUnsent: .noLostRecords
+    case .dropDataOnZoneNotFound, .resetSyncDropsUnsent, .keepSyncStateAcrossAccounts: .noLostRecords
     case .ignoreRetryAfter, .retryEarly: .retryAfterHonoured
     case .neverHalveBatch, .saveAndDeleteTogether: .liveness
     }

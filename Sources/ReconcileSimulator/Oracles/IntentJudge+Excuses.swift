@@ -242,6 +242,12 @@ extension IntentJudge {
         $0.recordID == nil && $0.device == action.device && $0.order > action.order
       })
     else { return false }
+    // Created again before the wipe, the record was replaced: the deletion stands with a replacement that landed.
+    if let replacement = byRecord[action.recordID]?.first(where: {
+      $0.device == action.device && $0.isCreate && $0.order > action.order && $0.order < wipe.order
+    }), causality.landing(replacement, key: nil) != nil {
+      return false
+    }
     // Until the device acts on the record again after the wipe, a deletion of its is this one, sent before the wipe.
     let next = byRecord[action.recordID]?.first { $0.device == action.device && $0.order > wipe.order }
     return timeline.firstDeletion(

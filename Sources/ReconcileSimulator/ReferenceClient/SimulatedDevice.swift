@@ -375,6 +375,7 @@ public struct SimulatedDevice: Sendable {
       let queued = Set(storage.pending.entries.map(\.recordID))
       let unsent = storage.records.filter { queued.contains($0.key) }
       let state = (storage.zoneToken, storage.databaseToken, storage.zoneCreated)
+      let deletes = storage.pending.entries.filter { $0.kind == .delete }.map(\.recordID)
       storage = DeviceStorage(clock: storage.clock)
       if configuration.defects.contains(.uploadPendingToNewAccount) {
         for (id, record) in unsent.sorted(by: { $0.key < $1.key }) {
@@ -384,6 +385,7 @@ public struct SimulatedDevice: Sendable {
       }
       if configuration.defects.contains(.keepSyncStateAcrossAccounts) {
         (storage.zoneToken, storage.databaseToken, storage.zoneCreated) = state
+        for id in deletes { storage.pending.enqueue(id, .delete) }
       }
     } else {
       // Uploaded as new records, copies are checked first: a damaged one must not pass for the user's data.

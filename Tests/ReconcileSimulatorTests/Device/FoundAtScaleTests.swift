@@ -182,6 +182,31 @@ struct FoundAtScaleTests {
   static let cases = [
     ReplayCase(
       behaviour:
+        "a record created again after a deletion here survives that deletion landing late, when a fetch reports it (field-merge swarm seed 442)",
+      script: """
+        resolver field-merge
+        device add d2
+        device add d3
+        send-after-edits
+        limit batch-items 2 batch-bytes 800 page-size 5
+        invariants noLostRecords
+        d2 create Note/r1 title="d2.1"
+        advance 1s
+        d3 create Note/r3 title="d3.20"
+        d2 delete Note/r1
+        advance 1s
+        fault delay d2 64s
+        advance 6s
+        d3 edit Note/r1 title="d3.131"
+        advance 4s
+        d2 create Note/r1 title="d2.136"
+        advance 50s
+        d2 offline
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
         "a device that learns its zone was deleted and created again keeps what it fetched from the new zone, and its deletions of it (server-lww editWins hostile seed 9)",
       script: """
         # seed 9, shrunk from 100 to 18 steps
