@@ -242,14 +242,16 @@ extension IntentJudge {
         $0.recordID == nil && $0.device == action.device && $0.order > action.order
       })
     else { return false }
+    // Until the device acts on the record again after the wipe, a save or deletion of its was sent before the wipe.
+    let next = byRecord[action.recordID]?.first { $0.device == action.device && $0.order > wipe.order }
     // Created again before the wipe, the record was replaced: the deletion stands with a replacement that landed.
     if let replacement = byRecord[action.recordID]?.first(where: {
       $0.device == action.device && $0.isCreate && $0.order > action.order && $0.order < wipe.order
-    }), causality.landing(replacement, key: nil) != nil {
+    }), let landed = causality.landing(replacement, key: nil),
+      next.map({ landed <= timeline.position(at: $0.time) }) ?? true
+    {
       return false
     }
-    // Until the device acts on the record again after the wipe, a deletion of its is this one, sent before the wipe.
-    let next = byRecord[action.recordID]?.first { $0.device == action.device && $0.order > wipe.order }
     return timeline.firstDeletion(
       of: action.recordID, by: action.device, from: action.time, before: next?.time ?? .distantFuture) == nil
   }
@@ -276,11 +278,16 @@ extension IntentJudge {
 
   /// The first deletion of the record by the action's own device after it, unless withdrawn with the account's local
   /// data (``deletionWithdrawn(_:)``): then the action stands as if the user had not deleted.
+  /// A deletion after the device's account changed is of another copy, and withdraws nothing before the change.
   func laterDeletion(of action: UserHistory.Action) -> UserHistory.Action? {
     let deletion = byRecord[action.recordID]?.first {
       $0.isDelete && $0.device == action.device && $0.order > action.order
     }
-    return deletion.flatMap { deletionWithdrawn($0) ? nil : $0 }
+    guard let deletion, !deletionWithdrawn(deletion) else { return nil }
+    let wiped = history.damage.contains {
+      $0.recordID == nil && $0.device == action.device && $0.order > action.order && $0.order < deletion.order
+    }
+    return wiped ? nil : deletion
   }
 
   /// The first damage to the action's device's copy of the record after it.

@@ -62,6 +62,11 @@ extension LocalStore {
     }
     var tombstone = Tombstone(deleting: local.current, at: deviceTime(at: now), by: name)
     if tombstone.creationDate == nil { tombstone.creationDate = local.replacedCreationDate }
+    // Deleting a record created again here after a deletion deletes what that deletion aimed at, too: the version the
+    // user saw then, which a refetch must not take for an edit the deletion never saw.
+    if tombstone.recordChangeTag == nil, local.replacesDeleted {
+      tombstone.recordChangeTag = local.replacedDeletion?.recordChangeTag
+    }
     storage.tombstones.insert(tombstone)
     if local.inDoubt { storage.staleSavesInDoubt.insert(id) }
     // A record re-created here after a deletion still owes the server that deletion.

@@ -364,8 +364,7 @@ public struct SimulatedDevice: Sendable {
   /// from no account keeps what the device holds, made while signed out, and uploads it to the account; the zone is
   /// listed from the beginning.
   ///
-  /// Partial: the oracles do not judge accounts yet (no privacy invariant; the judge keys records by ID, not by
-  /// account), so a run with account changes is not yet judged from a model of them.
+  /// Partial: keeping local data for the same account across a sign-out (an app's other choice) is not offered yet.
   public mutating func accountChanged(_ change: SyncEngine.AccountChange) {
     markInFlightSavesInDoubt()
     session.inFlight = nil

@@ -69,6 +69,7 @@ extension Simulation {
       guard let change = SyncEngine.AccountChange(from: accounts[name], to: user) else { return nil }
       accounts[name] = user
       if let user { accountsUsed.insert(user) }
+      statistics.accountChanges += 1
       auditor.accountChanged(on: name, to: user, at: now)
       withDevice(name) { $0.accountChanged(change) }
     case .advance:

@@ -40,6 +40,10 @@ public struct SimulationStatistics: Sendable, Hashable, CustomStringConvertible 
   public var retryAftersHanded = 0
   /// Times a user reset sync on a device (``SimulationStep/resetSync(device:)``).
   public var syncResets = 0
+  /// Times a device signed in, out, or across iCloud accounts (``SimulationStep/account(device:user:)``).
+  public var accountChanges = 0
+  /// Times the zone went on the server: deleted by a client, purged by the user, or with an encrypted-data reset.
+  public var zoneDeletions = 0
 
   /// The paths a sync client can take that the runner reports coverage of, with how often this run took each.
   public var paths: [String: Int] {
@@ -48,6 +52,7 @@ public struct SimulationStatistics: Sendable, Hashable, CustomStringConvertible 
       "batchRequestFailed": batchRequestFailed, "tokenExpired": tokenExpiries, "tornCrash": tornCrashes,
       "resurrectionBlocked": resurrectionsBlocked, "halt": halts, "transientError": transientErrors,
       "lostMessage": lostMessages, "retryAfter": retryAftersHanded, "syncReset": syncResets,
+      "accountChange": accountChanges, "zoneDeletion": zoneDeletions,
     ]
   }
 

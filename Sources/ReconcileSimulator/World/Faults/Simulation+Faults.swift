@@ -56,6 +56,7 @@ extension Simulation {
     removal(&server)
     observeServer()
     if server.events.count > before {
+      statistics.zoneDeletions += 1
       auditor.zoneDeleted(position: server.events.count, reason: reason, shown: shown, at: now)
     }
   }
