@@ -118,6 +118,10 @@ public protocol SyncClient: Sendable {
   /// one account's records where another's are shown.
   /// - Parameter change: What changed.
   mutating func accountChanged(_ change: SyncEngine.AccountChange)
+  /// What the app does with its local data when the account changes, which the oracles hold it to. The default,
+  /// ``AccountChangeResponse/deleteLocalData``, is what Apple asks; a client offering the choice reports the one its
+  /// setup made (``ClientSetup/accountChange``).
+  var accountChangeResponse: AccountChangeResponse { get }
   /// The device's clock moves by `seconds`.
   /// - Parameter seconds: Positive to jump ahead.
   mutating func jumpClock(by seconds: TimeInterval)
@@ -159,6 +163,8 @@ extension SyncClient {
   public mutating func resetSync() {}
   /// Does nothing: the client ignores account changes.
   public mutating func accountChanged(_ change: SyncEngine.AccountChange) {}
+  /// ``AccountChangeResponse/deleteLocalData``, as Apple asks.
+  public var accountChangeResponse: AccountChangeResponse { .deleteLocalData }
 }
 
 /// A request a client wants sent, tagged so its answer can be matched.

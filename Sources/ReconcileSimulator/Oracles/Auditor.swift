@@ -113,9 +113,11 @@ struct Auditor: WorldListener, Sendable {
     }
   }
 
-  mutating func accountChanged(on device: String, to account: String?, at now: Date) {
+  mutating func accountChanged(
+    on device: String, to account: String?, response: AccountChangeResponse, at now: Date
+  ) {
     privacy.accountChanged()
-    history.recordAccountChange(device: device, to: account, time: now)
+    history.recordAccountChange(device: device, to: account, response: response, time: now)
     // What the device replaced under the old account is no concern of the new one's.
     replacements[device] = nil
   }

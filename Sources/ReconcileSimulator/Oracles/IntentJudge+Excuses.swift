@@ -174,9 +174,18 @@ extension IntentJudge {
     // did not land because a later edit overwrote them before they were sent. A save merely without the key proves
     // nothing: one sent before the removal may land after it.
     let valued = action.writes.compactMap { $0.value == nil ? nil : $0.key }
-    if valued.contains(where: { causality.landing(action, key: $0) != nil }) { return false }
+    if valued.contains(where: { causality.landing(action, key: $0) != nil && landingProves(action, key: $0) }) {
+      return false
+    }
     let removed = action.writes.compactMap { $0.value == nil ? $0.key : nil }
     return !removed.contains { removalProven(action, key: $0, damage: damage) }
+  }
+
+  /// Whether a save carrying `action`'s write of `key` proves the write landed: a merged key's edit that added nothing
+  /// (a list emptied that held nothing, say) is carried by any save, even one sent before it.
+  func landingProves(_ action: UserHistory.Action, key: String) -> Bool {
+    guard let carries = causality.contract(for: key).carriesEdit else { return true }
+    return !carries(nil, (history.base(of: action, key: key), action.writes[key] ?? nil))
   }
 
   /// Under `.editWins`: whether `action` is an edit no deletion of `latest` saw, withdrawn by damage to its device's

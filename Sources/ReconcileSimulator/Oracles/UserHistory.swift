@@ -136,6 +136,8 @@ package struct UserHistory: Sendable {
   private var currentAccount: [String: String?] = [:]
   /// The account every device starts signed in to.
   private var primaryAccount: String?
+  /// Per device, the account whose data it holds, where it is not the primary one.
+  private var dataOwner: [String: String] = [:]
   /// Per record, the devices that saved it and never got the answer (lost, or given up on): they cannot know whether
   /// the save landed.
   package private(set) var unansweredSaves: [RecordID: Set<String>] = [:]
@@ -186,19 +188,27 @@ package struct UserHistory: Sendable {
     damage.append(Damage(order: counter, device: device, recordID: recordID, time: time, account: account(of: device)))
   }
 
-  /// Notes `device` signing in to `account` (`nil`: signing out). On a sign-out or a switch the app deletes the previous
-  /// account's local data, as Apple asks, so what the device had not sent is withdrawn with every copy (a ``Damage``
-  /// of every record); a write already on its way may still land. A sign-in from no account keeps what the device
-  /// made while signed out, for the account signed in to.
-  package mutating func recordAccountChange(device: String, to account: String?, time: Date) {
+  /// Notes `device` signing in to `account` (`nil`: signing out). Where the app deletes its local data (its
+  /// `response`: on a sign-out or a switch, as Apple asks; or, keeping it for the same account, when
+  /// another account signs in), what the device had not sent is withdrawn with every copy (a ``Damage`` of every
+  /// record, for the account the data belonged to and, on a sign-in, for the one signed in to, which what was made
+  /// signed out was meant for); a write already on its way may still land. Otherwise what the device made signed out
+  /// stays for the account signed in to.
+  package mutating func recordAccountChange(
+    device: String, to account: String?, response: AccountChangeResponse = .deleteLocalData, time: Date
+  ) {
     let previous = self.account(of: device)
     guard previous != account else { return }
     counter += 1
     accountChanges.append(AccountChange(order: counter, device: device, from: previous, to: account))
-    if previous != nil {
-      damage.append(Damage(order: counter, device: device, recordID: nil, time: time, account: previous))
+    let owner = dataOwner[device] ?? primaryAccount
+    if response.deletesLocalData(from: previous, to: account, owner: owner) {
+      for lost in Set([previous ?? owner, previous == nil ? account : nil].compactMap { $0 }).sorted() {
+        damage.append(Damage(order: counter, device: device, recordID: nil, time: time, account: lost))
+      }
     }
     currentAccount[device] = .some(account)
+    if let account { dataOwner[device] = account }
   }
 
   /// The account an action's writes are for: the one its device was signed in to, or, for an action made while

@@ -44,8 +44,9 @@ protocol WorldListener {
   mutating func storageDamaged(on device: String, recordID: RecordID, at now: Date)
   /// The database feed was compacted: old database tokens expired, and with them what the feed said of zones gone.
   mutating func databaseFeedCompacted(at now: Date)
-  /// `device`'s iCloud account changed; it is now signed in to `account` (`nil`: signed out).
-  mutating func accountChanged(on device: String, to account: String?, at now: Date)
+  /// `device`'s iCloud account changed; it is now signed in to `account` (`nil`: signed out). Its app answers with
+  /// `response`.
+  mutating func accountChanged(on device: String, to account: String?, response: AccountChangeResponse, at now: Date)
   /// A user on a device signed in to `account` (`nil`: signed out) wrote these values.
   mutating func userWrote(_ values: [FieldValue?], under account: String?)
 }
@@ -84,6 +85,8 @@ extension WorldListener {
   ) {}
   mutating func storageDamaged(on device: String, recordID: RecordID, at now: Date) {}
   mutating func databaseFeedCompacted(at now: Date) {}
-  mutating func accountChanged(on device: String, to account: String?, at now: Date) {}
+  mutating func accountChanged(
+    on device: String, to account: String?, response: AccountChangeResponse, at now: Date
+  ) {}
   mutating func userWrote(_ values: [FieldValue?], under account: String?) {}
 }

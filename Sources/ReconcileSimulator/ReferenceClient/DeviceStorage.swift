@@ -15,6 +15,8 @@ package struct DeviceStorage: Sendable, Hashable {
   package internal(set) var databaseToken: DatabaseChangeToken?
   /// Whether the device has created (or seen) its zone on the server.
   package internal(set) var zoneCreated = false
+  /// The iCloud account the stored data belongs to, once the device has changed accounts (before: its configured one).
+  var dataOwner: String?
   /// The device's hybrid logical clock, kept so its stamps never go backwards across launches.
   package internal(set) var clock: HybridLogicalClock
   /// How many damaged records the device has found and thrown away (see

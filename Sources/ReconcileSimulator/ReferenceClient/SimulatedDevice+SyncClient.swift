@@ -17,6 +17,9 @@ extension SimulatedDevice: SyncClient {
   /// The number of entries in the pending queue.
   public var pendingChangeCount: Int { storage.pending.count }
 
+  /// The app's choice, from its setup (``ClientSetup/accountChange``).
+  public var accountChangeResponse: AccountChangeResponse { configuration.accountChange }
+
   /// The committed zone token.
   public var persistedZoneToken: ZoneChangeToken? { storage.zoneToken }
 }
@@ -29,5 +32,6 @@ extension SimulatedDevice.Configuration {
       name: setup.name, userRecordName: setup.userRecordName, zoneID: setup.zoneID, resolver: setup.resolver,
       deletePolicy: setup.deletePolicy, schema: setup.schema, bookkeeping: setup.bookkeeping,
       clockOffset: setup.clockOffset, zoneDeletion: setup.zoneDeletion, defects: setup.defects)
+    accountChange = setup.accountChange
   }
 }

@@ -48,6 +48,8 @@ public struct SimulatedDevice: Sendable {
     package var fetchPageSize: Int?
     /// What the device does when another client deletes its zone.
     package var zoneDeletion: ZoneDeletionResponse
+    /// What the app does with its local data when the account changes.
+    package var accountChange: AccountChangeResponse = .deleteLocalData
     /// Deliberate mistakes the device makes, for showing that an invariant catches them.
     package var defects: DefectSet
 
@@ -359,18 +361,27 @@ public struct SimulatedDevice: Sendable {
     }
   }
 
-  /// The device's iCloud account changed. A sign-out or a switch deletes the previous account's local data, as Apple
-  /// asks: records, queue, tombstones, tokens, and a halt (a new account is not the old one's to answer for). A sign-in
-  /// from no account keeps what the device holds, made while signed out, and uploads it to the account; the zone is
-  /// listed from the beginning.
-  ///
-  /// Partial: keeping local data for the same account across a sign-out (an app's other choice) is not offered yet.
+  /// The device's iCloud account changed. Where the app deletes its local data (``AccountChangeResponse``: by default
+  /// on a sign-out or a switch, as Apple asks; keeping it for the same account, when another account signs in), it
+  /// deletes records, queue, tombstones, tokens and a halt (a new account is not the old one's to answer for). A
+  /// sign-in that deletes nothing uploads what the device holds, made while signed out, listing the zone from the
+  /// beginning — or, signing in again to the account whose data it kept, resumes where it stopped.
   public mutating func accountChanged(_ change: SyncEngine.AccountChange) {
     markInFlightSavesInDoubt()
     session.inFlight = nil
     session.phase = .idle
     session.haltReason = nil
-    if change.previousUser != nil, !configuration.defects.contains(.keepDataAcrossAccounts) {
+    let owner = storage.dataOwner ?? configuration.userRecordName
+    defer { if let user = change.currentUser { storage.dataOwner = user } }
+    let deletes = configuration.accountChange.deletesLocalData(
+      from: change.previousUser, to: change.currentUser, owner: owner)
+    if change.currentUser == nil, !deletes {
+      // Kept through the sign-out, for the account to find again.
+    } else if change.previousUser == nil, change.currentUser == owner, !deletes,
+      configuration.accountChange == .keepForSameAccount
+    {
+      // The same account again: everything kept is its own, tokens included.
+    } else if deletes, !configuration.defects.contains(.keepDataAcrossAccounts) {
       let queued = Set(storage.pending.entries.map(\.recordID))
       let unsent = storage.records.filter { queued.contains($0.key) }
       let state = (storage.zoneToken, storage.databaseToken, storage.zoneCreated)

@@ -29,6 +29,8 @@ package enum ScriptCommand: Sendable, Hashable {
   case invariants(Set<Invariant>)
   /// `zone-deletion drop|reupload`
   case zoneDeletion(ZoneDeletionResponse)
+  /// `account-change delete|keep`
+  case accountChange(AccountChangeResponse)
   /// `send-after-edits`: devices send right after each user action (``Workload/sendsAfterEdits``).
   case sendAfterEdits
   /// `defect NAME`: a deliberate mistake every device of a simulation makes (``ClientDefect``).
@@ -113,7 +115,9 @@ package enum ScriptCommand: Sendable, Hashable {
     case .jumpClock(_, let seconds), .advance(let seconds): return DurationSyntax.wholeSeconds(seconds) != nil
     case .fault(let fault): return fault.simulationFaults != nil
     case .expect(let expectation): return expectation == .invariants
-    case .deletePolicy, .schemas, .client, .invariants, .zoneDeletion, .sendAfterEdits, .defect, .limits, .sync,
+    case .deletePolicy, .schemas, .client, .invariants, .zoneDeletion, .accountChange, .sendAfterEdits, .defect,
+      .limits,
+      .sync,
       .setOnline, .crash, .resetSync, .account, .quiesce:
       return true
     case .schema, .syncAll, .wait, .restart, .show, .help, .reset: return false

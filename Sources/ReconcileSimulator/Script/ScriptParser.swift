@@ -101,6 +101,10 @@ package enum ScriptParser {
       syntax: "zone-deletion drop | reupload", summary: "what devices do when their zone is deleted elsewhere",
       runs: .replay, example: "zone-deletion reupload"),
     Entry(
+      syntax: "account-change delete | keep",
+      summary: "what apps do with local data when an account changes: delete it, or keep it for the same account",
+      runs: .replay, example: "account-change keep"),
+    Entry(
       syntax: "send-after-edits", summary: "devices send right after each user action",
       runs: .replay, example: "send-after-edits"),
     Entry(
@@ -283,6 +287,12 @@ package enum ScriptParser {
         throw .unknown("zone-deletion response", name, choices: ZoneDeletionResponse.allCases.map(\.rawValue))
       }
       command = .zoneDeletion(response)
+    case "account-change":
+      let name = try words.required("delete or keep")
+      guard let response = AccountChangeResponse(rawValue: name) else {
+        throw .unknown("account-change response", name, choices: AccountChangeResponse.allCases.map(\.rawValue))
+      }
+      command = .accountChange(response)
     case "send-after-edits": command = .sendAfterEdits
     case "defect":
       let name = try words.required("a defect")

@@ -93,6 +93,7 @@ public enum SimulationScript {
           + (device.upgraded ? " --upgraded" : ""))
     }
     if setup.zoneDeletion != .dropLocalData { lines.append("zone-deletion \(setup.zoneDeletion)") }
+    if setup.accountChange != .deleteLocalData { lines.append("account-change \(setup.accountChange)") }
     if setup.sendsAfterEdits { lines.append("send-after-edits") }
     let lowered = ServerLimit.allCases.filter { setup.limits[$0] != SimulatedServer.Limits.cloudKit[$0] }
     if !lowered.isEmpty { lines.append("limit" + lowered.map { " \($0.rawValue) \(setup.limits[$0])" }.joined()) }
@@ -224,6 +225,7 @@ public enum SimulationScript {
         }
         setup.devices.append(device)
       case .zoneDeletion(let response): setup.zoneDeletion = response
+      case .accountChange(let response): setup.accountChange = response
       case .sendAfterEdits: setup.sendsAfterEdits = true
       case .limits(let limits):
         for (limit, value) in limits { setup.limits[limit] = value }
@@ -245,7 +247,9 @@ public enum SimulationScript {
       }
       // Checked once the resolver is named, or at the first line that runs the world (scripts name the client first).
       switch command {
-      case .client, .deletePolicy, .schemas, .addDevice, .zoneDeletion, .sendAfterEdits, .limits, .defect, .invariants:
+      case .client, .deletePolicy, .schemas, .addDevice, .zoneDeletion, .accountChange, .sendAfterEdits, .limits,
+        .defect,
+        .invariants:
         break
       default:
         if let refusal = setup.client.refusal(ofResolver: setup.resolver.name) { throw fail(refusal) }

@@ -153,6 +153,7 @@ package struct SimulationSession: Sendable {
     case .client(let name): ["client \(name)"]
     case .invariants(let set): ["invariants " + set.map(\.rawValue).sorted().joined(separator: " ")]
     case .zoneDeletion(let response): ["zone deletion \(response)"]
+    case .accountChange(let response): ["account change: \(response) local data"]
     case .sendAfterEdits: ["devices send after every edit"]
     case .defect(let defect): ["every device makes the defect \(defect)"]
     case .limits(let limits): ServerLimit.confirmation(limits)

@@ -70,7 +70,9 @@ extension Simulation {
       accounts[name] = user
       if let user { accountsUsed.insert(user) }
       statistics.accountChanges += 1
-      auditor.accountChanged(on: name, to: user, at: now)
+      auditor.accountChanged(
+        on: name, to: user, response: index(of: name).map { clients[$0].accountChangeResponse } ?? .deleteLocalData,
+        at: now)
       withDevice(name) { $0.accountChanged(change) }
     case .advance:
       break

@@ -149,10 +149,12 @@ public struct Simulation: Sendable {
   }
 
   static func clientSetup(_ device: DeviceSetup, setup: SimulationSetup) -> ClientSetup {
-    ClientSetup(
+    var client = ClientSetup(
       name: device.name, userRecordName: user, zoneID: zoneID, resolver: setup.resolver.resolver,
       bookkeeping: setup.resolver.bookkeeping, deletePolicy: setup.deletePolicy, schema: AppSchemas.base(setup.schemas),
       clockOffset: device.clockOffset, zoneDeletion: setup.zoneDeletion, defects: setup.defects)
+    client.accountChange = setup.accountChange
+    return client
   }
 
   // MARK: Looking

@@ -182,6 +182,31 @@ struct FoundAtScaleTests {
   static let cases = [
     ReplayCase(
       behaviour:
+        "deleting a record created again after a deletion aims at the version the first deletion saw, so a refetch under editWins does not keep it (field-merge editWins hostile seed 448)",
+      script: """
+        resolver field-merge
+        delete-policy editWins
+        schemas minor
+        device add d1
+        device add d2
+        send-after-edits
+        invariants noResurrection
+        d1 create Note/r1 title="d1.0"
+        d2 create Note/r2 title="d2.1"
+        advance 3s
+        fault throttle 21s
+        advance 10s
+        d1 edit Note/r1 title="d1.43"
+        advance 10s
+        d1 delete Note/r2
+        d1 create Note/r2 title="d1.116"
+        d1 delete Note/r2
+        d1 reset-sync
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
         "a record created again after a deletion here survives that deletion landing late, when a fetch reports it (field-merge swarm seed 442)",
       script: """
         resolver field-merge

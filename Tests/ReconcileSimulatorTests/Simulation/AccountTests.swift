@@ -100,6 +100,46 @@ struct AccountTests {
     #expect(healthy.passed, "\(healthy.violations)")
   }
 
+  /// d2 signs out with its data kept for the account, edits and creates while signed out, and signs in again — to the
+  /// same account (`same`), which gets every change, or to another, which gets none of them.
+  static func keptForTheAccount(signingInTo account: String) -> String {
+    """
+    account-change keep
+    device add d1
+    device add d2
+    send-after-edits
+    d1 create Note/r1 title="a1"
+    advance 3s
+    d2 sync
+    advance 2s
+    d2 sign-out
+    d2 edit Note/r1 title="a2"
+    d2 create Note/r3 title="offline"
+    d1 edit Note/r1 body="b1"
+    advance 3s
+    d2 sign-in \(account)
+    advance 5s
+    quiesce
+    expect invariants
+    """
+  }
+
+  @Test("an app that keeps local data for the same account sends what was made signed out to that account only")
+  func keepForTheSameAccount() throws {
+    let same = try Simulation.replay(Self.keptForTheAccount(signingInTo: "_user"))
+    #expect(same.passed, "\(same.violations)")
+    // r1's edit and r3 made while signed out are judged in the account: kept through the sign-out, not withdrawn.
+    #expect(same.outcomes[.noLostRecords] == .held(checks: 2))
+    #expect(same.outcomes[.oneSidedChangesKept] == .held(checks: 3))
+    let other = try Simulation.replay(Self.keptForTheAccount(signingInTo: "_other"))
+    #expect(other.passed, "\(other.violations)")
+    guard case .held(let privacy) = other.outcomes[.accountsKeptApart] else {
+      Issue.record("accountsKeptApart was not judged: \(String(describing: other.outcomes[.accountsKeptApart]))")
+      return
+    }
+    #expect(privacy > 0)
+  }
+
   /// Seeded runs that failed before a fix of the judge's model of accounts or of a client, shrunk; each held once
   /// fixed. Named by the configuration and seed that found it.
   static let foundAtScale: [ReplayCase] = [
@@ -283,6 +323,97 @@ struct AccountTests {
         d3 delete Note/r2
         d3 create Note/r2 title="d3.75"
         d3 sign-out
+        quiesce
+        expect invariants
+        """
+    ),
+    ReplayCase(
+      // The create made after the deletion never landed before the wipe: the deletion went with it.
+      behaviour: "field-merge swarm seed 342: a replacement saved only after the wipe did not land before it",
+      script: """
+        resolver field-merge
+        device add d2
+        device add d3
+        send-after-edits
+        limit batch-bytes 2000 page-size 2
+        d2 create Note/r2 title="d2.3"
+        d3 create Note/r3 title="d3.4"
+        advance 2s
+        d3 delete Note/r2
+        d3 create Note/r2 title="d3.91"
+        d3 sign-out
+        d3 sign-in _user
+        advance 2s
+        d3 edit Note/r2 title="d3.193"
+        quiesce
+        expect invariants
+        """
+    ),
+    ReplayCase(
+      // Same rule on the sync engine, in another account's database.
+      behaviour: "sync-engine merging swarm seed 276: a replacement wiped before it was sent does not stand",
+      script: """
+        client sync-engine
+        resolver merging
+        device add d2
+        send-after-edits
+        limit batch-items 3 page-size 5
+        d2 sign-in _other
+        d2 create Note/r6 title="d2.49"
+        d2 delete Note/r6
+        fault throttle 3s
+        d2 create Note/r6 title="d2.103"
+        d2 sign-out
+        d2 sign-in _other
+        advance 1s
+        d2 edit Note/r6 steps=["d2.191", "d2.78", "d2.178"]
+        quiesce
+        expect invariants
+        """
+    ),
+    ReplayCase(
+      // d2's deletion, made signed out on another copy, does not withdraw the edit it made before signing out.
+      behaviour: "sync-engine merging hostile seed 347: a deletion after a sign-out withdraws nothing made before it",
+      script: """
+        client sync-engine
+        resolver merging
+        schemas major
+        device add d1
+        device add d2
+        device add d3
+        send-after-edits
+        d2 sign-in _other
+        d1 sign-in _other
+        d1 create Note/r4 title="d1.54"
+        d2 sync
+        d2 edit Note/r4 rank=62
+        d2 sign-out
+        d3 sign-in _other
+        d3 edit Note/r4 title="d3.136"
+        d2 create Note/r4 title="d2.140"
+        d2 delete Note/r4
+        d2 sign-in _other
+        quiesce
+        expect invariants
+        """
+    ),
+    ReplayCase(
+      // A list emptied that held nothing is carried by any save: it proves no landing, so the wiped edit is withdrawn.
+      behaviour: "merging editWins hostile seed 83: an edit that added nothing proves no landing",
+      script: """
+        resolver merging
+        delete-policy editWins
+        device add d3
+        send-after-edits
+        d3 sign-in _other
+        d3 create Note/r3 title="d3.17"
+        advance 1s
+        d3 edit Note/r3 rank=34 steps=[]
+        fault throttle 1s
+        d3 sign-in _user
+        d3 sign-in _other
+        advance 3s
+        d3 delete Note/r3
         quiesce
         expect invariants
         """

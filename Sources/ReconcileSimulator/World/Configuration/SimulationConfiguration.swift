@@ -27,6 +27,8 @@ public struct SimulationSetup: Sendable, Hashable {
   public var devices: [DeviceSetup]
   /// What devices do when their zone is deleted by another client.
   public var zoneDeletion: ZoneDeletionResponse
+  /// What devices do with their local data when their iCloud account changes; `.deleteLocalData` unless set.
+  public var accountChange: AccountChangeResponse = .deleteLocalData
   /// Deliberate mistakes every device makes (for showing that an invariant catches them); none unless given.
   public var defects: Set<ClientDefect>
   /// The server's request limits (lowered at random by swarm testing).
@@ -83,6 +85,8 @@ public struct SimulationConfiguration: Sendable, Hashable {
   public var invariants: Set<Invariant>
   /// What devices do when their zone is deleted by another client; `.dropLocalData` unless set.
   public var zoneDeletion: ZoneDeletionResponse = .dropLocalData
+  /// What devices do with their local data when their iCloud account changes; `.deleteLocalData` unless set.
+  public var accountChange: AccountChangeResponse = .deleteLocalData
   /// Deliberate mistakes every device makes; none unless set.
   public var defects: Set<ClientDefect> = []
   /// What users do; ``Workload/colliding`` unless set.

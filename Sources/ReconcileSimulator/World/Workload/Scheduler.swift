@@ -49,10 +49,12 @@ struct Scheduler: Sendable {
       limits.maximumBatchItems = [2, 3, 5, 10, 400][random.below(5)]
       limits.maximumBatchBytes = [400, 800, 2_000, 2 * 1_048_576][random.below(4)]
     }
-    return SimulationSetup(
+    var setup = SimulationSetup(
       resolver: configuration.resolver, deletePolicy: configuration.deletePolicy, schemas: configuration.schemas,
       devices: devices, zoneDeletion: configuration.zoneDeletion, defects: configuration.defects, limits: limits,
       sendsAfterEdits: configuration.workload.sendsAfterEdits, client: configuration.client)
+    setup.accountChange = configuration.accountChange
+    return setup
   }
 
   mutating func next(index: Int, world: Simulation) -> SimulationStep {
