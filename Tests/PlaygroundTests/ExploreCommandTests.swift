@@ -80,7 +80,7 @@ struct ExploreCommandTests {
     #expect(output.standardError.contains("explore: 40/40 seeds (100%)"))
     #expect(output.standardError.split(separator: "\n").count == 10, "a line per tenth:\n\(output.standardError)")
     #expect(output.standardOutput.contains("explored seeds 0..40: 40 seeds, "))
-    #expect(output.standardOutput.contains("runs reaching each path: batchRequestFailed "))
+    #expect(output.standardOutput.contains("runs reaching each path: accountChange "))
     #expect(output.standardOutput.contains("never exercised: unknownKeysKept"))
   }
 

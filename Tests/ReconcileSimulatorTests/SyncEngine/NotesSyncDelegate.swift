@@ -88,8 +88,9 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     store.now = max(store.now, now)
     guard let note = store.notes.removeValue(forKey: id) else { return }
     store.ancestors[id] = nil
-    if !note.isKnownToServer, !store.handedOut.contains(id) {
-      // Never handed to the engine: nothing to delete on the server, and a copy fetched later is someone else's.
+    if !note.isKnownToServer, !store.handedOut.contains(id), !store.replacing.contains(id) {
+      // Never handed to the engine, nor replacing a deleted note whose deletion is still owed: nothing to delete on the
+      // server, and a copy fetched later is someone else's.
       syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       persist?(store)
       return
@@ -152,6 +153,8 @@ struct NotesSyncDelegate: SyncEngineDelegate {
         store.tombstones.remove(id)
         store.deletedVersions[id] = nil
       }
+    case .accountChange(let change):
+      accountChanged(change, &syncEngine)
     default:
       break
     }
@@ -330,6 +333,21 @@ struct NotesSyncDelegate: SyncEngineDelegate {
         store.notes[id] = Self.asNew(note)
         syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
       }
+    }
+    if !store.notes.isEmpty { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
+  }
+
+  /// The iCloud account changed, and the engine has reset its state and cleared what was pending. A sign-out or a
+  /// switch deletes the previous account's notes, as Apple asks; a sign-in uploads what was written signed out.
+  private mutating func accountChanged(_ change: SyncEngine.AccountChange, _ syncEngine: inout SyncEngine.State) {
+    guard change.previousUser == nil else {
+      store = Store(clock: store.clock, now: store.now)
+      return
+    }
+    store.fetchStartsOver = true
+    for (id, note) in store.notes.sorted(by: { $0.key < $1.key }) {
+      store.notes[id] = Self.asNew(note)
+      syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
     }
     if !store.notes.isEmpty { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
   }
