@@ -243,10 +243,8 @@ extension IntentJudge {
   /// A deletion withdrawn with the account's local data: its device signed out or switched accounts after it, and the
   /// server shows no deletion of the record by that device before the device acted on it again after that, so the
   /// deletion never landed (one on its way may still land: then it stands).
-  /// A deletion of a copy only the device held (``deletesOnlyUnlandedCopy(_:)``) had nothing to send: it took
-  /// effect on the device, and is not withdrawn.
   func deletionWithdrawn(_ action: UserHistory.Action) -> Bool {
-    guard action.isDelete, !deletesOnlyUnlandedCopy(action),
+    guard action.isDelete,
       let wipe = history.damage.first(where: {
         $0.recordID == nil && $0.device == action.device && $0.order > action.order
       })
@@ -263,26 +261,6 @@ extension IntentJudge {
     }
     return timeline.firstDeletion(
       of: action.recordID, by: action.device, from: action.time, before: next?.time ?? .distantFuture) == nil
-  }
-
-  /// A deletion of a copy the server never had: its device showed no server version of the record, no save of its own
-  /// create of the copy landed, and no deletion of the record by the device landed after it. The user deleted what only
-  /// their device held (made while signed out, or a name another device had used unseen); a version on the server
-  /// under the same name is not what they saw, and the deletion never reaches it.
-  func deletesOnlyUnlandedCopy(_ action: UserHistory.Action) -> Bool {
-    guard action.isDelete, action.base == 0,
-      let create = byRecord[action.recordID]?.last(where: {
-        $0.isCreate && $0.device == action.device && $0.order < action.order
-      })
-    else { return false }
-    // No save of the device's landed from its create until it acted on the record again (one on its way when the user
-    // deleted lands after the deletion: then the copy reached the server).
-    let next = byRecord[action.recordID]?.first { $0.device == action.device && $0.order > action.order }
-    let end = next?.time ?? .distantFuture
-    let saved = timeline.firstSave(of: action.recordID, by: action.device, from: create.time) { _ in true }
-    if let saved, saved.time < end { return false }
-    return timeline.firstDeletion(of: action.recordID, by: action.device, from: action.time, before: .distantFuture)
-      == nil
   }
 
   /// The first deletion of the record by the action's own device after it, unless withdrawn with the account's local

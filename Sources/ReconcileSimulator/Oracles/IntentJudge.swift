@@ -112,7 +112,7 @@ struct IntentJudge {
   ) {
     var ops: [Causality.Event] = actions.filter { action in
       switch action.kind {
-      case .delete: !deletionWithdrawn(action) && !deletesOnlyUnlandedCopy(action)
+      case .delete: !deletionWithdrawn(action)
       case .create: !withdrawn(action)
       case .edit: deletePolicy == .editWins && !withdrawn(action, forExistence: true)
       }
