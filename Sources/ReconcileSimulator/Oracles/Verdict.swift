@@ -17,7 +17,7 @@ struct EndState: Sendable {
     var records: [Record]
     var pendingChangeCount: Int
     /// The account the device is signed in to; `nil`: signed out.
-    var account: String? = Simulation.user
+    var account: String?
   }
 
   /// Whether the world became quiescent within the bounds.
