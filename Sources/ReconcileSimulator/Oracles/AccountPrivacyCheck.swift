@@ -15,11 +15,23 @@ struct AccountPrivacyCheck: Sendable {
   /// Whether any device changed accounts: without that, nothing can cross.
   private(set) var accountsChanged = false
 
+  /// What users wrote before any device changed accounts, indexed only once one does: a run without account changes
+  /// never pays for the index.
+  private var unindexed: [(values: [FieldValue?], account: String?)] = []
+
   /// A device changed accounts.
-  mutating func accountChanged() { accountsChanged = true }
+  mutating func accountChanged() {
+    accountsChanged = true
+    for (values, account) in unindexed { index(values, account: account) }
+    unindexed = []
+  }
 
   /// A user on a device signed in to `account` (`nil`: signed out) wrote `values`.
   mutating func userWrote(_ values: [FieldValue?], account: String?) {
+    if accountsChanged { index(values, account: account) } else { unindexed.append((values, account)) }
+  }
+
+  private mutating func index(_ values: [FieldValue?], account: String?) {
     for value in values {
       for string in Self.strings(in: value) { writtenUnder[string, default: []].insert(account ?? "") }
     }

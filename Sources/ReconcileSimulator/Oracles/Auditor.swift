@@ -156,12 +156,8 @@ struct Auditor: WorldListener, Sendable {
   /// The server history position of a version `device` shows (0 for none, or one without a change tag): what the
   /// device had seen of the record, in the database of the account it is signed in to.
   private func shownPosition(_ record: Record?, on device: String) -> Int {
-    record?.recordChangeTag.flatMap { observer(of: device).tagPosition[$0] } ?? 0
-  }
-
-  /// The observer of the database `device` syncs with now (an empty one while it is signed out).
-  private func observer(of device: String) -> Observer {
-    history.account(of: device).flatMap { observers[$0] } ?? Observer()
+    guard let tag = record?.recordChangeTag, let account = history.account(of: device) else { return 0 }
+    return observers[account]?.tagPosition[tag] ?? 0
   }
 
   /// A user acted: adds the action to the ground truth, based on the version the device showed (a create is based on
@@ -182,7 +178,8 @@ struct Auditor: WorldListener, Sendable {
       action.base = shown
       replacements[device, default: [:]][recordID] = .deleted(aimedAt: shown)
     case (.edit, .created(let replacing)?)
-    where observer(of: device).replacementUnlanded(of: recordID, on: device, deleted: replacing, shown: shown):
+    where (history.account(of: device).flatMap { observers[$0] } ?? Observer()).replacementUnlanded(
+      of: recordID, on: device, deleted: replacing, shown: shown):
       // An edit of the device's own create, replacing the record it deleted: it belongs to that create's life, not
       // to the one replaced (which another device may delete).
       action.base = shown

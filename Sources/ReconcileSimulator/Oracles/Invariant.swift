@@ -34,7 +34,7 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable, Codable, Custom
   /// Change tags are never reused, and each device's zone token only moves forward.
   case serverInvariants
   /// No value a user wrote while signed in to one iCloud account reaches another account's database, nor is shown
-  /// on a device signed in to another account (``AccountPrivacyCheck``).
+  /// on a device signed in to another account: judged on the values users wrote, on the wire and at the end.
   case accountsKeptApart
 
   /// The playground name.
