@@ -184,7 +184,12 @@ struct IntentJudge {
         tally.setAside(id, .editRemovedByDeletion)
         return
       }
-      // An edit and a deletion that did not see each other: the edit revives the record.
+      // An edit and a deletion that did not see each other: the edit revives the record — unless a zone deletion took
+      // it later and no device held a copy to upload again.
+      if server[id] == nil, noCopyLeftAfterZoneDeletion(id, latest: latest) {
+        tally.setAside(id, .noCopyLeftAfterZoneDeletion)
+        return
+      }
       tally.judged(.noLostRecords)
       if server[id] == nil {
         let what = latest.map(describe).joined(separator: " and ")

@@ -380,7 +380,8 @@ extension SimulatedDevice {
     for (id, kind) in storage.pending.entries where kind == .delete { storage.pending.remove(id) }
     storage.zoneCreated = false
     if drops {
-      for (id, local) in storage.records where local.lastKnownServer != nil {
+      // A copy still waiting to be uploaded again after an earlier deletion was acknowledged there: it goes too.
+      for (id, local) in storage.records where local.lastKnownServer != nil || local.reuploadAncestor != nil {
         storage.records[id] = nil
         storage.pending.remove(id)
       }

@@ -656,7 +656,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     disk.deletedLocally = [:]
     disk.heldBack = [:]
     for (id, record) in disk.records.sorted(by: { $0.key < $1.key }) {
-      if zoneDeletion.dropsLocalData(after: reason), record.recordChangeTag != nil {
+      // A copy still waiting to be uploaded again after an earlier deletion was acknowledged there: it goes too.
+      if zoneDeletion.dropsLocalData(after: reason), record.recordChangeTag != nil || disk.reuploaded.contains(id) {
+        disk.reuploaded.remove(id)
         disk.records[id] = nil
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       } else {
