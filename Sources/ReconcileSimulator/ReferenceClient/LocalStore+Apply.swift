@@ -104,6 +104,7 @@ extension LocalStore {
       var updated = local
       updated.lastKnownServer = server
       updated.current = server
+      updated.reuploadAncestor = nil
       storage.records[id] = updated
       return nil
     }
@@ -229,7 +230,9 @@ extension LocalStore {
     }
     guard var local = storage.records[id] else { return nil }
     observeStamps(of: server)
-    if let known = local.lastKnownServer?.creationDate, let created = server.creationDate, known != created {
+    if local.reuploadAncestor == nil, let known = local.lastKnownServer?.creationDate, let created = server.creationDate,
+      known != created
+    {
       // The record was deleted and created anew elsewhere: this device's edits were to the deleted one.
       if configuration.deletePolicy == .deleteWins || !local.hasUnsentChanges {
         replaceUnsent(local, with: server)

@@ -373,6 +373,13 @@ extension SimulatedDevice {
       // Records fetched or saved into the new zone are current, and so are their deletions: the listing from the
       // beginning says what went, and what it leaves out is dropped or uploaded again as the reason says.
       storage.reuploadUnseen = !drops
+      if !drops {
+        // Copies from the old zone go up again, not replaced by a user's new record: their unsent edits merge with the
+        // new zone's version, over the last version they knew.
+        for (id, local) in storage.records {
+          if let known = local.lastKnownServer { storage.records[id]?.reuploadAncestor = known.withoutSystemFields }
+        }
+      }
       session.phase = .fetchingZone
       return
     }
