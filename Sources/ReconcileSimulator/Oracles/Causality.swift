@@ -154,11 +154,13 @@ package struct Causality: Sendable {
     // An edit of a server version deleted before any save of its device landed was lost with it: a later save by the
     // device is of a new record. (An edit of the device's own unsent create is of the record it later saves.)
     // Under `.editWins` such a save is the revival the policy promises, and belongs to the revived record.
+    // A zone deletion devices answer by uploading what they hold (an encrypted-data reset) deleted nothing of theirs,
+    // and one after the record's deletion has the device upload its copy, edits and all, as a record anew.
     if deletePolicy == .deleteWins, !action.isCreate, action.base > 0, !action.buildsOnReplacement,
-      timeline.versions[id]?.contains(where: {
-        $0.record == nil && $0.position > action.base && $0.position < save.position
-      })
-        == true
+      let deleted = timeline.versions[id]?.last(where: {
+        $0.record == nil && (!$0.isZoneReset || $0.wipes) && $0.position > action.base && $0.position < save.position
+      }),
+      !history.resets.contains(where: { !$0.wipes && $0.position > deleted.position && $0.position < save.position })
     {
       return nil
     }
