@@ -228,19 +228,29 @@ struct IntentJudge {
     for action in writes { keys.formUnion(action.writes.keys) }
     for key in keys.sorted() {
       let contract = causality.contract(for: key)
-      let writers = writes.filter { $0.decides(key) && !keyWithdrawn($0, key: key) }
+      // A write on a copy from before a zone deletion devices answer by uploading again, by a device that could not
+      // learn why the zone went, may be dropped with its copy: it may be in the value or not.
+      let reasonLost = writes.filter { $0.decides(key) && reuploadMayLose($0) == .zoneDeletionReasonLost }
+      let writers = writes.filter { write in
+        write.decides(key) && !keyWithdrawn(write, key: key) && !reasonLost.contains { $0.order == write.order }
+      }
       let latest = latestWrites(writers, key: key)
       guard !latest.isEmpty else { continue }
       let ended = Observer.value(of: key, in: final)
       // Values of writes an editWins revival may or may not have kept: those that reached the server before the
       // deletion was cancelled or revived (unsent ones went with the deleted copy).
-      let maybe = optional.filter { $0.decides(key) && causality.landing($0, key: key) != nil }
+      let maybe =
+        optional.filter { $0.decides(key) && causality.landing($0, key: key) != nil }
+        + reasonLost.filter { causality.landing($0, key: key) != nil }
       let unanswered = history.unansweredSaves[id] ?? []
       var kept: Bool
       if contract.judgesEdits {
         // A write its device withdrew, by deleting the record or losing its copy to damage, may be in the value or not.
         let all = writes.filter { $0.decides(key) }
-        let withdrawn = all.filter { laterDeletion(of: $0) != nil || damage(after: $0) != nil }
+        let withdrawn = all.filter { write in
+          laterDeletion(of: write) != nil || damage(after: write) != nil
+            || reasonLost.contains { $0.order == write.order }
+        }
         let required = all.filter { write in !withdrawn.contains { $0.order == write.order } }
         switch judgeEdits(key, contract, writers: required, withdrawn: withdrawn + maybe, unanswered: unanswered, ended)
         {
