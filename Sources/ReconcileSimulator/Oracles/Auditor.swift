@@ -43,6 +43,11 @@ struct Auditor: WorldListener, Sendable {
   /// create's, which has not landed, and its edits belong to the create's life
   /// (``UserHistory/Action/buildsOnReplacement``).
   private var replacements: [String: [RecordID: Replacement]] = [:]
+  /// Per device and record, the last version the server acknowledged to it (an answer to its save, or a copy it showed
+  /// when a zone deletion took the record): a copy waiting to be uploaded again after a deletion devices answer so
+  /// shows no change tag, yet is that version — until the user creates or deletes the record there, or the device
+  /// drops what the server had acknowledged.
+  private var acknowledged: [String: [RecordID: Int]] = [:]
 
   private enum Replacement {
     /// Deleted, aiming at the version at this history position; no create since.
@@ -88,6 +93,12 @@ struct Auditor: WorldListener, Sendable {
   ) {
     ledger.answerDelivered(
       answer, requestID: requestID, saving: saving, awaited: awaited, index: index, device: device, into: &history)
+    if awaited, case .success(.modifyRecords(let reply)) = answer {
+      for record in reply.saved {
+        let position = shownPosition(record, on: device)
+        if position > 0 { acknowledged[device, default: [:]][record.recordID] = position }
+      }
+    }
     retryAfters.answerDelivered(
       to: index, device, requestID: requestID, answer, saving: saving, awaited: awaited, at: now)
   }
@@ -118,8 +129,9 @@ struct Auditor: WorldListener, Sendable {
   ) {
     privacy.accountChanged()
     history.recordAccountChange(device: device, to: account, response: response, time: now)
-    // What the device replaced under the old account is no concern of the new one's.
+    // What the device replaced or had acknowledged under the old account is no concern of the new one's.
     replacements[device] = nil
+    acknowledged[device] = nil
   }
 
   mutating func userWrote(_ values: [FieldValue?], under account: String?) {
@@ -134,17 +146,20 @@ struct Auditor: WorldListener, Sendable {
   ) {
     var positions: [RecordID: Int] = [:]
     var holders: [RecordID: Set<String>] = [:]
+    let wipes = rules.zoneDeletion.dropsLocalData(after: reason)
     for (device, records) in shown {
       for record in records {
-        let seen = shownPosition(record, on: device)
+        var seen = shownPosition(record, on: device)
+        // A copy waiting to be uploaded again after an earlier deletion devices answer so shows no change tag; it is
+        // the version the device showed then.
+        if seen == 0, let earlier = acknowledged[device]?[record.recordID] { seen = earlier }
         positions[record.recordID] = max(positions[record.recordID] ?? 0, seen)
         if !StorageDamage.isDamaged(record) { holders[record.recordID, default: []].insert(device) }
+        if seen > 0 { acknowledged[device, default: [:]][record.recordID] = wipes ? nil : seen }
       }
     }
     history.recordReset(
-      UserHistory.ZoneReset(
-        time: now, position: position, shown: positions, wipes: rules.zoneDeletion.dropsLocalData(after: reason),
-        holders: holders))
+      UserHistory.ZoneReset(time: now, position: position, shown: positions, wipes: wipes, holders: holders))
   }
 
   mutating func databaseFeedCompacted(at now: Date) { history.recordFeedCompaction(at: now) }
@@ -167,6 +182,7 @@ struct Auditor: WorldListener, Sendable {
     shownAfter after: Record?, at now: Date
   ) {
     var action = UserHistory.Action(device: device, time: now, recordID: recordID, kind: kind, base: 0)
+    if case .edit = kind {} else { acknowledged[device]?[recordID] = nil }
     let shown = shownPosition(before, on: device)
     let replacement = replacements[device]?.removeValue(forKey: recordID)
     switch (kind, replacement) {

@@ -373,7 +373,14 @@ extension SimulatedDevice {
       // Records fetched or saved into the new zone are current, and so are their deletions: the listing from the
       // beginning says what went, and what it leaves out is dropped or uploaded again as the reason says.
       storage.reuploadUnseen = !drops
-      if !drops {
+      if drops {
+        // Copies from an older zone this device uploaded again raced this deletion, which stands for the user's: they
+        // go, from the server too when an upload of them landed in the zone created since.
+        for (id, local) in storage.records where local.reuploadAncestor != nil {
+          storage.records[id] = nil
+          if local.lastKnownServer != nil { storage.pending.enqueue(id, .delete) } else { storage.pending.remove(id) }
+        }
+      } else {
         // Copies from the old zone go up again, not replaced by a user's new record: their unsent edits merge with the
         // new zone's version, over the last version they knew.
         for (id, local) in storage.records {

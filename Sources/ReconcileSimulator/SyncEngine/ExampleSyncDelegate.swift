@@ -643,6 +643,10 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       return
     }
     disk.zoneCreated = false
+    // A record the user deleted whose save may still land (in doubt, or a late copy of its create) may land in the zone
+    // created again: its deletion is remembered, to delete that copy again.
+    let lateDeleted = disk.deletions.filter { disk.records[$0.key] == nil && disk.saveMayLandLate($0.key) }
+      .merging(disk.deletedLocally.filter { disk.saveMayLandLate($0.key) }) { first, _ in first }
     // Deleted records went with the zone: their deletions have nothing left to delete.
     syncEngine.remove(
       pendingRecordZoneChanges: syncEngine.pendingRecordZoneChanges.filter {
@@ -669,6 +673,10 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     disk.newRecordsHandedOut = []
     disk.savesInDoubt = []
     disk.lateCreateCopies = []
+    for (id, deletion) in lateDeleted {
+      disk.deletedLocally[id] = deletion
+      disk.lateCreateCopies.insert(id)
+    }
   }
 
   /// Merges a server version with the local copy by the rules.
