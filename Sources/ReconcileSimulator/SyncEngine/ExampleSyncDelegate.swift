@@ -178,8 +178,13 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   /// The latest persisted state.
   public var stateSerialization: SyncEngine.StateSerialization? { disk.stateSerialization }
 
-  /// Everything is on disk already.
-  public mutating func relaunch() { fetchCovers = [] }
+  /// Everything is on disk already; only the answer to a request in flight may be lost, so every new record handed
+  /// out may yet land late.
+  public mutating func relaunch() {
+    fetchCovers = []
+    // A crash may have lost the answer to a save of a new record handed out: a copy of that create may land later.
+    disk.lateCreateCopies.formUnion(disk.newRecordsHandedOut)
+  }
 
   /// Re-adds what the old engine had pending, and lists the zone from the beginning again: a record the listing leaves
   /// out was deleted while this device held a copy.
@@ -534,6 +539,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     if let deletedCreation = pending.creationDate, let created = server.creationDate, deletedCreation != created {
       return false
     }
+    // This device's own save of a copy the server had not acknowledged, landed after the user deleted it here: the
+    // user saw what it carried, so it is no concurrent edit, whatever the policy.
+    if server.modifiedByDevice == deviceName, pending.recordChangeTag == nil { return true }
     if case .deleted = deletePolicy.resolvePendingDeletion(pending, against: server) { return true }
     return false
   }
@@ -561,8 +569,12 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     let reupload = disk.reuploadUnseen
     disk.reuploadUnseen = false
     for id in disk.records.keys.sorted() where !seen.contains(id) {
-      if reupload, disk.records[id]?.recordChangeTag != nil {
+      if reupload, disk.records[id]?.recordChangeTag != nil || disk.reuploaded.contains(id) {
         self.reupload(id, &syncEngine)
+      } else if disk.reuploaded.remove(id) != nil {
+        // A copy waiting to be uploaded again after an earlier deletion: acknowledged there, it goes with this one.
+        disk.records[id] = nil
+        syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       } else {
         applyDeletion(of: id, &syncEngine)
       }
