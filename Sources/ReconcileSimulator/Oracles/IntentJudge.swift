@@ -231,6 +231,12 @@ struct IntentJudge {
       // A write on a copy from before a zone deletion devices answer by uploading again, by a device that could not
       // learn why the zone went, may be dropped with its copy: it may be in the value or not.
       let reasonLost = writes.filter { $0.decides(key) && reuploadMayLose($0) == .zoneDeletionReasonLost }
+      // Such a device acting on its old copy after the deletion may merge the whole copy, every key's old values with
+      // it, into the record the other devices uploaded.
+      let oldCopyMayReturn = writes.contains { write in
+        reuploadMayLose(write) == .zoneDeletionReasonLost
+          && history.resets.contains { !$0.wipes && write.base < $0.position && $0.time < write.time }
+      }
       let writers = writes.filter { write in
         write.decides(key) && !keyWithdrawn(write, key: key) && !reasonLost.contains { $0.order == write.order }
       }
@@ -255,6 +261,9 @@ struct IntentJudge {
         switch judgeEdits(key, contract, writers: required, withdrawn: withdrawn + maybe, unanswered: unanswered, ended)
         {
         case .kept: kept = true
+        case .lost where oldCopyMayReturn:
+          tally.setAside(id, .zoneDeletionReasonLost)
+          continue
         case .lost where latest.allSatisfy(basedBeforeReupload):
           tally.setAside(id, latest.lazy.compactMap(reuploadMayLose).first ?? .copiesOfUnknownAge)
           continue
@@ -267,6 +276,10 @@ struct IntentJudge {
         kept = contract.accepts(latest.map { $0.writes[key] ?? nil }, ended)
         if !kept, !maybe.isEmpty {
           kept = contract.accepts(latestWrites(writers + maybe, key: key).map { $0.writes[key] ?? nil }, ended)
+        }
+        if !kept, oldCopyMayReturn {
+          tally.setAside(id, .zoneDeletionReasonLost)
+          continue
         }
         if !kept, latest.allSatisfy(basedBeforeReupload) {
           tally.setAside(id, latest.lazy.compactMap(reuploadMayLose).first ?? .copiesOfUnknownAge)
