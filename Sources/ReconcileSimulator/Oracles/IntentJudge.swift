@@ -190,6 +190,10 @@ struct IntentJudge {
         tally.setAside(id, .noCopyLeftAfterZoneDeletion)
         return
       }
+      if server[id] == nil, zoneDeletionReasonLost(id, latest: latest) {
+        tally.setAside(id, .zoneDeletionReasonLost)
+        return
+      }
       tally.judged(.noLostRecords)
       if server[id] == nil {
         let what = latest.map(describe).joined(separator: " and ")

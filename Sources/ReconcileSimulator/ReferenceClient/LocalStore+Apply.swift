@@ -230,7 +230,8 @@ extension LocalStore {
     }
     guard var local = storage.records[id] else { return nil }
     observeStamps(of: server)
-    if local.reuploadAncestor == nil, let known = local.lastKnownServer?.creationDate, let created = server.creationDate,
+    if local.reuploadAncestor == nil, let known = local.lastKnownServer?.creationDate,
+      let created = server.creationDate,
       known != created
     {
       // The record was deleted and created anew elsewhere: this device's edits were to the deleted one.

@@ -53,6 +53,10 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     /// a response that uploads local data again: the acknowledged records it leaves out are uploaded again, not
     /// dropped.
     package var reuploadUnseen = false
+    /// Copies from an older zone this device uploaded again after a deletion that did not stand for the user's, until
+    /// the database feed shows no deletion since: a later deletion that does stand, which the upload raced into a zone
+    /// another device created, takes them from the server too.
+    package var uploadedAgain: Set<RecordID> = []
     /// Records the user deleted whose deletion the server has not confirmed, each with its tombstone: the deleted
     /// record's creation date (`nil` when the server never confirmed the record: a copy that turns up may be this
     /// device's own save, so the deletion stands) — a fetched record with the same ID but another creation date was
@@ -355,6 +359,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       }
       if let deletion = changes.deletions.last(where: { $0.zoneID == zoneID }) {
         zoneWasDeleted(deletion.reason, recreated: changes.modifications.contains(zoneID), &syncEngine)
+      } else {
+        // No deletion since the copies uploaded again landed: they are the zone's records now.
+        disk.uploadedAgain = disk.uploadedAgain.filter { disk.records[$0]?.recordChangeTag == nil }
       }
     case .didFetchChanges:
       // The feed did not say why the zone went (its history was compacted). When the zone is there again, the engine
@@ -596,7 +603,10 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   private mutating func reupload(_ id: RecordID, _ syncEngine: inout SyncEngine.State) {
     guard let record = disk.records[id] else { return }
     disk.records[id] = record.withoutSystemFields
-    if record.recordChangeTag != nil { disk.reuploaded.insert(id) }
+    if record.recordChangeTag != nil {
+      disk.reuploaded.insert(id)
+      disk.uploadedAgain.insert(id)
+    }
     syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
   }
 
@@ -646,6 +656,12 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     disk.zoneFetchStartsOver = true
     disk.fullFetchSeen = nil
     if recreated {
+      if zoneDeletion.dropsLocalData(after: reason) {
+        for id in disk.uploadedAgain.sorted() where disk.records[id]?.recordChangeTag != nil {
+          try? delete(id, at: disk.records[id]?.modificationDate ?? .distantPast, syncEngine: &syncEngine)
+        }
+      }
+      disk.uploadedAgain = []
       disk.reuploadUnseen = !zoneDeletion.dropsLocalData(after: reason)
       if disk.reuploadUnseen {
         // Copies from the old zone are uploaded again, not replaced by a user's new record: their unsent edits merge
