@@ -364,9 +364,8 @@ extension SimulatedDevice {
       storage.pending = PendingQueue()
     }
     let drops =
-      (configuration.zoneDeletion.dropsLocalData(after: reason)
-        && !(configuration.defects.contains(.reuploadAfterPurge) && reason == .purged))
-      || (configuration.defects.contains(.resetTreatedAsPurge) && reason == .encryptedDataReset)
+      configuration.zoneDeletion.dropsLocalData(after: reason)
+      && !(configuration.defects.contains(.reuploadAfterPurge) && reason == .purged)
     // Damaged copies thrown away were of records the zone took: they owe the server no deletion.
     storage.discardedServerCopies.removeAll()
     if recreated {

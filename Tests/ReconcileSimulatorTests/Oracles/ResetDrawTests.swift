@@ -8,7 +8,8 @@ import Testing
 struct ResetDrawTests {
   static let cases = [
     ReplayCase(
-      behaviour: "a copy waiting to be uploaded again after an encrypted-data reset goes with a purge that follows (reference swarm seed 102)",
+      behaviour:
+        "a copy waiting to be uploaded again after an encrypted-data reset goes with a purge that follows (reference swarm seed 102)",
       script: """
         resolver field-merge
         device add d1
@@ -30,7 +31,8 @@ struct ResetDrawTests {
         expect invariants
         """),
     ReplayCase(
-      behaviour: "the example delegate drops a copy waiting to be uploaded again when a client's deletion follows a reset (sync-engine hostile seed 177)",
+      behaviour:
+        "the example delegate drops a copy waiting to be uploaded again when a client's deletion follows a reset (sync-engine hostile seed 177)",
       script: """
         client sync-engine
         resolver field-merge
@@ -47,7 +49,8 @@ struct ResetDrawTests {
         expect invariants
         """),
     ReplayCase(
-      behaviour: "under editWins, a revived record a reset took with no copy left anywhere is set aside (sync-engine hostile seed 181)",
+      behaviour:
+        "under editWins, a revived record a reset took with no copy left anywhere is set aside (sync-engine hostile seed 181)",
       script: """
         client sync-engine
         resolver field-merge
@@ -69,7 +72,8 @@ struct ResetDrawTests {
         expect invariants
         """),
     ReplayCase(
-      behaviour: "the reference client merges its old copy's unsent edits into a zone another device created again after a reset (merging swarm seed 3)",
+      behaviour:
+        "the reference client merges its old copy's unsent edits into a zone another device created again after a reset (merging swarm seed 3)",
       script: """
         resolver merging
         device add d1
@@ -93,7 +97,8 @@ struct ResetDrawTests {
         expect invariants
         """),
     ReplayCase(
-      behaviour: "a write on an old copy by a device that could not learn why the zone went may be lost (merging swarm seed 3, later draw)",
+      behaviour:
+        "a write on an old copy by a device that could not learn why the zone went may be lost (merging swarm seed 3, later draw)",
       script: """
         resolver merging
         device add d1
@@ -118,7 +123,8 @@ struct ResetDrawTests {
         expect invariants
         """),
     ReplayCase(
-      behaviour: "an edit made after a reset, on the copy from before it, lands with the copy uploaded again (merging hostile seed 112)",
+      behaviour:
+        "an edit made after a reset, on the copy from before it, lands with the copy uploaded again (merging hostile seed 112)",
       script: """
         resolver merging
         device add d3
@@ -134,7 +140,8 @@ struct ResetDrawTests {
         expect invariants
         """),
     ReplayCase(
-      behaviour: "an edit across a reset lands with the copy uploaded again, even on a version a user had deleted (sync-engine merging hostile seed 247)",
+      behaviour:
+        "an edit across a reset lands with the copy uploaded again, even on a version a user had deleted (sync-engine merging hostile seed 247)",
       script: """
         client sync-engine
         resolver merging
@@ -155,7 +162,8 @@ struct ResetDrawTests {
         expect invariants
         """),
     ReplayCase(
-      behaviour: "a copy whose save the server answered is acknowledged, though it shows no change tag while it waits to be uploaded again (editWins hostile seed 270)",
+      behaviour:
+        "a copy whose save the server answered is acknowledged, though it shows no change tag while it waits to be uploaded again (editWins hostile seed 270)",
       script: """
         resolver field-merge
         delete-policy editWins
@@ -177,7 +185,8 @@ struct ResetDrawTests {
         expect invariants
         """),
     ReplayCase(
-      behaviour: "the reference client deletes its own copy uploaded again that raced a purge into a zone created since (swarm seed 102, later draw)",
+      behaviour:
+        "the reference client deletes its own copy uploaded again that raced a purge into a zone created since (swarm seed 102, later draw)",
       script: """
         resolver field-merge
         device add d1
@@ -203,7 +212,8 @@ struct ResetDrawTests {
         expect invariants
         """),
     ReplayCase(
-      behaviour: "after a crash, the example delegate deletes again a late copy of a create it had handed out (sync-engine editWins hostile seed 298)",
+      behaviour:
+        "after a crash, the example delegate deletes again a late copy of a create it had handed out (sync-engine editWins hostile seed 298)",
       script: """
         client sync-engine
         resolver field-merge
@@ -222,7 +232,8 @@ struct ResetDrawTests {
         expect invariants
         """),
     ReplayCase(
-      behaviour: "the example delegate drops a copy waiting to be uploaded again that a listing from the beginning leaves out (sync-engine merging swarm seed 13)",
+      behaviour:
+        "the example delegate drops a copy waiting to be uploaded again that a listing from the beginning leaves out (sync-engine merging swarm seed 13)",
       script: """
         client sync-engine
         resolver merging
@@ -241,7 +252,8 @@ struct ResetDrawTests {
         expect invariants
         """),
     ReplayCase(
-      behaviour: "a device that could not learn why its zone went may merge its whole old copy back (merging editWins swarm seed 3)",
+      behaviour:
+        "a device that could not learn why its zone went may merge its whole old copy back (merging editWins swarm seed 3)",
       script: """
         resolver merging
         delete-policy editWins
@@ -265,7 +277,8 @@ struct ResetDrawTests {
         expect invariants
         """),
     ReplayCase(
-      behaviour: "the example delegate deletes its own copy uploaded again that raced into a zone another device created (sync-engine merging swarm seed 13, later draw)",
+      behaviour:
+        "the example delegate deletes its own copy uploaded again that raced into a zone another device created (sync-engine merging swarm seed 13, later draw)",
       script: """
         client sync-engine
         resolver merging
@@ -285,7 +298,8 @@ struct ResetDrawTests {
         expect invariants
         """),
     ReplayCase(
-      behaviour: "under editWins, a revived record whose zone deletion's reason was lost is set aside (sync-engine merging editWins swarm seed 198)",
+      behaviour:
+        "under editWins, a revived record whose zone deletion's reason was lost is set aside (sync-engine merging editWins swarm seed 198)",
       script: """
         client sync-engine
         resolver merging
