@@ -161,12 +161,8 @@ struct IntentJudge {
           .noResurrection, "\(name) was deleted (\(what)) and nothing later revived it, yet \(device.name) shows it")
       }
     } else if latest.allSatisfy({ !$0.isRemoval }) {
-      if server[id] == nil, noCopyLeftAfterZoneDeletion(id, latest: latest) {
-        tally.setAside(id, .noCopyLeftAfterZoneDeletion)
-        return
-      }
-      if server[id] == nil, zoneDeletionReasonLost(id, latest: latest) {
-        tally.setAside(id, .zoneDeletionReasonLost)
+      if server[id] == nil, let reason = lostWithZone(id, latest: latest) {
+        tally.setAside(id, reason)
         return
       }
       tally.judged(.noLostRecords)
@@ -186,12 +182,8 @@ struct IntentJudge {
       }
       // An edit and a deletion that did not see each other: the edit revives the record — unless a zone deletion took
       // it later and no device held a copy to upload again.
-      if server[id] == nil, noCopyLeftAfterZoneDeletion(id, latest: latest) {
-        tally.setAside(id, .noCopyLeftAfterZoneDeletion)
-        return
-      }
-      if server[id] == nil, zoneDeletionReasonLost(id, latest: latest) {
-        tally.setAside(id, .zoneDeletionReasonLost)
+      if server[id] == nil, let reason = lostWithZone(id, latest: latest) {
+        tally.setAside(id, reason)
         return
       }
       tally.judged(.noLostRecords)
@@ -202,6 +194,14 @@ struct IntentJudge {
           "\(what), concurrently; under editWins the edit revives it, yet the server does not hold \(name)")
       }
     }
+  }
+
+  /// Why a record that should exist may be gone with a zone deletion devices answer by uploading again, if it may:
+  /// no device had a copy left to upload, or none could learn why the zone went.
+  private func lostWithZone(_ id: RecordID, latest: [Causality.Event]) -> SetAside? {
+    if noCopyLeftAfterZoneDeletion(id, latest: latest) { return .noCopyLeftAfterZoneDeletion }
+    if zoneDeletionReasonLost(id, latest: latest) { return .zoneDeletionReasonLost }
+    return nil
   }
 
   private func describe(_ op: Causality.Event) -> String {
@@ -232,35 +232,26 @@ struct IntentJudge {
     for action in writes { keys.formUnion(action.writes.keys) }
     for key in keys.sorted() {
       let contract = causality.contract(for: key)
-      // A write on a copy from before a zone deletion devices answer by uploading again, by a device that could not
-      // learn why the zone went, may be dropped with its copy: it may be in the value or not.
-      let reasonLost = writes.filter { $0.decides(key) && reuploadMayLose($0) == .zoneDeletionReasonLost }
-      // Such a device acting on its old copy after the deletion may merge the whole copy, every key's old values with
-      // it, into the record the other devices uploaded.
+      // A device that could not learn why its zone went (a deletion devices answer by uploading again), acting on its
+      // old copy after the deletion, may merge the whole copy, every key's old values with it, into the record the
+      // other devices uploaded.
       let oldCopyMayReturn = writes.contains { write in
         reuploadMayLose(write) == .zoneDeletionReasonLost
           && history.resets.contains { !$0.wipes && write.base < $0.position && $0.time < write.time }
       }
-      let writers = writes.filter { write in
-        write.decides(key) && !keyWithdrawn(write, key: key) && !reasonLost.contains { $0.order == write.order }
-      }
+      let writers = writes.filter { $0.decides(key) && !keyWithdrawn($0, key: key) }
       let latest = latestWrites(writers, key: key)
       guard !latest.isEmpty else { continue }
       let ended = Observer.value(of: key, in: final)
       // Values of writes an editWins revival may or may not have kept: those that reached the server before the
       // deletion was cancelled or revived (unsent ones went with the deleted copy).
-      let maybe =
-        optional.filter { $0.decides(key) && causality.landing($0, key: key) != nil }
-        + reasonLost.filter { causality.landing($0, key: key) != nil }
+      let maybe = optional.filter { $0.decides(key) && causality.landing($0, key: key) != nil }
       let unanswered = history.unansweredSaves[id] ?? []
       var kept: Bool
       if contract.judgesEdits {
         // A write its device withdrew, by deleting the record or losing its copy to damage, may be in the value or not.
         let all = writes.filter { $0.decides(key) }
-        let withdrawn = all.filter { write in
-          laterDeletion(of: write) != nil || damage(after: write) != nil
-            || reasonLost.contains { $0.order == write.order }
-        }
+        let withdrawn = all.filter { laterDeletion(of: $0) != nil || damage(after: $0) != nil }
         let required = all.filter { write in !withdrawn.contains { $0.order == write.order } }
         switch judgeEdits(key, contract, writers: required, withdrawn: withdrawn + maybe, unanswered: unanswered, ended)
         {
