@@ -38,8 +38,8 @@ extension Auditor {
     tally.inapplicable(.retryAfterHonoured, "no client was handed an error with a retry-after")
     tally.judged(.damagedDataNeverUploaded, damageCount)
     tally.inapplicable(.damagedDataNeverUploaded, "no device's stored copy was damaged")
-    tally.judged(.accountsKeptApart, accountPrivacy.checks)
-    if !accountPrivacy.accountsChanged { tally.inapplicable(.accountsKeptApart, "no device changed accounts") }
+    tally.judged(.accountsKeptApart, privacy.checks)
+    if !privacy.accountsChanged { tally.inapplicable(.accountsKeptApart, "no device changed accounts") }
     tally.judged(.unknownKeysKept, unknownKeySaves)
     tally.inapplicable(
       .unknownKeysKept,
@@ -67,7 +67,7 @@ extension Auditor {
         tally.fail(.convergence, Self.difference(device: device, server: server))
       }
     }
-    let acrossAccounts = accountPrivacy.shown(end.devices)
+    let acrossAccounts = privacy.shown(end.devices)
     tally.judged(.accountsKeptApart, acrossAccounts.checks)
     tally.violations += acrossAccounts.violations
     if rules.invariants.contains(.oneSidedChangesKept) {

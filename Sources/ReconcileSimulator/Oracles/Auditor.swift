@@ -35,7 +35,8 @@ struct Auditor: WorldListener, Sendable {
   private var haltedSends = HaltedSendCheck()
   private var retryAfters = RetryAfterCheck()
   private var tokenOrder = TokenOrderCheck()
-  private var privacy = AccountPrivacyCheck()
+  /// The privacy check of the run (``Invariant/accountsKeptApart``), which the verdict finishes.
+  private(set) var privacy = AccountPrivacyCheck()
   /// Per device, the keys its app knows; absent when it knows every key.
   private var knownKeys: [String: Set<String>] = [:]
   /// Per device and record, where a replacement stands: the user deleted the record there, aiming at a version, and
@@ -137,9 +138,6 @@ struct Auditor: WorldListener, Sendable {
   mutating func userWrote(_ values: [FieldValue?], under account: String?) {
     privacy.userWrote(values, account: account)
   }
-
-  /// The privacy check of the run, for the verdict.
-  var accountPrivacy: AccountPrivacyCheck { privacy }
 
   mutating func zoneDeleted(
     position: Int, reason: SyncEngine.ZoneDeletion.Reason, shown: [(device: String, records: [Record])], at now: Date

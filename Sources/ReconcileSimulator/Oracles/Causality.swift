@@ -205,7 +205,7 @@ package struct Causality: Sendable {
     _ action: UserHistory.Action, next: UserHistory.Action, save: ServerTimeline.Version
   ) -> Bool {
     guard next.isDelete,
-      history.damage.contains(where: { $0.recordID == nil && $0.device == action.device && $0.order > next.order }),
+      history.wipe(of: action.device, after: next.order) != nil,
       !(byRecord[action.recordID] ?? []).contains(where: {
         $0.device == action.device && $0.isCreate && $0.order > action.order && $0.time < save.time
       })

@@ -245,9 +245,7 @@ extension IntentJudge {
   /// deletion never landed (one on its way may still land: then it stands).
   func deletionWithdrawn(_ action: UserHistory.Action) -> Bool {
     guard action.isDelete,
-      let wipe = history.damage.first(where: {
-        $0.recordID == nil && $0.device == action.device && $0.order > action.order
-      })
+      let wipe = history.wipe(of: action.device, after: action.order)
     else { return false }
     // Until the device acts on the record again after the wipe, a save or deletion of its was sent before the wipe.
     let next = byRecord[action.recordID]?.first { $0.device == action.device && $0.order > wipe.order }
@@ -271,10 +269,7 @@ extension IntentJudge {
       $0.isDelete && $0.device == action.device && $0.order > action.order
     }
     guard let deletion, !deletionWithdrawn(deletion) else { return nil }
-    let wiped = history.damage.contains {
-      $0.recordID == nil && $0.device == action.device && $0.order > action.order && $0.order < deletion.order
-    }
-    return wiped ? nil : deletion
+    return history.wipe(of: action.device, after: action.order, before: deletion.order) == nil ? deletion : nil
   }
 
   /// The first damage to the action's device's copy of the record after it.

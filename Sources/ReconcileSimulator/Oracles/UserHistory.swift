@@ -211,6 +211,12 @@ package struct UserHistory: Sendable {
     if let account { dataOwner[device] = account }
   }
 
+  /// The first time `device`'s app deleted all its local data (an account change) after history position `order` and
+  /// before `end`: what the device had not sent by then is withdrawn, and what it saw forgotten.
+  package func wipe(of device: String, after order: Int, before end: Int = .max) -> Damage? {
+    damage.first { $0.recordID == nil && $0.device == device && $0.order > order && $0.order < end }
+  }
+
   /// The account an action's writes are for: the one its device was signed in to, or, for an action made while
   /// signed out, the account the device signed in to next (`nil` when it never did), which it uploads them to.
   package func destination(of action: Action) -> String? {
