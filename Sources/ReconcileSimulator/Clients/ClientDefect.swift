@@ -87,6 +87,10 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// A purge in Settings is answered by uploading everything again, as to an encrypted-data reset: what the user
   /// deleted comes back (SyncKit, IceCream and Seam3 users report it). Caught by ``Invariant/noResurrection``.
   case reuploadAfterPurge = "reupload-after-purge"
+  /// An encrypted-data reset is answered as a purge: local data is deleted and nothing is uploaded again, so the user
+  /// loses everything the reset took from the server (Apple's CKSyncEngine sample deletes local data for every reason).
+  /// Caught by ``Invariant/noLostRecords``.
+  case resetTreatedAsPurge = "reset-treated-as-purge"
   /// A switch of iCloud accounts keeps the previous account's records and queue: they are shown under the new account
   /// and uploaded into its database. Caught by ``Invariant/accountsKeptApart``.
   case keepDataAcrossAccounts = "keep-data-across-accounts"

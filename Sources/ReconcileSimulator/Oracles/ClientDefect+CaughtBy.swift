@@ -13,7 +13,8 @@ extension ClientDefect {
     case .rewindTokenOnCrash: .serverInvariants
     case .keepDataAcrossAccounts, .uploadPendingToNewAccount: .accountsKeptApart
     case .stripUnknownKeys: .unknownKeysKept
-    case .dropDataOnZoneNotFound, .resetSyncDropsUnsent, .keepSyncStateAcrossAccounts: .noLostRecords
+    case .dropDataOnZoneNotFound, .resetSyncDropsUnsent, .keepSyncStateAcrossAccounts, .resetTreatedAsPurge:
+      .noLostRecords
     case .ignoreRetryAfter, .retryEarly: .retryAfterHonoured
     case .neverHalveBatch, .saveAndDeleteTogether: .liveness
     }

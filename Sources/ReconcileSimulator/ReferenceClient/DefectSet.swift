@@ -43,6 +43,7 @@ package struct DefectSet: Sendable, Hashable {
     case .keepDataAcrossAccounts: 1 << 24
     case .uploadPendingToNewAccount: 1 << 25
     case .keepSyncStateAcrossAccounts: 1 << 26
+    case .resetTreatedAsPurge: 1 << 27
     }
   }
 }

@@ -364,8 +364,9 @@ extension SimulatedDevice {
       storage.pending = PendingQueue()
     }
     let drops =
-      configuration.zoneDeletion.dropsLocalData(after: reason)
-      && !(configuration.defects.contains(.reuploadAfterPurge) && reason == .purged)
+      (configuration.zoneDeletion.dropsLocalData(after: reason)
+        && !(configuration.defects.contains(.reuploadAfterPurge) && reason == .purged))
+      || (configuration.defects.contains(.resetTreatedAsPurge) && reason == .encryptedDataReset)
     // Damaged copies thrown away were of records the zone took: they owe the server no deletion.
     storage.discardedServerCopies.removeAll()
     if recreated {

@@ -244,9 +244,13 @@ struct Scheduler: Sendable {
       case 5: return .fault(.expireDatabaseTokens)
       case 6: return .fault(.quotaFull(seconds: 10 + random.below(50)))
       default:
-        // The zone goes: deleted by a client, or purged by the user in Settings. An encrypted-data reset is not drawn
-        // yet (see What the oracles judge): scripts and `fault reset-encrypted-data` reach it.
-        return .fault(random.below(3) == 0 ? .purgeZone : .deleteZone)
+        // The zone goes: deleted by a client (half the time), purged by the user in Settings, or with the user's reset
+        // of their encrypted data (a quarter each).
+        switch random.below(4) {
+        case 0: return .fault(.purgeZone)
+        case 1: return .fault(.resetEncryptedData)
+        default: return .fault(.deleteZone)
+        }
       }
     }
   }
