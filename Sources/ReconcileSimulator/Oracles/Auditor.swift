@@ -94,6 +94,7 @@ struct Auditor: WorldListener, Sendable {
   ) {
     ledger.answerDelivered(
       answer, requestID: requestID, saving: saving, awaited: awaited, index: index, device: device, into: &history)
+    if awaited, case .success(.databaseChanges) = answer { history.recordDatabaseRead(by: device, at: now) }
     if awaited, case .success(.modifyRecords(let reply)) = answer {
       for record in reply.saved {
         let position = shownPosition(record, on: device)
@@ -160,7 +161,9 @@ struct Auditor: WorldListener, Sendable {
       UserHistory.ZoneReset(time: now, position: position, shown: positions, wipes: wipes, holders: holders))
   }
 
-  mutating func databaseFeedCompacted(at now: Date) { history.recordFeedCompaction(at: now) }
+  mutating func databaseFeedCompacted(for device: String?, at now: Date) {
+    history.recordFeedCompaction(for: device, at: now)
+  }
 
   mutating func storageDamaged(on device: String, recordID: RecordID, at now: Date) {
     history.recordDamage(device: device, recordID: recordID, time: now)

@@ -313,7 +313,7 @@ extension IntentJudge {
     guard !action.isDelete else { return nil }
     var reason: SetAside?
     for reset in history.resets where !reset.wipes && action.base < reset.position {
-      if !history.feedCompactions.isEmpty { return .zoneDeletionReasonLost }
+      if history.reasonLost(by: action.device, for: reset) { return .zoneDeletionReasonLost }
       if !(reset.holders[action.recordID] ?? []).subtracting([action.device]).isEmpty { reason = .copiesOfUnknownAge }
     }
     return reason
@@ -343,7 +343,8 @@ extension IntentJudge {
     return history.resets.contains { reset in
       !reset.wipes && timeline.exists(id, at: reset.position - 1)
         && acted.allSatisfy { $0.time < reset.time || ($0.base > 0 && $0.base < reset.position) }
-        && !history.feedCompactions.isEmpty
+        && { holders in !holders.isEmpty && holders.allSatisfy { history.reasonLost(by: $0, for: reset) } }(
+          reset.holders[id] ?? [])
     }
   }
 }

@@ -178,10 +178,29 @@ package struct UserHistory: Sendable {
   /// When the database feed was compacted (old database tokens expired), or a device forgot its place in it (the user
   /// reset sync): a zone deletion before it may never reach a device that had not read the feed, nor its reason — a
   /// listing of the database from the beginning names the zones there are, not why one went.
-  package private(set) var feedCompactions: [Date] = []
+  package private(set) var feedCompactions: [(device: String?, time: Date)] = []
+  /// Per device, when it read the database feed: the token it holds was issued then.
+  package private(set) var databaseReads: [String: [Date]] = [:]
 
   /// Notes a compaction of the database feed.
-  package mutating func recordFeedCompaction(at time: Date) { feedCompactions.append(time) }
+  package mutating func recordFeedCompaction(for device: String? = nil, at time: Date) {
+    feedCompactions.append((device, time))
+  }
+
+  /// Notes `device` reading the database feed.
+  package mutating func recordDatabaseRead(by device: String, at time: Date) {
+    databaseReads[device, default: []].append(time)
+  }
+
+  /// Whether `device` could not learn why its zone went at `reset`: its database token, issued at its last read of
+  /// the feed before the deletion, expired (a compaction, or its user resetting sync) before its first read after,
+  /// which then listed the zones from the beginning and named none gone.
+  package func reasonLost(by device: String, for reset: ZoneReset) -> Bool {
+    let reads = databaseReads[device] ?? []
+    let before = reads.last { $0 <= reset.time } ?? .distantPast
+    let after = reads.first { $0 > reset.time } ?? .distantFuture
+    return feedCompactions.contains { ($0.device == nil || $0.device == device) && $0.time > before && $0.time < after }
+  }
 
   package mutating func recordDamage(device: String, recordID: RecordID, time: Date) {
     counter += 1

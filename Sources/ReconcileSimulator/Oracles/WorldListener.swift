@@ -43,7 +43,8 @@ protocol WorldListener {
   /// `device`'s stored copy of `recordID` was damaged.
   mutating func storageDamaged(on device: String, recordID: RecordID, at now: Date)
   /// The database feed was compacted: old database tokens expired, and with them what the feed said of zones gone.
-  mutating func databaseFeedCompacted(at now: Date)
+  /// (`device` names the one device that forgot its place in the feed: its user reset sync.)
+  mutating func databaseFeedCompacted(for device: String?, at now: Date)
   /// `device`'s iCloud account changed; it is now signed in to `account` (`nil`: signed out). Its app answers with
   /// `response`.
   mutating func accountChanged(on device: String, to account: String?, response: AccountChangeResponse, at now: Date)
@@ -84,7 +85,7 @@ extension WorldListener {
     position: Int, reason: SyncEngine.ZoneDeletion.Reason, shown: [(device: String, records: [Record])], at now: Date
   ) {}
   mutating func storageDamaged(on device: String, recordID: RecordID, at now: Date) {}
-  mutating func databaseFeedCompacted(at now: Date) {}
+  mutating func databaseFeedCompacted(for device: String?, at now: Date) {}
   mutating func accountChanged(
     on device: String, to account: String?, response: AccountChangeResponse, at now: Date
   ) {}

@@ -63,7 +63,7 @@ extension Simulation {
       statistics.syncResets += 1
       withDevice(name) { $0.resetSync() }
       // The device reads the database feed from the beginning now: why a zone went before is lost to it.
-      auditor.databaseFeedCompacted(at: now)
+      auditor.databaseFeedCompacted(for: name, at: now)
     case .account(let name, let user):
       guard index(of: name) != nil else { return nil }
       guard let change = SyncEngine.AccountChange(from: accounts[name], to: user) else { return nil }

@@ -26,7 +26,7 @@ extension Simulation {
       server.expireChangeTokens(in: Self.zoneID, ownedBy: Self.user)
     case .expireDatabaseTokens:
       server.expireDatabaseChangeTokens(ownedBy: Self.user)
-      auditor.databaseFeedCompacted(at: now)
+      auditor.databaseFeedCompacted(for: nil, at: now)
     case .quotaFull(let seconds):
       server.setQuotaExceeded(true, for: Self.user)
       quotaFreedAt = now.addingTimeInterval(TimeInterval(seconds))
