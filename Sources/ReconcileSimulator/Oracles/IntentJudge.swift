@@ -72,10 +72,18 @@ struct IntentJudge {
         tally.setAside(id, reason)
         continue
       }
+      var existence = InvariantTally()
+      judgeExistence(id, actions: actions, server: server, devices: devices, into: &existence)
       if invariants.contains(.noResurrection) || invariants.contains(.noLostRecords) {
-        judgeExistence(id, actions: actions, server: server, devices: devices, into: &tally)
+        tally.merge(existence, label: nil)
       }
       guard let final = server[id], !actions.isEmpty else { continue }
+      // A record a device uploaded again after a zone deletion, though deleted before it, came back with whatever its
+      // copy held, values of the deleted life included: they are not judged.
+      if existence.setAside[.reuploadedAfterZoneDeletion]?.contains(id) == true {
+        tally.setAside(id, .reuploadedAfterZoneDeletion)
+        continue
+      }
       let life = lifeStart(of: id, actions: actions)
       if deletePolicy == .editWins, life != nil {
         tally.setAside(id, .revivedValues)
@@ -245,7 +253,11 @@ struct IntentJudge {
       let ended = Observer.value(of: key, in: final)
       // Values of writes an editWins revival may or may not have kept: those that reached the server before the
       // deletion was cancelled or revived (unsent ones went with the deleted copy).
-      let maybe = optional.filter { $0.decides(key) && causality.landing($0, key: key) != nil }
+      // And values of writes their device withdrew by deleting the record, that landed first: another device may have
+      // built on them, and the deletion may never take (a zone deletion devices answer by uploading again took it).
+      let maybe = (optional + writes.filter { laterDeletion(of: $0) != nil }).filter {
+        $0.decides(key) && causality.landing($0, key: key) != nil
+      }
       let unanswered = history.unansweredSaves[id] ?? []
       var kept: Bool
       if contract.judgesEdits {
@@ -259,8 +271,10 @@ struct IntentJudge {
         case .lost where oldCopyMayReturn:
           tally.setAside(id, .zoneDeletionReasonLost)
           continue
-        case .lost where latest.allSatisfy(basedBeforeReupload):
-          tally.setAside(id, latest.lazy.compactMap(reuploadMayLose).first ?? .copiesOfUnknownAge)
+        // A merged key counts every write, so one made before a zone deletion devices answer by uploading again may
+        // be lost to another device's older copy, whichever write is latest.
+        case .lost where all.contains(where: basedBeforeReupload):
+          tally.setAside(id, all.lazy.compactMap(reuploadMayLose).first ?? .copiesOfUnknownAge)
           continue
         case .lost: kept = false
         case .unknowable:
