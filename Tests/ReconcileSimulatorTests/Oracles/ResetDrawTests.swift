@@ -325,6 +325,73 @@ struct ResetDrawTests {
         quiesce
         expect invariants
         """),
+    ReplayCase(
+      behaviour:
+        "a write its device withdrew by deleting the record, landed first, may stay in the value when a reset took the deletion (sync-engine merging hostile seed 79)",
+      script: """
+        client sync-engine
+        resolver merging
+        device add d2
+        device add d3
+        send-after-edits
+        invariants oneSidedChangesKept
+        d3 create Note/r1 title="d3.0"
+        d2 sign-out
+        d2 sign-in _user
+        d2 edit Note/r1 title="d2.73"
+        d3 edit Note/r1 tags=["c", "d", "f"]
+        d2 delete Note/r1
+        fault reset-encrypted-data
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "a record uploaded again after a reset, though deleted before it, has its values set aside with its existence (sync-engine merging swarm seed 159)",
+      script: """
+        client sync-engine
+        resolver merging
+        device add d1
+        device add d2
+        send-after-edits
+        limit batch-items 2 batch-bytes 2000 page-size 2
+        invariants oneSidedChangesKept
+        d2 create Note/r5 title="d2.80"
+        d1 sync
+        d1 delete Note/r5
+        d2 edit Note/r5 plays=1
+        fault transient d2 requestRateLimited 2s
+        d2 edit Note/r5 plays=-1
+        d1 crash
+        advance 1s
+        fault reset-encrypted-data
+        quiesce
+        expect invariants
+        """),
+    ReplayCase(
+      behaviour:
+        "a counter loses a write made before a reset to another device's older copy: set aside as copies of unknown age (sync-engine merging editWins swarm seed 176)",
+      script: """
+        client sync-engine
+        resolver merging
+        delete-policy editWins
+        device add d2
+        device add d3
+        send-after-edits
+        limit batch-items 10 batch-bytes 2000 page-size 10
+        invariants oneSidedChangesKept
+        d2 create Note/r2 title="d2.1"
+        d3 create Note/r3 title="d3.9"
+        d3 sync
+        fault torn-crash d3 after 2
+        d2 edit Note/r2 plays=18
+        fault reset-encrypted-data
+        d3 edit Note/r3 title="d3.154"
+        advance 1s
+        d3 edit Note/r2 plays=11
+        quiesce
+        expect invariants
+        """),
   ]
 
   /// The judge sets such a key aside (copies of unknown age), so the value is checked on the server: d2's edit, made
