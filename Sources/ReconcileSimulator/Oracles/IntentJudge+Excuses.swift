@@ -289,13 +289,17 @@ extension IntentJudge {
       guard !reset.wipes, timeline.exists(id, at: reset.position - 1), acted.allSatisfy({ $0 < reset.time }) else {
         return false
       }
-      return (reset.holders[id] ?? []).allSatisfy { device in
-        let upload = timeline.firstSave(of: id, by: device, from: reset.time, where: { _ in true })?.time
-        return history.damage.contains { damage in
-          damage.device == device && damage.took(id) && damage.time >= reset.time
-            && upload.map { damage.time < $0 } ?? true
-        }
-      }
+      return (reset.holders[id] ?? []).allSatisfy { lostCopy(of: id, on: $0, after: reset) }
+    }
+  }
+
+  /// Whether `device` lost its copy of `id` (damage, or its app deleting its local data) after `reset` and before it
+  /// uploaded the copy again.
+  func lostCopy(of id: RecordID, on device: String, after reset: UserHistory.ZoneReset) -> Bool {
+    let upload = timeline.firstSave(of: id, by: device, from: reset.time, where: { _ in true })?.time
+    return history.damage.contains { damage in
+      damage.device == device && damage.took(id) && damage.time >= reset.time
+        && upload.map { damage.time < $0 } ?? true
     }
   }
 
@@ -343,8 +347,12 @@ extension IntentJudge {
     return history.resets.contains { reset in
       !reset.wipes && timeline.exists(id, at: reset.position - 1)
         && acted.allSatisfy { $0.time < reset.time || ($0.base > 0 && $0.base < reset.position) }
-        && { holders in !holders.isEmpty && holders.allSatisfy { history.reasonLost(by: $0, for: reset) } }(
-          reset.holders[id] ?? [])
+        // No holder uploaded its copy again: each could not learn why the zone went, or lost the copy first — and
+        // at least one could not learn it.
+        && { holders in
+          holders.contains { history.reasonLost(by: $0, for: reset) }
+            && holders.allSatisfy { history.reasonLost(by: $0, for: reset) || lostCopy(of: id, on: $0, after: reset) }
+        }(reset.holders[id] ?? [])
     }
   }
 }
