@@ -24,4 +24,19 @@ extension Record {
       encryptedValues[key] = nil
     }
   }
+
+  /// The ancestor of this record — a copy from a zone since deleted, as the server last acknowledged it to the device
+  /// — and `server`, the new zone's version: only the keys `server` still holds as this copy does. CloudKit keeps no
+  /// history across a zone's deletion, so `server` may be another device's copy of this lineage, edited since, or a
+  /// record another device created anew; a key it holds otherwise is merged as two creates merge, by the resolver's
+  /// policy, never taken as a later edit of this copy.
+  func sharedPast(with server: Record) -> Record {
+    var ancestor = self
+    for key in Set(allKeys).union(server.allKeys).sorted() where !server.hasSameValue(forKey: key, as: self) {
+      ancestor[key] = nil
+      ancestor.encryptedValues[key] = nil
+    }
+    ancestor.clearChangedKeys()
+    return ancestor
+  }
 }

@@ -311,14 +311,25 @@ extension IntentJudge {
 
   /// Why `action`, a write made on a version from before a zone deletion that devices answer by uploading what they
   /// hold, may be lost to that deletion: the database feed was compacted in the run, so its device may never have
-  /// learnt why the zone went (``SetAside/zoneDeletionReasonLost``), or another device held a copy of unknown age
+  /// learnt why the zone went (``SetAside/zoneDeletionReasonLost``); its device lost its copy (damage, or its app
+  /// deleting its local data) before uploading it again, and so did every other holder
+  /// (``SetAside/noCopyLeftAfterZoneDeletion``); or another device held a copy of unknown age
   /// (``SetAside/copiesOfUnknownAge``). `nil` for any other write.
   func reuploadMayLose(_ action: UserHistory.Action) -> SetAside? {
     guard !action.isDelete else { return nil }
     var reason: SetAside?
     for reset in history.resets where !reset.wipes && action.base < reset.position {
       if history.reasonLost(by: action.device, for: reset) { return .zoneDeletionReasonLost }
-      if !(reset.holders[action.recordID] ?? []).subtracting([action.device]).isEmpty { reason = .copiesOfUnknownAge }
+      let others = (reset.holders[action.recordID] ?? []).subtracting([action.device])
+      if lostCopy(of: action.recordID, on: action.device, after: reset) {
+        // The writer lost its copy before uploading it again: only another holder's copy, of unknown age, or none,
+        // can give the write back.
+        if others.allSatisfy({ lostCopy(of: action.recordID, on: $0, after: reset) }) {
+          return .noCopyLeftAfterZoneDeletion
+        }
+        reason = .copiesOfUnknownAge
+      }
+      if !others.isEmpty { reason = .copiesOfUnknownAge }
     }
     return reason
   }

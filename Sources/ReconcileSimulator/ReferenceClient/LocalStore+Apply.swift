@@ -100,7 +100,9 @@ extension LocalStore {
       return nil
     }
     if local.lastKnownServer?.recordChangeTag == server.recordChangeTag, server.recordChangeTag != nil { return nil }
-    guard local.hasUnsentChanges else {
+    // A copy from a zone since deleted, not yet uploaded again, is the user's data still: it merges with the new
+    // zone's version even with no edit unsent.
+    guard local.hasUnsentChanges || local.reuploadAncestor != nil else {
       var updated = local
       updated.lastKnownServer = server
       updated.current = server
@@ -272,10 +274,11 @@ extension LocalStore {
     }
     let merged: Record
     do {
-      let ancestor = Self.ancestor(
-        known: local.lastKnownServer ?? local.reuploadAncestor, unacknowledged: local.unacknowledgedSaves,
-        server: server,
-        device: configuration.name)
+      let ancestor =
+        local.reuploadAncestor.map { $0.sharedPast(with: server) }
+        ?? Self.ancestor(
+          known: local.lastKnownServer, unacknowledged: local.unacknowledgedSaves, server: server,
+          device: configuration.name)
       if configuration.defects.contains(.mergeWithoutAncestor) {
         merged = Self.twoWayMerge(client: local.current, server: server)
       } else {

@@ -740,7 +740,10 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
           disk.heldBack[id] = nil
         }
       }
-      guard let local, syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id)) else { return server }
+      // A copy from a zone since deleted, not yet uploaded again, is the user's data still: it merges with the new
+      // zone's version even with no edit unsent.
+      let pending = syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id))
+      guard let local, pending || disk.reuploaded.contains(id) else { return server }
       // The very version the unsent edits were made on: nothing new to merge.
       if let tag = local.recordChangeTag, tag == server.recordChangeTag { return local }
       if let replaced = disk.replacing[id] {
@@ -759,7 +762,10 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       }
       let resolver = schema.map { setupResolver.guarded(by: $0) } ?? setupResolver
       let reuploaded = disk.reuploaded.remove(id) != nil
-      var ancestor = local.recordChangeTag == nil && !reuploaded ? nil : disk.ancestors[id]
+      var ancestor =
+        reuploaded
+        ? disk.ancestors[id].map { $0.sharedPast(with: server) }
+        : local.recordChangeTag == nil ? nil : disk.ancestors[id]
       // (A copy uploaded again after its zone went meets the new zone's record under another creation date: that is
       // the zone's doing, not a user's.)
       if !reuploaded, let known = local.creationDate, let created = server.creationDate, known != created {
@@ -792,7 +798,11 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
         halted = true
         return local
       }
-      if merged.changedKeys.isEmpty { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)]) }
+      if merged.changedKeys.isEmpty {
+        syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+      } else if !pending {
+        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+      }
       return merged
     }
   }
