@@ -356,7 +356,8 @@ extension IntentJudge {
     }
     // Each action was made before the deletion, or on a copy from before it, which such a device drops.
     return history.resets.contains { reset in
-      !reset.wipes && timeline.exists(id, at: reset.position - 1)
+      // The record was on the server, or a device held an acknowledged copy still to upload after an earlier reset.
+      !reset.wipes && (timeline.exists(id, at: reset.position - 1) || (reset.shown[id] ?? 0) > 0)
         && acted.allSatisfy { $0.time < reset.time || ($0.base > 0 && $0.base < reset.position) }
         // No holder uploaded its copy again: each could not learn why the zone went, or lost the copy first — and
         // at least one could not learn it.

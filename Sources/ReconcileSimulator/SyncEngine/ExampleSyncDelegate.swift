@@ -578,10 +578,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     for id in disk.records.keys.sorted() where !seen.contains(id) {
       if reupload, disk.records[id]?.recordChangeTag != nil || disk.reuploaded.contains(id) {
         self.reupload(id, &syncEngine)
-      } else if disk.reuploaded.remove(id) != nil {
-        // A copy waiting to be uploaded again after an earlier deletion: acknowledged there, it goes with this one.
-        disk.records[id] = nil
-        syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+      } else if disk.reuploaded.contains(id) {
+        // A copy waiting to be uploaded again after an earlier deletion: not in the new zone yet, it still goes up.
+        continue
       } else {
         applyDeletion(of: id, &syncEngine)
       }
@@ -659,6 +658,13 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       if zoneDeletion.dropsLocalData(after: reason) {
         for id in disk.uploadedAgain.sorted() where disk.records[id]?.recordChangeTag != nil {
           try? delete(id, at: disk.records[id]?.modificationDate ?? .distantPast, syncEngine: &syncEngine)
+        }
+        // A copy still waiting to be uploaded again after an earlier deletion was acknowledged there: it goes with
+        // this one.
+        for id in disk.reuploaded.sorted() where disk.records[id]?.recordChangeTag == nil {
+          disk.reuploaded.remove(id)
+          disk.records[id] = nil
+          syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
         }
       }
       disk.uploadedAgain = []
