@@ -40,6 +40,10 @@ package struct DeviceStorage: Sendable, Hashable {
   /// sync); `nil` when no such fetch is under way. Persisted, so a crash in the middle of it still ends with records
   /// the server no longer has being removed.
   var fullFetchSeen: Set<RecordID>?
+  /// Whether a fetch from the beginning that left out acknowledged records waits, before they are removed, for a read
+  /// of the database feed: the zone may have been deleted and created again since this device last read it, and the
+  /// reason decides whether they are uploaded again rather than dropped.
+  var fullFetchAwaitsFeed = false
   /// Whether the fetch from the beginning under way decides what went with a zone deleted and created again, under a
   /// response that uploads local data again: the acknowledged records it leaves out are uploaded again, not dropped.
   var reuploadUnseen = false

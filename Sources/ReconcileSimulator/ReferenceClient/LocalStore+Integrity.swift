@@ -28,6 +28,7 @@ extension LocalStore {
     for id in damaged { discardDamaged(id) }
     storage.zoneToken = nil
     storage.fullFetchSeen = nil
+    storage.fullFetchAwaitsFeed = false
     refetchRequested = true
     return true
   }

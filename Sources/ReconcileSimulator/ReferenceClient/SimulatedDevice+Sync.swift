@@ -225,6 +225,11 @@ extension SimulatedDevice {
       if !changes.moreComing {
         session.databaseReads += 1
         session.phase = .fetchingZone
+        if storage.fullFetchAwaitsFeed {
+          // The feed names no deletion of the zone: what the listing left out was deleted.
+          storage.fullFetchAwaitsFeed = false
+          if storage.fullFetchSeen != nil { finishFullFetch(at: now) }
+        }
       }
     case .zoneChanges(let changes):
       // The device restarted its listing while this page was on its way (it threw a damaged copy away, a token
@@ -243,7 +248,18 @@ extension SimulatedDevice {
         commitZoneToken(changes.token)
       }
       if !changes.moreComing || configuration.defects.contains(.ignoreMoreComing) {
-        if storage.fullFetchSeen != nil { finishFullFetch(at: now) }
+        if let seen = storage.fullFetchSeen {
+          // Acknowledged records the listing left out went with their zone if it was deleted and created again since
+          // the feed was last read: read it first, so they are uploaded again if the reason asks.
+          if !storage.reuploadUnseen,
+            storage.records.contains(where: { $0.value.lastKnownServer != nil && !seen.contains($0.key) })
+          {
+            storage.fullFetchAwaitsFeed = true
+            session.phase = .fetchingDatabase
+            return
+          }
+          finishFullFetch(at: now)
+        }
         storage.deletesAwaitingFetch.removeAll()
         storage.lastSuccessfulFetch = now
         session.phase = .sending
@@ -313,6 +329,7 @@ extension SimulatedDevice {
   mutating func restartZoneListing() {
     storage.zoneToken = nil
     storage.fullFetchSeen = nil
+    storage.fullFetchAwaitsFeed = false
     session.listing += 1
   }
 
