@@ -344,6 +344,24 @@ extension IntentJudge {
     }
   }
 
+  /// Whether a zone deletion among `latest` that stands for the user's went unheard by a device holding a copy of the
+  /// record to upload again after an earlier deletion that does not: its database token, from before the deletion,
+  /// expired before its next read of the feed, which named no deletion, so it uploaded the copy into the zone as it
+  /// found it.
+  func wipeUnheardByReuploader(_ id: RecordID, latest: [Causality.Event]) -> Bool {
+    latest.contains { op in
+      guard case .reset(let wipe) = op, wipe.wipes else { return false }
+      return history.resets.contains { earlier in
+        !earlier.wipes && earlier.position < wipe.position
+          && (earlier.holders[id] ?? []).contains { device in
+            history.reasonLost(by: device, for: wipe)
+              && (timeline.firstSave(of: id, by: device, from: earlier.time, where: { _ in true })
+                .map { $0.time > wipe.time } ?? true)
+          }
+      }
+    }
+  }
+
   /// Whether a zone deletion that devices answer by uploading what they hold took the record after every user action
   /// of `latest` (or each was made on a copy from before it), in a run whose database feed was compacted: a device
   /// whose database token predates the compaction lists the zones from the beginning on its next read, whenever that

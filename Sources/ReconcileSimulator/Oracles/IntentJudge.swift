@@ -148,7 +148,7 @@ struct IntentJudge {
         tally.setAside(id, .staleSaveRevived)
         return
       }
-      if wipeReasonMasked(latest) {
+      if wipeReasonMasked(latest) || wipeUnheardByReuploader(id, latest: latest) {
         tally.setAside(id, .zoneDeletionReasonLost)
         return
       }
