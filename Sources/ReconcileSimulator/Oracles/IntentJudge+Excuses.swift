@@ -80,18 +80,27 @@ extension IntentJudge {
   /// deletion under ``ZoneDeletionResponse/reuploadLocalData``), each device that held a copy the server had
   /// acknowledged may upload it again; CloudKit keeps no deletion across a zone's deletion, so a user's deletion of
   /// the record made on a version from before it (whether it landed before, or was sent after) can lose to another
-  /// device's upload of its older copy, which that device cannot know to hold back.
+  /// device's upload of its older copy, which that device cannot know to hold back. So can one made on a version from
+  /// after it, when another device that held a copy uploads it only after the deletion: it learns of the zone's
+  /// deletion late and lists the new zone from its beginning, which names no deletion.
   func excusedByReupload(_ id: RecordID, latest: [Causality.Event]) -> Bool {
     let deletions = latest.compactMap { op -> UserHistory.Action? in
       if case .action(let action) = op, action.isDelete { return action }
       return nil
     }
     return history.resets.contains { reset in
-      !reset.wipes
-        && deletions.contains { deletion in
-          deletion.base < reset.position
-            && !(reset.holders[id] ?? []).subtracting([deletion.device]).isEmpty
-        }
+      guard !reset.wipes else { return false }
+      return deletions.contains { deletion in
+        let others = (reset.holders[id] ?? []).subtracting([deletion.device])
+        return (deletion.base < reset.position && !others.isEmpty)
+          // Made on a version from after it, the deletion is no more than history in the new zone: another holder
+          // that uploads its copy only after the deletion lists that zone from its beginning, which names no deletion.
+          || others.contains { holder in
+            timeline.firstSave(of: id, by: holder, from: reset.time, where: { _ in true }).map {
+              $0.time > deletion.time
+            } ?? false
+          }
+      }
     }
   }
 
