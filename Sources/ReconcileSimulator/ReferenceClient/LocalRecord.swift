@@ -50,6 +50,10 @@ package struct LocalRecord: Sendable, Hashable {
   /// version the server had handed this device before: the ancestor of the first merge, so the user's unsent edits
   /// since stand as changes, and another device's upload of the same version changes nothing.
   var reuploadAncestor: Record?
+  /// Whether this copy from a zone since deleted was uploaded again and the zone created since acknowledged it: a
+  /// later deletion standing for the user's takes it from the server too. (Until then its last known version is the
+  /// old zone's, which another device's record under the same ID in the new zone is not.)
+  var uploadedAgain = false
   /// Whether the stored copies were damaged behind the device's back: the seal is broken for good.
   private var sealBroken = false
 

@@ -395,13 +395,16 @@ extension SimulatedDevice {
         // go, from the server too when an upload of them landed in the zone created since.
         for (id, local) in storage.records where local.reuploadAncestor != nil {
           storage.records[id] = nil
-          if local.lastKnownServer != nil { storage.pending.enqueue(id, .delete) } else { storage.pending.remove(id) }
+          if local.uploadedAgain { storage.pending.enqueue(id, .delete) } else { storage.pending.remove(id) }
         }
       } else {
         // Copies from the old zone go up again, not replaced by a user's new record: their unsent edits merge with the
         // new zone's version, over the last version they knew.
         for (id, local) in storage.records {
-          if let known = local.lastKnownServer { storage.records[id]?.reuploadAncestor = known.withoutSystemFields }
+          if let known = local.lastKnownServer {
+            storage.records[id]?.reuploadAncestor = known.withoutSystemFields
+            storage.records[id]?.uploadedAgain = false
+          }
         }
       }
       session.phase = .fetchingZone
@@ -469,6 +472,7 @@ extension SimulatedDevice {
     }
     observeStamps(of: saved)
     storage.staleSavesInDoubt.remove(id)
+    if local.reuploadAncestor != nil { local.uploadedAgain = true }
     local.unacknowledgedSaves = []
     local.replacesDeleted = false
     local.replacesDiscardedCopy = false
