@@ -46,13 +46,15 @@ package struct LocalRecord: Sendable, Hashable {
     /// Whether the server refused it as a conflict: it did not land, unless a duplicated copy of it landed first.
     var refused = false
   }
-  /// After the zone was deleted and this record uploaded again (``SimulatedDevice/zoneWasDeleted(_:)``), the last
-  /// version the server had handed this device before: the ancestor of the first merge, so the user's unsent edits
-  /// since stand as changes, and another device's upload of the same version changes nothing.
+  /// After the zone was deleted and until this record's upload into the zone created since lands
+  /// (``SimulatedDevice/zoneWasDeleted(_:recreated:)``), the last version the server had handed this device before:
+  /// what its merge with the new zone's version starts from, where that version still holds the same values, so the
+  /// user's unsent edits since stand as changes and another device's upload of the same version changes nothing.
   var reuploadAncestor: Record?
-  /// Whether this copy from a zone since deleted was uploaded again and the zone created since acknowledged it: a
-  /// later deletion standing for the user's takes it from the server too. (Until then its last known version is the
-  /// old zone's, which another device's record under the same ID in the new zone is not.)
+  /// Whether this copy from a zone since deleted was uploaded again and the zone created since acknowledged it, until
+  /// the next version fetched: a deletion standing for the user's, learnt of meanwhile, takes it from the server too.
+  /// (Before it landed, its last known version is the old zone's, which another device's record under the same ID in
+  /// the new zone is not.)
   var uploadedAgain = false
   /// Whether the stored copies were damaged behind the device's back: the seal is broken for good.
   private var sealBroken = false

@@ -107,6 +107,7 @@ extension LocalStore {
       updated.lastKnownServer = server
       updated.current = server
       updated.reuploadAncestor = nil
+      updated.uploadedAgain = false
       storage.records[id] = updated
       return nil
     }
@@ -291,6 +292,7 @@ extension LocalStore {
     }
     local.lastKnownServer = server
     local.reuploadAncestor = nil
+    local.uploadedAgain = false
     local.current = merged
     local.generation += 1
     storage.records[id] = local

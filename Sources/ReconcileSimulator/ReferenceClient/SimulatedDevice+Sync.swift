@@ -393,7 +393,7 @@ extension SimulatedDevice {
       if drops {
         // Copies from an older zone this device uploaded again raced this deletion, which stands for the user's: they
         // go, from the server too when an upload of them landed in the zone created since.
-        for (id, local) in storage.records where local.reuploadAncestor != nil {
+        for (id, local) in storage.records where local.reuploadAncestor != nil || local.uploadedAgain {
           storage.records[id] = nil
           if local.uploadedAgain { storage.pending.enqueue(id, .delete) } else { storage.pending.remove(id) }
         }
@@ -472,7 +472,11 @@ extension SimulatedDevice {
     }
     observeStamps(of: saved)
     storage.staleSavesInDoubt.remove(id)
-    if local.reuploadAncestor != nil { local.uploadedAgain = true }
+    if local.reuploadAncestor != nil {
+      // Landed in the zone created since: the new zone's version is the one its next merge starts from.
+      local.uploadedAgain = true
+      local.reuploadAncestor = nil
+    }
     local.unacknowledgedSaves = []
     local.replacesDeleted = false
     local.replacesDiscardedCopy = false
