@@ -353,9 +353,11 @@ extension SimulatedDevice {
   /// reason stands.
   mutating func zoneMissing(_ implied: SyncEngine.ZoneDeletion.Reason) {
     if let reason = session.zoneMissing {
-      zoneWasDeleted(reason)
+      // Read since, the feed did not say why: the error's reason stands. (Until then, the read is on its way.)
+      if session.databaseReads > session.zoneMissingReads { zoneWasDeleted(reason) }
     } else {
       session.zoneMissing = implied
+      session.zoneMissingReads = session.databaseReads
       session.phase = .fetchingDatabase
     }
   }

@@ -156,6 +156,9 @@ public struct SimulatedDevice: Sendable {
     /// a purge): the device reads the database feed to learn why the zone went before it drops or uploads anything,
     /// so that it handles the feed's report, once; if the feed does not say, the error's reason stands.
     var zoneMissing: SyncEngine.ZoneDeletion.Reason?
+    /// ``databaseReads`` when the zone was found missing: another item of the same reply saying so again does not
+    /// stand for the feed's answer.
+    var zoneMissingReads = 0
     /// Complete reads of the database feed so far.
     var databaseReads = 0
     /// Records with unsent changes a save found gone or created anew, with ``databaseReads`` at the time: whether the
