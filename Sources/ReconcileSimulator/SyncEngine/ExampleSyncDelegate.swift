@@ -623,8 +623,11 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   private mutating func accountChanged(_ change: SyncEngine.AccountChange, _ syncEngine: inout SyncEngine.State) {
     if change.previousUser != nil {
       let serialization = disk.stateSerialization
+      // The device's clock is not the account's data: stamps made from now on must still come after its earlier ones.
+      let clock = disk.clock
       disk = Disk()
       disk.stateSerialization = serialization
+      disk.clock = clock
       return
     }
     for (id, record) in disk.records.sorted(by: { $0.key < $1.key }) {
