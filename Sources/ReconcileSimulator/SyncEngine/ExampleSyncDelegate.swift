@@ -578,7 +578,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     for id in disk.records.keys.sorted() where !seen.contains(id) {
       if reupload, disk.records[id]?.recordChangeTag != nil || disk.reuploaded.contains(id) {
         self.reupload(id, &syncEngine)
-      } else if disk.reuploaded.contains(id) {
+      } else if disk.reuploaded.contains(id), disk.records[id]?.recordChangeTag == nil {
         // A copy waiting to be uploaded again after an earlier deletion: not in the new zone yet, it still goes up.
         continue
       } else {
@@ -754,7 +754,10 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       let pending = syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id))
       guard let local, pending || disk.reuploaded.contains(id) else { return server }
       // The very version the unsent edits were made on: nothing new to merge.
-      if let tag = local.recordChangeTag, tag == server.recordChangeTag { return local }
+      if let tag = local.recordChangeTag, tag == server.recordChangeTag {
+        disk.reuploaded.remove(id)
+        return local
+      }
       if let replaced = disk.replacing[id] {
         // A record the server created after the user deleted the one replaced (whose creation the server never
         // confirmed), while a save of the replacement is in doubt, is that save landed unanswered (and perhaps edited
