@@ -801,9 +801,14 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       do {
         merged = try resolver.resolve(Conflict(client: local, ancestor: ancestor, server: server))
       } catch let halt as SchemaHalt {
-        // A newer app's record: this one must not merge into it. The user's change waits, unsent, for an upgrade.
+        // A newer app's record: this one must not merge into it. The user's change waits, unsent, for an upgrade. So
+        // does a copy from a zone since deleted: queued, it meets this version again as a conflict once upgraded.
         disk.halt = .schema(halt)
         halted = true
+        if reuploaded {
+          disk.reuploaded.insert(id)
+          if !pending { syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)]) }
+        }
         return local
       } catch {
         disk.halt = .unresolvableConflict(id, "\(error)")
