@@ -271,13 +271,20 @@ extension IntentJudge {
   }
 
   /// The first deletion of the record by the action's own device after it, unless withdrawn with the account's local
-  /// data (``deletionWithdrawn(_:)``): then the action stands as if the user had not deleted.
+  /// data (``deletionWithdrawn(_:)``) after the action had landed: then the action stands as if the user had not
+  /// deleted. (One that had not landed by the deletion went with it from the device, withdrawn deletion or not.)
   /// A deletion after the device's account changed is of another copy, and withdraws nothing before the change.
   func laterDeletion(of action: UserHistory.Action) -> UserHistory.Action? {
     let deletion = byRecord[action.recordID]?.first {
       $0.isDelete && $0.device == action.device && $0.order > action.order
     }
-    guard let deletion, !deletionWithdrawn(deletion) else { return nil }
+    guard let deletion else { return nil }
+    if deletionWithdrawn(deletion) {
+      guard let landed = causality.landing(action, key: nil), landed <= timeline.position(at: deletion.time) else {
+        return history.wipe(of: action.device, after: action.order, before: deletion.order) == nil ? deletion : nil
+      }
+      return nil
+    }
     return history.wipe(of: action.device, after: action.order, before: deletion.order) == nil ? deletion : nil
   }
 

@@ -44,6 +44,10 @@ package struct DeviceStorage: Sendable, Hashable {
   /// of the database feed: the zone may have been deleted and created again since this device last read it, and the
   /// reason decides whether they are uploaded again rather than dropped.
   var fullFetchAwaitsFeed = false
+  /// Copies from an older zone this device uploaded again, dropped for a later deletion that stands for the user's,
+  /// each with the change tag its upload got: the zone created since holds that very version only if the upload raced
+  /// the deletion, so the listing of it from the beginning decides whether the device deletes it there.
+  var uploadsToWithdraw: [RecordID: String] = [:]
   /// Whether the fetch from the beginning under way decides what went with a zone deleted and created again, under a
   /// response that uploads local data again: the acknowledged records it leaves out are uploaded again, not dropped.
   var reuploadUnseen = false

@@ -16,6 +16,12 @@ extension LocalStore {
       }
     }
     for record in Self.parentsFirst(changes.changed) {
+      if let tag = storage.uploadsToWithdraw.removeValue(forKey: record.recordID), tag == record.recordChangeTag {
+        // This device's own upload of an old copy, landed after the user deleted their data: it goes.
+        storage.pending.enqueue(record.recordID, .delete)
+        storage.fullFetchSeen?.insert(record.recordID)
+        continue
+      }
       if let reason = applyFetched(record) { return reason }
       storage.fullFetchSeen?.insert(record.recordID)
     }
@@ -210,6 +216,7 @@ extension LocalStore {
       storage.deletesOfUnconfirmed[id] = nil
     }
     storage.fullFetchSeen = nil
+    storage.uploadsToWithdraw.removeAll()
   }
 
   /// Queues the device's copy of `id` to be uploaded as a new record, its zone having gone: the last server version

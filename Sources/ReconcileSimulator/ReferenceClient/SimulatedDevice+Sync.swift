@@ -394,10 +394,13 @@ extension SimulatedDevice {
       storage.reuploadUnseen = !drops
       if drops {
         // Copies from an older zone this device uploaded again raced this deletion, which stands for the user's: they
-        // go, from the server too when an upload of them landed in the zone created since.
+        // go, from the server too when an upload of them landed in the zone created since (the listing says).
         for (id, local) in storage.records where local.reuploadAncestor != nil || local.uploadedAgain {
           storage.records[id] = nil
-          if local.uploadedAgain { storage.pending.enqueue(id, .delete) } else { storage.pending.remove(id) }
+          storage.pending.remove(id)
+          if local.uploadedAgain, let tag = local.lastKnownServer?.recordChangeTag {
+            storage.uploadsToWithdraw[id] = tag
+          }
         }
       } else {
         // Copies from the old zone go up again, not replaced by a user's new record: their unsent edits merge with the
