@@ -253,8 +253,16 @@ package struct UserHistory: Sendable {
   /// learned of (unanswered saves and deletions) is kept whole: doubt about a record of one account only loosens the
   /// judgment of a record with the same name in another.
   package func only(account: String, primary: String) -> UserHistory {
-    guard !accountChanges.isEmpty else { return self }
     var result = self
+    guard !accountChanges.isEmpty else {
+      // No app learnt of an account change (a device signed in elsewhere while its app was not running, and back):
+      // everything was meant for the primary account.
+      if account == primary { return self }
+      result.actions = []
+      result.damage = []
+      result.resets = []
+      return result
+    }
     result.actions = actions.filter { destination(of: $0) == account }
     result.damage = damage.filter { destination($0.account, device: $0.device, order: $0.order) == account }
     if account != primary { result.resets = [] }

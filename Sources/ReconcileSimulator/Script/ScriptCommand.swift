@@ -54,6 +54,8 @@ package enum ScriptCommand: Sendable, Hashable {
   case setOnline(device: String, Bool)
   /// `NAME crash`: the app quits and relaunches; what is on disk survives.
   case crash(device: String)
+  /// `NAME quit` / `NAME launch`: the app quits and stays quit, or launches again.
+  case running(device: String, Bool)
   /// `NAME restart`: clears a halt.
   case restart(device: String)
   /// `NAME reset-sync`: the user resets sync; the device drops its tokens and sync state, keeping what it has not sent.
@@ -88,7 +90,8 @@ package enum ScriptCommand: Sendable, Hashable {
   package var device: String? {
     switch self {
     case .create(let device, _, _), .edit(let device, _, _), .delete(let device, _), .sync(let device),
-      .setOnline(let device, _), .crash(let device), .restart(let device), .resetSync(let device),
+      .setOnline(let device, _), .crash(let device), .running(let device, _), .restart(let device),
+      .resetSync(let device),
       .account(let device, _),
       .upgrade(let device, _),
       .jumpClock(let device, _):
@@ -118,7 +121,7 @@ package enum ScriptCommand: Sendable, Hashable {
     case .deletePolicy, .schemas, .client, .invariants, .zoneDeletion, .accountChange, .sendAfterEdits, .defect,
       .limits,
       .sync,
-      .setOnline, .crash, .resetSync, .account, .quiesce:
+      .setOnline, .crash, .running, .resetSync, .account, .quiesce:
       return true
     case .schema, .syncAll, .wait, .restart, .show, .help, .reset: return false
     }

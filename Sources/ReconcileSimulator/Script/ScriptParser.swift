@@ -59,6 +59,10 @@ package enum ScriptParser {
       summary: "take a device off the network, bring it back, crash and relaunch it",
       runs: .replay, example: "phone crash"),
     Entry(
+      syntax: "NAME quit | launch",
+      summary: "the app quits and stays quit (account changes meanwhile reach it as one), or launches again",
+      runs: .replay, example: "phone quit"),
+    Entry(
       syntax: "NAME reset-sync",
       summary: "the user resets sync: tokens and sync state dropped, everything fetched again, unsent changes kept",
       runs: .replay, example: "phone reset-sync"),
@@ -377,6 +381,8 @@ package enum ScriptParser {
     case "online": return .setOnline(device: device, true)
     case "offline": return .setOnline(device: device, false)
     case "crash": return .crash(device: device)
+    case "quit": return .running(device: device, false)
+    case "launch": return .running(device: device, true)
     case "restart": return .restart(device: device)
     case "reset-sync": return .resetSync(device: device)
     case "sign-in": return .account(device: device, user: try words.required("a user record name such as _other"))

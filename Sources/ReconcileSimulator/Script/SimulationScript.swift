@@ -123,6 +123,8 @@ public enum SimulationScript {
     case .delete(let device, let record): return "\(device) delete Note/\(record)"
     case .sync(let device): return "\(device) sync"
     case .crash(let device): return "\(device) crash"
+    case .quit(let device): return "\(device) quit"
+    case .launch(let device): return "\(device) launch"
     case .offline(let device): return "\(device) offline"
     case .online(let device): return "\(device) online"
     case .upgrade(let device): return "\(device) upgrade"
@@ -276,6 +278,7 @@ public enum SimulationScript {
       case .delete(let device, let records): return records.map { .delete(device: device, record: $0.recordName) }
       case .sync(let device): return [.sync(device: device)]
       case .crash(let device): return [.crash(device: device)]
+      case .running(let device, let running): return [running ? .launch(device: device) : .quit(device: device)]
       case .resetSync(let device): return [.resetSync(device: device)]
       case .account(let device, let user): return [.account(device: device, user: user)]
       case .setOnline(let device, let online): return [online ? .online(device: device) : .offline(device: device)]

@@ -18,8 +18,8 @@ public import Reconcile
 ///   the pending changes and handed to the delegate, which decides (re-add, re-create the zone, drop).
 /// - A change re-added while its batch was in flight stays pending when the batch succeeds.
 ///
-/// What it does not: accounts (no sign-out, so no `accountChange`), push scheduling (a fetch happens when the
-/// simulation asks for a sync), several databases (one private database), and the exact timing of CKSyncEngine's
+/// What it does not: push scheduling (a fetch happens when the simulation asks for a sync), the shared database (one
+/// private database, of the account signed in), and the exact timing of CKSyncEngine's
 /// scheduler. A batch of `nil` while record changes are pending ends the send and keeps them: the engine tries again when
 /// the app adds a change, a fetch completes or the app asks to sync.
 public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncClient {
@@ -209,8 +209,8 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   /// sample deletes local data on a sign-out or switch, and uploads local data again on a sign-in). A halt goes: a new
   /// account is not the old one's to answer for.
   ///
-  /// Partial: each change is delivered as it happens; several while the app is not running are not yet folded into
-  /// one, since the simulator does not model an app that is not running.
+  /// Several changes while the app is not running (``SimulationStep/quit(device:)``) arrive as one, at launch, from
+  /// the account the app last knew to the current one, as CKSyncEngine's documentation says.
   public mutating func accountChanged(_ change: SyncEngine.AccountChange) {
     abandonInFlight()
     haltReason = nil

@@ -22,6 +22,9 @@ extension Simulation {
   /// Applies a step; returns why it could not apply, if it could not.
   private mutating func apply(_ step: SimulationStep) -> String? {
     if let name = step.device, index(of: name) == nil { return "no device \(name)" }
+    if let name = step.device, !notRunning.isEmpty, notRunning.keys.contains(name), !step.reachesQuitApp {
+      return "the app on \(name) is not running"
+    }
     switch step {
     case .create(let name, let record, let values):
       guard let index = index(of: name), let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else {
@@ -49,6 +52,26 @@ extension Simulation {
       clients[index].crash()
       auditor.crashed(index, name, lostAnswer: nil)
       auditor.tokenMoved(on: name, from: before, to: clients[index].persistedZoneToken)
+    case .quit(let name):
+      guard let index = index(of: name) else { return nil }
+      // The process ends as in a crash (what it had not persisted, and the answer it awaited, are gone), and stays
+      // ended: the pump passes it by until it launches.
+      let before = clients[index].persistedZoneToken
+      clients[index].crash()
+      auditor.crashed(index, name, lostAnswer: nil)
+      auditor.tokenMoved(on: name, from: before, to: clients[index].persistedZoneToken)
+      notRunning[name] = .some(accounts[name])
+    case .launch(let name):
+      guard let index = index(of: name), let known = notRunning.removeValue(forKey: name) else {
+        return "the app on \(name) is running"
+      }
+      // CKSyncEngine: several account changes while the app was not running arrive as one, from the last known
+      // state to the current one; none when they come back to where they were.
+      if let change = SyncEngine.AccountChange(from: known, to: accounts[name]) {
+        auditor.accountChanged(
+          on: name, to: accounts[name], response: clients[index].accountChangeResponse, at: now)
+        clients[index].accountChanged(change)
+      }
     case .offline(let name): withDevice(name) { $0.goOffline() }
     case .online(let name): withDevice(name) { $0.goOnline() }
     case .clockJump(let name, let seconds): withDevice(name) { $0.jumpClock(by: TimeInterval(seconds)) }
@@ -70,6 +93,8 @@ extension Simulation {
       accounts[name] = user
       if let user { accountsUsed.insert(user) }
       statistics.accountChanges += 1
+      // An OS setting: it changes while the app is not running too, which learns of it at launch.
+      if notRunning.keys.contains(name) { return nil }
       auditor.accountChanged(
         on: name, to: user, response: index(of: name).map { clients[$0].accountChangeResponse } ?? .deleteLocalData,
         at: now)
@@ -173,6 +198,11 @@ extension Simulation {
     disconnectsAfterSave.removeAll()
     let budget = statistics.requests + requestBudget * max(1, clients.count)
     freeQuota()
+    // A run ends with every app running: a quit one launches, and learns of account changes made meanwhile.
+    for name in notRunning.keys.sorted() {
+      traceEntries.append(.note("\(name) launched"))
+      _ = apply(.launch(device: name))
+    }
     for index in clients.indices { clients[index].goOnline() }
     for round in 1...max(1, maximumRounds) {
       statistics.quiescenceRounds = round
@@ -203,6 +233,9 @@ extension Simulation {
   private func allIdle() -> Bool {
     clients.indices.allSatisfy { clients[$0].isIdle || clients[$0].isHalted || !signedIn($0) }
   }
+
+  /// Whether the app on the device at `index` is running (not quit).
+  func isRunning(_ index: Int) -> Bool { notRunning.isEmpty || !notRunning.keys.contains(clients[index].name) }
 
   /// Whether the device at `index` is signed in to an iCloud account.
   private func signedIn(_ index: Int) -> Bool { accounts[clients[index].name] != nil }

@@ -64,6 +64,9 @@ public struct Simulation: Sendable {
   /// The iCloud account each device is signed in to, by device name; a device absent is signed out. Requests reach the
   /// private database of the account signed in when they were sent.
   var accounts: [String: String] = [:]
+  /// Devices whose app is not running (``SimulationStep/quit(device:)``), each with the account it was signed in to
+  /// when it quit: at launch it learns of any change since as one.
+  var notRunning: [String: String?] = [:]
   /// Every account a device signed in to during the run: whose databases the end state reads.
   var accountsUsed: Set<String> = []
   /// When the user's full storage is freed, while it is full.

@@ -17,6 +17,12 @@ public enum SimulationStep: Sendable, Hashable {
   case sync(device: String)
   /// `device` crashes and relaunches, keeping only what it persisted.
   case crash(device: String)
+  /// The app on `device` quits and stays quit: it sends nothing and hears nothing, and its user acts through other
+  /// devices, until ``launch(device:)``. Account changes meanwhile reach it at launch as one.
+  case quit(device: String)
+  /// The app on `device`, quit, launches from what it persisted; if its iCloud account changed while it was not
+  /// running, it learns of that as one change, from the account it last knew to the current one.
+  case launch(device: String)
   /// `device` loses its network.
   case offline(device: String)
   /// `device` gets its network back.
@@ -40,7 +46,8 @@ public enum SimulationStep: Sendable, Hashable {
   public var device: String? {
     switch self {
     case .create(let device, _, _), .edit(let device, _, _), .delete(let device, _), .sync(let device),
-      .crash(let device), .offline(let device), .online(let device), .clockJump(let device, _), .upgrade(let device),
+      .crash(let device), .quit(let device), .launch(let device), .offline(let device), .online(let device),
+      .clockJump(let device, _), .upgrade(let device),
       .resetSync(let device), .account(let device, _):
       device
     case .advance: nil
@@ -48,10 +55,19 @@ public enum SimulationStep: Sendable, Hashable {
     }
   }
 
+  /// Whether the step applies while the device's app is not running: the app launching, and what happens to the
+  /// device around it (its account, its network, its clock, faults).
+  package var reachesQuitApp: Bool {
+    switch self {
+    case .launch, .account, .offline, .online, .clockJump, .fault, .advance: true
+    default: false
+    }
+  }
+
   /// Whether the step is a fault or a device mishap rather than an app action.
   package var isFault: Bool {
     switch self {
-    case .fault, .crash, .offline, .online, .clockJump: true
+    case .fault, .crash, .quit, .launch, .offline, .online, .clockJump: true
     default: false
     }
   }

@@ -39,7 +39,8 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable, Codable, Custom
   case zonePurge = "zone-purge"
   /// The user resets their encrypted data, which deletes the zone (``FaultProfile/serverFaults``).
   case encryptedDataReset = "encrypted-data-reset"
-  /// The user signs in to, out of, or switches the device's iCloud account (``FaultProfile/accountChanges``).
+  /// The user signs in to, out of, or switches the device's iCloud account (``FaultProfile/accountChanges``), or the
+  /// app quits and launches again, so that changes made while it was not running reach it as one.
   case accountChange = "account-change"
 
   /// The name `--without` takes.
@@ -51,7 +52,7 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable, Codable, Custom
     case .crash: self = .crash
     case .offline, .online: self = .offline
     case .clockJump: self = .clockJump
-    case .account: self = .accountChange
+    case .account, .quit, .launch: self = .accountChange
     case .fault(let fault):
       switch fault {
       case .loseRequest: self = .lostRequest

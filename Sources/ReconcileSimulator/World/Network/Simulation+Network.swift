@@ -9,7 +9,7 @@ extension Simulation {
       guardCount += 1
       sendReadyRequests()
       var wake: Date?
-      for index in clients.indices {
+      for index in clients.indices where isRunning(index) {
         if let time = clients[index].nextWakeTime, wake.map({ time < $0 }) ?? true { wake = time }
       }
       let nextTime = Self.earlier(Self.earlier(network.nextDelivery, wake), quotaFreedAt)
@@ -17,7 +17,7 @@ extension Simulation {
       if nextTime > now { server.advanceClock(to: nextTime) }
       if let freed = quotaFreedAt, now >= freed { freeQuota() }
       while let message = network.popDue(at: now) { deliver(message) }
-      for index in clients.indices { clients[index].wake(at: now) }
+      for index in clients.indices where isRunning(index) { clients[index].wake(at: now) }
     }
     server.advanceClock(to: target)
     observeServer()
@@ -38,7 +38,8 @@ extension Simulation {
   }
 
   private mutating func sendReadyRequests() {
-    for index in clients.indices {
+    // An app that is not running sends nothing.
+    for index in clients.indices where isRunning(index) {
       guard let outgoing = clients[index].nextRequest(at: now) else { continue }
       statistics.requests += 1
       let name = clients[index].name

@@ -73,6 +73,8 @@ struct Scheduler: Sendable {
     guard let device = random.pick(world.setup.devices)?.name, let slot = world.index(of: device) else {
       return .advance(seconds: 1)
     }
+    // Its user opens an app that is not running to use it.
+    if !world.notRunning.isEmpty, world.notRunning.keys.contains(device) { return .launch(device: device) }
     let roll = random.below(100)
     switch roll {
     case ..<8: return create(device: device, index: index)
@@ -232,6 +234,9 @@ struct Scheduler: Sendable {
         return .clockJump(device: device, seconds: ahead ? jump : -jump)
       }
     case 5:
+      // A quarter of these draws quit a running app; it launches when its user next turns to it, and account changes
+      // made meanwhile reach it then as one.
+      if !world.notRunning.keys.contains(device), random.below(4) == 0 { return .quit(device: device) }
       return .account(device: device, user: nextAccount(of: device, world: world))
     case 4:
       let held = world.index(of: device).map { world.clients[$0].recordIDs.map(\.recordName) }
