@@ -98,8 +98,10 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// sends them once a user signs in — to whichever account that is. Caught by ``Invariant/accountsKeptApart``.
   case uploadPendingToNewAccount = "upload-pending-to-new-account"
   /// A sign-out or switch deletes local data but keeps the sync state — change tokens and the deletions still queued,
-  /// as an engine's saved state holds them — so a deletion the user made under one account is sent to
-  /// the next, where it deletes that account's record of the same name. Caught by ``Invariant/noLostRecords``.
+  /// as an engine's saved state holds them. Back in an account it synced before, the device's tokens say it has what
+  /// it deleted, so it never fetches the account's records again: caught by ``Invariant/convergence``. (A deletion the
+  /// user made under one account is also sent to the next, where it deletes that account's record of the same name,
+  /// which ``Invariant/noLostRecords`` reports; random runs meet that far more rarely.)
   case keepSyncStateAcrossAccounts = "keep-sync-state-across-accounts"
 
   /// The delete policy the defect needs to show: the two `.editWins` mistakes cannot happen under `.deleteWins`.

@@ -7,13 +7,14 @@ extension ClientDefect {
     case .sendWhileHalted: .haltedDeviceSendsNothing
     case .dropEditsDuringSave, .overwriteUnsentEdits, .mergeWithoutAncestor, .recreateRestoresDeletedFields:
       .oneSidedChangesKept
-    case .forgetQueueOnCrash, .ignoreFetchedDeletions, .commitTokenBeforePage, .ignoreMoreComing, .resolveWithoutResend:
+    case .forgetQueueOnCrash, .ignoreFetchedDeletions, .commitTokenBeforePage, .ignoreMoreComing, .resolveWithoutResend,
+      .keepSyncStateAcrossAccounts:
       .convergence
     case .skipStorageCheck: .damagedDataNeverUploaded
     case .rewindTokenOnCrash: .serverInvariants
     case .keepDataAcrossAccounts, .uploadPendingToNewAccount: .accountsKeptApart
     case .stripUnknownKeys: .unknownKeysKept
-    case .dropDataOnZoneNotFound, .resetSyncDropsUnsent, .keepSyncStateAcrossAccounts, .resetTreatedAsPurge:
+    case .dropDataOnZoneNotFound, .resetSyncDropsUnsent, .resetTreatedAsPurge:
       .noLostRecords
     case .ignoreRetryAfter, .retryEarly: .retryAfterHonoured
     case .neverHalveBatch, .saveAndDeleteTogether: .liveness

@@ -121,7 +121,7 @@ struct NotesSyncDelegate: SyncEngineDelegate {
         store.awaitingFetch.subtract(store.fetchCovers)  // The zone did not change: no note was created anew.
       }
       for deletion in changes.deletions where deletion.zoneID == zoneID {
-        zoneDisappeared(reupload: deletion.reason != .purged, &syncEngine)
+        zoneDisappeared(deletion.reason, &syncEngine)
       }
     case .fetchedRecordZoneChanges(let changes):
       for server in changes.modifications where server.recordID.zoneID == zoneID {
@@ -305,7 +305,7 @@ struct NotesSyncDelegate: SyncEngineDelegate {
         syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
       }
     case .zoneNotFound, .userDeletedZone:
-      zoneDisappeared(reupload: true, &syncEngine)
+      zoneDisappeared(.deleted, &syncEngine)
     default:
       break  // Transient errors and batchRequestFailed stay pending; the engine retries them.
     }
@@ -314,8 +314,10 @@ struct NotesSyncDelegate: SyncEngineDelegate {
 
   // snippet: zone
   /// The zone is gone, and the notes the server had with it. Notes it never confirmed go into a re-created zone — all
-  /// notes when `reuploadAfterZoneLoss`; none when the user purged the app's data, which must not come back.
-  private mutating func zoneDisappeared(reupload: Bool, _ syncEngine: inout SyncEngine.State) {
+  /// notes after an encrypted-data reset (the user still wants them), or when `reuploadAfterZoneLoss`; none when the
+  /// user purged the app's data, which must not come back.
+  private mutating func zoneDisappeared(_ reason: SyncEngine.ZoneDeletion.Reason, _ syncEngine: inout SyncEngine.State)
+  {
     store.zoneExists = false
     store.fetchStartsOver = true
     store.seenInFullFetch = nil
@@ -326,8 +328,9 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     store.handedOut = []
     syncEngine.remove(
       pendingRecordZoneChanges: syncEngine.pendingRecordZoneChanges.filter { $0.recordID.zoneID == zoneID })
+    let keepsConfirmed = reason == .encryptedDataReset || (reason == .deleted && reuploadAfterZoneLoss)
     for (id, note) in store.notes.sorted(by: { $0.key < $1.key }) {
-      if !reupload || (note.isKnownToServer && !reuploadAfterZoneLoss) {
+      if reason == .purged || (note.isKnownToServer && !keepsConfirmed) {
         store.notes[id] = nil
       } else {
         store.notes[id] = Self.asNew(note)
