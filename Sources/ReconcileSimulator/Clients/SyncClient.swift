@@ -122,6 +122,10 @@ public protocol SyncClient: Sendable {
   /// ``AccountChangeResponse/deleteLocalData``, is what Apple asks; a client offering the choice reports the one its
   /// setup made (``ClientSetup/accountChange``).
   var accountChangeResponse: AccountChangeResponse { get }
+  /// Every hand-over of local data the client made before deleting it for good (a purge, a deletion standing for the
+  /// user's, an account change), oldest first: the app's hook before deletion. The default is empty, for a client
+  /// without one.
+  var localDataDeletions: [LocalDataDeletion] { get }
   /// The device's clock moves by `seconds`.
   /// - Parameter seconds: Positive to jump ahead.
   mutating func jumpClock(by seconds: TimeInterval)
@@ -165,6 +169,8 @@ extension SyncClient {
   public mutating func accountChanged(_ change: SyncEngine.AccountChange) {}
   /// ``AccountChangeResponse/deleteLocalData``, as Apple asks.
   public var accountChangeResponse: AccountChangeResponse { .deleteLocalData }
+  /// None: the client has no hook.
+  public var localDataDeletions: [LocalDataDeletion] { [] }
 }
 
 /// A request a client wants sent, tagged so its answer can be matched.

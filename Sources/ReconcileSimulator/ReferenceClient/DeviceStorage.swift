@@ -44,6 +44,9 @@ package struct DeviceStorage: Sendable, Hashable {
   /// of the database feed: the zone may have been deleted and created again since this device last read it, and the
   /// reason decides whether they are uploaded again rather than dropped.
   var fullFetchAwaitsFeed = false
+  /// The reason for a deletion standing for the user's that the fetch from the beginning under way answers: what it
+  /// leaves out goes, handed to the app first.
+  var listingDrops: SyncEngine.ZoneDeletion.Reason?
   /// Copies from an older zone this device uploaded again, dropped for a later deletion that stands for the user's,
   /// each with the change tag its upload got: the zone created since holds that very version only if the upload raced
   /// the deletion, so the listing of it from the beginning decides whether the device deletes it there.

@@ -44,8 +44,16 @@ extension SimulatedDevice {
 
   /// Ends a fetch from the beginning; see ``LocalStore/finishFullFetch(at:)``.
   mutating func finishFullFetch(at now: Date) {
-    store.finishFullFetch(at: now)
-    absorbStoreNotices()
+    guard let reason = storage.listingDrops else {
+      store.finishFullFetch(at: now)
+      absorbStoreNotices()
+      return
+    }
+    storage.listingDrops = nil
+    handingOver(.zoneDeletion(reason)) { device in
+      device.store.finishFullFetch(at: now)
+      device.absorbStoreNotices()
+    }
   }
 
   /// Throws away damaged records; see ``LocalStore/discardDamagedRecords(among:)``.

@@ -376,6 +376,10 @@ extension SimulatedDevice {
     session.goneAwaitingFeed.removeAll()
     // A damaged copy must not be uploaded as new; it is lost with the zone.
     discardDamagedRecords()
+    // What a deletion standing for the user's takes is handed to the app first (the hook before deletion).
+    let held = storage.records
+    storage.listingDrops = nil
+    defer { handOver(.zoneDeletion(reason), held.filter { storage.records[$0.key] == nil }.map(\.value.current)) }
     restartZoneListing()
     storage.staleSavesInDoubt.removeAll()
     if configuration.defects.contains(.dropDataOnZoneNotFound) {
@@ -392,6 +396,8 @@ extension SimulatedDevice {
       // Records fetched or saved into the new zone are current, and so are their deletions: the listing from the
       // beginning says what went, and what it leaves out is dropped or uploaded again as the reason says.
       storage.reuploadUnseen = !drops
+      // The listing from the beginning says what else went: handed over then.
+      storage.listingDrops = drops ? reason : nil
       if drops {
         // Copies from an older zone this device uploaded again raced this deletion, which stands for the user's: they
         // go, from the server too when an upload of them landed in the zone created since (the listing says).

@@ -17,6 +17,9 @@ extension SimulatedDevice: SyncClient {
   /// The number of entries in the pending queue.
   public var pendingChangeCount: Int { storage.pending.count }
 
+  /// What the app was handed before local data went.
+  public var localDataDeletions: [LocalDataDeletion] { handedOver }
+
   /// The app's choice, from its setup (``ClientSetup/accountChange``).
   public var accountChangeResponse: AccountChangeResponse { configuration.accountChange }
 

@@ -178,6 +178,8 @@ public struct SimulatedDevice: Sendable {
     @exclusivity(unchecked) var store: LocalStore
     @exclusivity(unchecked) var isOnline = true
     @exclusivity(unchecked) var session: Session
+    /// What the app was handed before local data went (``SyncClient/localDataDeletions``).
+    @exclusivity(unchecked) var handedOver: [LocalDataDeletion] = []
 
     init(store: LocalStore, isOnline: Bool, session: Session) {
       self.store = store
@@ -185,7 +187,11 @@ public struct SimulatedDevice: Sendable {
       self.session = session
     }
 
-    func copy() -> State { State(store: store, isOnline: isOnline, session: session) }
+    func copy() -> State {
+      let copy = State(store: store, isOnline: isOnline, session: session)
+      copy.handedOver = handedOver
+      return copy
+    }
   }
 
   var state: State
@@ -221,6 +227,11 @@ public struct SimulatedDevice: Sendable {
   var session: Session {
     _read { yield state.session }
     _modify { yield &mutableState.session }
+  }
+  /// Every hand-over of local data before it went (the app's hook).
+  var handedOver: [LocalDataDeletion] {
+    _read { yield state.handedOver }
+    _modify { yield &mutableState.handedOver }
   }
   /// See ``LocalStore/mayHoldDamage``.
   var mayHoldDamage: Bool { state.store.mayHoldDamage }
@@ -364,6 +375,19 @@ public struct SimulatedDevice: Sendable {
     }
   }
 
+  /// Hands the app the copies a wholesale deletion of local data takes (``LocalDataDeletion``), before they go.
+  mutating func handOver(_ cause: LocalDataDeletion.Cause, _ records: [Record]) {
+    guard !records.isEmpty else { return }
+    handedOver.append(LocalDataDeletion(cause: cause, records: records))
+  }
+
+  /// Runs `deletion`, first handing the app every copy it takes: the copies held before that are gone after.
+  mutating func handingOver(_ cause: LocalDataDeletion.Cause, _ deletion: (inout SimulatedDevice) -> Void) {
+    let before = storage.records
+    deletion(&self)
+    handOver(cause, before.filter { storage.records[$0.key] == nil }.map(\.value.current))
+  }
+
   /// The device's iCloud account changed. Where the app deletes its local data (``AccountChangeResponse``: by default
   /// on a sign-out or a switch, as Apple asks; keeping it for the same account, when another account signs in), it
   /// deletes records, queue, tombstones, tokens and a halt (a new account is not the old one's to answer for). A
@@ -385,6 +409,7 @@ public struct SimulatedDevice: Sendable {
     {
       // The same account again: everything kept is its own, tokens included.
     } else if deletes, !configuration.defects.contains(.keepDataAcrossAccounts) {
+      handOver(.accountChange(change), storage.records.values.map(\.current))
       let queued = Set(storage.pending.entries.map(\.recordID))
       let unsent = storage.records.filter { queued.contains($0.key) }
       let state = (storage.zoneToken, storage.databaseToken, storage.zoneCreated)

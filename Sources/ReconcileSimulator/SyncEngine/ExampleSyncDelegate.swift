@@ -53,6 +53,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     /// a response that uploads local data again: the acknowledged records it leaves out are uploaded again, not
     /// dropped.
     package var reuploadUnseen = false
+    /// The reason for a deletion standing for the user's that the fetch from the beginning under way answers: what it
+    /// leaves out goes, handed to the app first.
+    package var listingDrops: SyncEngine.ZoneDeletion.Reason?
     /// Copies from an older zone this device uploaded again after a deletion that did not stand for the user's, until
     /// the database feed shows no deletion since: a later deletion that does stand, which the upload raced into a zone
     /// another device created, takes them from the server too.
@@ -135,6 +138,8 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   let deletePolicy: DeletePolicy
   let zoneDeletion: ZoneDeletionResponse
   var clockOffset: TimeInterval
+  /// What the app was handed before local data went: its hook before deletion (``SyncClient/localDataDeletions``).
+  public internal(set) var localDataDeletions: [LocalDataDeletion] = []
   /// How it merges.
   public let rules: Rules
   let setupResolver: any ConflictResolver
@@ -573,6 +578,15 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   private mutating func finishFullFetch(_ syncEngine: inout SyncEngine.State) {
     guard let seen = disk.fullFetchSeen else { return }
     disk.fullFetchSeen = nil
+    // Answering a deletion standing for the user's, what the listing left out goes: handed to the app first.
+    let held = disk.records
+    let dropReason = disk.listingDrops
+    disk.listingDrops = nil
+    defer {
+      if let dropReason {
+        handOver(.zoneDeletion(dropReason), held.filter { disk.records[$0.key] == nil }.map(\.value))
+      }
+    }
     let reupload = disk.reuploadUnseen
     disk.reuploadUnseen = false
     for id in disk.records.keys.sorted() where !seen.contains(id) {
@@ -622,6 +636,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   /// while signed out, to the account (Apple's sample does the same).
   private mutating func accountChanged(_ change: SyncEngine.AccountChange, _ syncEngine: inout SyncEngine.State) {
     if change.previousUser != nil {
+      handOver(.accountChange(change), Array(disk.records.values))
       let serialization = disk.stateSerialization
       // The device's clock is not the account's data: stamps made from now on must still come after its earlier ones.
       let clock = disk.clock
@@ -635,6 +650,12 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
     }
     if !disk.records.isEmpty { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
+  }
+
+  /// Hands the app the copies a wholesale deletion of local data takes (``LocalDataDeletion``), before they go.
+  private mutating func handOver(_ cause: LocalDataDeletion.Cause, _ records: [Record]) {
+    guard !records.isEmpty else { return }
+    localDataDeletions.append(LocalDataDeletion(cause: cause, records: records))
   }
 
   /// The fetch under way shows the zone there: a zone found missing is there again, and the engine lists it from its
@@ -653,6 +674,10 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   private mutating func zoneWasDeleted(
     _ reason: SyncEngine.ZoneDeletion.Reason, recreated: Bool = false, _ syncEngine: inout SyncEngine.State
   ) {
+    // What a deletion standing for the user's takes is handed to the app first (the hook before deletion).
+    let held = disk.records
+    disk.listingDrops = recreated && zoneDeletion.dropsLocalData(after: reason) ? reason : nil
+    defer { handOver(.zoneDeletion(reason), held.filter { disk.records[$0.key] == nil }.map(\.value)) }
     disk.zoneMissing = nil
     disk.recreatedWhileUnsent = [:]
     disk.zoneFetchStartsOver = true

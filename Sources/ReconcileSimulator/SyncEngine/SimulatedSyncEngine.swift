@@ -143,6 +143,8 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   public func record(_ id: RecordID) -> Record? { delegate.record(id) }
   /// Every record the app shows.
   public var records: [Record] { delegate.records }
+  /// What the app was handed before local data went (its delegate's hook).
+  public var localDataDeletions: [LocalDataDeletion] { delegate.localDataDeletions }
 
   // MARK: State
 

@@ -67,6 +67,9 @@ public protocol SimulatedSyncEngineDelegate: SyncEngineDelegate {
   ///   - old: The replaced engine's state, pending changes included.
   ///   - syncEngine: The new engine's state.
   mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State)
+  /// Every hand-over of local data the app made before deleting it for good (``SyncClient/localDataDeletions``); the
+  /// default is empty.
+  var localDataDeletions: [LocalDataDeletion] { get }
 }
 
 extension SimulatedSyncEngineDelegate {
@@ -76,6 +79,8 @@ extension SimulatedSyncEngineDelegate {
   public mutating func jumpClock(by seconds: TimeInterval) {}
   /// Ignores the upgrade.
   public mutating func upgrade(to schema: Schema?) {}
+  /// None: the app has no hook.
+  public var localDataDeletions: [LocalDataDeletion] { [] }
   /// Re-adds what the old engine had pending.
   public mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State) {
     syncEngine.add(pendingDatabaseChanges: old.pendingDatabaseChanges)
