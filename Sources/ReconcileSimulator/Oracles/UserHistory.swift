@@ -194,11 +194,10 @@ package struct UserHistory: Sendable {
 
   /// Whether `device` could not learn why its zone went at `reset`: its database token, issued at its last read of
   /// the feed before the deletion, expired (a compaction, or its user resetting sync) before its first read after,
-  /// which then listed the zones from the beginning and named none gone; or it had never read the feed before the
-  /// deletion, so its first read lists from the beginning too.
+  /// which then listed the zones from the beginning and named none gone.
   package func reasonLost(by device: String, for reset: ZoneReset) -> Bool {
     let reads = databaseReads[device] ?? []
-    guard let before = reads.last(where: { $0 <= reset.time }) else { return true }
+    let before = reads.last { $0 <= reset.time } ?? .distantPast
     let after = reads.first { $0 > reset.time } ?? .distantFuture
     return feedCompactions.contains { ($0.device == nil || $0.device == device) && $0.time > before && $0.time < after }
   }

@@ -163,6 +163,24 @@ struct AccountTests {
     #expect(try other.execute("expect invariants").violations.isEmpty)
   }
 
+  @Test("a switch and back while the app is not running reaches it as no change, and nothing is judged for the other")
+  func switchAndBackWhileQuitIsNoChange() throws {
+    let result = try Simulation.replay(
+      """
+      device add d2
+      send-after-edits
+      d2 create Note/r1 title="d2.1"
+      d2 quit
+      d2 sign-in _other
+      d2 sign-in _user
+      quiesce
+      expect invariants
+      """)
+    // The other account's database holds nothing, and no app was told of it: nothing is meant for it.
+    #expect(result.passed, "\(result.violations)")
+    #expect(result.outcomes[.noLostRecords] == .held(checks: 1))
+  }
+
   /// Seeded runs that failed before a fix of the judge's model of accounts or of a client, shrunk; each held once
   /// fixed. Named by the configuration and seed that found it.
   static let foundAtScale: [ReplayCase] = [
