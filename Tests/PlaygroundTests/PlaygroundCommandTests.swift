@@ -116,6 +116,46 @@ struct InspectTests {
     #expect(wire.text.contains("\"recordChangeTag\" : \"t9\""))
   }
 
+  @Test(
+    "inspect tells formats apart: the local Codable format is read as such, an empty object is refused, not guessed")
+  func inspectTellsFormatsApart() throws {
+    var record = Record(recordType: "Note", recordID: try RecordID(recordName: "n1", zoneID: try ZoneID(zoneName: "Z")))
+    record["title"] = "hello"
+    let files: [String: Data] = ["local.json": try JSONEncoder().encode(record), "empty.json": Data("{}".utf8)]
+    let reader: @Sendable (String) throws -> Data = { path in
+      guard let data = files[path] else { throw CocoaError(.fileNoSuchFile) }
+      return data
+    }
+    let local = BufferedOutput()
+    #expect(
+      PlaygroundCommand.run(
+        arguments: ["inspect", "local.json"], output: local, environment: PlaygroundEnvironment(readFile: reader)) == 0)
+    #expect(local.text.contains("Reconcile local record (JSONEncoder's format)"))
+    #expect(local.text.contains("\"hello\""))
+    #expect(local.text.contains("Z"))
+    // Web Services decoding alone names the local format and the API that reads it.
+    #expect(throws: WireJSONError.self) { try WebServices.Body(json: files["local.json"] ?? Data()) }
+    do {
+      _ = try WebServices.Body(json: files["local.json"] ?? Data())
+    } catch {
+      #expect("\(error)".contains("JSONDecoder().decode(Record.self, from:)"))
+    }
+    let empty = BufferedOutput()
+    #expect(
+      PlaygroundCommand.run(
+        arguments: ["inspect", "empty.json"], output: empty, environment: PlaygroundEnvironment(readFile: reader)) == 1)
+    #expect(empty.text.contains("an empty object is the body of several requests"))
+  }
+
+  @Test("inspect prints an archived date to the millisecond it holds, rounding a binary double's shortfall")
+  func inspectRoundsMilliseconds() throws {
+    let output = BufferedOutput()
+    let path = Self.fixture.deletingLastPathComponent().appendingPathComponent(
+      "apple-notes-system-fields-AccountData.bplist")
+    #expect(PlaygroundCommand.run(arguments: ["inspect", path.path], output: output) == 0)
+    #expect(output.text.contains("2019-12-07T23:45:41.680Z"))
+  }
+
   @Test("inspect names the problem with unreadable or unknown input")
   func inspectErrors() {
     let reader: @Sendable (String) throws -> Data = { path in
@@ -206,7 +246,9 @@ struct InspectTests {
     ] {
       let out = BufferedOutput()
       #expect(PlaygroundCommand.run(arguments: ["inspect", name], output: out, environment: environment) == 1)
-      #expect(out.text.contains("is not a Reconcile archive, a CloudKit keyed archive or a Web Services JSON document"))
+      #expect(
+        out.text.contains(
+          "is not a Reconcile archive or local record, a CloudKit keyed archive or a Web Services JSON document"))
       #expect(out.text.contains("Reconcile archive: "), "\(name)")
       #expect(out.text.contains(reason), "\(name): \(out.text)")
     }

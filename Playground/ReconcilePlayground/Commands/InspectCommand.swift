@@ -9,6 +9,8 @@ enum InspectCommand {
   /// What a file held.
   enum Contents {
     case reconcileArchive(Record)
+    /// Reconcile's local format: a record as `JSONEncoder` writes it (``Record``'s `Codable` conformance).
+    case localRecord(Record)
     case keyedArchive(CloudKitArchive)
     case webServices(WebServices.Body)
     case collection(InspectCollection)
@@ -16,6 +18,7 @@ enum InspectCommand {
     var format: String {
       switch self {
       case .reconcileArchive: return "Reconcile system-fields archive"
+      case .localRecord: return "Reconcile local record (JSONEncoder's format)"
       case .keyedArchive(let archive): return "Apple keyed archive of \(archive.kind)"
       case .webServices(let body): return "CloudKit Web Services JSON \(body.kind)"
       case .collection(let c): return "collection of \(c.entries.count) Web Services bodies"
@@ -32,6 +35,9 @@ enum InspectCommand {
     do { return .success(.keyedArchive(try CloudKitArchive(data: data))) } catch {
       reasons.append("Apple keyed archive: \(error)")
     }
+    // The local format names its version under `format`, which no Web Services body has: tried first, it is never
+    // read as a record of another shape.
+    if let record = try? JSONDecoder().decode(Record.self, from: data) { return .success(.localRecord(record)) }
     do { return .success(.webServices(try WebServices.Body(json: data))) } catch {
       if let collection = InspectCollection(data) { return .success(.collection(collection)) }
       reasons.append("JSON: \(error)")
@@ -64,7 +70,7 @@ enum InspectCommand {
       contents = decoded
     case .failure(let refusals):
       output.writeError(
-        "error: \(path) is not a Reconcile archive, a CloudKit keyed archive or a Web Services JSON document\n"
+        "error: \(path) is not a Reconcile archive or local record, a CloudKit keyed archive or a Web Services JSON document\n"
           + refusals.reasons.map { "  \($0)\n" }.joined())
       return 1
     }

@@ -7,7 +7,7 @@ import ReconcileSimulator
 enum InspectText {
   static func render(_ contents: InspectCommand.Contents) -> String {
     switch contents {
-    case .reconcileArchive(let record): return table(recordRows(record))
+    case .reconcileArchive(let record), .localRecord(let record): return table(recordRows(record))
     case .keyedArchive(let archive): return archiveText(archive)
     case .webServices(let body): return bodyText(body)
     case .collection(let collection):
@@ -193,7 +193,16 @@ enum InspectText {
   }
 
   private static func iso(_ date: Date) -> String {
-    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    // To the nearest millisecond, counted as an integer: an archive's binary double (597455141.68 held as
+    // 597455141.67999…) would otherwise print one millisecond short, since the format truncates the fraction.
+    let milliseconds = (date.timeIntervalSinceReferenceDate * 1000).rounded()
+    guard milliseconds.isFinite, abs(milliseconds) < 1e15 else {
+      return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+    let whole = (milliseconds / 1000).rounded(.down)
+    let fraction = Int(milliseconds - whole * 1000)
+    let seconds = Date(timeIntervalSinceReferenceDate: whole).formatted(.iso8601)
+    return "\(seconds.dropLast()).\(String(fraction + 1000).dropFirst())Z"
   }
 }
 
@@ -231,7 +240,7 @@ enum InspectJSON {
 
   static func render(_ contents: InspectCommand.Contents) throws -> String {
     switch contents {
-    case .reconcileArchive(let record): return try pretty(record.wireJSON())
+    case .reconcileArchive(let record), .localRecord(let record): return try pretty(record.wireJSON())
     case .keyedArchive(let archive): return try JSONText.render(ArchiveJSON(archive))
     case .webServices(.record(let record)): return try pretty(record.wireJSON())
     case .webServices(.share(let share)): return try pretty(share.wireJSON())

@@ -36,6 +36,18 @@ extension WebServices {
         return []
       }
       let topKeys = Set(top.keys)
+      if topKeys.contains("format"), !topKeys.isDisjoint(with: ["values", "zoneName", "encryptedValues"]) {
+        throw .invalidBody(
+          "Web Services document", path: "",
+          reason: "this is Reconcile's local record format (JSONEncoder's), not Web Services JSON; decode it with "
+            + "JSONDecoder().decode(Record.self, from:)")
+      }
+      if topKeys.isEmpty {
+        // An empty object is the body of several requests (`changes/database`, `zones/list`): the endpoint decides.
+        throw .invalidBody(
+          "Web Services document", path: "",
+          reason: "an empty object is the body of several requests; decode it with Request(json:endpoint:) naming one")
+      }
       if topKeys.contains("serverErrorCode") {
         self = .response(try Response(json: json, endpoint: .recordsModify), endpoint: nil)
       } else if topKeys.contains("operations") {
@@ -80,7 +92,7 @@ extension WebServices {
         }
       } else if topKeys.contains("zoneID") {
         self = .request(try Request(json: json, endpoint: .recordsChanges))
-      } else if topKeys.isSubset(of: ["syncToken", "metaSyncToken", "resultsLimit"]) {
+      } else if topKeys.isSubset(of: ["syncToken", "metaSyncToken", "resultsLimit"]) {  // Not empty: checked above.
         self = .request(try Request(json: json, endpoint: .changesDatabase))
       } else {
         throw .invalidBody(

@@ -239,7 +239,10 @@ extension Record {
     if head.hasPrefix("bplist") || head.contains("<plist") || head.hasPrefix("<?xml") {
       return "a property list, such as Apple's keyed archive; use Record(cloudKitSystemFieldsArchive:)"
     }
-    if head.hasPrefix("{") { return "JSON; use JSONDecoder to read a Web Services record" }
+    if head.hasPrefix("{") {
+      return "JSON; read CloudKit Web Services JSON with WebServices.Body(json:) or Record(wireJSON:), and Reconcile's "
+        + "local format with JSONDecoder"
+    }
     return nil
   }
 }
