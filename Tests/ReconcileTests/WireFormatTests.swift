@@ -220,6 +220,27 @@ struct WireFormatTests {
     #expect(try Record(wireJSON: record.wireJSON()) == record)
   }
 
+  @Test(
+    "server data writes back as it came: a reference across zones and created.deviceID survive; a save of one is refused"
+  )
+  func serverDataRoundTrips() throws {
+    let json = #"""
+      {"recordName":"CPLAsset-1","recordType":"CPLAsset","zoneID":{"zoneName":"SharedSync-982E","ownerRecordName":"_owner"},
+       "fields":{"contributors":{"value":[{"recordName":"_91ac8fc0","action":"NONE",
+         "zoneID":{"zoneName":"SharedSync-0000","ownerRecordName":"_owner"}}],"type":"REFERENCE_LIST"}},
+       "created":{"timestamp":1700000000123,"userRecordName":"_owner","deviceID":"2F3A"},
+       "modified":{"timestamp":1700000000456,"userRecordName":"_owner","deviceID":"9B1C"}}
+      """#
+    let record = try Record(wireJSON: Data(json.utf8))
+    #expect(record.creatorDevice == "2F3A")
+    #expect(record.modifiedByDevice == "9B1C")
+    let again = try Record(wireJSON: record.wireJSON())
+    #expect(again == record)
+    #expect(again.creatorDevice == "2F3A")
+    // The same-zone rule is a save's: a client checks it before saving, and the server refuses such a save.
+    #expect(throws: RecordValidationError.self) { try record.validate() }
+  }
+
   @Test("invalid IDs and record types are rejected with the rule")
   func invalidIDs() {
     #expect(throws: DecodingError.self) { try decode(#"{"recordName":"b\u00e4d","recordType":"T"}"#) }

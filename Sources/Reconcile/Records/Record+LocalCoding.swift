@@ -21,7 +21,7 @@ extension Record: Codable {
   private enum Keys: String, CodingKey {
     case format, recordType, recordName, zoneName, ownerName, values, encryptedValues, changedKeys, parent, share
     case isDeleted, recordChangeTag, creationDate, modificationDate, creatorUserRecordName
-    case lastModifiedUserRecordName, modifiedByDevice
+    case lastModifiedUserRecordName, modifiedByDevice, creatorDevice
   }
 
   /// The version of the local format written in `format`.
@@ -61,6 +61,7 @@ extension Record: Codable {
     box.system.modificationDate = try c.decodeIfPresent(Double.self, forKey: .modificationDate).map(
       Date.init(timeIntervalSinceReferenceDate:))
     box.system.creatorUserRecordName = try c.decodeIfPresent(String.self, forKey: .creatorUserRecordName)
+    box.system.creatorDevice = try c.decodeIfPresent(String.self, forKey: .creatorDevice)
     box.system.lastModifiedUserRecordName = try c.decodeIfPresent(String.self, forKey: .lastModifiedUserRecordName)
     box.system.modifiedByDevice = try c.decodeIfPresent(String.self, forKey: .modifiedByDevice)
     self.init(storage: box)
@@ -94,6 +95,7 @@ extension Record: Codable {
     try c.encodeIfPresent(system.creationDate?.timeIntervalSinceReferenceDate, forKey: .creationDate)
     try c.encodeIfPresent(system.modificationDate?.timeIntervalSinceReferenceDate, forKey: .modificationDate)
     try c.encodeIfPresent(system.creatorUserRecordName, forKey: .creatorUserRecordName)
+    try c.encodeIfPresent(system.creatorDevice, forKey: .creatorDevice)
     try c.encodeIfPresent(system.lastModifiedUserRecordName, forKey: .lastModifiedUserRecordName)
     try c.encodeIfPresent(system.modifiedByDevice, forKey: .modifiedByDevice)
   }

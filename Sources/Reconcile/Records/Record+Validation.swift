@@ -35,12 +35,16 @@ extension Record {
   ///
   /// - Throws: ``RecordValidationError`` naming the bad input and the rule it broke.
   /// - Complexity: O(*n*) in the number of fields plus the size of their values.
-  public func validate() throws(RecordValidationError) {
+  public func validate() throws(RecordValidationError) { try validate(sameZoneReferences: true) }
+
+  /// ``validate()``, with the same-zone rule for references (a client's save) or without it (server data written
+  /// back as it came: the server makes references across zones, to user records).
+  func validate(sameZoneReferences: Bool) throws(RecordValidationError) {
     try NameRules.checkIdentifier(recordType, kind: .recordType)
-    let zone = recordID.zoneID
+    let zone: ZoneID? = sameZoneReferences ? recordID.zoneID : nil
     // The values are stored sorted by key, so the first problem found is always the same one.
     try validateFields(plain: storage.values, encrypted: storage.encrypted, zone: zone)
-    if let parent = storage.parent, parent.recordID.zoneID != zone {
+    if let zone, let parent = storage.parent, parent.recordID.zoneID != zone {
       throw .referenceCrossesZone(key: "parent", target: parent.recordID, recordZone: zone)
     }
     let count = storage.values.count + storage.encrypted.count
@@ -52,7 +56,7 @@ extension Record {
   /// Checks each field's key and value, plain fields in `plain`'s order, then encrypted ones in `encrypted`'s.
   private func validateFields(
     plain: some Sequence<(key: String, value: FieldValue)>, encrypted: some Sequence<(key: String, value: FieldValue)>,
-    zone: ZoneID
+    zone: ZoneID?
   ) throws(RecordValidationError) {
     for (key, value) in plain {
       try NameRules.checkIdentifier(key, kind: .key)
@@ -95,7 +99,8 @@ extension FieldValue {
     }
   }
 
-  func validate(key: String, zone: ZoneID) throws(RecordValidationError) {
+  /// Checks the value of `key`; `zone`, when given, is the zone its references must stay in.
+  func validate(key: String, zone: ZoneID?) throws(RecordValidationError) {
     switch self {
     case .double(let v):
       if !v.isFinite { throw .nonFiniteNumber(key: key) }
@@ -105,7 +110,9 @@ extension FieldValue {
     case .timestamp(let d):
       if !Record.representableDates.contains(d) { throw .dateOutOfRange(key: key) }
     case .reference(let r):
-      if r.recordID.zoneID != zone { throw .referenceCrossesZone(key: key, target: r.recordID, recordZone: zone) }
+      if let zone, r.recordID.zoneID != zone {
+        throw .referenceCrossesZone(key: key, target: r.recordID, recordZone: zone)
+      }
     case .list(let elements):
       guard let expected = elements.first?.type else { return }
       for (index, element) in elements.enumerated() {

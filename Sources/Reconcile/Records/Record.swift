@@ -84,6 +84,7 @@ public struct Record: Sendable {
     var creatorUserRecordName: String?
     var lastModifiedUserRecordName: String?
     var modifiedByDevice: String?
+    var creatorDevice: String?
   }
 
   @usableFromInline var storage: Storage
@@ -250,6 +251,13 @@ public struct Record: Sendable {
   public var modifiedByDevice: String? {
     get { storage.system.modifiedByDevice }
     set { mutableStorage.system.modifiedByDevice = newValue }
+  }
+
+  /// The device that created the record, as CloudKit Web Services reports it (`created.deviceID`). System-fields
+  /// archives (CloudKit's, and Reconcile's) do not hold it, so it is `nil` for a record read from one.
+  public var creatorDevice: String? {
+    get { storage.system.creatorDevice }
+    set { mutableStorage.system.creatorDevice = newValue }
   }
 
   /// Whether the record has been saved to a server (it has a change tag).

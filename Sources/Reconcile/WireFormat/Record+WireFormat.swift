@@ -5,8 +5,8 @@ import Foundation
 /// Codable` is a different, lossless format for local storage; see `Record+LocalCoding.swift`.) The rules, in one place:
 ///
 /// - Keys: `recordName`, `recordType`, `recordChangeTag`, `fields`, `created`, `modified`, `deleted`, `zoneID`,
-///   `parent`, `share`. `pluginFields` and `zoneType` are accepted and ignored; `created.deviceID` is ignored (a record
-///   keeps only the last modifying device).
+///   `parent`, `share`. `pluginFields` and `zoneType` are accepted and ignored; `created.deviceID` is kept as
+///   ``Record/creatorDevice`` and `modified.deviceID` as ``Record/modifiedByDevice``.
 /// - Each field is `{"value": …, "type": "…"}`: `STRING`, `INT64`, `DOUBLE`, `TIMESTAMP` (whole milliseconds since
 ///   1970; a fraction is rounded away, here and in locations, `created` and `modified`), `BYTES` (base64), `REFERENCE`
 ///   (`{recordName, action, zoneID}`), `ASSET`/`ASSETID` (metadata), `LOCATION`, each as `<TYPE>_LIST` with an array,
@@ -23,7 +23,10 @@ import Foundation
 /// - A reference without `zoneID` is in the record's zone; one without `action` has action `NONE`. A missing `zoneID`
 ///   is the default zone; a missing `ownerRecordName` is `__defaultOwner__`.
 /// - Encoding writes every field with its type, references with their zone, and an empty list as `STRING_LIST`; it
-///   calls ``Record/validate()`` first and fails with `EncodingError.invalidValue` naming the rule.
+///   checks the record as ``Record/validate()`` does first, and fails with `EncodingError.invalidValue` naming the
+///   rule — except that references may leave the record's zone: the server makes such references (to user records,
+///   across zones), and its data writes back as it came. A save of one is refused where CloudKit refuses it, by the
+///   server (and ``Record/validate()``, which a client runs before saving).
 /// - A decoded record has no changed keys, as one received from a server.
 enum WireKeys: String, CodingKey {
   case recordName, recordType, recordChangeTag, fields, pluginFields, created, modified, deleted, zoneID, parent, share
@@ -63,6 +66,7 @@ extension Record {
       let stamp = try c.decode(WireStamp.self, forKey: .created)
       box.system.creationDate = stamp.date
       box.system.creatorUserRecordName = stamp.userRecordName
+      box.system.creatorDevice = stamp.deviceID
     }
     if c.contains(.modified) {
       let stamp = try c.decode(WireStamp.self, forKey: .modified)
@@ -93,14 +97,15 @@ extension Record {
     self.init(storage: box)
   }
 
-  /// Encodes the record as a Web Services record dictionary, after checking it with ``validate()``, for an
-  /// `Encodable` body of your own. ``wireJSON()`` does this for one record.
+  /// Encodes the record as a Web Services record dictionary, after checking it as ``validate()`` does (references may
+  /// leave the record's zone, as the server's own do), for an `Encodable` body of your own. ``wireJSON()`` does this
+  /// for one record.
   ///
   /// - Parameter encoder: An encoder positioned where the record dictionary goes.
-  /// - Throws: `EncodingError.invalidValue` when ``validate()`` fails, with the rule in its description.
+  /// - Throws: `EncodingError.invalidValue` when the check fails, with the rule in its description.
   public func encodeWireFormat(to encoder: any Encoder) throws {
     do {
-      try validate()
+      try validate(sameZoneReferences: false)
     } catch {
       throw EncodingError.invalidValue(
         self, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: error.description))
@@ -121,9 +126,10 @@ extension Record {
       try field.encode(WireField.encryptedBytesType, forKey: .type)
     }
     let s = storage.system
-    if s.creationDate != nil || s.creatorUserRecordName != nil {
+    if s.creationDate != nil || s.creatorUserRecordName != nil || s.creatorDevice != nil {
       try c.encode(
-        WireStamp(date: s.creationDate, userRecordName: s.creatorUserRecordName, deviceID: nil), forKey: .created)
+        WireStamp(date: s.creationDate, userRecordName: s.creatorUserRecordName, deviceID: s.creatorDevice),
+        forKey: .created)
     }
     if s.modificationDate != nil || s.lastModifiedUserRecordName != nil || s.modifiedByDevice != nil {
       try c.encode(
