@@ -156,6 +156,29 @@ struct InspectTests {
     #expect(output.text.contains("2019-12-07T23:45:41.680Z"))
   }
 
+  @Test("inspect reads icloud.com's batched bodies as a collection, each element by its shape")
+  func inspectsBatch() throws {
+    let batch = #"""
+      {"batch":[{"records":[{"recordName":"a","recordType":"CPLAsset","fields":{"n":{"value":1,"type":"INT64"}}}],
+        "syncToken":"AQAA","moreComing":false},{"records":[],"syncToken":"AQAB","moreComing":false}]}
+      """#
+    let reader: @Sendable (String) throws -> Data = { _ in Data(batch.utf8) }
+    let output = BufferedOutput()
+    #expect(
+      PlaygroundCommand.run(
+        arguments: ["inspect", "batch.json"], output: output, environment: PlaygroundEnvironment(readFile: reader))
+        == 0)
+    #expect(output.text.contains("collection of 2 Web Services bodies"))
+    #expect(output.text.contains("[1] batch"))
+    // Decoded as one body, a batch is refused with what it is.
+    do {
+      _ = try WebServices.Body(json: Data(batch.utf8))
+      Issue.record("a batch decoded as one body")
+    } catch {
+      #expect("\(error)".contains("an icloud.com batch of 2 bodies"))
+    }
+  }
+
   @Test("inspect names the problem with unreadable or unknown input")
   func inspectErrors() {
     let reader: @Sendable (String) throws -> Data = { path in

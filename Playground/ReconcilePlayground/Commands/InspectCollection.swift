@@ -3,7 +3,8 @@ import Reconcile
 
 /// A file of captured bodies, as people collect them from logs and write-ups: a JSON object whose `bodies` or
 /// `responses` array holds entries `{"body": …, "http": STATUS?, "endpoint": "…records/modify…"?}`. `inspect` reads
-/// each body as the endpoint and status say, or by its shape when they are absent.
+/// each body as the endpoint and status say, or by its shape when they are absent. icloud.com's batched requests and
+/// responses, `{"batch": [body, …]}`, are collections too: each element is one body, read by its shape.
 struct InspectCollection {
   struct Entry {
     let label: String
@@ -14,8 +15,18 @@ struct InspectCollection {
 
   /// Reads a collection, or returns `nil` when the data is not one (so the caller reports the other formats' reasons).
   init?(_ data: Data) {
-    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let list = (object["bodies"] ?? object["responses"]) as? [[String: Any]], !list.isEmpty,
+    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+    if object.count == 1, let batch = object["batch"] as? [[String: Any]], !batch.isEmpty {
+      entries = batch.enumerated().map { index, body in
+        let label = "[\(index)] batch"
+        guard let bytes = try? JSONSerialization.data(withJSONObject: body) else {
+          return Entry(label: label, body: .failure(.invalidBody("batch", path: "[\(index)]", reason: "not JSON")))
+        }
+        return Entry(label: label, body: Result { () throws(WireJSONError) in try WebServices.Body(json: bytes) })
+      }
+      return
+    }
+    guard let list = (object["bodies"] ?? object["responses"]) as? [[String: Any]], !list.isEmpty,
       list.allSatisfy({ $0["body"] != nil })
     else { return nil }
     entries = list.enumerated().map { index, entry in

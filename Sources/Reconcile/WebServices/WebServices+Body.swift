@@ -48,6 +48,12 @@ extension WebServices {
           "Web Services document", path: "",
           reason: "an empty object is the body of several requests; decode it with Request(json:endpoint:) naming one")
       }
+      if topKeys == ["batch"] {
+        // icloud.com batches several bodies in one: each element is a body of its own.
+        throw .invalidBody(
+          "Web Services document", path: "batch",
+          reason: "an icloud.com batch of \(entries("batch").count) bodies; decode each element of `batch` on its own")
+      }
       if topKeys.contains("serverErrorCode") {
         self = .response(try Response(json: json, endpoint: .recordsModify), endpoint: nil)
       } else if topKeys.contains("operations") {
