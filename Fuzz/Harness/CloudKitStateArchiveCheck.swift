@@ -2,8 +2,8 @@ import Foundation
 import Reconcile
 
 /// Fuzzes `CloudKitArchive(data:)`, which reads whatever an app archived: record and share system fields (with
-/// participants), change tokens, record and zone IDs, and arrays of them. Whatever decodes is written back with
-/// `archivedData()` and must read back equal.
+/// participants), change tokens, record and zone IDs, query cursors, whole zones, account info, and arrays of them.
+/// Whatever decodes is written back with `archivedData()` and must read back equal.
 enum CloudKitStateArchiveCheck {
   static func check(_ data: Data) throws(FuzzFinding) {
     let archive: CloudKitArchive

@@ -46,9 +46,9 @@ struct CloudKitStateArchiveTests {
       try Share(cloudKitSystemFieldsArchive: record)
     }
     let error = #expect(throws: CloudKitArchiveError.self) {
-      try CloudKitArchive(data: Self.archive(rootClass: "CKQueryCursor"))
+      try CloudKitArchive(data: Self.archive(rootClass: "CKSubscription"))
     }
-    #expect(error?.description.contains("CKQueryCursor") == true)
+    #expect(error?.description.contains("CKSubscription") == true)
   }
 
   @Test("Apple Notes' real system fields, with keys directly in $top and scoped zone IDs, read as a record")
@@ -64,6 +64,32 @@ struct CloudKitStateArchiveTests {
     #expect(record.recordID == (try RecordID(recordName: "AccountData", zoneID: ZoneID(zoneName: "Notes"))))
     #expect(record.recordChangeTag == "ey")
     #expect(record.modifiedByDevice == "Tester’s iPhone")
+  }
+
+  @Test("a real archived query cursor reads its zone and bytes; whole record zones read their IDs; both write back")
+  func readsCursorAndZones() throws {
+    let cursorData = try Fixtures.data("canopy-query-cursor.bplist")
+    guard case .queryCursor(let cursor) = try CloudKitArchive(data: cursorData) else {
+      Issue.record("not a query cursor")
+      return
+    }
+    #expect(cursor.zoneID == (try ZoneID(zoneName: "Chats")))
+    #expect(cursor.data.count == 373)
+    #expect(try CloudKitArchive(data: CloudKitArchive.queryCursor(cursor).archivedData()) == .queryCursor(cursor))
+
+    let zonesData = try Fixtures.data("canopy-record-zone-array.bplist")
+    guard case .array(let items) = try CloudKitArchive(data: zonesData) else {
+      Issue.record("not an array")
+      return
+    }
+    let zones = items.compactMap { item -> ArchivedZone? in
+      if case .recordZone(let zone) = item { return zone }
+      return nil
+    }
+    #expect(zones.map(\.zoneID.zoneName) == ["someZone1", "someZone2"])
+    #expect(zones.allSatisfy { $0.zoneID.ownerName == "someOwner" && $0.capabilities == [] && $0.share == nil })
+    let again = try CloudKitArchive(data: CloudKitArchive.array(items).archivedData())
+    #expect(again == .array(items))
   }
 
   @Test("a real archived CKAccountInfo reads its status and fields, and writes back to the same values")

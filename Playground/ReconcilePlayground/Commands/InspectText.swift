@@ -32,9 +32,27 @@ enum InspectText {
     case .recordID(let id): return table(idRows(id))
     case .zoneID(let zone): return table([("zoneName", zone.zoneName), ("ownerName", zone.ownerName)])
     case .accountInfo(let info): return table(accountRows(info))
+    case .queryCursor(let cursor):
+      let zone = cursor.zoneID.map { [("zoneName", $0.zoneName), ("ownerName", $0.ownerName)] } ?? [("zone", "–")]
+      return table(zone + [("cursor", "\(cursor.data.count) bytes")])
+    case .recordZone(let zone):
+      return table([
+        ("zoneName", zone.zoneID.zoneName), ("ownerName", zone.zoneID.ownerName),
+        ("capabilities", capabilityNames(zone.capabilities)), ("share", zone.share?.description ?? "–"),
+      ])
     case .array(let items):
       return items.enumerated().map { "[\($0.offset)] \($0.element.kind)\n" + archiveText($0.element) }.joined()
     }
+  }
+
+  /// A zone's capabilities by name, then the raw bits.
+  private static func capabilityNames(_ capabilities: ArchivedZone.Capabilities) -> String {
+    let names: [(ArchivedZone.Capabilities, String)] = [
+      (.fetchChanges, "fetchChanges"), (.atomic, "atomic"), (.sharing, "sharing"),
+      (.zoneWideSharing, "zoneWideSharing"),
+    ]
+    let named = names.filter { capabilities.contains($0.0) }.map(\.1)
+    return (named.isEmpty ? "none" : named.joined(separator: ", ")) + " (\(capabilities.rawValue))"
   }
 
   /// The account's status, then the undocumented fields it holds.
@@ -219,6 +237,19 @@ enum InspectJSON {
     let value: Value
   }
 
+  /// A `CKQueryOperation.Cursor` as JSON: its zone and its bytes.
+  private struct Cursor: Encodable {
+    let zoneID: ZoneID?
+    let base64: String
+  }
+
+  /// A `CKRecordZone` as JSON: its ID, capability bits and zone-wide share.
+  private struct Zone: Encodable {
+    let zoneID: ZoneID
+    let capabilities: Int64
+    let share: String?
+  }
+
   /// A `CKAccountInfo` as JSON: its status by name and number, and the undocumented fields it holds.
   private struct Account: Encodable {
     let accountStatus: String
@@ -268,6 +299,17 @@ enum InspectJSON {
       case .recordID(let id): try Archived(kind: "CKRecord.ID", value: id).encode(to: encoder)
       case .zoneID(let zone): try Archived(kind: "CKRecordZone.ID", value: zone).encode(to: encoder)
       case .accountInfo(let info): try Archived(kind: archive.kind, value: Account(info)).encode(to: encoder)
+      case .queryCursor(let cursor):
+        try Archived(
+          kind: archive.kind, value: Cursor(zoneID: cursor.zoneID, base64: cursor.data.base64EncodedString())
+        )
+        .encode(to: encoder)
+      case .recordZone(let zone):
+        try Archived(
+          kind: archive.kind,
+          value: Zone(
+            zoneID: zone.zoneID, capabilities: zone.capabilities.rawValue, share: zone.share?.recordID.recordName)
+        ).encode(to: encoder)
       case .array(let items):
         var c = encoder.unkeyedContainer()
         for item in items { try c.encode(ArchiveJSON(item)) }

@@ -31,6 +31,10 @@ public enum CloudKitArchive: Sendable, Hashable {
   case zoneID(ZoneID)
   /// A `CKAccountInfo`: the iCloud account's status as CloudKit caches it.
   case accountInfo(AccountInfo)
+  /// A `CKQueryOperation.Cursor`.
+  case queryCursor(QueryCursor)
+  /// A whole `CKRecordZone`.
+  case recordZone(ArchivedZone)
   /// An `NSArray` or `NSSet` of the above, in archive order.
   case array([CloudKitArchive])
 
@@ -73,6 +77,8 @@ public enum CloudKitArchive: Sendable, Hashable {
     case .recordID: return "CKRecord.ID"
     case .zoneID: return "CKRecordZone.ID"
     case .accountInfo: return AccountInfo.className
+    case .queryCursor: return QueryCursor.className
+    case .recordZone: return ArchivedZone.className
     case .array(let items): return "array of \(items.count)"
     }
   }
@@ -110,6 +116,8 @@ public enum CloudKitArchive: Sendable, Hashable {
     case .recordID(let id): return Record.archive(id, into: &b)
     case .zoneID(let zone): return Record.archive(zone, into: &b)
     case .accountInfo(let info): return info.archiveObject(into: &b)
+    case .queryCursor(let cursor): return cursor.archiveObject(into: &b)
+    case .recordZone(let zone): return zone.archiveObject(into: &b)
     case .array(let items):
       var objects: [PropertyList] = []
       for item in items { objects.append(try item.rootObject(into: &b)) }
@@ -147,6 +155,10 @@ public enum CloudKitArchive: Sendable, Hashable {
       return try recordOrShare(dict, in: archive)
     case AccountInfo.className:
       return .accountInfo(try AccountInfo(archived: dict, in: archive, field: field))
+    case QueryCursor.className:
+      return .queryCursor(try QueryCursor(archived: dict, in: archive, field: field))
+    case ArchivedZone.className:
+      return .recordZone(try ArchivedZone(archived: dict, in: archive, field: field))
     case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet":
       guard depth < maximumDepth else {
         throw .wrongType(field: field, expected: "arrays nested at most \(maximumDepth) deep", found: "deeper nesting")
@@ -158,7 +170,8 @@ public enum CloudKitArchive: Sendable, Hashable {
       return .array(items)
     default:
       throw .unexpectedClass(
-        field: field, expected: "CloudKit record, share, change token, record ID, zone ID or account info",
+        field: field,
+        expected: "CloudKit record, share, change token, record ID, zone ID, zone, query cursor or account info",
         found: className)
     }
   }
