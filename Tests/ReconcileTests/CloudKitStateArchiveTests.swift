@@ -92,6 +92,21 @@ struct CloudKitStateArchiveTests {
     #expect(again == .array(items))
   }
 
+  @Test("a real archived lone share participant reads who it is, its role, permission and acceptance, and writes back")
+  func readsParticipant() throws {
+    let data = try Fixtures.data("canopy-ckshare-participant.bplist")
+    guard case .participant(let participant) = try CloudKitArchive(data: data) else {
+      Issue.record("not a participant")
+      return
+    }
+    #expect(participant.participantID == "EEB9BFF4-7E48-4F96-851C-8EB700EEE2F5")
+    #expect(participant.userIdentity.userRecordName == "_2b7e26881cff67a963691b4d57c73efe")
+    #expect(participant.permission == .readOnly)
+    #expect(participant.acceptanceStatus == .pending)
+    #expect(
+      try CloudKitArchive(data: CloudKitArchive.participant(participant).archivedData()) == .participant(participant))
+  }
+
   @Test("a real archived CKAccountInfo reads its status and fields, and writes back to the same values")
   func readsAccountInfo() throws {
     let data = try Fixtures.data("macos-assistantd-ckaccountinfo.bplist")

@@ -32,6 +32,8 @@ enum InspectText {
     case .recordID(let id): return table(idRows(id))
     case .zoneID(let zone): return table([("zoneName", zone.zoneName), ("ownerName", zone.ownerName)])
     case .accountInfo(let info): return table(accountRows(info))
+    case .participant(let participant):
+      return table([("participantID", participant.participantID ?? "–"), ("participant", participantText(participant))])
     case .queryCursor(let cursor):
       let zone = cursor.zoneID.map { [("zoneName", $0.zoneName), ("ownerName", $0.ownerName)] } ?? [("zone", "–")]
       return table(zone + [("cursor", "\(cursor.data.count) bytes")])
@@ -96,14 +98,17 @@ enum InspectText {
     rows.append(("publicPermission", share.publicPermission.wireName))
     if let url = share.url { rows.append(("url", url)) }
     if let guid = share.shortGUID { rows.append(("shortGUID", guid)) }
-    for (index, p) in share.participants.enumerated() {
-      var who = p.userIdentity.userRecordName ?? "–"
-      if let email = p.userIdentity.lookupInfo?.emailAddress { who += " <\(email)>" }
-      let name = [p.userIdentity.givenName, p.userIdentity.familyName].compactMap { $0 }.joined(separator: " ")
-      if !name.isEmpty { who += " (\(name))" }
-      rows.append(("participant \(index)", "\(who) \(p.role) \(p.permission) \(p.acceptanceStatus)"))
-    }
+    for (index, p) in share.participants.enumerated() { rows.append(("participant \(index)", participantText(p))) }
     return rows
+  }
+
+  /// Who a participant is, then their role, permission and acceptance.
+  private static func participantText(_ p: Share.Participant) -> String {
+    var who = p.userIdentity.userRecordName ?? "–"
+    if let email = p.userIdentity.lookupInfo?.emailAddress { who += " <\(email)>" }
+    let name = [p.userIdentity.givenName, p.userIdentity.familyName].compactMap { $0 }.joined(separator: " ")
+    if !name.isEmpty { who += " (\(name))" }
+    return "\(who) \(p.role) \(p.permission) \(p.acceptanceStatus)"
   }
 
   private static func idRows(_ id: RecordID) -> [(String, String)] {
@@ -237,6 +242,15 @@ enum InspectJSON {
     let value: Value
   }
 
+  /// A `CKShareParticipant` as JSON: who, and their role, permission and acceptance.
+  private struct ParticipantJSON: Encodable {
+    let participantID: String?
+    let userRecordName: String?
+    let role: String
+    let permission: String
+    let acceptanceStatus: String
+  }
+
   /// A `CKQueryOperation.Cursor` as JSON: its zone and its bytes.
   private struct Cursor: Encodable {
     let zoneID: ZoneID?
@@ -299,6 +313,14 @@ enum InspectJSON {
       case .recordID(let id): try Archived(kind: "CKRecord.ID", value: id).encode(to: encoder)
       case .zoneID(let zone): try Archived(kind: "CKRecordZone.ID", value: zone).encode(to: encoder)
       case .accountInfo(let info): try Archived(kind: archive.kind, value: Account(info)).encode(to: encoder)
+      case .participant(let participant):
+        try Archived(
+          kind: archive.kind,
+          value: ParticipantJSON(
+            participantID: participant.participantID, userRecordName: participant.userIdentity.userRecordName,
+            role: "\(participant.role)", permission: "\(participant.permission)",
+            acceptanceStatus: "\(participant.acceptanceStatus)")
+        ).encode(to: encoder)
       case .queryCursor(let cursor):
         try Archived(
           kind: archive.kind, value: Cursor(zoneID: cursor.zoneID, base64: cursor.data.base64EncodedString())

@@ -31,6 +31,8 @@ public enum CloudKitArchive: Sendable, Hashable {
   case zoneID(ZoneID)
   /// A `CKAccountInfo`: the iCloud account's status as CloudKit caches it.
   case accountInfo(AccountInfo)
+  /// A lone `CKShareParticipant`.
+  case participant(Share.Participant)
   /// A `CKQueryOperation.Cursor`.
   case queryCursor(QueryCursor)
   /// A whole `CKRecordZone`.
@@ -77,6 +79,7 @@ public enum CloudKitArchive: Sendable, Hashable {
     case .recordID: return "CKRecord.ID"
     case .zoneID: return "CKRecordZone.ID"
     case .accountInfo: return AccountInfo.className
+    case .participant: return ShareArchiveKeys.participantClass
     case .queryCursor: return QueryCursor.className
     case .recordZone: return ArchivedZone.className
     case .array(let items): return "array of \(items.count)"
@@ -116,6 +119,7 @@ public enum CloudKitArchive: Sendable, Hashable {
     case .recordID(let id): return Record.archive(id, into: &b)
     case .zoneID(let zone): return Record.archive(zone, into: &b)
     case .accountInfo(let info): return info.archiveObject(into: &b)
+    case .participant(let participant): return Share.archive(participant, into: &b)
     case .queryCursor(let cursor): return cursor.archiveObject(into: &b)
     case .recordZone(let zone): return zone.archiveObject(into: &b)
     case .array(let items):
@@ -155,6 +159,8 @@ public enum CloudKitArchive: Sendable, Hashable {
       return try recordOrShare(dict, in: archive)
     case AccountInfo.className:
       return .accountInfo(try AccountInfo(archived: dict, in: archive, field: field))
+    case ShareArchiveKeys.participantClass:
+      return .participant(try Share.participant(value, in: archive, field: field))
     case QueryCursor.className:
       return .queryCursor(try QueryCursor(archived: dict, in: archive, field: field))
     case ArchivedZone.className:
@@ -171,7 +177,8 @@ public enum CloudKitArchive: Sendable, Hashable {
     default:
       throw .unexpectedClass(
         field: field,
-        expected: "CloudKit record, share, change token, record ID, zone ID, zone, query cursor or account info",
+        expected:
+          "CloudKit record, share, participant, change token, record ID, zone ID, zone, query cursor or account info",
         found: className)
     }
   }

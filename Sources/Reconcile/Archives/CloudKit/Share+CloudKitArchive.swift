@@ -91,7 +91,8 @@ extension Share {
     return value
   }
 
-  private static func participant(_ value: PropertyList, in archive: KeyedArchiveReader, field: String)
+  /// Reads an archived `CKShareParticipant`.
+  static func participant(_ value: PropertyList, in archive: KeyedArchiveReader, field: String)
     throws(CloudKitArchiveError) -> Participant
   {
     typealias S = ShareArchiveKeys
@@ -113,7 +114,8 @@ extension Share {
       isCurrentUser: try archive.bool(dict[S.isCurrentUser], field: sub(S.isCurrentUser)) ?? false)
   }
 
-  private static func identity(_ value: PropertyList?, in archive: KeyedArchiveReader, field: String)
+  /// Reads an archived `CKUserIdentity`; `nil` when absent.
+  static func identity(_ value: PropertyList?, in archive: KeyedArchiveReader, field: String)
     throws(CloudKitArchiveError) -> UserIdentity?
   {
     typealias S = ShareArchiveKeys
@@ -139,7 +141,8 @@ extension Share {
     return identity
   }
 
-  private static func archive(_ participant: Participant, into b: inout KeyedArchiveBuilder) -> PropertyList {
+  /// The archived `CKShareParticipant`, as `NSKeyedArchiver` writes it.
+  static func archive(_ participant: Participant, into b: inout KeyedArchiveBuilder) -> PropertyList {
     typealias S = ShareArchiveKeys
     let identity = participant.userIdentity
     var identityFields: [String: PropertyList] = [:]
