@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A whole archived `CKRecordZone`: its ID, its capabilities and its share, read from Apple's archive. CloudKit's other
 /// keys, undocumented, are kept where they hold a number or a Boolean (quota usage, device count, expired), so such a
