@@ -92,6 +92,25 @@ struct CloudKitStateArchiveTests {
     #expect(again == .array(items))
   }
 
+  @Test("real archived share metadata reads its container, root record, invited user and share, and writes back")
+  func readsShareMetadata() throws {
+    let data = try Fixtures.data("canopy-ckshare-metadata-SANITIZED.bplist")
+    guard case .shareMetadata(let metadata) = try CloudKitArchive(data: data) else {
+      Issue.record("not share metadata")
+      return
+    }
+    #expect(metadata.containerIdentifier == "iCloud.com.justtact.Tact")
+    #expect(metadata.rootRecordType == "Chat")
+    #expect(metadata.rootRecordID?.recordName == "7960E319-331D-482B-8723-1B2E2FCE5A0C")
+    #expect(metadata.participantPermission == .readWrite)
+    #expect(metadata.participantStatus == .pending)
+    #expect(metadata.callingParticipant?.userIdentity.userRecordName == "_bdf6aa2b52d0ab349a2c10c259846771")
+    #expect(metadata.share.participants.count == 2)
+    #expect(metadata.share.record.recordID.recordName == "7960E319-331D-482B-8723-1B2E2FCE5A0C-share")
+    let again = try CloudKitArchive(data: CloudKitArchive.shareMetadata(metadata).archivedData())
+    #expect(again == .shareMetadata(metadata))
+  }
+
   @Test("a real archived lone share participant reads who it is, its role, permission and acceptance, and writes back")
   func readsParticipant() throws {
     let data = try Fixtures.data("canopy-ckshare-participant.bplist")

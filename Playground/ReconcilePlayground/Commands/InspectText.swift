@@ -34,6 +34,19 @@ enum InspectText {
     case .accountInfo(let info): return table(accountRows(info))
     case .participant(let participant):
       return table([("participantID", participant.participantID ?? "–"), ("participant", participantText(participant))])
+    case .shareMetadata(let metadata):
+      var rows: [(String, String)] = [
+        ("container", metadata.containerIdentifier ?? "–"),
+        ("environment", metadata.containerEnvironment.map(String.init) ?? "–"),
+        ("rootRecord", metadata.rootRecordID.map { "\(metadata.rootRecordType ?? "?") \($0)" } ?? "–"),
+        ("role", metadata.participantRole.map { "\($0)" } ?? "–"),
+        ("permission", metadata.participantPermission.map { "\($0)" } ?? "–"),
+        ("status", metadata.participantStatus.map { "\($0)" } ?? "–"),
+        ("callingParticipant", metadata.callingParticipant.map(participantText) ?? "–"),
+        ("owner", metadata.ownerIdentity?.userRecordName ?? "–"),
+      ]
+      rows += shareRows(metadata.share).map { ("share " + $0.0, $0.1) }
+      return table(rows)
     case .queryCursor(let cursor):
       let zone = cursor.zoneID.map { [("zoneName", $0.zoneName), ("ownerName", $0.ownerName)] } ?? [("zone", "–")]
       return table(zone + [("cursor", "\(cursor.data.count) bytes")])
@@ -242,6 +255,36 @@ enum InspectJSON {
     let value: Value
   }
 
+  /// A `CKShare.Metadata` as JSON: the container, the root record, the invited user, and the share in its wire form.
+  private struct Metadata: Encodable {
+    let metadata: ShareMetadata
+    init(_ metadata: ShareMetadata) { self.metadata = metadata }
+
+    private struct ShareWire: Encodable {
+      let share: Share
+      func encode(to encoder: any Encoder) throws { try share.encodeWireFormat(to: encoder) }
+    }
+
+    private enum Keys: String, CodingKey {
+      case containerIdentifier, containerEnvironment, rootRecordID, rootRecordType, participantRole
+      case participantPermission, participantStatus, callingParticipant, owner, share
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: Keys.self)
+      try c.encodeIfPresent(metadata.containerIdentifier, forKey: .containerIdentifier)
+      try c.encodeIfPresent(metadata.containerEnvironment, forKey: .containerEnvironment)
+      try c.encodeIfPresent(metadata.rootRecordID, forKey: .rootRecordID)
+      try c.encodeIfPresent(metadata.rootRecordType, forKey: .rootRecordType)
+      try c.encodeIfPresent(metadata.participantRole.map { "\($0)" }, forKey: .participantRole)
+      try c.encodeIfPresent(metadata.participantPermission.map { "\($0)" }, forKey: .participantPermission)
+      try c.encodeIfPresent(metadata.participantStatus.map { "\($0)" }, forKey: .participantStatus)
+      try c.encodeIfPresent(metadata.callingParticipant?.participantID, forKey: .callingParticipant)
+      try c.encodeIfPresent(metadata.ownerIdentity?.userRecordName, forKey: .owner)
+      try c.encode(ShareWire(share: metadata.share), forKey: .share)
+    }
+  }
+
   /// A `CKShareParticipant` as JSON: who, and their role, permission and acceptance.
   private struct ParticipantJSON: Encodable {
     let participantID: String?
@@ -313,6 +356,8 @@ enum InspectJSON {
       case .recordID(let id): try Archived(kind: "CKRecord.ID", value: id).encode(to: encoder)
       case .zoneID(let zone): try Archived(kind: "CKRecordZone.ID", value: zone).encode(to: encoder)
       case .accountInfo(let info): try Archived(kind: archive.kind, value: Account(info)).encode(to: encoder)
+      case .shareMetadata(let metadata):
+        try Archived(kind: archive.kind, value: Metadata(metadata)).encode(to: encoder)
       case .participant(let participant):
         try Archived(
           kind: archive.kind,

@@ -31,6 +31,8 @@ public enum CloudKitArchive: Sendable, Hashable {
   case zoneID(ZoneID)
   /// A `CKAccountInfo`: the iCloud account's status as CloudKit caches it.
   case accountInfo(AccountInfo)
+  /// A `CKShare.Metadata`: an invitation's share, root record and invited user.
+  case shareMetadata(ShareMetadata)
   /// A lone `CKShareParticipant`.
   case participant(Share.Participant)
   /// A `CKQueryOperation.Cursor`.
@@ -79,6 +81,7 @@ public enum CloudKitArchive: Sendable, Hashable {
     case .recordID: return "CKRecord.ID"
     case .zoneID: return "CKRecordZone.ID"
     case .accountInfo: return AccountInfo.className
+    case .shareMetadata: return ShareMetadata.className
     case .participant: return ShareArchiveKeys.participantClass
     case .queryCursor: return QueryCursor.className
     case .recordZone: return ArchivedZone.className
@@ -119,6 +122,7 @@ public enum CloudKitArchive: Sendable, Hashable {
     case .recordID(let id): return Record.archive(id, into: &b)
     case .zoneID(let zone): return Record.archive(zone, into: &b)
     case .accountInfo(let info): return info.archiveObject(into: &b)
+    case .shareMetadata(let metadata): return try metadata.archiveObject(into: &b)
     case .participant(let participant): return Share.archive(participant, into: &b)
     case .queryCursor(let cursor): return cursor.archiveObject(into: &b)
     case .recordZone(let zone): return zone.archiveObject(into: &b)
@@ -129,7 +133,7 @@ public enum CloudKitArchive: Sendable, Hashable {
     }
   }
 
-  private static func recordOrShare(_ keys: [String: PropertyList], in archive: KeyedArchiveReader)
+  static func recordOrShare(_ keys: [String: PropertyList], in archive: KeyedArchiveReader)
     throws(CloudKitArchiveError) -> CloudKitArchive
   {
     let record = try Record(systemFields: keys, in: archive)
@@ -159,6 +163,8 @@ public enum CloudKitArchive: Sendable, Hashable {
       return try recordOrShare(dict, in: archive)
     case AccountInfo.className:
       return .accountInfo(try AccountInfo(archived: dict, in: archive, field: field))
+    case ShareMetadata.className:
+      return .shareMetadata(try ShareMetadata(archived: dict, in: archive, field: field))
     case ShareArchiveKeys.participantClass:
       return .participant(try Share.participant(value, in: archive, field: field))
     case QueryCursor.className:
@@ -178,7 +184,8 @@ public enum CloudKitArchive: Sendable, Hashable {
       throw .unexpectedClass(
         field: field,
         expected:
-          "CloudKit record, share, participant, change token, record ID, zone ID, zone, query cursor or account info",
+          "CloudKit record, share, share metadata, participant, change token, record ID, zone ID, zone, query cursor "
+          + "or account info",
         found: className)
     }
   }

@@ -144,7 +144,21 @@ extension Share {
   /// The archived `CKShareParticipant`, as `NSKeyedArchiver` writes it.
   static func archive(_ participant: Participant, into b: inout KeyedArchiveBuilder) -> PropertyList {
     typealias S = ShareArchiveKeys
-    let identity = participant.userIdentity
+    let identityObject = archive(participant.userIdentity, into: &b)
+    return b.object(
+      className: S.participantClass,
+      fields: [
+        S.participantID: b.optionalString(participant.participantID), S.userIdentity: identityObject,
+        S.type: .integer(Int64(participant.role.rawValue)),
+        S.permission: .integer(Int64(participant.permission.rawValue)),
+        S.acceptanceStatus: .integer(Int64(participant.acceptanceStatus.rawValue)),
+        S.isCurrentUser: .bool(participant.isCurrentUser),
+      ])
+  }
+
+  /// The archived `CKUserIdentity`, as `NSKeyedArchiver` writes it.
+  static func archive(_ identity: UserIdentity, into b: inout KeyedArchiveBuilder) -> PropertyList {
+    typealias S = ShareArchiveKeys
     var identityFields: [String: PropertyList] = [:]
     identityFields[S.userRecordID] =
       identity.userRecordName.map { Record.archiveUser($0, into: &b) } ?? KeyedArchiveBuilder.null
@@ -169,15 +183,6 @@ extension Share {
     } else {
       identityFields[S.lookupInfo] = KeyedArchiveBuilder.null
     }
-    let identityObject = b.object(className: S.identityClass, fields: identityFields)
-    return b.object(
-      className: S.participantClass,
-      fields: [
-        S.participantID: b.optionalString(participant.participantID), S.userIdentity: identityObject,
-        S.type: .integer(Int64(participant.role.rawValue)),
-        S.permission: .integer(Int64(participant.permission.rawValue)),
-        S.acceptanceStatus: .integer(Int64(participant.acceptanceStatus.rawValue)),
-        S.isCurrentUser: .bool(participant.isCurrentUser),
-      ])
+    return b.object(className: S.identityClass, fields: identityFields)
   }
 }
