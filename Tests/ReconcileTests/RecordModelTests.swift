@@ -120,8 +120,10 @@ struct RecordIDTests {
       #expect(Set(hashes).count == ids.count)
       var load = [Int](repeating: 0, count: buckets)
       for hash in hashes { load[hash & (buckets - 1)] += 1 }
-      // 20,000 keys over 4,096 buckets: about 4.9 a bucket; a good mix keeps the fullest well under 20.
-      #expect(load.max() ?? 0 < 20, "seed \(seed): \(load.max() ?? 0) keys in one bucket")
+      // 20,000 keys over 4,096 buckets: about 4.9 a bucket. Names hash with Swift's per-process seed, so the fullest
+      // bucket varies from run to run: a random mix reaches 20 once in a thousand runs (seen), 28 once in four hundred
+      // million; a mix that clusters puts hundreds in one.
+      #expect(load.max() ?? 0 < 28, "seed \(seed): \(load.max() ?? 0) keys in one bucket")
     }
     // How a key's bucket moves between two seeds must differ from key to key; adding or xoring the seed moves all alike.
     let moves = Set(ids.prefix(1_000).map { ($0._rawHashValue(seed: 1) ^ $0._rawHashValue(seed: 2)) & (buckets - 1) })
