@@ -48,18 +48,12 @@ extension Simulation {
     case .sync(let name): withDevice(name) { $0.requestSync() }
     case .crash(let name):
       guard let index = index(of: name) else { return nil }
-      let before = clients[index].persistedZoneToken
-      clients[index].crash()
-      auditor.crashed(index, name, lostAnswer: nil)
-      auditor.tokenMoved(on: name, from: before, to: clients[index].persistedZoneToken)
+      endProcess(on: index, name)
     case .quit(let name):
       guard let index = index(of: name) else { return nil }
       // The process ends as in a crash (what it had not persisted, and the answer it awaited, are gone), and stays
       // ended: the pump passes it by until it launches.
-      let before = clients[index].persistedZoneToken
-      clients[index].crash()
-      auditor.crashed(index, name, lostAnswer: nil)
-      auditor.tokenMoved(on: name, from: before, to: clients[index].persistedZoneToken)
+      endProcess(on: index, name)
       notRunning[name] = .some(accounts[name])
     case .launch(let name):
       guard let index = index(of: name), let known = notRunning.removeValue(forKey: name) else {
@@ -105,6 +99,15 @@ extension Simulation {
       inject(fault)
     }
     return nil
+  }
+
+  /// The app on device `index` ends, keeping only what it persisted (the client relaunches from that, as after a
+  /// crash); the auditor learns that its awaited answer is lost and where its persisted token stands.
+  private mutating func endProcess(on index: Int, _ name: String) {
+    let before = clients[index].persistedZoneToken
+    clients[index].crash()
+    auditor.crashed(index, name, lostAnswer: nil)
+    auditor.tokenMoved(on: name, from: before, to: clients[index].persistedZoneToken)
   }
 
   /// The user on device `index` creates `record` (its plain `values` are what the auditor judges).

@@ -81,7 +81,8 @@ extension Share {
     return top
   }
 
-  private static func enumValue<E: RawRepresentable<Int>>(_ type: E.Type, _ raw: Int64?, field: String)
+  /// The enum case an archived raw value stands for; `nil` when absent, an error naming the field when unknown.
+  static func enumValue<E: RawRepresentable<Int>>(_ type: E.Type, _ raw: Int64?, field: String)
     throws(CloudKitArchiveError) -> E?
   {
     guard let raw else { return nil }

@@ -69,11 +69,7 @@ public struct ShareMetadata: Sendable, Hashable {
     rootRecordID = try archive.recordID(fields[Keys.rootRecordID], field: path(Keys.rootRecordID))
     rootRecordType = try archive.string(fields[Keys.rootRecordType], field: path(Keys.rootRecordType))
     func known<E: RawRepresentable<Int>>(_ type: E.Type, _ key: String) throws(CloudKitArchiveError) -> E? {
-      guard let raw = try archive.integer(fields[key], field: path(key)) else { return nil }
-      guard let value = Int(exactly: raw).flatMap(E.init(rawValue:)) else {
-        throw .wrongType(field: path(key), expected: "a known \(E.self) value", found: "integer \(raw)")
-      }
-      return value
+      try Share.enumValue(type, archive.integer(fields[key], field: path(key)), field: path(key))
     }
     participantRole = try known(Share.Role.self, Keys.role)
     participantPermission = try known(Share.Permission.self, Keys.permission)
