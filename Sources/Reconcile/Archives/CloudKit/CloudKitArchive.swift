@@ -36,7 +36,7 @@ public enum CloudKitArchive: Sendable, Hashable {
   /// A lone `CKShareParticipant`.
   case participant(Share.Participant)
   /// A `CKQueryOperation.Cursor`.
-  case queryCursor(QueryCursor)
+  case queryCursor(ArchivedQueryCursor)
   /// A whole `CKRecordZone`.
   case recordZone(ArchivedZone)
   /// An `NSArray` or `NSSet` of the above, in archive order.
@@ -83,7 +83,7 @@ public enum CloudKitArchive: Sendable, Hashable {
     case .accountInfo: return AccountInfo.className
     case .shareMetadata: return ShareMetadata.className
     case .participant: return ShareArchiveKeys.participantClass
-    case .queryCursor: return QueryCursor.className
+    case .queryCursor: return ArchivedQueryCursor.className
     case .recordZone: return ArchivedZone.className
     case .array(let items): return "array of \(items.count)"
     }
@@ -167,8 +167,8 @@ public enum CloudKitArchive: Sendable, Hashable {
       return .shareMetadata(try ShareMetadata(archived: dict, in: archive, field: field))
     case ShareArchiveKeys.participantClass:
       return .participant(try Share.participant(value, in: archive, field: field))
-    case QueryCursor.className:
-      return .queryCursor(try QueryCursor(archived: dict, in: archive, field: field))
+    case ArchivedQueryCursor.className:
+      return .queryCursor(try ArchivedQueryCursor(archived: dict, in: archive, field: field))
     case ArchivedZone.className:
       return .recordZone(try ArchivedZone(archived: dict, in: archive, field: field))
     case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet":

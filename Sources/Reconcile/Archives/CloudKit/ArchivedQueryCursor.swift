@@ -2,7 +2,7 @@ public import Foundation
 
 /// An archived `CKQueryOperation.Cursor`: where a query's next page starts. Its bytes are CloudKit's and opaque; the
 /// zone is the one the query ran in (`nil` when the archive names none).
-public struct QueryCursor: Sendable, Hashable {
+public struct ArchivedQueryCursor: Sendable, Hashable {
   /// The cursor's bytes (`CursorData`), handed back to the server as they are.
   public var data: Data
   /// The zone the query ran in.
