@@ -92,6 +92,18 @@ struct CloudKitStateArchiveTests {
     #expect(again == .array(items))
   }
 
+  @Test("a whole archived share reads its values; they write back in a whole archive, never in system fields")
+  func readsWholeShareValues() throws {
+    let data = try Fixtures.data("canopy-ckshare-owned-by-current-user-SANITIZED.bplist")
+    guard case .share(let share) = try CloudKitArchive(data: data) else {
+      Issue.record("not a share")
+      return
+    }
+    #expect(share.title == "Personed")
+    #expect(try CloudKitArchive(data: CloudKitArchive.share(share).archivedData()) == .share(share))
+    #expect(try Share(cloudKitSystemFieldsArchive: share.cloudKitSystemFieldsArchive()).title == nil)
+  }
+
   @Test("real archived share metadata reads its container, root record, invited user and share, and writes back")
   func readsShareMetadata() throws {
     let data = try Fixtures.data("canopy-ckshare-metadata-SANITIZED.bplist")

@@ -97,8 +97,8 @@ public enum CloudKitArchive: Sendable, Hashable {
     var b = KeyedArchiveBuilder()
     let top: [String: PropertyList]
     switch self {
-    case .record(let record): top = try record.systemFieldsTop(into: &b)
-    case .share(let share): top = try share.systemFieldsTop(into: &b)
+    case .record(let record): top = try record.systemFieldsTop(into: &b, values: true)
+    case .share(let share): top = try share.systemFieldsTop(into: &b, values: true)
     default: top = [CloudKitArchiveKeys.root: try rootObject(into: &b)]
     }
     return BinaryPropertyListWriter.write(b.archive(top: top))
@@ -115,9 +115,9 @@ public enum CloudKitArchive: Sendable, Hashable {
     typealias K = CloudKitArchiveKeys
     switch self {
     case .record(let record):
-      return b.object(className: "CKRecord", fields: try record.systemFieldsTop(into: &b))
+      return b.object(className: "CKRecord", fields: try record.systemFieldsTop(into: &b, values: true))
     case .share(let share):
-      return b.object(className: "CKShare", fields: try share.systemFieldsTop(into: &b))
+      return b.object(className: "CKShare", fields: try share.systemFieldsTop(into: &b, values: true))
     case .serverChangeToken(let token): return token.archiveObject(into: &b)
     case .recordID(let id): return Record.archive(id, into: &b)
     case .zoneID(let zone): return Record.archive(zone, into: &b)

@@ -87,6 +87,7 @@ extension Record {
     box.system.modifiedByDevice = try archive.string(top[K.device], field: K.device)
     box.parent = try archive.reference(top[K.parent], field: K.parent)
     box.share = try archive.reference(top[K.share], field: K.share)
+    box.values = FieldTable(try ArchivedValues.read(top, in: archive))
     self.init(storage: box)
   }
 
@@ -108,8 +109,11 @@ extension Record {
     return BinaryPropertyListWriter.write(b.archive(top: top))
   }
 
-  /// The `$top` keys of the system-fields archive, with their objects added to `b`.
-  func systemFieldsTop(into b: inout KeyedArchiveBuilder) throws(RecordValidationError) -> [String: PropertyList] {
+  /// The `$top` keys of the system-fields archive, with their objects added to `b`; with `values`, the values
+  /// ``ArchivedValues`` reads too, as a whole archived record holds them (`encodeSystemFields(with:)` writes none).
+  func systemFieldsTop(into b: inout KeyedArchiveBuilder, values: Bool = false) throws(RecordValidationError)
+    -> [String: PropertyList]
+  {
     typealias K = CloudKitArchiveKeys
     try NameRules.checkIdentifier(recordType, kind: .recordType)
     let s = storage.system
@@ -127,6 +131,7 @@ extension Record {
     top[K.share] = storage.share.map { Self.archive($0, into: &b) } ?? KeyedArchiveBuilder.null
     top[K.knownToServer] = .bool(s.recordChangeTag != nil)
     for flag in K.falseFlags { top[flag] = .bool(false) }
+    if values, let store = ArchivedValues.write(storage.values, into: &b) { top[ArchivedValues.store] = store }
     return top
   }
 

@@ -49,7 +49,9 @@ extension Share {
   /// - Returns: A binary property list.
   /// - Throws: ``RecordValidationError`` if the record's IDs break CloudKit's rules.
   public func cloudKitSystemFieldsArchive() throws(RecordValidationError) -> Data {
-    try CloudKitArchive.share(self).archivedData()
+    var b = KeyedArchiveBuilder()
+    let top = try systemFieldsTop(into: &b)
+    return BinaryPropertyListWriter.write(b.archive(top: top))
   }
 
   init(record: Record, archivedKeys keys: [String: PropertyList], in archive: KeyedArchiveReader)
@@ -70,9 +72,11 @@ extension Share {
     }
   }
 
-  func systemFieldsTop(into b: inout KeyedArchiveBuilder) throws(RecordValidationError) -> [String: PropertyList] {
+  func systemFieldsTop(into b: inout KeyedArchiveBuilder, values: Bool = false) throws(RecordValidationError)
+    -> [String: PropertyList]
+  {
     typealias K = CloudKitArchiveKeys
-    var top = try record.systemFieldsTop(into: &b)
+    var top = try record.systemFieldsTop(into: &b, values: values)
     var objects: [PropertyList] = []
     for participant in participants { objects.append(Self.archive(participant, into: &b)) }
     top[K.participants] = b.object(className: "NSArray", fields: ["NS.objects": .array(objects)])

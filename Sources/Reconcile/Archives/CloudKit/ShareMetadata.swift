@@ -83,7 +83,7 @@ public struct ShareMetadata: Sendable, Hashable {
   /// The archived object, as `NSKeyedArchiver` writes it.
   func archiveObject(into b: inout KeyedArchiveBuilder) throws(RecordValidationError) -> PropertyList {
     var fields: [String: PropertyList] = [
-      Keys.share: b.object(className: "CKShare", fields: try share.systemFieldsTop(into: &b))
+      Keys.share: b.object(className: "CKShare", fields: try share.systemFieldsTop(into: &b, values: true))
     ]
     if containerIdentifier != nil || containerEnvironment != nil {
       var container: [String: PropertyList] = [Keys.containerIdentifier: b.optionalString(containerIdentifier)]
