@@ -279,10 +279,9 @@ extension IntentJudge {
       $0.isDelete && $0.device == action.device && $0.order > action.order
     }
     guard let deletion else { return nil }
-    if deletionWithdrawn(deletion) {
-      guard let landed = causality.landing(action, key: nil), landed <= timeline.position(at: deletion.time) else {
-        return history.wipe(of: action.device, after: action.order, before: deletion.order) == nil ? deletion : nil
-      }
+    if deletionWithdrawn(deletion), let landed = causality.landing(action, key: nil),
+      landed <= timeline.position(at: deletion.time)
+    {
       return nil
     }
     return history.wipe(of: action.device, after: action.order, before: deletion.order) == nil ? deletion : nil

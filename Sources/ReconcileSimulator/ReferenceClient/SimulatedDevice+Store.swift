@@ -50,10 +50,10 @@ extension SimulatedDevice {
       return
     }
     storage.listingDrops = nil
-    handingOver(.zoneDeletion(reason)) { device in
-      device.store.finishFullFetch(at: now)
-      device.absorbStoreNotices()
-    }
+    let held = storage.records
+    store.finishFullFetch(at: now)
+    absorbStoreNotices()
+    handOver(.zoneDeletion(reason), goneFrom: held)
   }
 
   /// Throws away damaged records; see ``LocalStore/discardDamagedRecords(among:)``.

@@ -379,7 +379,7 @@ extension SimulatedDevice {
     // What a deletion standing for the user's takes is handed to the app first (the hook before deletion).
     let held = storage.records
     storage.listingDrops = nil
-    defer { handOver(.zoneDeletion(reason), held.filter { storage.records[$0.key] == nil }.map(\.value.current)) }
+    defer { handOver(.zoneDeletion(reason), goneFrom: held) }
     restartZoneListing()
     storage.staleSavesInDoubt.removeAll()
     if configuration.defects.contains(.dropDataOnZoneNotFound) {

@@ -381,11 +381,9 @@ public struct SimulatedDevice: Sendable {
     handedOver.append(LocalDataDeletion(cause: cause, records: records))
   }
 
-  /// Runs `deletion`, first handing the app every copy it takes: the copies held before that are gone after.
-  mutating func handingOver(_ cause: LocalDataDeletion.Cause, _ deletion: (inout SimulatedDevice) -> Void) {
-    let before = storage.records
-    deletion(&self)
-    handOver(cause, before.filter { storage.records[$0.key] == nil }.map(\.value.current))
+  /// Hands the app the copies of `held` (what the store held before a wholesale deletion) that are gone now.
+  mutating func handOver(_ cause: LocalDataDeletion.Cause, goneFrom held: [RecordID: LocalRecord]) {
+    handOver(cause, held.filter { storage.records[$0.key] == nil }.map(\.value.current))
   }
 
   /// The device's iCloud account changed. Where the app deletes its local data (``AccountChangeResponse``: by default

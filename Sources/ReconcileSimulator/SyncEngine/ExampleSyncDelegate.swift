@@ -579,14 +579,11 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     guard let seen = disk.fullFetchSeen else { return }
     disk.fullFetchSeen = nil
     // Answering a deletion standing for the user's, what the listing left out goes: handed to the app first.
-    let held = disk.records
     let dropReason = disk.listingDrops
     disk.listingDrops = nil
-    defer {
-      if let dropReason {
-        handOver(.zoneDeletion(dropReason), held.filter { disk.records[$0.key] == nil }.map(\.value))
-      }
-    }
+    // Kept only when a hand-over may follow: the listing's end rewrites the records, which would copy them.
+    let held = dropReason == nil ? [:] : disk.records
+    defer { if let dropReason { handOver(.zoneDeletion(dropReason), goneFrom: held) } }
     let reupload = disk.reuploadUnseen
     disk.reuploadUnseen = false
     for id in disk.records.keys.sorted() where !seen.contains(id) {
@@ -658,6 +655,11 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     localDataDeletions.append(LocalDataDeletion(cause: cause, records: records))
   }
 
+  /// Hands the app the copies of `held` (what the app held before a wholesale deletion) that are gone now.
+  private mutating func handOver(_ cause: LocalDataDeletion.Cause, goneFrom held: [RecordID: Record]) {
+    handOver(cause, held.filter { disk.records[$0.key] == nil }.map(\.value))
+  }
+
   /// The fetch under way shows the zone there: a zone found missing is there again, and the engine lists it from its
   /// beginning (a token of the old zone expires), so the listing, not the error, says what went. Settled now, not when
   /// the fetch ends: a crash may end it before `didFetchChanges`, and the next fetch's feed need not list the zone again.
@@ -677,7 +679,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     // What a deletion standing for the user's takes is handed to the app first (the hook before deletion).
     let held = disk.records
     disk.listingDrops = recreated && zoneDeletion.dropsLocalData(after: reason) ? reason : nil
-    defer { handOver(.zoneDeletion(reason), held.filter { disk.records[$0.key] == nil }.map(\.value)) }
+    defer { handOver(.zoneDeletion(reason), goneFrom: held) }
     disk.zoneMissing = nil
     disk.recreatedWhileUnsent = [:]
     disk.zoneFetchStartsOver = true
