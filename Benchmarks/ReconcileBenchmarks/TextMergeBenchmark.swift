@@ -168,7 +168,7 @@ enum ListPolicyBenchmark {
     var floorNanoseconds: Double
   }
 
-  static func run(iterations: Int, rounds: Int = 15) throws -> [Row] {
+  static func run(iterations: Int, rounds: Int = 15, only: String? = nil) throws -> [Row] {
     let cases: [(String, String, FieldMerge.Policy, FieldValue, FieldValue, FieldValue)] = [
       (".counter", "plays", .counter, 5, 7, 6),
       (
@@ -181,7 +181,7 @@ enum ListPolicyBenchmark {
       ),
     ]
     var rows: [Row] = []
-    for (name, key, policy, ancestor, server, client) in cases {
+    for (name, key, policy, ancestor, server, client) in cases where only.map(name.hasPrefix) ?? true {
       let conflict = try Self.conflict(key: key, ancestor: ancestor, server: server, client: client)
       let merge = FieldMerge(.server, overrides: [key: policy])
       var best = (merge: Double.infinity, floor: Double.infinity)

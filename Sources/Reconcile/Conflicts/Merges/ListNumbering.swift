@@ -60,12 +60,12 @@ enum ListNumbering {
       for position in elements.indices {
         if position == a || position == a + c { nextInAncestor = 0 }
         let element = elements[position]
-        if position >= a, nextInAncestor < a, elements[nextInAncestor].pointee == element.pointee {
+        if position >= a, nextInAncestor < a, FieldTable.sameValue(elements[nextInAncestor], element) {
           numbers[position] = numbers[nextInAncestor]
           nextInAncestor += 1
           continue
         }
-        if let known = (0..<distinct).first(where: { elements[firsts[$0]].pointee == element.pointee }) {
+        if let known = (0..<distinct).first(where: { FieldTable.sameValue(elements[firsts[$0]], element) }) {
           numbers[position] = Int32(known)
           if position >= a, firsts[known] < a { nextInAncestor = firsts[known] + 1 }
           continue

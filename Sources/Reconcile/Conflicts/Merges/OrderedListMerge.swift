@@ -19,25 +19,21 @@ enum OrderedListMerge {
       // Every position the merge holds is one of the client's or the server's (an ancestor piece stands for as many
       // of each side's), so c + s places suffice.
       return withUnsafeTemporaryAllocation(of: Int.self, capacity: c + s) { merged in
+        // No local function appends here: one captured by the closure below would make `count` a boxed variable
+        // with run-time exclusivity checks.
         var count = 0
-        func take(_ range: Range<Int>, from offset: Int) {
-          for index in range {
-            merged[count] = offset + index
-            count += 1
-          }
-        }
         ThreeWayMerge.forEachPiece(
           ancestor: UnsafeBufferPointer(rebasing: numbers[0..<a]),
           client: UnsafeBufferPointer(rebasing: numbers[a..<(a + c)]),
           server: UnsafeBufferPointer(rebasing: numbers[(a + c)...])
         ) { piece in
           switch piece {
-          case .ancestor(let range): take(range, from: 0)
-          case .client(let range): take(range, from: a)
-          case .server(let range): take(range, from: a + c)
+          case .ancestor(let range): append(range, from: 0, to: merged, at: &count)
+          case .client(let range): append(range, from: a, to: merged, at: &count)
+          case .server(let range): append(range, from: a + c, to: merged, at: &count)
           case .overlap(_, let clientRange, let serverRange):
-            take(serverRange, from: a + c)
-            take(clientRange, from: a)
+            append(serverRange, from: a + c, to: merged, at: &count)
+            append(clientRange, from: a, to: merged, at: &count)
           }
         }
         return settle(
@@ -47,6 +43,17 @@ enum OrderedListMerge {
           position < a ? ancestor[position] : position < a + c ? client[position - a] : server[position - a - c]
         }
       }
+    }
+  }
+
+  /// Writes the positions `range` of the list starting at `offset` to `merged` from `count` on.
+  @inline(__always)
+  private static func append(
+    _ range: Range<Int>, from offset: Int, to merged: UnsafeMutableBufferPointer<Int>, at count: inout Int
+  ) {
+    for index in range {
+      merged[count] = offset + index
+      count += 1
     }
   }
 

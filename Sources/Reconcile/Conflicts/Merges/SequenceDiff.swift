@@ -6,7 +6,7 @@
 /// one instruction. Each subproblem first strips its common prefix and suffix, which is where every match is recorded.
 /// - Complexity: O((*n* + *m*) · *d*) time at worst and O(*n* + *m*) memory for sequences of lengths *n* and *m* that
 ///   differ by *d* insertions and removals; with unique anchors, each gap costs its own length times its own edits.
-enum SequenceDiff {
+package enum SequenceDiff {
   /// For each index of `old`, the index of `new` it is matched to in a common subsequence, or -1.
   ///
   /// Tokens that occur exactly once in each sequence are matched first, as patience diff does: the longest run of
@@ -44,14 +44,26 @@ enum SequenceDiff {
     worker.diff(aLow: aLow, aHigh: a.count, bLow: bLow, bHigh: b.count, into: matched)
   }
 
-  /// A longest common subsequence of two short sequences (a list a person edits), by the textbook dynamic program in a
-  /// table on the stack.
+  /// A longest common subsequence of two short sequences (a list a person edits). Where `old` fits in a machine word,
+  /// the LCS lengths are kept as bit vectors, one word per token of `new` (``bitParallelMatches(old:new:into:)``);
+  /// otherwise by the textbook dynamic program in a table on the stack. Both walk the same way, so they match the same
+  /// pairs.
   private static func smallMatches(
+    old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, into matched: UnsafeMutableBufferPointer<Int>
+  ) {
+    guard !old.isEmpty, !new.isEmpty else { return }
+    if old.count <= 64 { return bitParallelMatches(old: old, new: new, into: matched) }
+    tableMatches(old: old, new: new, into: matched)
+  }
+
+  /// The dynamic program: `table[i * width + j]` is the LCS length of `old[i...]` and `new[j...]`; the walk from the
+  /// front takes a pair of equal tokens, else steps past the token whose skipping keeps the longer rest (`old`'s on a
+  /// tie).
+  package static func tableMatches(
     old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, into matched: UnsafeMutableBufferPointer<Int>
   ) {
     let width = new.count + 1
     withUnsafeTemporaryAllocation(of: Int16.self, capacity: (old.count + 1) * width) { table in
-      // table[i * width + j]: the LCS length of old[i...] and new[j...].
       for j in 0...new.count { table[old.count * width + j] = 0 }
       for i in stride(from: old.count - 1, through: 0, by: -1) {
         table[i * width + new.count] = 0
@@ -69,6 +81,48 @@ enum SequenceDiff {
           i += 1
           j += 1
         } else if table[(i + 1) * width + j] >= table[i * width + j + 1] {
+          i += 1
+        } else {
+          j += 1
+        }
+      }
+    }
+  }
+
+  /// The same walk as ``tableMatches(old:new:into:)`` for an `old` of at most 64 tokens, with each column of the table
+  /// kept as one word (the bit-vector LCS of Allison and Dix, as Hyyrö writes it): `rows[j]` is built from the end of
+  /// `new`, over `old` reversed (token `i` at bit `n - 1 - i`), so the LCS length of `old[i...]` and `new[j...]` is the
+  /// number of zero bits of `rows[j]` below bit `n - i`. O(*n* · *m*) one-instruction comparisons and no table.
+  package static func bitParallelMatches(
+    old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, into matched: UnsafeMutableBufferPointer<Int>
+  ) {
+    let n = old.count
+    let m = new.count
+    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: m + 1) { rows in
+      var v = UInt64.max
+      rows[m] = v
+      for j in stride(from: m - 1, through: 0, by: -1) {
+        let token = new[j]
+        var equal: UInt64 = 0
+        for i in 0..<n where old[i] == token { equal |= 1 &<< UInt64(n - 1 - i) }
+        let u = v & equal
+        v = (v &+ u) | (v &- u)
+        rows[j] = v
+      }
+      // The LCS length of old[i...] and new[j...].
+      func length(_ i: Int, _ j: Int) -> Int {
+        let below = n - i
+        let mask = below >= 64 ? UInt64.max : (1 &<< UInt64(below)) &- 1
+        return (~rows[j] & mask).nonzeroBitCount
+      }
+      var i = 0
+      var j = 0
+      while i < n, j < m {
+        if old[i] == new[j] {
+          matched[i] = j
+          i += 1
+          j += 1
+        } else if length(i + 1, j) >= length(i, j + 1) {
           i += 1
         } else {
           j += 1
