@@ -14,13 +14,16 @@ enum Callgrind {
     return ((work.instructions - idle.instructions) / Double(units), units)
   }
 
-  /// Instructions one `body` of `section` costs: the section run with `TEXT_MERGE_REPEATS` of 1 and of `1 + repeats`,
+  /// Instructions one `body` of `section` costs: the section run with `repeatsKey` (`TEXT_MERGE_REPEATS` unless given)
+  /// of 1 and of `1 + repeats`,
   /// the difference divided by `repeats`, so what the section builds before its loop is not counted. `environment`
   /// is added to the runs'. `nil` when valgrind is not installed or a run fails.
-  static func instructionsPerRepeat(section: String, environment: [String: String], repeats: Int = 5) -> Double? {
+  static func instructionsPerRepeat(
+    section: String, environment: [String: String], repeats: Int = 5, repeatsKey: String = "TEXT_MERGE_REPEATS"
+  ) -> Double? {
     guard
-      let once = count(section, environment: environment.merging(["TEXT_MERGE_REPEATS": "1"]) { $1 }),
-      let more = count(section, environment: environment.merging(["TEXT_MERGE_REPEATS": "\(1 + repeats)"]) { $1 })
+      let once = count(section, environment: environment.merging([repeatsKey: "1"]) { $1 }),
+      let more = count(section, environment: environment.merging([repeatsKey: "\(1 + repeats)"]) { $1 })
     else { return nil }
     return (more.instructions - once.instructions) / Double(repeats)
   }

@@ -11,31 +11,92 @@ enum WebServicesBenchmark {
     let nsTyped: Double
     let nsCheck: Double
     let nsFoundation: Double
+    let nsCodable: Double
   }
 
   static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Tests/ReconcileTests/Fixtures/web-services")
 
-  static func run(iterations: Int) throws -> [Result] {
+  /// The bodies: three real responses, and a 200-record query page made of the first one's records.
+  static func bodies() throws -> [(name: String, data: Data, endpoint: WebServices.Endpoint)] {
     let cases: [(String, String, WebServices.Endpoint)] = [
       ("query page, 2 photo records", "icloudpd-records-query-continuationMarker-TRIMMED-response.json", .recordsQuery),
       ("lookup, record and share", "pyicloud-invites-records-lookup-zoneshare-response.json", .recordsLookup),
       ("zone changes with tombstone", "pyicloud-photos-records-changes-zone-tombstone-response.json", .changesZone),
     ]
-    return try cases.map { name, file, endpoint in
-      let data = try Data(contentsOf: fixtures.appendingPathComponent(file))
-      let count = max(1, iterations / 100)
-      let typed = try nanosecondsPerCall(iterations: count) {
-        try WebServices.Response(json: data, endpoint: endpoint).records?.results.count ?? 1
-      }
-      let check = try nanosecondsPerCall(iterations: count) {
-        try WireJSON.check(data)
-        return 1
-      }
-      let foundation = try nanosecondsPerCall(iterations: count) {
-        (try JSONSerialization.jsonObject(with: data) as? [String: Any])?.count ?? 0
-      }
-      return Result(name: name, bytes: data.count, nsTyped: typed.ns, nsCheck: check.ns, nsFoundation: foundation.ns)
+    var bodies = try cases.map { name, file, endpoint in
+      (name: name, data: try Data(contentsOf: fixtures.appendingPathComponent(file)), endpoint: endpoint)
     }
+    bodies.append((name: "query page, 200 records", data: try page(of: 200, from: bodies[0].data), .recordsQuery))
+    return bodies
+  }
+
+  /// A query response of `count` records, copies of `data`'s with names made unique.
+  static func page(of count: Int, from data: Data) throws -> Data {
+    guard var body = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let records = body["records"] as? [[String: Any]], !records.isEmpty
+    else { throw CocoaError(.coderReadCorrupt) }
+    body["records"] = (0..<count).map { index -> [String: Any] in
+      var record = records[index % records.count]
+      record["recordName"] = "\(record["recordName"] ?? "r")-\(index)"
+      return record
+    }
+    return try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+  }
+
+  /// Each body decoded four ways in alternating rounds (so each way sees the same minutes of a shared machine), the
+  /// fastest round of each.
+  static func run(iterations: Int, rounds: Int = 9) throws -> [Result] {
+    try bodies().map { name, data, endpoint in
+      let count = max(1, iterations / 100 * 9_000 / max(data.count, 1))
+      var best = (typed: Double.infinity, check: Double.infinity, foundation: Double.infinity, codable: Double.infinity)
+      for _ in 0..<rounds {
+        let typed = try nanosecondsPerCall(iterations: count, rounds: 1) { try decodeTyped(data, endpoint) }
+        let check = try nanosecondsPerCall(iterations: count, rounds: 1) {
+          try WireJSON.check(data)
+          return 1
+        }
+        let foundation = try nanosecondsPerCall(iterations: count, rounds: 1) { try decodeUntyped(data) }
+        let codable = try nanosecondsPerCall(iterations: count, rounds: 1) { try PlainCodableBodies.decode(data) }
+        best = (
+          min(best.typed, typed.ns), min(best.check, check.ns), min(best.foundation, foundation.ns),
+          min(best.codable, codable.ns)
+        )
+      }
+      return Result(
+        name: name, bytes: data.count, nsTyped: best.typed, nsCheck: best.check, nsFoundation: best.foundation,
+        nsCodable: best.codable)
+    }
+  }
+
+  static func decodeTyped(_ data: Data, _ endpoint: WebServices.Endpoint) throws -> Int {
+    switch try WebServices.Response(json: data, endpoint: endpoint) {
+    case .records(let records): return records.results.count
+    case .zoneChanges(let changes): return changes.zones.count
+    default: return 1
+    }
+  }
+
+  static func decodeUntyped(_ data: Data) throws -> Int {
+    (try JSONSerialization.jsonObject(with: data) as? [String: Any])?.count ?? 0
+  }
+
+  /// What callgrind counts for the instruction columns: `BODY_DECODER` (typed, untyped or codable) decoding every body
+  /// `BODY_REPEATS` times (1 unless set).
+  static func instructionWorkload() throws -> Int {
+    let environment = ProcessInfo.processInfo.environment
+    let repeats = environment["BODY_REPEATS"].flatMap(Int.init) ?? 1
+    let decoder = environment["BODY_DECODER"] ?? "typed"
+    var sink = 0
+    for (_, data, endpoint) in try bodies() {
+      for _ in 0..<repeats {
+        switch decoder {
+        case "untyped": sink &+= try decodeUntyped(data)
+        case "codable": sink &+= try PlainCodableBodies.decode(data)
+        default: sink &+= try decodeTyped(data, endpoint)
+        }
+      }
+    }
+    return sink
   }
 }

@@ -13,7 +13,7 @@ let arguments = Set(argumentList)
 let iterations = arguments.contains("--quick") ? 2_000 : 200_000
 let sections = [
   "archives", "merge", "text-merge", "simulator", "workload", "feed", "hostile", "bodies", "simulator-steps",
-  "merge-resolutions", "merge-floor", "text-merge-work", "list-policies-work", "idle",
+  "merge-resolutions", "merge-floor", "text-merge-work", "list-policies-work", "bodies-work", "idle",
 ]
 let only = argumentList.firstIndex(of: "--only").flatMap {
   argumentList.indices.contains($0 + 1) ? argumentList[$0 + 1] : nil
@@ -356,18 +356,54 @@ do {
       missing: "hostile input growth")
   }
   if runs("bodies") {
-    print("\nWeb Services bodies: typed decode beside the strict byte check and Foundation's untyped parse")
+    print(
+      "\nWeb Services bodies: typed decode beside the strict byte check, Foundation's untyped parse and plain Codable")
     var rows = [
-      ["body", "bytes", "µs typed", "MB/s", "µs check", "µs JSONSerialization", "typed vs JSONSerialization"]
+      [
+        "body", "bytes", "µs typed", "MB/s", "µs check", "µs JSONSerialization", "µs Codable", "vs JSONSerialization",
+        "vs Codable",
+      ]
     ]
-    for r in try WebServicesBenchmark.run(iterations: iterations) {
+    let results = try WebServicesBenchmark.run(iterations: iterations)
+    for r in results {
       rows.append([
         r.name, String(r.bytes), format(r.nsTyped / 1e3), format(Double(r.bytes) / r.nsTyped * 1e3, digits: 0),
-        format(r.nsCheck / 1e3), format(r.nsFoundation / 1e3), format(r.nsTyped / r.nsFoundation) + "×",
+        format(r.nsCheck / 1e3), format(r.nsFoundation / 1e3), format(r.nsCodable / 1e3),
+        format(r.nsTyped / r.nsFoundation) + "×", format(r.nsTyped / r.nsCodable) + "×",
       ])
     }
     print(table(rows))
+    print(
+      "Codable: JSONDecoder into plain structs of the same shapes, a field's value read by its type, nothing checked "
+        + "(Benchmarks/ReconcileBenchmarks/PlainCodableBodies.swift)")
+    // Issue #34: typed decoding at least as fast as JSONSerialization's untyped parse, and faster than plain Codable.
+    let slowestUntyped = results.map { $0.nsTyped / $0.nsFoundation }.max() ?? 0
+    let slowestCodable = results.map { $0.nsTyped / $0.nsCodable }.max() ?? 0
+    target(
+      "typed decode ≤ 1.0× JSONSerialization on every body: slowest \(format(slowestUntyped))×", slowestUntyped <= 1,
+      missing: "typed decode vs JSONSerialization")
+    target(
+      "typed decode < 1.0× plain Codable on every body: slowest \(format(slowestCodable))×", slowestCodable < 1,
+      missing: "typed decode vs Codable")
+    if !arguments.contains("--quick") {
+      let counted = ["typed", "untyped", "codable"].compactMap { decoder in
+        Callgrind.instructionsPerRepeat(
+          section: "bodies-work", environment: ["BODY_DECODER": decoder], repeatsKey: "BODY_REPEATS")
+      }
+      if counted.count == 3 {
+        print(
+          "callgrind, all four bodies once: typed \(format(counted[0], digits: 0)), JSONSerialization "
+            + "\(format(counted[1], digits: 0)), Codable \(format(counted[2], digits: 0)) instructions")
+        target(
+          "typed decode ≤ 1.0× JSONSerialization in instructions: \(format(counted[0] / counted[1]))×",
+          counted[0] <= counted[1], missing: "typed decode vs JSONSerialization, instructions")
+        target(
+          "typed decode < 1.0× plain Codable in instructions: \(format(counted[0] / counted[2]))×",
+          counted[0] < counted[2], missing: "typed decode vs Codable, instructions")
+      }
+    }
   }
+  if counts("bodies-work") { print("units: \(try WebServicesBenchmark.instructionWorkload())") }
 } catch {
   print("benchmark failed: \(error)")
   exit(2)

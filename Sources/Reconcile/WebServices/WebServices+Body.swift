@@ -23,8 +23,7 @@ extension WebServices {
     /// - Throws: ``WireJSONError``: the strict checks, ``WireJSONError/invalidBody(_:path:reason:)`` naming the
     ///   shape it was read as and where it failed, or, for an object of no known shape, its top-level keys.
     public init(json: Data) throws(WireJSONError) {
-      try WireJSON.check(json)
-      guard case .object(let top)? = try? JSONDecoder().decode(JSONValue.self, from: json) else {
+      guard case .object(let top) = try JSONTree.parse(json).jsonValue(at: 0) else {
         throw .invalidBody("Web Services document", path: "", reason: "the top level is not an object")
       }
       func keys(_ value: JSONValue?) -> Set<String> {
@@ -123,7 +122,7 @@ extension WebServices {
     private static func zone(_ json: JSONValue?) throws(WireJSONError) -> ZoneID? {
       guard let json else { return nil }
       do {
-        return try WireCoding.zoneID(from: json, path: [], subject: "zoneID")
+        return try WireCoding.zoneID(from: json, path: { [] }, subject: "zoneID")
       } catch let error as DecodingError {
         throw WireJSONError(error, subject: "records response")
       } catch {

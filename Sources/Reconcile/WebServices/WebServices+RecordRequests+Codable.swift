@@ -29,7 +29,7 @@ extension WebServices.ModifyRecordsRequest: Codable {
         let d = try recordDecoder.container(keyedBy: DeleteKeys.self)
         let recordZone = try WireCoding.decodeZoneID(d, key: .zoneID) ?? zone
         let name = try d.decode(String.self, forKey: .recordName)
-        let id = try WireCoding.recordID(name, zone: recordZone, codingPath: d.codingPath + [DeleteKeys.recordName])
+        let id = try WireCoding.recordID(name, zone: recordZone, codingPath: { d.codingPath + [DeleteKeys.recordName] })
         return (id, try d.decodeIfPresent(String.self, forKey: .recordChangeTag))
       }
       switch type {
@@ -108,7 +108,7 @@ extension WebServices.LookupRecordsRequest: Codable {
       let e = try list.nestedContainer(keyedBy: EntryKeys.self)
       let name = try e.decode(String.self, forKey: .recordName)
       let recordZone = try WireCoding.decodeZoneID(e, key: .zoneID) ?? zone
-      ids.append(try WireCoding.recordID(name, zone: recordZone, codingPath: e.codingPath + [EntryKeys.recordName]))
+      ids.append(try WireCoding.recordID(name, zone: recordZone, codingPath: { e.codingPath + [EntryKeys.recordName] }))
     }
     recordIDs = ids
   }

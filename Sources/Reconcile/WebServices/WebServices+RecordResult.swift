@@ -52,7 +52,7 @@ extension WebServices.RecordResult: Codable {
     } else if try c.decodeIfPresent(Bool.self, forKey: .deleted) == true, try !Self.hasFields(decoder) {
       let zone = try WireCoding.decodeZoneID(c, key: .zoneID) ?? WireCoding.contextZone(decoder)
       let name = try c.decode(String.self, forKey: .recordName)
-      let id = try WireCoding.recordID(name, zone: zone, codingPath: c.codingPath + [Keys.recordName])
+      let id = try WireCoding.recordID(name, zone: zone, codingPath: { c.codingPath + [Keys.recordName] })
       self = .deleted(id, recordType: try c.decodeIfPresent(String.self, forKey: .recordType))
     } else if try c.decodeIfPresent(String.self, forKey: .recordType) == Share.recordType {
       self = .share(try Share(wireFormatFrom: decoder))

@@ -63,11 +63,10 @@ public enum WebServices {
   static func decode<T: Decodable>(_ type: T.Type, from data: Data, zone: ZoneID?, what: String) throws(WireJSONError)
     -> T
   {
-    try WireJSON.check(data)
-    let decoder = JSONDecoder()
-    if let zone { decoder.userInfo[WireCoding.contextZoneKey] = zone }
+    let tree = try JSONTree.parse(data)
+    if let zone { tree.userInfo[WireCoding.contextZoneKey] = zone }
     do {
-      return try decoder.decode(T.self, from: data)
+      return try tree.decode(T.self, at: 0)
     } catch let error as DecodingError {
       throw WireJSONError(error, subject: what)
     } catch {

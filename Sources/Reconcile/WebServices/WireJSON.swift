@@ -21,7 +21,7 @@ public enum WireJSON {
   ///   of the objects being read.
   public static func check(_ data: Data, maximumDepth: Int = WireJSON.maximumDepth) throws(WireJSONError) {
     let result: Result<Void, WireJSONError> = data.withUnsafeBytes { buffer in
-      var scanner = JSONScanner(buffer, maximumDepth: maximumDepth)
+      var scanner = JSONScanner(buffer, maximumDepth: maximumDepth, output: JSONCheckOnly())
       do throws(WireJSONError) {
         try scanner.scanDocument()
         return .success(())
@@ -42,9 +42,9 @@ extension Record {
   ///   ``WireJSONError/invalidRecord(path:reason:)`` with the field path.
   /// - Complexity: O(*n*) in the size of the data.
   public init(wireJSON data: Data) throws(WireJSONError) {
-    try WireJSON.check(data)
+    let tree = try JSONTree.parse(data)
     do {
-      self = try JSONDecoder().decode(WireRecord.self, from: data).record
+      self = try tree.decode(WireRecord.self, at: 0).record
     } catch let error as DecodingError {
       throw WireJSONError(error)
     } catch {

@@ -1,7 +1,36 @@
+/// What a scan hands on as it reads, in document order: nothing for a check (``JSONCheckOnly``), the values for a tree
+/// (``JSONTree/Builder``).
+protocol JSONScanOutput {
+  /// Whether the text of string values is wanted; keys are always read, for the repeated-key check.
+  static var keepsValues: Bool { get }
+  /// An array or object opens; its elements follow, then ``close()``.
+  mutating func open(isObject: Bool)
+  mutating func close()
+  /// An object's next key; its value follows.
+  mutating func key(_ key: String)
+  mutating func string(_ text: String)
+  /// `true`, `false`, or `null` (`nil`).
+  mutating func literal(_ value: Bool?)
+  /// A number's text, checked; `isInteger` when it has neither a fraction nor an exponent.
+  mutating func number(_ text: UnsafeRawBufferPointer, isInteger: Bool)
+}
+
+/// The output of a check: nothing.
+struct JSONCheckOnly: JSONScanOutput {
+  static var keepsValues: Bool { false }
+  @inline(__always) mutating func open(isObject: Bool) {}
+  @inline(__always) mutating func close() {}
+  @inline(__always) mutating func key(_ key: String) {}
+  @inline(__always) mutating func string(_ text: String) {}
+  @inline(__always) mutating func literal(_ value: Bool?) {}
+  @inline(__always) mutating func number(_ text: UnsafeRawBufferPointer, isInteger: Bool) {}
+}
+
 /// One pass over JSON text with an explicit stack instead of recursion, so no input can exhaust the call stack. It
-/// reads nothing into values: it checks the grammar (RFC 8259), UTF-8, escapes, number ranges and repeated keys, and
-/// keeps only the keys of the objects still open. ``WireJSON/check(_:maximumDepth:)`` is its public face.
-struct JSONScanner {
+/// checks the grammar (RFC 8259), UTF-8, escapes, number ranges and repeated keys, keeping only the keys of the objects
+/// still open, and hands each value to its `Output` as it goes: ``WireJSON/check(_:maximumDepth:)`` keeps nothing,
+/// ``JSONTree`` keeps a tree the typed decoders read.
+struct JSONScanner<Output: JSONScanOutput> {
   private let bytes: UnsafeRawBufferPointer
   private let maximumDepth: Int
   private var offset = 0
@@ -9,10 +38,13 @@ struct JSONScanner {
   private var openObjects: [Bool] = []
   /// The keys seen so far in each open object, innermost last.
   private var keys: [Set<String>] = []
+  /// What the scan read, for the caller.
+  var output: Output
 
-  init(_ bytes: UnsafeRawBufferPointer, maximumDepth: Int) {
+  init(_ bytes: UnsafeRawBufferPointer, maximumDepth: Int, output: Output) {
     self.bytes = bytes
     self.maximumDepth = max(maximumDepth, 1)
+    self.output = output
   }
 
   mutating func scanDocument() throws(WireJSONError) {
@@ -54,6 +86,7 @@ struct JSONScanner {
       guard openObjects.count < maximumDepth else { throw .nestedTooDeep(offset: offset, limit: maximumDepth) }
       offset += 1
       openObjects.append(isObject)
+      output.open(isObject: isObject)
       if isObject { keys.append([]) }
       skipWhitespace()
       if peek() == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
@@ -64,10 +97,17 @@ struct JSONScanner {
       if isObject { try scanKey() }
       return true
     case UInt8(ascii: "\""):
-      _ = try scanString(keeping: false)
-    case UInt8(ascii: "t"): try scanLiteral("true")
-    case UInt8(ascii: "f"): try scanLiteral("false")
-    case UInt8(ascii: "n"): try scanLiteral("null")
+      let text = try scanString(keeping: Output.keepsValues)
+      output.string(text)
+    case UInt8(ascii: "t"):
+      try scanLiteral("true")
+      output.literal(true)
+    case UInt8(ascii: "f"):
+      try scanLiteral("false")
+      output.literal(false)
+    case UInt8(ascii: "n"):
+      try scanLiteral("null")
+      output.literal(nil)
     case UInt8(ascii: "N"): try scanNonFinite("NaN")
     case UInt8(ascii: "I"): try scanNonFinite("Infinity")
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try scanNumber()
@@ -78,6 +118,7 @@ struct JSONScanner {
 
   private mutating func close() {
     if openObjects.removeLast() { keys.removeLast() }
+    output.close()
   }
 
   /// A key, checked against the others of its object, and the colon after it.
@@ -87,6 +128,7 @@ struct JSONScanner {
     guard peek() == UInt8(ascii: "\"") else { throw .syntax(offset: offset, expected: "a string key") }
     let key = try scanString(keeping: true)
     guard keys[keys.count - 1].insert(key).inserted else { throw .duplicateKey(key, offset: start) }
+    output.key(key)
     skipWhitespace()
     guard peek() == UInt8(ascii: ":") else { throw .syntax(offset: offset, expected: "':'") }
     offset += 1
@@ -125,7 +167,8 @@ struct JSONScanner {
     if first != UInt8(ascii: "0") { skipDigits() }
     let integerDigits = offset - integerStart
     var hasExponent = false
-    if peek() == UInt8(ascii: ".") {
+    let hasFraction = peek() == UInt8(ascii: ".")
+    if hasFraction {
       offset += 1
       guard let d = peek(), isDigit(d) else { throw .syntax(offset: offset, expected: "a digit after '.'") }
       skipDigits()
@@ -137,10 +180,13 @@ struct JSONScanner {
       guard let d = peek(), isDigit(d) else { throw .syntax(offset: offset, expected: "a digit in the exponent") }
       skipDigits()
     }
+    let number = UnsafeRawBufferPointer(rebasing: bytes[start..<offset])
     // Only a long integer part or an exponent can overflow a Double; parse just those.
-    guard hasExponent || integerDigits > 308 else { return }
-    let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
-    guard let value = Double(text), value.isFinite else { throw .numberOutOfRange(text, offset: start) }
+    if hasExponent || integerDigits > 308 {
+      let text = String(decoding: number, as: UTF8.self)
+      guard let value = Double(text), value.isFinite else { throw .numberOutOfRange(text, offset: start) }
+    }
+    output.number(number, isInteger: !hasFraction && !hasExponent)
   }
 
   private mutating func skipDigits() {
@@ -151,11 +197,34 @@ struct JSONScanner {
 
   // MARK: Strings
 
-  /// Reads a string from its opening quote. With `keeping`, returns its decoded text (for keys); otherwise only
-  /// checks it and returns "".
+  /// Reads a string from its opening quote. With `keeping`, returns its decoded text; otherwise only checks it and
+  /// returns "". Text without escapes (nearly all of it) is made a `String` once, straight from the bytes.
   private mutating func scanString(keeping: Bool) throws(WireJSONError) -> String {
     offset += 1  // the opening quote
-    var text: [UInt8] = []
+    let start = offset
+    while true {
+      guard let byte = peek() else { throw .syntax(offset: offset, expected: "'\"' to end the string") }
+      switch byte {
+      case UInt8(ascii: "\""):
+        let text =
+          keeping ? String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self) : ""
+        offset += 1
+        return text
+      case UInt8(ascii: "\\"):
+        return try scanEscapedString(from: start, keeping: keeping)
+      case 0..<0x20:
+        throw .syntax(offset: offset, expected: "a control character to be escaped")
+      case 0x20..<0x80:
+        offset += 1
+      default:
+        offset += try utf8SequenceLength()
+      }
+    }
+  }
+
+  /// The rest of a string from its first escape, at `offset`; `start` is where its text began.
+  private mutating func scanEscapedString(from start: Int, keeping: Bool) throws(WireJSONError) -> String {
+    var text: [UInt8] = keeping ? Array(bytes[start..<offset]) : []
     while true {
       guard let byte = peek() else { throw .syntax(offset: offset, expected: "'\"' to end the string") }
       switch byte {

@@ -53,7 +53,7 @@ extension Record {
     let c = try decoder.container(keyedBy: WireKeys.self)
     let zone = try WireCoding.decodeZoneID(c, key: .zoneID) ?? WireCoding.contextZone(decoder)
     let name = try c.decode(String.self, forKey: .recordName)
-    let recordID = try WireCoding.recordID(name, zone: zone, codingPath: c.codingPath + [WireKeys.recordName])
+    let recordID = try WireCoding.recordID(name, zone: zone, codingPath: { c.codingPath + [WireKeys.recordName] })
     let recordType = try c.decode(String.self, forKey: .recordType)
     do {
       try NameRules.checkIdentifier(recordType, kind: .recordType)

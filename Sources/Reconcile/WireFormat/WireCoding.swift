@@ -23,26 +23,27 @@ enum WireCoding {
   /// Decodes an optional `zoneID` object under `key`; absent or `null` is `nil`.
   static func decodeZoneID<K: CodingKey>(_ c: KeyedDecodingContainer<K>, key: K) throws -> ZoneID? {
     guard c.contains(key) else { return nil }
-    return try zoneID(from: c.decode(JSONValue.self, forKey: key), path: c.codingPath + [key], subject: key.stringValue)
+    return try zoneID(
+      from: c.decode(JSONValue.self, forKey: key), path: { c.codingPath + [key] }, subject: key.stringValue)
   }
 
   /// A zone from `{zoneName, ownerRecordName?}`: the one parser for the record's zone and every reference's zone.
   /// `null` is `nil`; a missing owner is `__defaultOwner__`.
-  static func zoneID(from json: JSONValue, path: [any CodingKey], subject: String) throws -> ZoneID? {
+  static func zoneID(from json: JSONValue, path: () -> [any CodingKey], subject: String) throws -> ZoneID? {
     if json == .null { return nil }
     guard case .object(let dict) = json, case .string(let name)? = dict["zoneName"] else {
-      throw corrupted(path, "\(subject): zoneID must be an object with a zoneName string")
+      throw corrupted(path(), "\(subject): zoneID must be an object with a zoneName string")
     }
     var owner = ZoneID.defaultOwnerName
     switch dict["ownerRecordName"] {
     case nil, .null?: break
     case .string(let o)?: owner = o
-    default: throw corrupted(path, "\(subject): ownerRecordName must be a string")
+    default: throw corrupted(path(), "\(subject): ownerRecordName must be a string")
     }
     do {
       return try ZoneID(zoneName: name, ownerName: owner)
     } catch {
-      throw corrupted(path, "\(subject): \(error)")
+      throw corrupted(path(), "\(subject): \(error)")
     }
   }
 
@@ -52,11 +53,11 @@ enum WireCoding {
     try z.encode(zone.ownerName, forKey: .ownerRecordName)
   }
 
-  static func recordID(_ name: String, zone: ZoneID, codingPath: [any CodingKey]) throws -> RecordID {
+  static func recordID(_ name: String, zone: ZoneID, codingPath: () -> [any CodingKey]) throws -> RecordID {
     do {
       return try RecordID(recordName: name, zoneID: zone)
     } catch {
-      throw corrupted(codingPath, error.description)
+      throw corrupted(codingPath(), error.description)
     }
   }
 
@@ -67,29 +68,29 @@ enum WireCoding {
     guard c.contains(key) else { return nil }
     let json = try c.decode(JSONValue.self, forKey: key)
     if json == .null { return nil }
-    return try reference(from: json, recordZone: recordZone, path: c.codingPath + [key], subject: key.stringValue)
+    return try reference(from: json, recordZone: recordZone, path: { c.codingPath + [key] }, subject: key.stringValue)
   }
 
   /// A reference from `{recordName, action?, zoneID?}`: the one parser for fields, `parent` and `share`. Without
   /// `zoneID` the target is in the record's zone; without `action` the action is `NONE`.
-  static func reference(from json: JSONValue, recordZone: ZoneID, path: [any CodingKey], subject: String) throws
+  static func reference(from json: JSONValue, recordZone: ZoneID, path: () -> [any CodingKey], subject: String) throws
     -> Reference
   {
     guard case .object(let dict) = json, case .string(let recordName)? = dict["recordName"] else {
-      throw corrupted(path, "\(subject): a reference must be an object with a recordName string")
+      throw corrupted(path(), "\(subject): a reference must be an object with a recordName string")
     }
     let zone = try dict["zoneID"].flatMap { try zoneID(from: $0, path: path, subject: subject) } ?? recordZone
     var action = Reference.Action.none
     if let value = dict["action"], value != .null {
       guard case .string(let text) = value, let known = Reference.Action(rawValue: text) else {
-        throw corrupted(path, "\(subject): unknown reference action")
+        throw corrupted(path(), "\(subject): unknown reference action")
       }
       action = known
     }
     do {
       return Reference(recordID: try RecordID(recordName: recordName, zoneID: zone), action: action)
     } catch {
-      throw corrupted(path, "\(subject): \(error)")
+      throw corrupted(path(), "\(subject): \(error)")
     }
   }
 
@@ -118,9 +119,10 @@ enum WireCoding {
 
   /// A date from milliseconds since 1970, rejecting what no real timestamp can be. A fraction of a millisecond is
   /// rounded away: the wire format carries whole milliseconds, so a decoded record encodes back to the same value.
-  static func date(milliseconds value: JSONValue, codingPath: [any CodingKey]) throws -> Date {
+  static func date(milliseconds value: JSONValue, codingPath: () -> [any CodingKey]) throws -> Date {
     guard let ms = value.doubleValue, ms.isFinite, abs(ms) <= maximumMilliseconds else {
-      throw corrupted(codingPath, "timestamp must be milliseconds since 1970 within ±8.64e15, found \(value.typeName)")
+      throw corrupted(
+        codingPath(), "timestamp must be milliseconds since 1970 within ±8.64e15, found \(value.typeName)")
     }
     return Date(timeIntervalSince1970: ms.rounded() / 1000)
   }
@@ -144,7 +146,7 @@ struct WireStamp: Codable {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     if c.contains(.timestamp), try !c.decodeNil(forKey: .timestamp) {
       let value = try c.decode(JSONValue.self, forKey: .timestamp)
-      date = try WireCoding.date(milliseconds: value, codingPath: c.codingPath + [CodingKeys.timestamp])
+      date = try WireCoding.date(milliseconds: value, codingPath: { c.codingPath + [CodingKeys.timestamp] })
     }
     userRecordName = try c.decodeIfPresent(String.self, forKey: .userRecordName)
     deviceID = try c.decodeIfPresent(String.self, forKey: .deviceID)

@@ -16,13 +16,14 @@ enum WireField {
 
   /// The value and whether it is encrypted.
   static func decode(_ c: KeyedDecodingContainer<Keys>, name: String, recordZone: ZoneID) throws -> (FieldValue, Bool) {
-    let path = c.codingPath + [Keys.value]
+    // Worked out only for an error: a tree decoder finds a path by walking down from the top.
+    func path() -> [any CodingKey] { c.codingPath + [Keys.value] }
     let typeName = try c.decodeIfPresent(String.self, forKey: .type)
     guard c.contains(.value) else { throw WireCoding.corrupted(c.codingPath, "field '\(name)' has no value") }
     let json = try c.decode(JSONValue.self, forKey: .value)
     if typeName == encryptedBytesType {
       guard case .string(let text) = json, let data = Data(base64Encoded: text) else {
-        throw WireCoding.corrupted(path, "field '\(name)': ENCRYPTED_BYTES must be base64, found \(json.typeName)")
+        throw WireCoding.corrupted(path(), "field '\(name)': ENCRYPTED_BYTES must be base64, found \(json.typeName)")
       }
       return (EncryptedValueEnvelope.decode(data), true)
     }
@@ -52,7 +53,7 @@ enum WireField {
   }
 
   /// The type a request meant when it left `type` out; see ``Record`` `Codable` rules.
-  private static func infer(_ json: JSONValue, name: String, path: [any CodingKey]) throws -> FieldType {
+  private static func infer(_ json: JSONValue, name: String, path: () -> [any CodingKey]) throws -> FieldType {
     switch json {
     case .string: return .string
     case .bool, .integer: return .int64
@@ -62,21 +63,21 @@ enum WireField {
       if dict["latitude"] != nil { return .location }
       let assetKeys = ["fileChecksum", "receipt", "downloadURL", "size", "referenceChecksum", "wrappingKey"]
       if assetKeys.contains(where: { dict[$0] != nil }) { return .asset }
-      throw WireCoding.corrupted(path, "field '\(name)': cannot infer a type for this object; give a type")
+      throw WireCoding.corrupted(path(), "field '\(name)': cannot infer a type for this object; give a type")
     case .array(let items):
       guard let first = items.first else { return .list(nil) }
       let element = try infer(first, name: name, path: path)
-      if case .list = element { throw WireCoding.corrupted(path, "field '\(name)': lists of lists are not allowed") }
+      if case .list = element { throw WireCoding.corrupted(path(), "field '\(name)': lists of lists are not allowed") }
       for item in items.dropFirst() {
         let t = try infer(item, name: name, path: path)
         // Integers mixed with other numbers are a list of doubles.
         if t == element || (element == .double && t == .int64) { continue }
         if element == .int64 && t == .double { return try infer(.array(items.map(asNumber)), name: name, path: path) }
-        throw WireCoding.corrupted(path, "field '\(name)': list mixes \(element) and \(t)")
+        throw WireCoding.corrupted(path(), "field '\(name)': list mixes \(element) and \(t)")
       }
       return .list(element)
     case .null:
-      throw WireCoding.corrupted(path, "field '\(name)': value is null")
+      throw WireCoding.corrupted(path(), "field '\(name)': value is null")
     }
   }
 
@@ -86,10 +87,10 @@ enum WireField {
   }
 
   private static func convert(
-    _ json: JSONValue, to type: FieldType, name: String, path: [any CodingKey], recordZone: ZoneID
+    _ json: JSONValue, to type: FieldType, name: String, path: () -> [any CodingKey], recordZone: ZoneID
   ) throws -> FieldValue {
     func mismatch() -> DecodingError {
-      WireCoding.corrupted(path, "field '\(name)': \(type) value expected, found \(json.typeName)")
+      WireCoding.corrupted(path(), "field '\(name)': \(type) value expected, found \(json.typeName)")
     }
     switch type {
     case .string:
@@ -112,7 +113,7 @@ enum WireField {
     case .bytes:
       guard case .string(let text) = json else { throw mismatch() }
       guard let data = Data(base64Encoded: text) else {
-        throw WireCoding.corrupted(path, "field '\(name)': BYTES value is not valid base64")
+        throw WireCoding.corrupted(path(), "field '\(name)': BYTES value is not valid base64")
       }
       return .bytes(data)
     case .reference:
@@ -124,14 +125,14 @@ enum WireField {
         switch dict[key.rawValue] {
         case nil, .null?: return nil
         case .string(let s)?: return s
-        default: throw WireCoding.corrupted(path, "field '\(name)': asset \(key.rawValue) must be a string")
+        default: throw WireCoding.corrupted(path(), "field '\(name)': asset \(key.rawValue) must be a string")
         }
       }
       var size: Int64?
       switch dict["size"] {
       case nil, .null?: size = nil
       case .integer(let v)?: size = v
-      default: throw WireCoding.corrupted(path, "field '\(name)': asset size must be an integer")
+      default: throw WireCoding.corrupted(path(), "field '\(name)': asset size must be an integer")
       }
       return .asset(
         Asset(
@@ -142,12 +143,12 @@ enum WireField {
       func number(_ key: LocationKeys) throws -> Double? {
         guard let v = dict[key.rawValue], v != .null else { return nil }
         guard let d = v.doubleValue, d.isFinite else {
-          throw WireCoding.corrupted(path, "field '\(name)': location \(key.rawValue) must be a finite number")
+          throw WireCoding.corrupted(path(), "field '\(name)': location \(key.rawValue) must be a finite number")
         }
         return d
       }
       guard let latitude = try number(.latitude), let longitude = try number(.longitude) else {
-        throw WireCoding.corrupted(path, "field '\(name)': location needs latitude and longitude")
+        throw WireCoding.corrupted(path(), "field '\(name)': location needs latitude and longitude")
       }
       var timestamp: Date?
       if let t = dict["timestamp"], t != .null { timestamp = try WireCoding.date(milliseconds: t, codingPath: path) }
@@ -159,7 +160,7 @@ enum WireField {
     case .list(let element):
       guard case .array(let items) = json else { throw mismatch() }
       guard let element else { return .list([]) }
-      if case .list = element { throw WireCoding.corrupted(path, "field '\(name)': lists of lists are not allowed") }
+      if case .list = element { throw WireCoding.corrupted(path(), "field '\(name)': lists of lists are not allowed") }
       return .list(try items.map { try convert($0, to: element, name: name, path: path, recordZone: recordZone) })
     }
   }

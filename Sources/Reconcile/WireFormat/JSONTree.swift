@@ -1,0 +1,240 @@
+import Foundation
+
+/// A JSON document read by the strict scanner into one flat array of nodes, for the typed Web Services decoders
+/// (``JSONTreeDecoder``).
+///
+/// Nodes are in document order: a container is followed by its elements (an object's as key, value, key, value …) and
+/// records where its subtree ends, so a reader steps over a whole value in one move. Reading the bytes once into this
+/// form, with the strict checks on the way, is what lets a typed decode cost less than Foundation's untyped
+/// `JSONSerialization` parse of the same bytes: no dictionary is built and no key hashed.
+final class JSONTree {
+  /// One value, key or container of the document.
+  struct Node {
+    enum Kind: UInt8 { case null, bool, integer, number, string, array, object }
+    var kind: Kind
+    /// A container's elements (an object's members).
+    var count: Int32
+    /// The index after the node's subtree.
+    var end: Int32
+    /// A Boolean (0 or 1), an `Int64`'s or a `Double`'s bits, or a string's index in ``JSONTree/strings``.
+    var payload: UInt64
+  }
+
+  let nodes: [Node]
+  let strings: [String]
+  /// What the caller hands every decoder of this tree.
+  var userInfo: [CodingUserInfoKey: Any] = [:]
+
+  private init(nodes: [Node], strings: [String]) {
+    self.nodes = nodes
+    self.strings = strings
+  }
+
+  /// Reads `data` with the checks of ``WireJSON/check(_:maximumDepth:)``.
+  /// - Throws: ``WireJSONError`` naming the first problem and its byte offset, as the check does.
+  static func parse(_ data: Data, maximumDepth: Int = WireJSON.maximumDepth) throws(WireJSONError) -> JSONTree {
+    let result: Result<Builder, WireJSONError> = data.withUnsafeBytes { buffer in
+      var scanner = JSONScanner(buffer, maximumDepth: maximumDepth, output: Builder(expectedBytes: buffer.count))
+      do throws(WireJSONError) {
+        try scanner.scanDocument()
+        return .success(scanner.output)
+      } catch {
+        return .failure(error)
+      }
+    }
+    let builder = try result.get()
+    return JSONTree(nodes: builder.nodes, strings: builder.strings)
+  }
+
+  // MARK: Reading
+
+  /// The index after the value at `index` and everything inside it: its next sibling's.
+  @inline(__always)
+  func next(after index: Int) -> Int { Int(nodes[index].end) }
+
+  /// The string at `index` (a key or a string value).
+  @inline(__always)
+  func string(at index: Int) -> String { strings[Int(nodes[index].payload)] }
+
+  /// The value of the member `key` of the object at `object`, or `nil`: a scan of the object's keys, which for the
+  /// handful a Web Services object has costs less than hashing.
+  func member(_ key: String, of object: Int) -> Int? {
+    let end = next(after: object)
+    var index = object + 1
+    while index < end {
+      if string(at: index) == key { return index + 1 }
+      index = next(after: index + 1)
+    }
+    return nil
+  }
+
+  /// The value at `index` as a ``JSONValue``, for the decoders that read a value before knowing its type.
+  func jsonValue(at index: Int) -> JSONValue {
+    let node = nodes[index]
+    switch node.kind {
+    case .null: return .null
+    case .bool: return .bool(node.payload != 0)
+    case .integer: return .integer(Int64(bitPattern: node.payload))
+    case .number: return .number(Double(bitPattern: node.payload))
+    case .string: return .string(strings[Int(node.payload)])
+    case .array:
+      var items: [JSONValue] = []
+      items.reserveCapacity(Int(node.count))
+      var child = index + 1
+      while child < Int(node.end) {
+        items.append(jsonValue(at: child))
+        child = next(after: child)
+      }
+      return .array(items)
+    case .object:
+      var members: [String: JSONValue] = [:]
+      members.reserveCapacity(Int(node.count))
+      var key = index + 1
+      while key < Int(node.end) {
+        members[string(at: key)] = jsonValue(at: key + 1)
+        key = next(after: key + 1)
+      }
+      return .object(members)
+    }
+  }
+
+  /// The coding path of the value at `target`: the keys and indexes from the top. Worked out only when asked (for an
+  /// error's path), by walking down from the top, so decoding keeps no path as it goes.
+  func codingPath(to target: Int) -> [any CodingKey] {
+    var path: [any CodingKey] = []
+    var container = 0
+    while container != target, container < nodes.count {
+      let node = nodes[container]
+      var child = container + 1
+      var position = 0
+      var found = false
+      while child < Int(node.end) {
+        let value = node.kind == .object ? child + 1 : child
+        let after = next(after: value)
+        if target >= child && target < after {
+          path.append(node.kind == .object ? DynamicKey(string(at: child)) : IndexKey(position))
+          container = value
+          found = true
+          break
+        }
+        child = after
+        position += 1
+      }
+      guard found else { break }
+    }
+    return path
+  }
+
+  /// A kind's name for an error: "a string", "an object".
+  func kindName(at index: Int) -> String {
+    switch nodes[index].kind {
+    case .null: return "null"
+    case .bool: return "a Boolean"
+    case .integer, .number: return "a number"
+    case .string: return "a string"
+    case .array: return "an array"
+    case .object: return "an object"
+    }
+  }
+
+  // MARK: Building
+
+  /// The scanner's output that builds the tree.
+  struct Builder: JSONScanOutput {
+    static var keepsValues: Bool { true }
+    var nodes: [Node] = []
+    var strings: [String] = []
+    /// The open containers' node indexes, innermost last.
+    private var open: [Int] = []
+
+    init(expectedBytes: Int) {
+      // About one node per 16 bytes of Web Services JSON; a guess only sizes the arrays.
+      nodes.reserveCapacity(expectedBytes / 16 + 4)
+      strings.reserveCapacity(expectedBytes / 24 + 4)
+    }
+
+    /// Counts a new element of an open array (an object counts its members by their keys).
+    @inline(__always)
+    private mutating func countElement() {
+      guard let parent = open.last, nodes[parent].kind == .array else { return }
+      nodes[parent].count += 1
+    }
+
+    @inline(__always)
+    private mutating func append(_ kind: Node.Kind, _ payload: UInt64) {
+      nodes.append(Node(kind: kind, count: 0, end: Int32(truncatingIfNeeded: nodes.count + 1), payload: payload))
+    }
+
+    mutating func open(isObject: Bool) {
+      countElement()
+      open.append(nodes.count)
+      append(isObject ? .object : .array, 0)
+    }
+
+    mutating func close() {
+      let index = open.removeLast()
+      nodes[index].end = Int32(truncatingIfNeeded: nodes.count)
+    }
+
+    mutating func key(_ key: String) {
+      if let parent = open.last { nodes[parent].count += 1 }
+      strings.append(key)
+      append(.string, UInt64(strings.count - 1))
+    }
+
+    mutating func string(_ text: String) {
+      countElement()
+      strings.append(text)
+      append(.string, UInt64(strings.count - 1))
+    }
+
+    mutating func literal(_ value: Bool?) {
+      countElement()
+      if let value { append(.bool, value ? 1 : 0) } else { append(.null, 0) }
+    }
+
+    mutating func number(_ text: UnsafeRawBufferPointer, isInteger: Bool) {
+      countElement()
+      if isInteger, let integer = Self.integer(text) {
+        append(.integer, UInt64(bitPattern: integer))
+        return
+      }
+      // The scanner has checked the number is finite. A whole number written with a fraction or an exponent (`1.0`,
+      // `1E2`) is an integer, as `JSONDecoder` reads it into a ``JSONValue``, so both decoders infer one type.
+      let value = Double(String(decoding: text, as: UTF8.self)) ?? .nan
+      if let integer = Int64(exactly: value) {
+        append(.integer, UInt64(bitPattern: integer))
+      } else {
+        append(.number, value.bitPattern)
+      }
+    }
+
+    /// The integer `text` spells, or `nil` when it does not fit an `Int64`.
+    private static func integer(_ text: UnsafeRawBufferPointer) -> Int64? {
+      var index = 0
+      let negative = text.first == UInt8(ascii: "-")
+      if negative { index = 1 }
+      var value: Int64 = 0
+      while index < text.count {
+        let digit = Int64(text[index] &- UInt8(ascii: "0"))
+        let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+        guard !overflow else { return nil }
+        let (sum, overflowed) =
+          negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+        guard !overflowed else { return nil }
+        value = sum
+        index += 1
+      }
+      return value
+    }
+  }
+}
+
+/// An array position in a coding path.
+struct IndexKey: CodingKey {
+  var intValue: Int?
+  var stringValue: String { intValue.map(String.init) ?? "" }
+  init(_ index: Int) { intValue = index }
+  init?(stringValue: String) { nil }
+  init?(intValue: Int) { self.intValue = intValue }
+}
