@@ -36,8 +36,11 @@ struct JSONScanner<Output: JSONScanOutput> {
   private var offset = 0
   /// One entry per open container: `true` for an object.
   private var openObjects: [Bool] = []
-  /// The keys seen so far in each open object, innermost last.
-  private var keys: [Set<String>] = []
+  /// The keys seen so far in the open objects; ``objects`` says where each object's start, innermost last.
+  private var keys = KeySet()
+  private var objects: [KeySet.Object] = []
+  /// Whether the last string read had no escapes and only ASCII bytes, so its bytes are its text.
+  private var lastStringWasPlain = false
   /// What the scan read, for the caller.
   var output: Output
 
@@ -87,7 +90,7 @@ struct JSONScanner<Output: JSONScanOutput> {
       offset += 1
       openObjects.append(isObject)
       output.open(isObject: isObject)
-      if isObject { keys.append([]) }
+      if isObject { objects.append(keys.open()) }
       skipWhitespace()
       if peek() == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
         offset += 1
@@ -117,7 +120,7 @@ struct JSONScanner<Output: JSONScanOutput> {
   }
 
   private mutating func close() {
-    if openObjects.removeLast() { keys.removeLast() }
+    if openObjects.removeLast() { keys.close(objects.removeLast()) }
     output.close()
   }
 
@@ -127,7 +130,11 @@ struct JSONScanner<Output: JSONScanOutput> {
     let start = offset
     guard peek() == UInt8(ascii: "\"") else { throw .syntax(offset: offset, expected: "a string key") }
     let key = try scanString(keeping: true)
-    guard keys[keys.count - 1].insert(key).inserted else { throw .duplicateKey(key, offset: start) }
+    let text = UnsafeRawBufferPointer(rebasing: bytes[(start + 1)..<(offset - 1)])
+    let fingerprint = lastStringWasPlain ? KeySet.fingerprint(text) : nil
+    guard keys.insert(key, fingerprint: fingerprint, into: &objects[objects.count - 1]) else {
+      throw .duplicateKey(key, offset: start)
+    }
     output.key(key)
     skipWhitespace()
     guard peek() == UInt8(ascii: ":") else { throw .syntax(offset: offset, expected: "':'") }
@@ -202,6 +209,7 @@ struct JSONScanner<Output: JSONScanOutput> {
   private mutating func scanString(keeping: Bool) throws(WireJSONError) -> String {
     offset += 1  // the opening quote
     let start = offset
+    var ascii = true
     while true {
       guard let byte = peek() else { throw .syntax(offset: offset, expected: "'\"' to end the string") }
       switch byte {
@@ -209,14 +217,17 @@ struct JSONScanner<Output: JSONScanOutput> {
         let text =
           keeping ? String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self) : ""
         offset += 1
+        lastStringWasPlain = ascii
         return text
       case UInt8(ascii: "\\"):
+        lastStringWasPlain = false
         return try scanEscapedString(from: start, keeping: keeping)
       case 0..<0x20:
         throw .syntax(offset: offset, expected: "a control character to be escaped")
       case 0x20..<0x80:
         offset += 1
       default:
+        ascii = false
         offset += try utf8SequenceLength()
       }
     }

@@ -39,9 +39,28 @@ struct StrictWireJSONTests {
       (record(fields: #""x":{"value":1},"x":{"value":2}"#), "x", 61),
       (record(fields: #""x":{"value":1,"value":2}"#), "value", 60),
       (record(fields: #""x":{"value":1},"\u0078":{"value":2}"#), "x", 61),
+      // Canonically equal spellings are one key to Swift, so one to the check: composed and decomposed é, and the
+      // Kelvin sign, which decomposes to a plain K.
+      (record(fields: "\"\u{E9}\":{\"value\":1},\"e\u{301}\":{\"value\":2}"), "e\u{301}", 62),
+      (record(fields: #""K":{"value":1},"\u212A":{"value":2}"#), "\u{212A}", 61),
+      (record(fields: "\"\u{212A}\":{\"value\":1},\"K\":{\"value\":2}"), "K", 63),
     ])
   func duplicateKeys(json: String, key: String, offset: Int) {
     #expect(error(json) == .duplicateKey(key, offset: offset))
+  }
+
+  @Test("a repeated key is found in an object of many keys, before and after the check moves it to a set")
+  func duplicateKeysInLargeObjects() {
+    for (count, repeated) in [(20, 7), (40, 3), (40, 35), (500, 499)] {
+      var members = (0..<count).map { "\"k\($0)\":{\"value\":\($0)}" }
+      members.append("\"k\(repeated)\":{\"value\":0}")
+      let json = Self.record(fields: members.joined(separator: ","))
+      guard case .duplicateKey(let key, _)? = error(json) else {
+        Issue.record("no repeated key found among \(count) keys (k\(repeated))")
+        continue
+      }
+      #expect(key == "k\(repeated)")
+    }
   }
 
   @Test(
