@@ -32,9 +32,9 @@ enum Callgrind {
     instructions: Double, output: String
   )? {
     let process = Process()
-    if !environment.isEmpty {
-      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
+    // Hashing seeded per process makes dictionary work differ from run to run; counts must not.
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      .merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { $1 }
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [
       "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", CommandLine.arguments[0], "--only", section,

@@ -163,7 +163,9 @@ extension WebServices.QueryRecordsRequest: Codable {
           WebServices.Filter(
             fieldName: name,
             comparator: WebServices.Comparator(rawValue: try f.decode(String.self, forKey: .comparator)),
-            fieldValue: try WireField.decode(value, name: name, recordZone: zone).0,
+            fieldValue: try WireField.decode(WireField.Entry(value, name: name), recordZone: zone) {
+              value.codingPath
+            }.0,
             distance: try f.decodeIfPresent(Double.self, forKey: .distance)))
       }
     }

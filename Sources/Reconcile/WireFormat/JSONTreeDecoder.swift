@@ -195,7 +195,36 @@ extension JSONTree {
   /// `init(from:)`.
   func decode<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
     if type == JSONValue.self, let value = jsonValue(at: index) as? T { return value }
+    if type == WireField.Entries.self, let value = try fieldEntries(at: index) as? T { return value }
     return try T(from: JSONTreeDecoder(tree: self, index: index))
+  }
+
+  /// A record's `fields` read straight from the tree, as ``WireField/Entries/init(from:)`` reads them through
+  /// containers, with the same errors.
+  private func fieldEntries(at index: Int) throws -> WireField.Entries {
+    guard nodes[index].kind == .object else { throw mismatch([String: Any].self, "an object", at: index) }
+    var entries: [WireField.Entry] = []
+    entries.reserveCapacity(Int(nodes[index].count))
+    var key = index + 1
+    while key < next(after: index) {
+      let field = key + 1
+      guard nodes[field].kind == .object else { throw mismatch([String: Any].self, "an object", at: field) }
+      var entry = WireField.Entry(name: string(at: key), type: nil, value: nil, isEncrypted: nil)
+      var member = field + 1
+      while member < next(after: field) {
+        let value = member + 1
+        switch string(at: member) {
+        case "type" where nodes[value].kind != .null: entry.type = try string(at: value, String.self)
+        case "value": entry.value = jsonValue(at: value)
+        case "isEncrypted" where nodes[value].kind != .null: entry.isEncrypted = try bool(at: value)
+        default: break
+        }
+        member = next(after: value)
+      }
+      entries.append(entry)
+      key = next(after: field)
+    }
+    return WireField.Entries(entries: entries)
   }
 
   func bool(at index: Int) throws -> Bool {

@@ -78,17 +78,18 @@ extension Record {
     box.parent = try WireCoding.decodeReference(c, key: .parent, recordZone: zone)
     box.share = try WireCoding.decodeReference(c, key: .share, recordZone: zone)
     if c.contains(.fields) {
-      let fields = try c.nestedContainer(keyedBy: DynamicKey.self, forKey: .fields)
+      let fields = try c.decode(WireField.Entries.self, forKey: .fields)
       // Collected, then sorted once: inserting one by one into the sorted tables would be quadratic in the fields.
       var plain: [(key: String, value: FieldValue)] = []
       var encryptedValues: [(key: String, value: FieldValue)] = []
-      for key in fields.allKeys {
-        let field = try fields.nestedContainer(keyedBy: WireField.Keys.self, forKey: key)
-        let (value, encrypted) = try WireField.decode(field, name: key.stringValue, recordZone: zone)
+      for entry in fields.entries {
+        let (value, encrypted) = try WireField.decode(entry, recordZone: zone) {
+          c.codingPath + [WireKeys.fields, DynamicKey(entry.name)]
+        }
         if encrypted {
-          encryptedValues.append((key.stringValue, value))
+          encryptedValues.append((entry.name, value))
         } else {
-          plain.append((key.stringValue, value))
+          plain.append((entry.name, value))
         }
       }
       box.values = FieldTable(plain)

@@ -14,13 +14,53 @@ enum WireField {
     case latitude, longitude, horizontalAccuracy, verticalAccuracy, altitude, speed, course, timestamp
   }
 
-  /// The value and whether it is encrypted.
-  static func decode(_ c: KeyedDecodingContainer<Keys>, name: String, recordZone: ZoneID) throws -> (FieldValue, Bool) {
-    // Worked out only for an error: a tree decoder finds a path by walking down from the top.
-    func path() -> [any CodingKey] { c.codingPath + [Keys.value] }
-    let typeName = try c.decodeIfPresent(String.self, forKey: .type)
-    guard c.contains(.value) else { throw WireCoding.corrupted(c.codingPath, "field '\(name)' has no value") }
-    let json = try c.decode(JSONValue.self, forKey: .value)
+  /// One entry of `fields` as written, before its type is checked.
+  struct Entry {
+    var name: String
+    var type: String?
+    /// `nil` when the entry has no `value`.
+    var value: JSONValue?
+    var isEncrypted: Bool?
+
+    init(name: String, type: String?, value: JSONValue?, isEncrypted: Bool?) {
+      self.name = name
+      self.type = type
+      self.value = value
+      self.isEncrypted = isEncrypted
+    }
+
+    /// Reads the entry `name` through its container.
+    init(_ field: KeyedDecodingContainer<Keys>, name: String) throws {
+      self.name = name
+      type = try field.decodeIfPresent(String.self, forKey: .type)
+      value = field.contains(.value) ? try field.decode(JSONValue.self, forKey: .value) : nil
+      isEncrypted = try field.decodeIfPresent(Bool.self, forKey: .isEncrypted)
+    }
+  }
+
+  /// A record's `fields` object, read entry by entry; ``JSONTree`` reads it without a container per entry.
+  struct Entries: Decodable {
+    var entries: [Entry]
+
+    init(entries: [Entry]) { self.entries = entries }
+
+    init(from decoder: any Decoder) throws {
+      let fields = try decoder.container(keyedBy: DynamicKey.self)
+      entries = try fields.allKeys.map { key in
+        try Entry(fields.nestedContainer(keyedBy: Keys.self, forKey: key), name: key.stringValue)
+      }
+    }
+  }
+
+  /// The value of `entry` and whether it is encrypted; `path` is the entry's coding path, worked out only for an error
+  /// (a tree decoder finds a path by walking down from the top).
+  static func decode(_ entry: Entry, recordZone: ZoneID, path entryPath: () -> [any CodingKey]) throws -> (
+    FieldValue, Bool
+  ) {
+    let name = entry.name
+    func path() -> [any CodingKey] { entryPath() + [Keys.value] }
+    let typeName = entry.type
+    guard let json = entry.value else { throw WireCoding.corrupted(entryPath(), "field '\(name)' has no value") }
     if typeName == encryptedBytesType {
       guard case .string(let text) = json, let data = Data(base64Encoded: text) else {
         throw WireCoding.corrupted(path(), "field '\(name)': ENCRYPTED_BYTES must be base64, found \(json.typeName)")
@@ -30,14 +70,14 @@ enum WireField {
     let type: FieldType
     if let typeName {
       guard let known = FieldType(wireName: typeName) else {
-        throw WireCoding.corrupted(c.codingPath + [Keys.type], "field '\(name)': unknown type '\(typeName)'")
+        throw WireCoding.corrupted(entryPath() + [Keys.type], "field '\(name)': unknown type '\(typeName)'")
       }
       type = known
     } else {
       type = try infer(json, name: name, path: path)
     }
     // Some clients mark a decrypted value `"isEncrypted": true` beside its plain type; it belongs in encryptedValues.
-    let encrypted = try c.decodeIfPresent(Bool.self, forKey: .isEncrypted) ?? false
+    let encrypted = entry.isEncrypted ?? false
     return (try convert(json, to: type, name: name, path: path, recordZone: recordZone), encrypted)
   }
 

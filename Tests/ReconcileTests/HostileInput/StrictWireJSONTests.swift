@@ -148,3 +148,69 @@ struct StrictWireJSONTests {
         == "record JSON is invalid at fields.l: mixed")
   }
 }
+
+/// `Record(wireJSON:)` reads a tree the strict scanner built, with its own `Decoder` and a shortcut for `fields`; a
+/// body of your own decodes records with `JSONDecoder` and ``Record/init(wireFormatFrom:)``. Both must read the same
+/// bytes the same way, and fail at the same path.
+@Suite("The tree decoder and JSONDecoder agree")
+struct TreeDecoderAgreementTests {
+  static let record = StrictWireJSONTests.record(fields:)
+
+  @Test(
+    "a malformed entry of fields fails at the same path either way",
+    arguments: [
+      record(#""x":7"#),
+      record(#""x":{"type":7,"value":1}"#),
+      record(#""x":{"type":"STRING"}"#),
+      record(#""x":{"type":"STRINGY","value":"a"}"#),
+      record(#""x":{"value":1,"isEncrypted":"yes"}"#),
+      record(#""x":{"value":"a","type":"INT64"}"#),
+      record(#""x":{"value":{"recordName":7},"type":"REFERENCE"}"#),
+      record(#""x":{"value":[1,"a"]}"#),
+      #"{"recordName":"n","recordType":"T","fields":[]}"#,
+      #"{"recordName":"n","recordType":"T","created":{"timestamp":"soon"}}"#,
+      #"{"recordName":7,"recordType":"T"}"#,
+      #"{"recordName":"n","recordType":"T","zoneID":{"zoneName":7}}"#,
+    ])
+  func sameFailure(json: String) {
+    let data = Data(json.utf8)
+    var strict: WireJSONError?
+    do { _ = try Record(wireJSON: data) } catch { strict = error }
+    var decodedPath: String?
+    do { _ = try WireCoded.decode(data) } catch let error as DecodingError {
+      decodedPath = Self.path(error)
+    } catch {
+      Issue.record("JSONDecoder threw \(error)")
+    }
+    guard case .invalidRecord(let strictPath, _)? = strict, let decodedPath else {
+      Issue.record(
+        "expected both to fail: tree \(String(describing: strict)), JSONDecoder \(String(describing: decodedPath))")
+      return
+    }
+    #expect(strictPath == decodedPath, "\(json)")
+  }
+
+  /// The dotted path `WireJSONError` gives a decoding error.
+  static func path(_ error: DecodingError) -> String {
+    let context: DecodingError.Context
+    switch error {
+    case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c): context = c
+    @unknown default: return ""
+    }
+    return context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+  }
+
+  @Test("records decode to the same record either way")
+  func sameRecords() throws {
+    for json in [
+      WireFormatTests.responseRecord,
+      Self.record(#""x":{"value":1.0},"y":{"value":1E2},"z":{"value":-0.5},"w":{"value":12345678901234567890}"#),
+      Self.record(#""l":{"value":{"latitude":1,"longitude":2.5,"timestamp":1}},"a":{"value":{"size":3}}"#),
+      Self.record(
+        #""e":{"value":"AAAA","type":"ENCRYPTED_BYTES"},"p":{"value":"x","type":"STRING","isEncrypted":true}"#),
+    ] {
+      let data = Data(json.utf8)
+      #expect(try Record(wireJSON: data) == (try WireCoded.decode(data)), "\(json)")
+    }
+  }
+}
