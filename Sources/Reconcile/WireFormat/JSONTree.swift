@@ -87,14 +87,14 @@ final class JSONTree {
       }
       return .array(items)
     case .object:
-      var members: [String: JSONValue] = [:]
+      var members: [(key: String, value: JSONValue)] = []
       members.reserveCapacity(Int(node.count))
       var key = index + 1
       while key < Int(node.end) {
-        members[string(at: key)] = jsonValue(at: key + 1)
+        members.append((string(at: key), jsonValue(at: key + 1)))
         key = next(after: key + 1)
       }
-      return .object(members)
+      return .object(JSONObject(members: members))
     }
   }
 

@@ -194,7 +194,8 @@ extension JSONTree {
   /// Decodes `type` from the value at `index`: a ``JSONValue`` straight from the tree, anything else by its own
   /// `init(from:)`.
   func decode<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
-    if type == JSONValue.self, let value = jsonValue(at: index) as? T { return value }
+    // `T` is `JSONValue` itself here, so the cast changes nothing (a checked cast would cost a runtime lookup).
+    if type == JSONValue.self { return unsafeBitCast(jsonValue(at: index), to: T.self) }
     if type == WireField.Entries.self, let value = try fieldEntries(at: index) as? T { return value }
     return try T(from: JSONTreeDecoder(tree: self, index: index))
   }

@@ -7,7 +7,7 @@ enum JSONValue: Decodable, Equatable {
   case number(Double)
   case string(String)
   case array([JSONValue])
-  case object([String: JSONValue])
+  case object(JSONObject)
 
   init(from decoder: any Decoder) throws {
     let c = try decoder.singleValueContainer()
@@ -18,7 +18,7 @@ enum JSONValue: Decodable, Equatable {
     } else if let v = try? c.decode(String.self) {
       self = .string(v)
     } else if let v = try? c.decode([String: JSONValue].self) {
-      self = .object(v)
+      self = .object(JSONObject(members: v.map { ($0.key, $0.value) }))
     } else if let v = try? c.decode(Bool.self) {
       self = .bool(v)
     } else if let v = try? c.decode(Int64.self) {
@@ -47,6 +47,26 @@ enum JSONValue: Decodable, Equatable {
     case .number(let v): return v
     default: return nil
     }
+  }
+}
+
+/// A JSON object's members, in the order written (a `JSONDecoder` gives them in its dictionary's order). The objects
+/// a Web Services value holds (a reference, a zone, an asset, a location) have a handful of keys, so a member is found
+/// by a scan: cheaper than building a dictionary for each.
+struct JSONObject: Equatable {
+  var members: [(key: String, value: JSONValue)]
+
+  /// The value of `key`, or `nil`.
+  subscript(key: String) -> JSONValue? {
+    for member in members where member.key == key { return member.value }
+    return nil
+  }
+
+  var keys: [String] { members.map(\.key) }
+
+  /// Equal members, in any order.
+  static func == (left: JSONObject, right: JSONObject) -> Bool {
+    left.members.count == right.members.count && left.members.allSatisfy { right[$0.key] == $0.value }
   }
 }
 
