@@ -41,7 +41,7 @@ extension Share {
     }
   }
 
-  /// Reads one share record dictionary after the strict checks of ``WireJSON/check(_:maximumDepth:)``.
+  /// Reads one share record dictionary with the strict checks of ``WireJSON/check(_:maximumDepth:)``.
   /// - Parameter data: The share's record dictionary.
   /// - Throws: ``WireJSONError`` naming the problem and where.
   public init(wireJSON data: Data) throws(WireJSONError) {

@@ -40,7 +40,7 @@ extension WebServices {
       }
     }
 
-    /// Decodes a request body for `endpoint`, after the strict checks of ``WireJSON/check(_:maximumDepth:)``.
+    /// Decodes a request body for `endpoint`, with the strict checks of ``WireJSON/check(_:maximumDepth:)``.
     /// - Parameters:
     ///   - json: The body; ignored for `zones/list`, which has none.
     ///   - endpoint: Where the body is sent.
@@ -107,7 +107,7 @@ extension WebServices {
     /// The whole request failed: `{serverErrorCode, reason}` with an HTTP status of 400 or more.
     case error(ServerError)
 
-    /// Decodes a response body of `endpoint`, after the strict checks of ``WireJSON/check(_:maximumDepth:)``.
+    /// Decodes a response body of `endpoint`, with the strict checks of ``WireJSON/check(_:maximumDepth:)``.
     ///
     /// A body with a top-level `serverErrorCode`, or any body with an HTTP status of 400 or more, is ``error(_:)``.
     /// - Parameters:

@@ -1,12 +1,13 @@
 public import Foundation
 
-/// Strict checks for Web Services JSON, run before Foundation's `JSONDecoder` sees the bytes.
+/// Strict checks for Web Services JSON.
 ///
 /// `JSONDecoder` keeps the first of two equal keys without a word, calls every problem "not valid JSON", and its
 /// error says neither where nor why. ``check(_:maximumDepth:)`` walks the bytes once, without recursion, and names the
 /// first problem with its byte offset: invalid UTF-8, a syntax error, a repeated key, nesting deeper than a record
 /// needs, `NaN` or `Infinity`, a number too large for a `Double`, a malformed escape or a lone surrogate. Use it on a
-/// whole response before decoding it; ``Record/init(wireJSON:)`` does both for one record.
+/// body you decode with `JSONDecoder` yourself; ``Record/init(wireJSON:)`` and ``WebServices`` make the same checks in
+/// the pass that reads the bytes for their typed decoders.
 public enum WireJSON {
   /// The default nesting limit: a record needs about six levels (record, fields, field, list, location), a response
   /// envelope two more.
@@ -34,7 +35,8 @@ public enum WireJSON {
 }
 
 extension Record {
-  /// Decodes one Web Services record dictionary after checking the bytes with ``WireJSON/check(_:maximumDepth:)``.
+  /// Decodes one Web Services record dictionary, making the checks of ``WireJSON/check(_:maximumDepth:)`` in the pass
+  /// that reads the bytes.
   ///
   /// Every problem, from a repeated key to a field of the wrong type, is one typed error naming where it is.
   /// - Parameter data: A record dictionary, as the <doc:WebServicesJSON> article documents it.
