@@ -119,6 +119,9 @@ struct CloudKitStateArchiveTests {
     #expect(metadata.callingParticipant?.userIdentity.userRecordName == "_bdf6aa2b52d0ab349a2c10c259846771")
     #expect(metadata.share.participants.count == 2)
     #expect(metadata.share.record.recordID.recordName == "7960E319-331D-482B-8723-1B2E2FCE5A0C-share")
+    #expect(metadata.sharedItemHierarchyIDs.map(\.recordName) == ["7960E319-331D-482B-8723-1B2E2FCE5A0C"])
+    #expect(metadata.tokens.keys.sorted() == ["EncryptedData", "PrivateToken", "ProtectedFullToken"])
+    #expect(metadata.tokens.values.allSatisfy { !$0.isEmpty })
     let again = try CloudKitArchive(data: CloudKitArchive.shareMetadata(metadata).archivedData())
     #expect(again == .shareMetadata(metadata))
   }

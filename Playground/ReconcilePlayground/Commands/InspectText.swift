@@ -44,6 +44,19 @@ enum InspectText {
         ("status", metadata.participantStatus.map { "\($0)" } ?? "–"),
         ("callingParticipant", metadata.callingParticipant.map(participantText) ?? "–"),
         ("owner", metadata.ownerIdentity?.userRecordName ?? "–"),
+        (
+          "hierarchy",
+          metadata.sharedItemHierarchyIDs.isEmpty
+            ? "–" : metadata.sharedItemHierarchyIDs.map(\.description).joined(separator: ", ")
+        ),
+        // Tokens are secrets: their sizes only.
+        (
+          "tokens",
+          metadata.tokens.isEmpty
+            ? "–"
+            : metadata.tokens.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value.count) bytes)" }.joined(
+              separator: ", ")
+        ),
       ]
       rows += shareRows(metadata.share).map { ("share " + $0.0, $0.1) }
       return table(rows)
@@ -267,7 +280,8 @@ enum InspectJSON {
 
     private enum Keys: String, CodingKey {
       case containerIdentifier, containerEnvironment, rootRecordID, rootRecordType, participantRole
-      case participantPermission, participantStatus, callingParticipant, owner, share
+      case participantPermission, participantStatus, callingParticipant, owner, share, sharedItemHierarchyIDs
+      case tokenBytes
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -282,6 +296,11 @@ enum InspectJSON {
       try c.encodeIfPresent(metadata.callingParticipant?.participantID, forKey: .callingParticipant)
       try c.encodeIfPresent(metadata.ownerIdentity?.userRecordName, forKey: .owner)
       try c.encode(ShareWire(share: metadata.share), forKey: .share)
+      if !metadata.sharedItemHierarchyIDs.isEmpty {
+        try c.encode(metadata.sharedItemHierarchyIDs, forKey: .sharedItemHierarchyIDs)
+      }
+      // Tokens are secrets: their sizes only.
+      if !metadata.tokens.isEmpty { try c.encode(metadata.tokens.mapValues(\.count), forKey: .tokenBytes) }
     }
   }
 

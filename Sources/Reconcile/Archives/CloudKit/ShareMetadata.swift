@@ -1,9 +1,10 @@
-import Foundation
+public import Foundation
 
 /// An archived `CKShare.Metadata`: what an invitation tells the app that opens it — the share (its system fields and
 /// participants), the shared root record, the container, and the invited user's own role, permission and acceptance.
 ///
-/// Apple's other keys (tokens, protection data, the root record itself when fetched) are not read; writing back keeps
+/// The invitation's tokens are kept as Apple's opaque bytes (``tokens``), for writing back. Apple's other keys
+/// (protection data, out-of-network matches, the root record itself when fetched) are not read; writing back keeps
 /// what is modelled here.
 public struct ShareMetadata: Sendable, Hashable {
   /// The container's identifier (`iCloud.com.example.App`).
@@ -26,6 +27,16 @@ public struct ShareMetadata: Sendable, Hashable {
   public var callingParticipant: Share.Participant?
   /// The share's owner.
   public var ownerIdentity: Share.UserIdentity?
+  /// The records of the shared hierarchy Apple lists with the invitation (`SharedItemHierarchyIDs`, undocumented;
+  /// the root record's ID in a real one).
+  public var sharedItemHierarchyIDs: [RecordID] = []
+  /// The invitation's opaque token data by archive key — among ``tokenKeys`` — as Apple wrote it. They are secrets
+  /// that let a device accept the share: kept so a written-back archive still works, and never printed (`inspect`
+  /// shows their sizes).
+  public var tokens: [String: Data] = [:]
+
+  /// The archive keys read into ``tokens``: `PublicToken`, `PrivateToken`, `ProtectedFullToken`, `EncryptedData`.
+  public static let tokenKeys = ["EncryptedData", "PrivateToken", "ProtectedFullToken", "PublicToken"]
 
   /// Metadata for `share`; every other field empty.
   /// - Parameter share: The share.
@@ -47,6 +58,7 @@ public struct ShareMetadata: Sendable, Hashable {
     static let status = "ParticipantStatus"
     static let callingParticipant = "CallingParticipant"
     static let owner = "OwnerIdentity"
+    static let hierarchy = "SharedItemHierarchyIDs"
   }
 
   /// Reads the archived object's fields.
@@ -78,6 +90,14 @@ public struct ShareMetadata: Sendable, Hashable {
       callingParticipant = try Share.participant(calling, in: archive, field: path(Keys.callingParticipant))
     }
     ownerIdentity = try Share.identity(fields[Keys.owner], in: archive, field: path(Keys.owner))
+    for (index, id) in try archive.collection(fields[Keys.hierarchy], field: path(Keys.hierarchy)).enumerated() {
+      if let id = try archive.recordID(id, field: path(Keys.hierarchy) + ".\(index)") {
+        sharedItemHierarchyIDs.append(id)
+      }
+    }
+    for key in Self.tokenKeys {
+      if let token = try archive.data(fields[key], field: path(key)) { tokens[key] = token }
+    }
   }
 
   /// The archived object, as `NSKeyedArchiver` writes it.
@@ -97,6 +117,12 @@ public struct ShareMetadata: Sendable, Hashable {
     if let participantStatus { fields[Keys.status] = .integer(Int64(participantStatus.rawValue)) }
     if let callingParticipant { fields[Keys.callingParticipant] = Share.archive(callingParticipant, into: &b) }
     if let ownerIdentity { fields[Keys.owner] = Share.archive(ownerIdentity, into: &b) }
+    if !sharedItemHierarchyIDs.isEmpty {
+      var ids: [PropertyList] = []
+      for id in sharedItemHierarchyIDs { ids.append(Record.archive(id, into: &b)) }
+      fields[Keys.hierarchy] = b.object(className: "NSArray", fields: ["NS.objects": .array(ids)])
+    }
+    for (key, token) in tokens.sorted(by: { $0.key < $1.key }) { fields[key] = b.append(.data(token)) }
     return b.object(className: Self.className, fields: fields)
   }
 }
