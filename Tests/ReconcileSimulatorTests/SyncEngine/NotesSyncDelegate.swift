@@ -26,6 +26,9 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     var fetchCovers: Set<RecordID> = []
     /// New notes handed to the engine and not yet confirmed or refused: one may be on the server already.
     var handedOut: Set<RecordID> = []
+    /// Handed-out notes whose save failed without saying whether it landed (a network error): a later refusal of a
+    /// retry does not show that the earlier attempt missed, so they stay handed out until a save is confirmed.
+    var mayHaveLanded: Set<RecordID> = []
     /// Notes created again while their deletion was unconfirmed: each replaces the server's copy whole.
     var replacing: Set<RecordID> = []
     /// Whether the zone's next fetch starts from its beginning: at first launch, after the zone disappeared, and after
@@ -265,6 +268,7 @@ struct NotesSyncDelegate: SyncEngineDelegate {
   private mutating func savedOnServer(_ saved: Record) {
     let id = saved.recordID
     store.handedOut.remove(id)
+    store.mayHaveLanded.remove(id)
     store.replacing.remove(id)
     if var deleted = store.tombstones[id], deleted.creationDate == nil {
       // Deleted while its first save was in flight: the deletion now knows which note it deletes.
@@ -279,7 +283,10 @@ struct NotesSyncDelegate: SyncEngineDelegate {
   /// A save failed: merge a conflict, apply the delete policy to a deleted note, re-create a deleted zone.
   private mutating func saveFailed(_ failure: SyncEngine.FailedRecordSave, _ syncEngine: inout SyncEngine.State) {
     let id = failure.record.recordID
-    if !failure.error.isTransient, failure.error.code != .batchRequestFailed { store.handedOut.remove(id) }
+    if failure.error.isTransient, store.handedOut.contains(id) { store.mayHaveLanded.insert(id) }
+    if !failure.error.isTransient, failure.error.code != .batchRequestFailed, !store.mayHaveLanded.contains(id) {
+      store.handedOut.remove(id)
+    }
     if let deleted = store.deletedVersions[id], failure.error.code == .serverRecordChanged, !deleted.isKnownToServer,
       let server = failure.error.conflict?.server, server["modifiedAt"] != deleted["modifiedAt"]
     {
@@ -326,6 +333,7 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     store.deletedVersions = [:]
     store.awaitingFetch = []
     store.handedOut = []
+    store.mayHaveLanded = []
     syncEngine.remove(
       pendingRecordZoneChanges: syncEngine.pendingRecordZoneChanges.filter { $0.recordID.zoneID == zoneID })
     let keepsConfirmed = reason == .encryptedDataReset || (reason == .deleted && reuploadAfterZoneLoss)

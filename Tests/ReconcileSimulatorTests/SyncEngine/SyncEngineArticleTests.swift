@@ -129,6 +129,32 @@ struct SyncEngineArticleTests {
     }
   }
 
+  @Test(
+    "a note deleted after a save whose answer was lost, then a retry refused by a full quota, is deleted on the server")
+  func deletionAfterUncertainSaveReachesTheServer() throws {
+    // Hostile seed 130, shrunk: the first save lands but its item answer is a network error; the retry is refused
+    // (quota full). The refusal does not show the first attempt missed, so the deletion must still be sent.
+    let script = """
+      client notes
+      resolver field-merge
+      delete-policy deleteWins
+      device add d3 --clock-offset 0s
+      send-after-edits
+      invariants noResurrection
+      fault item-transient d3 networkFailure 10s
+      d3 create Note/r2 title="d3.3"
+      fault quota-full 57s
+      advance 17s
+      d3 delete Note/r2
+      quiesce
+      """
+    let result = try Simulation.replay(script, clients: [.notes])
+    guard case .held? = result.outcomes[.noResurrection] else {
+      Issue.record("noResurrection was not judged held: \(result.violations)")
+      return
+    }
+  }
+
   @Test("the store the app writes to disk reads back equal: edits not yet sent, tombstones, the engine's state")
   func storeRoundTrips() throws {
     let zone = try ZoneID(zoneName: "Notes")
