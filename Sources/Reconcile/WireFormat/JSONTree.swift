@@ -125,15 +125,12 @@ final class JSONTree {
     return path
   }
 
-  /// A kind's name for an error: "a string", "an object".
+  /// A kind's name for an error: "a string", "an object" (``JSONValue/typeName``, without building a container).
   func kindName(at index: Int) -> String {
     switch nodes[index].kind {
-    case .null: return "null"
-    case .bool: return "a Boolean"
-    case .integer, .number: return "a number"
-    case .string: return "a string"
-    case .array: return "an array"
-    case .object: return "an object"
+    case .array: return JSONValue.array([]).typeName
+    case .object: return JSONValue.object(JSONObject(members: [])).typeName
+    default: return jsonValue(at: index).typeName
     }
   }
 
