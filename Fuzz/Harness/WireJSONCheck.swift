@@ -5,7 +5,8 @@ import ReconcileTestSupport
 /// Fuzzes the Web Services JSON readers: `Record(wireJSON:)`, which checks the bytes strictly before decoding, and
 /// `WireJSON.check` against Foundation's parser. Properties:
 /// - whatever `WireJSON.check` accepts, `JSONSerialization` parses too (the strict check is never looser);
-/// - `Record(wireJSON:)` and `JSONDecoder().decode(Record.self, …)` agree on every document the check accepts;
+/// - `Record(wireJSON:)` and `JSONDecoder().decode(Record.self, …)` agree on every document the check accepts, except
+///   where a number has more digits than a `Double` holds (`JSONDecoder` then reads it through a rounded `Double`);
 /// - a record that decodes and validates is encoded again and decodes equal.
 enum WireJSONCheck {
   static func check(_ data: Data) throws(FuzzFinding) {
@@ -21,7 +22,8 @@ enum WireJSONCheck {
       throw FuzzFinding("WireJSON.check accepted a document Foundation cannot parse")
     }
     let plain = try? WireCoded.decode(data)
-    if plain != strict {
+    // JSONDecoder reads a number past a Double's digits through a rounded Double; the tree reads its exact value.
+    if plain != strict, !WireCoded.hasNumberBeyondDoublePrecision(data) {
       throw FuzzFinding(
         "Record(wireJSON:) gave \(String(describing: strict)), JSONDecoder \(String(describing: plain))")
     }

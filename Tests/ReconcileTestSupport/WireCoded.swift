@@ -35,4 +35,43 @@ public struct WireCoded: Codable {
   public static func decode(_ data: Data) throws -> Record {
     try JSONDecoder().decode(WireCoded.self, from: data).record
   }
+
+  /// Whether `data` holds a number written with a fraction or an exponent and more than 15 significant digits, outside
+  /// strings. `JSONDecoder` reads whether such a number is an integer through a rounded `Double`, so where it differs
+  /// from `Record(wireJSON:)`, which reads the exact value, the difference is `JSONDecoder`'s.
+  /// - Parameter data: JSON text.
+  /// - Returns: `true` when such a number occurs.
+  public static func hasNumberBeyondDoublePrecision(_ data: Data) -> Bool {
+    var inString = false
+    var escaped = false
+    var digits = 0
+    var leading = true
+    var decimal = false
+    for byte in data {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        if byte != UInt8(ascii: "0") || !leading { digits += 1 }
+        if byte != UInt8(ascii: "0") { leading = false }
+      case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+        decimal = true
+      case UInt8(ascii: "-"), UInt8(ascii: "+"):
+        break
+      default:
+        if decimal && digits > 15 { return true }
+        (digits, leading, decimal) = (0, true, false)
+        if byte == UInt8(ascii: "\"") { inString = true }
+      }
+    }
+    return decimal && digits > 15
+  }
 }

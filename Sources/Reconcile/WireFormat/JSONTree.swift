@@ -192,37 +192,69 @@ final class JSONTree {
 
     mutating func number(_ text: UnsafeRawBufferPointer, isInteger: Bool) {
       countElement()
-      if isInteger, let integer = Self.integer(text) {
-        append(.integer, UInt64(bitPattern: integer))
-        return
-      }
-      // The scanner has checked the number is finite. A whole number written with a fraction or an exponent (`1.0`,
-      // `1E2`) is an integer, as `JSONDecoder` reads it into a ``JSONValue``, so both decoders infer one type.
-      let value = Double(String(decoding: text, as: UTF8.self)) ?? .nan
-      if let integer = Int64(exactly: value) {
+      // A number whose exact value is a whole number that fits (`1.0`, `1E2`, `9007199254740993.0`) is an integer, as
+      // `JSONDecoder` reads it into a ``JSONValue``, so both decoders infer one type; judged from the digits, since a
+      // `Double` would round `67143957742687968.055` to a whole number.
+      if let integer = Self.exactInteger(text) {
         append(.integer, UInt64(bitPattern: integer))
       } else {
-        append(.number, value.bitPattern)
+        // The scanner has checked the number is finite.
+        append(.number, (Double(String(decoding: text, as: UTF8.self)) ?? .nan).bitPattern)
       }
     }
 
-    /// The integer `text` spells, or `nil` when it does not fit an `Int64`.
-    private static func integer(_ text: UnsafeRawBufferPointer) -> Int64? {
-      var index = 0
+    /// The value of the number `text` (checked JSON) when it is exactly a whole number that fits an `Int64`.
+    static func exactInteger(_ text: UnsafeRawBufferPointer) -> Int64? {
       let negative = text.first == UInt8(ascii: "-")
-      if negative { index = 1 }
+      var index = negative ? 1 : 0
+      func digits() -> Range<Int> {
+        let start = index
+        while index < text.count, text[index] >= UInt8(ascii: "0"), text[index] <= UInt8(ascii: "9") { index += 1 }
+        return start..<index
+      }
+      let whole = digits()
+      var fraction = index..<index
+      if index < text.count, text[index] == UInt8(ascii: ".") {
+        index += 1
+        fraction = digits()
+      }
+      var exponent = 0
+      if index < text.count {  // `e` or `E`, a sign, digits
+        index += 1
+        let negativeExponent = text[index] == UInt8(ascii: "-")
+        if text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") { index += 1 }
+        for position in digits() {
+          // Past 10,000 the answer no longer depends on the exponent's size.
+          exponent = min(exponent * 10 + Int(text[position] &- UInt8(ascii: "0")), 10_000)
+        }
+        if negativeExponent { exponent = -exponent }
+      }
+      // The digits, whole then fraction, times 10^shift; the last -shift of them must be zeros.
+      let shift = exponent - fraction.count
+      let count = whole.count + fraction.count
+      let kept = count + min(shift, 0)
+      // Accumulated as a negative number, so Int64.min fits.
       var value: Int64 = 0
-      while index < text.count {
-        let digit = Int64(text[index] &- UInt8(ascii: "0"))
+      for place in 0..<count {
+        let digit = Int64(
+          text[place < whole.count ? whole.lowerBound + place : fraction.lowerBound + place - whole.count]
+            &- UInt8(ascii: "0"))
+        if place >= kept {
+          guard digit == 0 else { return nil }
+          continue
+        }
+        let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+        let (sum, overflowed) = times.subtractingReportingOverflow(digit)
+        guard !overflow, !overflowed else { return nil }
+        value = sum
+      }
+      for _ in 0..<max(shift, 0) where value != 0 {
         let (times, overflow) = value.multipliedReportingOverflow(by: 10)
         guard !overflow else { return nil }
-        let (sum, overflowed) =
-          negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
-        guard !overflowed else { return nil }
-        value = sum
-        index += 1
+        value = times
       }
-      return value
+      if negative { return value }
+      return value == .min ? nil : -value
     }
   }
 }

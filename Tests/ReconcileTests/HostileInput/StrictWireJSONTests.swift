@@ -200,6 +200,52 @@ struct TreeDecoderAgreementTests {
     return context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
   }
 
+  @Test("numbers without a type read as JSONDecoder reads them, and past a Double's digits by their exact value")
+  func sameNumbers() throws {
+    var numbers = ["67143957742687968.055", "9007199254740993.0", "1.0e2", "-0.0", "1e-2", "123.4500e2", "12345e-3"]
+    numbers += [
+      "9223372036854775807", "9223372036854775808", "-9223372036854775808.0", "-9223372036854775809", "0e999",
+    ]
+    for seed in TestSeeds.seeds(1...1_500) {
+      var random = SeededRandom(seed: seed)
+      var text = Int.random(in: 0...1, using: &random) == 0 ? "" : "-"
+      text += String(Int.random(in: 1...9, using: &random))
+      text += (0..<Int.random(in: 0...19, using: &random)).map { _ in String(Int.random(in: 0...9, using: &random)) }
+        .joined()
+      if Bool.random(using: &random) {
+        let zeros = Bool.random(using: &random)
+        text +=
+          "."
+          + (0..<Int.random(in: 1...4, using: &random)).map { _ in
+            zeros ? "0" : String(Int.random(in: 0...9, using: &random))
+          }.joined()
+      }
+      if Bool.random(using: &random) { text += "e" + String(Int.random(in: -22...22, using: &random)) }
+      numbers.append(text)
+    }
+    for number in numbers {
+      let data = Data(Self.record(#""n":{"value":"# + number + "}").utf8)
+      let strict = try Record(wireJSON: data)
+      if !WireCoded.hasNumberBeyondDoublePrecision(data) {
+        #expect(strict == (try WireCoded.decode(data)), "\(number)")
+        continue
+      }
+      // JSONDecoder reads such a number through a rounded Double (`9007199254740993.5` as 9007199254740993, but
+      // `67143957742687968.055` as a Double); the tree reads its exact value: an integer when that is whole and fits.
+      let exact = try #require(Decimal(string: number))
+      var whole = Decimal()
+      var copy = exact
+      NSDecimalRound(&whole, &copy, 0, .plain)
+      if whole == exact, let integer = Int64(exactly: NSDecimalNumber(decimal: exact).int64Value),
+        Decimal(integer) == exact
+      {
+        #expect(strict["n"] == .int64(integer), "\(number)")
+      } else {
+        #expect(strict["n"] == .double(try #require(Double(number))), "\(number)")
+      }
+    }
+  }
+
   @Test("records decode to the same record either way")
   func sameRecords() throws {
     for json in [
