@@ -36,9 +36,10 @@ public struct WireCoded: Codable {
     try JSONDecoder().decode(WireCoded.self, from: data).record
   }
 
-  /// Whether `data` holds a number written with a fraction or an exponent and more than 15 significant digits, outside
-  /// strings. `JSONDecoder` reads whether such a number is an integer through a rounded `Double`, so where it differs
-  /// from `Record(wireJSON:)`, which reads the exact value, the difference is `JSONDecoder`'s.
+  /// Whether `data` holds, outside strings, a number written with a fraction or an exponent that a `Double` does not
+  /// hold exactly: more than 15 significant digits, or a magnitude below 1e-300 (it rounds to zero or loses digits).
+  /// `JSONDecoder` reads whether such a number is an integer through the rounded `Double` (`2.8e-602` as the integer 0),
+  /// so where it differs from `Record(wireJSON:)`, which reads the exact value, the difference is `JSONDecoder`'s.
   /// - Parameter data: JSON text.
   /// - Returns: `true` when such a number occurs.
   public static func hasNumberBeyondDoublePrecision(_ data: Data) -> Bool {
@@ -47,6 +48,10 @@ public struct WireCoded: Codable {
     var digits = 0
     var leading = true
     var decimal = false
+    var inExponent = false
+    var negativeExponent = false
+    var exponent = 0
+    func beyond() -> Bool { decimal && (digits > 15 || (negativeExponent && exponent >= 300)) }
     for byte in data {
       if inString {
         if escaped {
@@ -60,18 +65,27 @@ public struct WireCoded: Codable {
       }
       switch byte {
       case UInt8(ascii: "0")...UInt8(ascii: "9"):
-        if byte != UInt8(ascii: "0") || !leading { digits += 1 }
-        if byte != UInt8(ascii: "0") { leading = false }
-      case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+        if inExponent {
+          exponent = min(exponent * 10 + Int(byte - UInt8(ascii: "0")), 10_000)
+        } else {
+          if byte != UInt8(ascii: "0") || !leading { digits += 1 }
+          if byte != UInt8(ascii: "0") { leading = false }
+        }
+      case UInt8(ascii: "."):
         decimal = true
-      case UInt8(ascii: "-"), UInt8(ascii: "+"):
+      case UInt8(ascii: "e"), UInt8(ascii: "E"):
+        decimal = true
+        inExponent = true
+      case UInt8(ascii: "-"):
+        if inExponent { negativeExponent = true }
+      case UInt8(ascii: "+"):
         break
       default:
-        if decimal && digits > 15 { return true }
-        (digits, leading, decimal) = (0, true, false)
+        if beyond() { return true }
+        (digits, leading, decimal, inExponent, negativeExponent, exponent) = (0, true, false, false, false, 0)
         if byte == UInt8(ascii: "\"") { inString = true }
       }
     }
-    return decimal && digits > 15
+    return beyond()
   }
 }
