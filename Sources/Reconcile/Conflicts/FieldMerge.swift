@@ -205,12 +205,6 @@ public struct FieldMerge: ConflictResolver {
   /// The policy that settles `key`.
   private func policy(for key: String) -> Policy { (overrides.isEmpty ? nil : overrides[key]) ?? defaultPolicy }
 
-  /// Whether `key` is merged as a counter, and so is not settled when both sides reached the same value.
-  private func isCounter(_ key: String) -> Bool {
-    if case .counter = policy(for: key) { return true }
-    return false
-  }
-
   /// The three versions' values, read in place.
   private struct Versions {
     let client: FieldSlots
@@ -233,8 +227,10 @@ public struct FieldMerge: ConflictResolver {
       let slot = versions.client.slot(at: client)
       return result.choose(slot.value, encrypted: slot.encrypted, forKey: key, serverPosition: server)
     }
+    // Looked up once: keys both sides changed are few, but each lookup hashes the key.
+    let policy = policy(for: key)
     // Both sides holding one value agree, except on a counter: two increments that reached one number both count.
-    if versions.client.holdsSame(at: client, as: versions.server, at: server), !isCounter(key) {
+    if versions.client.holdsSame(at: client, as: versions.server, at: server), !policy.isCounter {
       return result.skip(key)
     }
     if let base = versions.ancestor, versions.client.holdsSame(at: client, as: base, at: ancestor) {
@@ -246,7 +242,7 @@ public struct FieldMerge: ConflictResolver {
       if let server, let ancestor, let base = versions.ancestor {
         let slot = versions.server.slot(at: server)
         if let serverList = slot.value.listValue,
-          let merged = mergedAsLists(key, ancestor: base.slot(at: ancestor).value, server: serverList, client: [])
+          let merged = mergedAsLists(policy, ancestor: base.slot(at: ancestor).value, server: serverList, client: [])
         {
           if merged == serverList { return result.skip(key) }
           if merged.isEmpty { return result.remove(key) }
@@ -258,12 +254,12 @@ public struct FieldMerge: ConflictResolver {
     guard let server else {
       let slot = versions.client.slot(at: client)
       if let ancestor, let base = versions.ancestor, let clientList = slot.value.listValue,
-        let merged = mergedAsLists(key, ancestor: base.slot(at: ancestor).value, server: [], client: clientList)
+        let merged = mergedAsLists(policy, ancestor: base.slot(at: ancestor).value, server: [], client: clientList)
       {
         if merged.isEmpty { return result.skip(key) }
         return result.choose(.list(merged), encrypted: slot.encrypted, forKey: key, serverPosition: nil)
       }
-      guard isCounter(key), let ancestor, let base = versions.ancestor else {
+      guard policy.isCounter, let ancestor, let base = versions.ancestor else {
         return result.choose(slot.value, encrypted: slot.encrypted, forKey: key, serverPosition: nil)
       }
       // A counter the server removed counts from zero: the client's increment is all it holds.
@@ -272,7 +268,9 @@ public struct FieldMerge: ConflictResolver {
         key: key, ancestor: base.slot(at: ancestor).value, server: zero, client: slot.value)
       return result.choose(merged, encrypted: slot.encrypted, forKey: key, serverPosition: nil)
     }
-    switch try settle(key, client: client, server: server, ancestor: ancestor, versions, in: conflict, &keptAside) {
+    switch try settle(
+      key, policy, client: client, server: server, ancestor: ancestor, versions, in: conflict, &keptAside)
+    {
     case .keepServer:
       result.skip(key)
     case .takeClient:
@@ -297,7 +295,7 @@ public struct FieldMerge: ConflictResolver {
   /// The decision for a key both sides changed to different values, given where each version holds it. Values are read
   /// only where the policy looks at them: most policies decide on stamps or on a side alone.
   private func settle(
-    _ key: String, client clientPosition: FieldPosition, server serverPosition: FieldPosition,
+    _ key: String, _ policy: Policy, client clientPosition: FieldPosition, server serverPosition: FieldPosition,
     ancestor ancestorPosition: FieldPosition?, _ versions: Versions, in conflict: Conflict,
     _ keptAside: inout [KeptAside]
   ) throws -> Settlement {
@@ -316,7 +314,7 @@ public struct FieldMerge: ConflictResolver {
           > StampFields.counter(server.value, key: key, role: .server)
       return clientWins ? .takeClient : .keepServer
     }
-    switch policy(for: key) {
+    switch policy {
     case .server:
       return .keepServer
     case .client:
@@ -354,7 +352,8 @@ public struct FieldMerge: ConflictResolver {
       return .take(FieldSlot(value: merged, encrypted: clientPosition.encrypted))
     case .orderedList, .set:
       let (serverList, clientList) = try Self.lists(key, server: server.value, client: client.value)
-      let merged = mergedAsLists(key, ancestor: ancestor?.value, server: serverList, client: clientList) ?? serverList
+      let merged =
+        mergedAsLists(policy, ancestor: ancestor?.value, server: serverList, client: clientList) ?? serverList
       return .take(FieldSlot(value: .list(merged), encrypted: clientPosition.encrypted))
     case .keepBoth:
       keptAside.append(KeptAside(key: key, value: client.value, isEncrypted: clientPosition.encrypted))
@@ -362,13 +361,13 @@ public struct FieldMerge: ConflictResolver {
     }
   }
 
-  /// The merge of `key`'s lists by its policy, for a list merged by its elements (``Policy/orderedList``,
+  /// The merge of a key's lists by its `policy`, for a list merged by its elements (``Policy/orderedList``,
   /// ``Policy/set(_:)``); `nil` for any other policy. A missing ancestor is an empty list to the ordered merge, and
   /// leaves the set merge's rule to decide.
-  private func mergedAsLists(_ key: String, ancestor: FieldValue?, server: [FieldValue], client: [FieldValue])
+  private func mergedAsLists(_ policy: Policy, ancestor: FieldValue?, server: [FieldValue], client: [FieldValue])
     -> [FieldValue]?
   {
-    switch policy(for: key) {
+    switch policy {
     case .orderedList:
       return OrderedListMerge.merge(ancestor: ancestor?.listValue ?? [], server: server, client: client)
     case .set(let rule):
@@ -449,6 +448,14 @@ public struct FieldMerge: ConflictResolver {
       }
     }
     return keys
+  }
+}
+
+extension FieldMerge.Policy {
+  /// Whether the key is merged as a counter, and so is not settled when both sides reached the same value.
+  fileprivate var isCounter: Bool {
+    if case .counter = self { return true }
+    return false
   }
 }
 
