@@ -90,8 +90,17 @@ enum PlainCodableBodies {
 
   struct Field: Decodable {
     enum Value {
-      case string(String), int64(Int64), double(Double), reference(Reference), asset(Asset), location(Location)
-      case strings([String]), int64s([Int64]), doubles([Double]), references([Reference]), assets([Asset])
+      case string(String)
+      case int64(Int64)
+      case double(Double)
+      case reference(Reference)
+      case asset(Asset)
+      case location(Location)
+      case strings([String])
+      case int64s([Int64])
+      case doubles([Double])
+      case references([Reference])
+      case assets([Asset])
       case unknown
     }
 
