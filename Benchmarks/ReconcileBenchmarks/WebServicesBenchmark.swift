@@ -118,13 +118,14 @@ enum WebServicesBenchmark {
   }
 
   /// What callgrind counts for the instruction columns: `BODY_DECODER` (typed, untyped or codable) decoding every body
-  /// `BODY_REPEATS` times (1 unless set).
+  /// `BODY_REPEATS` times (1 unless set); with `BODY_INDEX`, only that body (0 for the first of ``bodies()``).
   static func instructionWorkload() throws -> Int {
     let environment = ProcessInfo.processInfo.environment
     let repeats = environment["BODY_REPEATS"].flatMap(Int.init) ?? 1
     let decoder = environment["BODY_DECODER"] ?? "typed"
+    let index = environment["BODY_INDEX"].flatMap(Int.init)
     var sink = 0
-    for (_, data, endpoint) in try bodies() {
+    for (position, (_, data, endpoint)) in try bodies().enumerated() where index.map({ $0 == position }) ?? true {
       for _ in 0..<repeats {
         switch decoder {
         case "untyped": sink &+= try decodeUntyped(data)

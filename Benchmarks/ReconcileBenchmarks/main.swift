@@ -386,20 +386,31 @@ do {
       "typed decode < 1.0× plain Codable on every body: slowest \(format(slowestCodable))×", slowestCodable < 1,
       missing: "typed decode vs Codable")
     if !arguments.contains("--quick") {
-      let counted = ["typed", "untyped", "codable"].compactMap { decoder in
-        Callgrind.instructionsPerRepeat(
-          section: "bodies-work", environment: ["BODY_DECODER": decoder], repeatsKey: "BODY_REPEATS")
+      // Counted per body, so a small body's ratio is judged on its own rather than hidden in the 200-record page's.
+      var countedRows = [["body", "typed", "JSONSerialization", "Codable", "vs JSONSerialization", "vs Codable"]]
+      var worst = (untyped: 0.0, codable: 0.0)
+      for (index, result) in results.enumerated() {
+        let counted = ["typed", "untyped", "codable"].compactMap { decoder in
+          Callgrind.instructionsPerRepeat(
+            section: "bodies-work", environment: ["BODY_DECODER": decoder, "BODY_INDEX": String(index)],
+            repeatsKey: "BODY_REPEATS")
+        }
+        guard counted.count == 3 else { break }
+        worst = (max(worst.untyped, counted[0] / counted[1]), max(worst.codable, counted[0] / counted[2]))
+        countedRows.append([
+          result.name, format(counted[0], digits: 0), format(counted[1], digits: 0), format(counted[2], digits: 0),
+          format(counted[0] / counted[1], digits: 2) + "×", format(counted[0] / counted[2], digits: 2) + "×",
+        ])
       }
-      if counted.count == 3 {
-        print(
-          "callgrind, all four bodies once: typed \(format(counted[0], digits: 0)), JSONSerialization "
-            + "\(format(counted[1], digits: 0)), Codable \(format(counted[2], digits: 0)) instructions")
+      if countedRows.count == results.count + 1 {
+        print("callgrind, instructions per decode:")
+        print(table(countedRows))
         target(
-          "typed decode ≤ 1.0× JSONSerialization in instructions: \(format(counted[0] / counted[1]))×",
-          counted[0] <= counted[1], missing: "typed decode vs JSONSerialization, instructions")
+          "typed decode ≤ 1.0× JSONSerialization in instructions on every body: slowest \(format(worst.untyped, digits: 2))×",
+          worst.untyped <= 1, missing: "typed decode vs JSONSerialization, instructions")
         target(
-          "typed decode < 1.0× plain Codable in instructions: \(format(counted[0] / counted[2]))×",
-          counted[0] < counted[2], missing: "typed decode vs Codable, instructions")
+          "typed decode < 1.0× plain Codable in instructions on every body: slowest \(format(worst.codable, digits: 2))×",
+          worst.codable < 1, missing: "typed decode vs Codable, instructions")
       }
     }
   }
