@@ -117,8 +117,14 @@ public struct FieldMerge: ConflictResolver {
   }
   /// Policies for particular keys.
   public var overrides: [String: Policy] {
-    didSet { stampKeys = Self.stampKeys(defaultPolicy, overrides) }
+    didSet {
+      stampKeys = Self.stampKeys(defaultPolicy, overrides)
+      fewOverrides = Self.fewOverrides(overrides)
+    }
   }
+  /// `overrides` as a list when there are few: comparing a key with a handful of short strings costs a tenth of
+  /// hashing it. `nil` when there are more.
+  private var fewOverrides: [(key: String, policy: Policy)]?
   /// The keys named by `.localClock` (`isClock` true) and `.editCount` policies; a handful at most, so a linear
   /// scan of short strings beats hashing the key. Edit stamping writes the same keys.
   private(set) var stampKeys: [(key: String, isClock: Bool)]
@@ -131,6 +137,7 @@ public struct FieldMerge: ConflictResolver {
     self.defaultPolicy = defaultPolicy
     self.overrides = overrides
     self.stampKeys = Self.stampKeys(defaultPolicy, overrides)
+    self.fewOverrides = Self.fewOverrides(overrides)
   }
 
   /// Merges the client's changes onto the server record.
@@ -203,7 +210,15 @@ public struct FieldMerge: ConflictResolver {
   }
 
   /// The policy that settles `key`.
-  private func policy(for key: String) -> Policy { (overrides.isEmpty ? nil : overrides[key]) ?? defaultPolicy }
+  private func policy(for key: String) -> Policy {
+    guard let fewOverrides else { return overrides[key] ?? defaultPolicy }
+    for entry in fewOverrides where entry.key == key { return entry.policy }
+    return defaultPolicy
+  }
+
+  private static func fewOverrides(_ overrides: [String: Policy]) -> [(key: String, policy: Policy)]? {
+    overrides.count <= 8 ? overrides.map { ($0.key, $0.value) } : nil
+  }
 
   /// The three versions' values, read in place.
   private struct Versions {

@@ -81,6 +81,29 @@ extension MergeCase {
       server: ["tags": ["a", "b"]], client: ["tags": ["b", "c"]], policy: .set(.removeWins), expected: ["tags": ["b"]],
       expectedChanged: ["tags"]),
     MergeCase(
+      name: "set: a tag spelled another way but canonically equal (the Kelvin sign, K) is the same tag",
+      ancestor: .values(["tags": ["K", "a"]]), server: ["tags": ["a"]], client: ["tags": ["\u{212A}", "a", "c"]],
+      policy: .set(.addWins), expected: ["tags": ["a", "c"]], expectedChanged: ["tags"]),
+    MergeCase(
+      name: "set: a long tag composed on one side and decomposed on the other is the same tag",
+      ancestor: .values(["tags": ["caf\u{E9} au lait", "a"]]), server: ["tags": ["a"]],
+      client: ["tags": ["cafe\u{301} au lait", "a", "c"]], policy: .set(.addWins), expected: ["tags": ["a", "c"]],
+      expectedChanged: ["tags"]),
+    MergeCase(
+      name: "set: long tags alike but for their last letter are different tags",
+      ancestor: .values(["tags": ["a longer tag 1"]]), server: ["tags": ["a longer tag 1", "a longer tag 2"]],
+      client: ["tags": ["a longer tag 3"]], policy: .set(.addWins),
+      expected: ["tags": ["a longer tag 2", "a longer tag 3"]], expectedChanged: ["tags"]),
+    MergeCase(
+      name: "ordered list: a NUL byte and an empty string are elements of their own",
+      ancestor: .values(["order": ["", "a", "b", "a\u{0}"]]), server: ["order": ["", "a", "s", "b", "a\u{0}"]],
+      client: ["order": ["a\u{0}", "", "a", "b"]], policy: .orderedList,
+      expected: ["order": ["a\u{0}", "", "a", "s", "b"]], expectedChanged: ["order"]),
+    MergeCase(
+      name: "ordered list: integers move and insert as strings do",
+      ancestor: .values(["order": [1, 2, 3, 4]]), server: ["order": [1, 2, 9, 3, 4]], client: ["order": [2, 3, 4, 1]],
+      policy: .orderedList, expected: ["order": [2, 9, 3, 4, 1]], expectedChanged: ["order"]),
+    MergeCase(
       name: "ordered list: insertions at both ends and a removal all land in place",
       ancestor: .values(["order": ["a", "b", "c", "d"]]), server: ["order": ["s", "a", "b", "c", "d"]],
       client: ["order": ["a", "b", "d", "z"]], policy: .orderedList, expected: ["order": ["s", "a", "b", "d", "z"]],
@@ -292,6 +315,37 @@ struct ListPolicyScaleTests {
       #expect(kept.isDisjoint(with: removedBySomeone), "orderedList kept a removed element; \(replay)")
       #expect(added.isSubset(of: kept), "orderedList lost an insertion; \(replay)")
       #expect(short.count == kept.count, "orderedList holds an element twice; \(replay)")
+    }
+  }
+
+  @Test(
+    "short lists of strings spelled alike, of every length and none, merge as the long-list path does (seeds 0...299)")
+  func spellingsNumberAlike() throws {
+    // Canonically equal spellings (Swift's String equality), strings past eight bytes alike but for one letter, a NUL.
+    let pool = [
+      "K", "\u{212A}", "\u{E9}", "e\u{301}", "a", "a\u{0}", "", "a longer tag", "a longer tah", "caf\u{E9} au lait",
+      "cafe\u{301} au lait",
+    ]
+    let tail = (0..<60).map { "tail\($0)" }
+    for seed in TestSeeds.seeds(0...299) {
+      var random = SeededRandom(seed: seed)
+      func draw() -> [String] {
+        (0..<Int.random(in: 0...6, using: &random)).map { _ in pool[Int.random(in: 0..<pool.count, using: &random)] }
+      }
+      let (ancestor, server, client) = (draw(), draw(), draw())
+      let replay = TestSeeds.replay(seed, test: "ListPolicyScaleTests")
+      // Where an element repeats, the two paths' diffs may match different copies (either is a longest common
+      // subsequence), so the ordered merge is held to the long path only where every element is distinct.
+      if [ancestor, server, client].allSatisfy({ Set($0).count == $0.count }) {
+        let short = try Self.merge(.orderedList, ancestor, server, client)
+        let long = try Self.merge(.orderedList, ancestor + tail, server + tail, client + tail)
+        #expect(long == short + tail.map(FieldValue.string), "orderedList; \(replay)")
+      }
+      for rule in FieldMerge.SetRule.allCases {
+        let shortSet = try Self.merge(.set(rule), ancestor, server, client)
+        let longSet = try Self.merge(.set(rule), ancestor + tail, server + tail, client + tail)
+        #expect(Set(longSet) == Set(shortSet + tail.map(FieldValue.string)), "set(\(rule)); \(replay)")
+      }
     }
   }
 

@@ -81,7 +81,7 @@ enum OrderedListMerge {
       }
       for position in merged { table[held + Int(numbers[position])] += 1 }
       // Extra copies are dropped from the client's first, then from the end; a dropped place is marked -1.
-      for clientsOnly in [true, false] {
+      func dropExtraCopies(clientsOnly: Bool) {
         for place in merged.indices.reversed() where merged[place] >= 0 {
           let position = merged[place]
           guard !clientsOnly || (position >= clientStart && position < serverStart) else { continue }
@@ -91,6 +91,8 @@ enum OrderedListMerge {
           table[held + number] -= 1
         }
       }
+      dropExtraCopies(clientsOnly: true)
+      dropExtraCopies(clientsOnly: false)
       var result: [FieldValue] = []
       result.reserveCapacity(merged.count)
       for position in merged where position >= 0 { result.append(element(position)) }

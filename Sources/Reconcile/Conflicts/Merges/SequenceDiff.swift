@@ -31,7 +31,19 @@ package enum SequenceDiff {
     old a: UnsafeBufferPointer<Int32>, new b: UnsafeBufferPointer<Int32>, into matched: UnsafeMutableBufferPointer<Int>
   ) {
     _ = matched.initialize(from: repeatElement(-1, count: a.count))
-    if a.count * b.count <= 1_024 { return smallMatches(old: a, new: b, into: matched) }
+    if a.count * b.count <= 1_024 {
+      // A common prefix is what the walk of the small paths would match first, pair by pair: matched here, it is not
+      // compared again per token of the rest.
+      var prefix = 0
+      while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] {
+        matched[prefix] = prefix
+        prefix += 1
+      }
+      // The rest's matches land past the prefix, shifted by it.
+      return smallMatches(
+        old: UnsafeBufferPointer(rebasing: a[prefix...]), new: UnsafeBufferPointer(rebasing: b[prefix...]),
+        into: UnsafeMutableBufferPointer(rebasing: matched[prefix...]), shift: prefix)
+    }
     var worker = Worker(a: a, b: b)
     var aLow = 0
     var bLow = 0
@@ -45,22 +57,24 @@ package enum SequenceDiff {
   }
 
   /// A longest common subsequence of two short sequences (a list a person edits). Where `old` fits in a machine word,
-  /// the LCS lengths are kept as bit vectors, one word per token of `new` (``bitParallelMatches(old:new:into:)``);
+  /// the LCS lengths are kept as bit vectors, one word per token of `new` (``bitParallelMatches(old:new:into:shift:)``);
   /// otherwise by the textbook dynamic program in a table on the stack. Both walk the same way, so they match the same
   /// pairs.
   private static func smallMatches(
-    old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, into matched: UnsafeMutableBufferPointer<Int>
+    old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, into matched: UnsafeMutableBufferPointer<Int>,
+    shift: Int = 0
   ) {
     guard !old.isEmpty, !new.isEmpty else { return }
-    if old.count <= 64 { return bitParallelMatches(old: old, new: new, into: matched) }
-    tableMatches(old: old, new: new, into: matched)
+    if old.count <= 64 { return bitParallelMatches(old: old, new: new, into: matched, shift: shift) }
+    tableMatches(old: old, new: new, into: matched, shift: shift)
   }
 
   /// The dynamic program: `table[i * width + j]` is the LCS length of `old[i...]` and `new[j...]`; the walk from the
   /// front takes a pair of equal tokens, else steps past the token whose skipping keeps the longer rest (`old`'s on a
-  /// tie).
+  /// tie). `shift` is added to each index of `new` written: the sequences are what follows a prefix matched already.
   package static func tableMatches(
-    old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, into matched: UnsafeMutableBufferPointer<Int>
+    old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, into matched: UnsafeMutableBufferPointer<Int>,
+    shift: Int = 0
   ) {
     let width = new.count + 1
     withUnsafeTemporaryAllocation(of: Int16.self, capacity: (old.count + 1) * width) { table in
@@ -77,7 +91,7 @@ package enum SequenceDiff {
       var j = 0
       while i < old.count, j < new.count {
         if old[i] == new[j] {
-          matched[i] = j
+          matched[i] = j + shift
           i += 1
           j += 1
         } else if table[(i + 1) * width + j] >= table[i * width + j + 1] {
@@ -89,12 +103,13 @@ package enum SequenceDiff {
     }
   }
 
-  /// The same walk as ``tableMatches(old:new:into:)`` for an `old` of at most 64 tokens, with each column of the table
-  /// kept as one word (the bit-vector LCS of Allison and Dix, as Hyyrö writes it): `rows[j]` is built from the end of
-  /// `new`, over `old` reversed (token `i` at bit `n - 1 - i`), so the LCS length of `old[i...]` and `new[j...]` is the
-  /// number of zero bits of `rows[j]` below bit `n - i`. O(*n* · *m*) one-instruction comparisons and no table.
+  /// The same walk as ``tableMatches(old:new:into:shift:)`` for an `old` of at most 64 tokens (and the same `shift`),
+  /// with each column of the table kept as one word (the bit-vector LCS of Allison and Dix, as Hyyrö writes it):
+  /// `rows[j]` is built from the end of `new`, over `old` reversed (token `i` at bit `n - 1 - i`), so the LCS length of
+  /// `old[i...]` and `new[j...]` is the number of zero bits of `rows[j]` below bit `n - i`. O(*n* · *m*) one-instruction comparisons and no table.
   package static func bitParallelMatches(
-    old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, into matched: UnsafeMutableBufferPointer<Int>
+    old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, into matched: UnsafeMutableBufferPointer<Int>,
+    shift: Int = 0
   ) {
     let n = old.count
     let m = new.count
@@ -119,7 +134,7 @@ package enum SequenceDiff {
       var j = 0
       while i < n, j < m {
         if old[i] == new[j] {
-          matched[i] = j
+          matched[i] = j + shift
           i += 1
           j += 1
         } else if length(i + 1, j) >= length(i, j + 1) {
