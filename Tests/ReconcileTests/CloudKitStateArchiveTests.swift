@@ -92,6 +92,30 @@ struct CloudKitStateArchiveTests {
     #expect(again == .array(items))
   }
 
+  @Test("a zone's undocumented keys write back with it, objects too: its change token, dates and key IDs")
+  func zoneKeepsObjectValuedKeys() throws {
+    let data = try Fixtures.data("synthetic-record-zone-with-token.bplist")
+    guard case .recordZone(let zone) = try CloudKitArchive(data: data) else {
+      Issue.record("not a zone")
+      return
+    }
+    #expect(zone.zoneID.zoneName == "Notes")
+    #expect(zone.capabilities == [.fetchChanges, .atomic, .sharing])
+    let written = try CloudKitArchive.recordZone(zone).archivedData()
+    #expect(try CloudKitArchive(data: written) == .recordZone(zone))
+    // The objects themselves, read back by Foundation from what Reconcile wrote.
+    let plist = try PropertyListSerialization.propertyList(from: written, format: nil) as? [String: Any]
+    let objects = plist?["$objects"] as? [Any] ?? []
+    let datas = objects.compactMap { $0 as? Data }
+    #expect(datas.contains(Data([0x01, 0x00, 0x00, 0x01, 0x86, 0x11, 0x20, 0x69, 0xab])), "the change token's bytes")
+    #expect(datas.contains(Data([0xc0, 0xff, 0xee, 0x00, 0x01])), "the PCS key ID")
+    #expect(datas.contains(Data([0xde, 0xad, 0x00, 0x02])), "the key ID to remove, inside its array")
+    let times = objects.compactMap { ($0 as? [String: Any])?["NS.time"] as? Double }
+    #expect(times == [787_000_000.5], "the expiration date")
+    let classNames = objects.compactMap { ($0 as? [String: Any])?["$classname"] as? String }
+    #expect(Set(classNames).isSuperset(of: ["CKServerChangeToken", "NSDate", "NSArray", "CKRecordZone"]))
+  }
+
   @Test("a whole archived share reads its values; they write back in a whole archive, never in system fields")
   func readsWholeShareValues() throws {
     let data = try Fixtures.data("canopy-ckshare-owned-by-current-user-SANITIZED.bplist")
@@ -234,14 +258,30 @@ struct CloudKitStateArchiveTests {
     #expect(error?.description.contains("nested at most 4 deep") == true)
   }
 
+  @Test("a zone key whose object refers to itself is an error naming the key, not endless recursion")
+  func selfContainingZoneKeyIsRefused() throws {
+    // The zone (UID 1) is its own change token: the chain of references never ends.
+    let zoneID: [Any] = [
+      ["ZoneName": ["CF$UID": 4], "ownerName": ["CF$UID": 5], "$class": ["CF$UID": 6]], "Notes", "__defaultOwner__",
+      ["$classname": "CKRecordZoneID", "$classes": ["CKRecordZoneID", "NSObject"]],
+    ]
+    let data = try Self.archive(
+      rootClass: "CKRecordZone", fields: ["ZoneID": ["CF$UID": 3], "CurrentServerChangeToken": ["CF$UID": 1]],
+      more: zoneID)
+    let error = #expect(throws: CloudKitArchiveError.self) { try CloudKitArchive(data: data) }
+    #expect(error?.description.contains("objects nested at most 16 deep") == true, "\(String(describing: error))")
+    #expect(error?.description.contains("CurrentServerChangeToken") == true)
+  }
+
   /// A keyed archive whose root object (UID 1) has `rootClass` and `fields`, written by Foundation.
-  static func archive(rootClass: String, fields: [String: Any] = [:]) throws -> Data {
+  /// `more` objects follow, from UID 3 on.
+  static func archive(rootClass: String, fields: [String: Any] = [:], more: [Any] = []) throws -> Data {
     var root = fields
     root["$class"] = ["CF$UID": 2]
     let xml = try PropertyListSerialization.data(
       fromPropertyList: [
         "$archiver": "NSKeyedArchiver", "$version": 100_000, "$top": ["root": ["CF$UID": 1]],
-        "$objects": ["$null", root, ["$classname": rootClass, "$classes": [rootClass, "NSObject"]]],
+        "$objects": ["$null", root, ["$classname": rootClass, "$classes": [rootClass, "NSObject"]]] + more,
       ], format: .xml, options: 0)
     // Foundation writes UIDs as {CF$UID: n} dictionaries in XML, which is how keyed archives spell them.
     return xml

@@ -1,8 +1,9 @@
 import Foundation
 
 /// A whole archived `CKRecordZone`: its ID, its capabilities and its share, read from Apple's archive. CloudKit's other
-/// keys, undocumented, are kept where they hold a number or a Boolean (quota usage, device count, expired), so such a
-/// zone writes back as it was read; object-valued ones (change tokens, key IDs, expiration dates) are not kept yet.
+/// keys, undocumented, are kept as they were archived — numbers and Booleans (quota usage, device count, expired) and
+/// objects with everything they refer to (change tokens, key IDs, expiration dates) — so a zone writes back as it was
+/// read.
 public struct ArchivedZone: Sendable, Hashable {
   /// `CKRecordZone.Capabilities`, by raw value; bits Apple adds later are kept.
   public struct Capabilities: OptionSet, Sendable, Hashable {
@@ -28,8 +29,8 @@ public struct ArchivedZone: Sendable, Hashable {
   public var capabilities: Capabilities
   /// The zone-wide share's record, when the zone is shared whole (`ShareReference`).
   public var share: Reference?
-  /// CloudKit's other archived keys with plain values, kept to write them back.
-  var otherFields: [String: PropertyList] = [:]
+  /// CloudKit's other archived keys, kept to write them back.
+  var otherFields: [String: DetachedArchiveObject] = [:]
 
   /// A zone with these properties.
   /// - Parameters:
@@ -64,16 +65,14 @@ public struct ArchivedZone: Sendable, Hashable {
     capabilities = Capabilities(rawValue: bits ?? 0)
     share = try archive.reference(fields[Keys.share], field: path(Keys.share))
     for (key, value) in fields where ![Keys.zone, Keys.capabilities, Keys.share, "$class"].contains(key) {
-      switch value {
-      case .integer, .real, .bool: otherFields[key] = value
-      default: break  // An object (a change token, a date, a key ID) or $null: not kept.
-      }
+      otherFields[key] = try archive.detached(value, field: path(key))
     }
   }
 
   /// The archived object, as `NSKeyedArchiver` writes it.
   func archiveObject(into builder: inout KeyedArchiveBuilder) -> PropertyList {
-    var fields = otherFields
+    var fields: [String: PropertyList] = [:]
+    for key in otherFields.keys.sorted() { fields[key] = otherFields[key].map { builder.attach($0) } }
     fields[Keys.zone] = Record.archive(zoneID, into: &builder)
     fields[Keys.capabilities] = .integer(capabilities.rawValue)
     if let share { fields[Keys.share] = Record.archive(share, into: &builder) }

@@ -27,15 +27,21 @@ struct KeyedArchiveBuilder {
 
   /// An object of `className` (whose superclass chain is `className`, `NSObject`) with `fields`.
   mutating func object(className: String, fields: [String: PropertyList]) -> PropertyList {
+    object(classes: [className, "NSObject"], fields: fields)
+  }
+
+  /// An object whose class chain is `classes`, the class itself first, with `fields`.
+  mutating func object(classes: [String], fields: [String: PropertyList]) -> PropertyList {
     var dict = fields
-    dict["$class"] = classReference(className)
+    dict["$class"] = classReference(classes)
     return append(.dictionary(dict))
   }
 
-  private mutating func classReference(_ name: String) -> PropertyList {
+  /// The class description for `classes` (the class first), archived once per class name.
+  private mutating func classReference(_ classes: [String]) -> PropertyList {
+    let name = classes.first ?? "NSObject"
     if let uid = classUIDs[name] { return .uid(uid) }
-    let ref = append(
-      .dictionary(["$classname": .string(name), "$classes": .array([.string(name), .string("NSObject")])]))
+    let ref = append(.dictionary(["$classname": .string(name), "$classes": .array(classes.map(PropertyList.string))]))
     if case .uid(let uid) = ref { classUIDs[name] = uid }
     return ref
   }
