@@ -116,6 +116,30 @@ struct CloudKitStateArchiveTests {
     #expect(Set(classNames).isSuperset(of: ["CKServerChangeToken", "NSDate", "NSArray", "CKRecordZone"]))
   }
 
+  @Test("a whole archived record's values read back: strings, numbers, dates, data, references and lists of them")
+  func wholeRecordValuesReadBack() throws {
+    let notes = try ZoneID(zoneName: "Notes")
+    var record = Record(recordType: "Note", recordID: try RecordID(recordName: "note-1", zoneID: notes))
+    record["title"] = "Groceries"
+    record["count"] = 3
+    record["ratio"] = 0.5
+    record["due"] = .timestamp(Date(timeIntervalSinceReferenceDate: 787_000_000.5))
+    record["blob"] = .bytes(Data([1, 2, 3]))
+    record["tags"] = ["home", "weekly"]
+    let folder = try RecordID(recordName: "folder-1", zoneID: notes)
+    record["folder"] = .reference(Reference(recordID: folder, action: .deleteSelf))
+    record["related"] = .list([
+      .reference(Reference(recordID: try RecordID(recordName: "note-2", zoneID: notes))),
+      .reference(Reference(recordID: try RecordID(recordName: "note-3", zoneID: notes))),
+    ])
+    guard case .record(let read) = try CloudKitArchive(data: CloudKitArchive.record(record).archivedData()) else {
+      Issue.record("not a record")
+      return
+    }
+    for key in record.allKeys { #expect(read[key] == record[key], "\(key)") }
+    #expect(read.allKeys == record.allKeys)
+  }
+
   @Test("a whole archived share reads its values; they write back in a whole archive, never in system fields")
   func readsWholeShareValues() throws {
     let data = try Fixtures.data("canopy-ckshare-owned-by-current-user-SANITIZED.bplist")

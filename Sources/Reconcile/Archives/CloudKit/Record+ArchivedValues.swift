@@ -2,8 +2,8 @@ import Foundation
 
 /// A whole archived `CKRecord` or `CKShare` (`archivedData(withRootObject:)`, not `encodeSystemFields(with:)`) holds its
 /// values in a `CKRecordValueStore` under `ValueStore`: `RecordValues`, an `NSDictionary` of key to value. Read here:
-/// strings, numbers (an integer or Boolean as `INT64`, a real as `DOUBLE`), `NSDate`s, `NSData`, and arrays of one of
-/// those. Other values (references, assets, locations), encrypted values (`EncryptedValueStore`), keys that break
+/// strings, numbers (an integer or Boolean as `INT64`, a real as `DOUBLE`), `NSDate`s, `NSData`, `CKReference`s, and
+/// arrays of one of those. Other values (assets, locations), encrypted values (`EncryptedValueStore`), keys that break
 /// CloudKit's rules and values it would refuse (a mixed list, a number that is not finite) are not read yet.
 enum ArchivedValues {
   static let store = "ValueStore"
@@ -59,6 +59,8 @@ enum ArchivedValues {
         return (try? archive.date(object, field: field)).flatMap { $0 }.map(FieldValue.timestamp)
       case "NSData", "NSMutableData":
         return try archive.data(object, field: field).map(FieldValue.bytes)
+      case CloudKitArchiveKeys.referenceClass:
+        return try archive.reference(object, field: field).map(FieldValue.reference)
       case "NSArray", "NSMutableArray":
         guard depth == 0 else { return nil }
         var elements: [FieldValue] = []
@@ -115,7 +117,8 @@ enum ArchivedValues {
         objects.append(object)
       }
       return b.object(className: "NSArray", fields: ["NS.objects": .array(objects)])
-    case .reference, .asset, .location: return nil
+    case .reference(let reference): return Record.archive(reference, into: &b)
+    case .asset, .location: return nil
     }
   }
 }
