@@ -282,6 +282,23 @@ struct CloudKitStateArchiveTests {
     #expect(error?.description.contains("nested at most 4 deep") == true)
   }
 
+  @Test("two classes that share a name but not a superclass chain each write back with their own (a fuzz find)")
+  func classesSharingANameKeepTheirChains() throws {
+    let more: [Any] = [
+      ["ZoneName": ["CF$UID": 4], "ownerName": ["CF$UID": 5], "$class": ["CF$UID": 6]], "Notes", "__defaultOwner__",
+      ["$classname": "CKRecordZoneID", "$classes": ["CKRecordZoneID", "NSObject"]],
+      ["NS.time": 1.5, "$class": ["CF$UID": 8]], ["$classname": "NSArray", "$classes": ["NSDate", "NSObject"]],
+      ["NS.objects": [] as [Any], "$class": ["CF$UID": 10]],
+      ["$classname": "NSArray", "$classes": ["NSArray", "NSObject"]],
+    ]
+    let data = try Self.archive(
+      rootClass: "CKRecordZone",
+      fields: ["ZoneID": ["CF$UID": 3], "ExpirationDate": ["CF$UID": 7], "InvitedKeysToRemove": ["CF$UID": 9]],
+      more: more)
+    let zone = try CloudKitArchive(data: data)
+    #expect(try CloudKitArchive(data: zone.archivedData()) == zone)
+  }
+
   @Test("a zone key whose object refers to itself is an error naming the key, not endless recursion")
   func selfContainingZoneKeyIsRefused() throws {
     // The zone (UID 1) is its own change token: the chain of references never ends.

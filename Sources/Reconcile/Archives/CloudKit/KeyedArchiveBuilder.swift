@@ -5,7 +5,8 @@ import Foundation
 struct KeyedArchiveBuilder {
   private(set) var objects: [PropertyList] = [.string("$null")]
   private var stringUIDs: [String: UInt64] = [:]
-  private var classUIDs: [String: UInt64] = [:]
+  /// Class descriptions by their whole chain: two classes may share a name and not their superclasses.
+  private var classUIDs: [[String]: UInt64] = [:]
 
   /// `$null`'s UID. Computed rather than stored: a stored global holding a boxed enum is reported as a leak by
   /// LeakSanitizer when fuzzing.
@@ -37,12 +38,12 @@ struct KeyedArchiveBuilder {
     return append(.dictionary(dict))
   }
 
-  /// The class description for `classes` (the class first), archived once per class name.
+  /// The class description for `classes` (the class first), archived once per chain.
   private mutating func classReference(_ classes: [String]) -> PropertyList {
+    if let uid = classUIDs[classes] { return .uid(uid) }
     let name = classes.first ?? "NSObject"
-    if let uid = classUIDs[name] { return .uid(uid) }
     let ref = append(.dictionary(["$classname": .string(name), "$classes": .array(classes.map(PropertyList.string))]))
-    if case .uid(let uid) = ref { classUIDs[name] = uid }
+    if case .uid(let uid) = ref { classUIDs[classes] = uid }
     return ref
   }
 
