@@ -290,24 +290,38 @@ struct ListPolicyScaleTests {
     return resolved["k"]?.listValue ?? []
   }
 
+  /// Sixty elements every version ends with: enough to take a merge past the short-list path.
+  static let tail = (0..<60).map { "tail\($0)" }
+
+  /// Expects the short lists and the same lists padded with ``tail`` to merge alike — the ordered merge (when
+  /// `ordered`) gaining only the tail, each set rule holding the same elements — and returns the short ordered merge.
+  @discardableResult
+  static func expectPathsAgree(
+    _ ancestor: [String], _ server: [String], _ client: [String], ordered: Bool = true, _ replay: String
+  ) throws -> [FieldValue] {
+    let short = try merge(.orderedList, ancestor, server, client)
+    if ordered {
+      let long = try merge(.orderedList, ancestor + tail, server + tail, client + tail)
+      #expect(long == short + tail.map(FieldValue.string), "orderedList; \(replay)")
+    }
+    for rule in FieldMerge.SetRule.allCases {
+      let shortSet = try merge(.set(rule), ancestor, server, client)
+      let longSet = try merge(.set(rule), ancestor + tail, server + tail, client + tail)
+      #expect(Set(longSet) == Set(shortSet + tail.map(FieldValue.string)), "set(\(rule)); \(replay)")
+    }
+    return short
+  }
+
   @Test(
     "a merge of short lists, padded past the short-list path with a common tail, gains only the tail (seeds 0...199)")
   func paddingChangesNothing() throws {
-    let tail = (0..<60).map { "tail\($0)" }
     for seed in TestSeeds.seeds(0...199) {
       var random = SeededRandom(seed: seed)
       let ancestor = (0..<Int.random(in: 0...8, using: &random)).map { "a\($0)" }
       let server = Self.edited(ancestor, "s", edits: Int.random(in: 1...4, using: &random), &random)
       let client = Self.edited(ancestor, "c", edits: Int.random(in: 1...4, using: &random), &random)
       let replay = TestSeeds.replay(seed, test: "ListPolicyScaleTests")
-      let short = try Self.merge(.orderedList, ancestor, server, client)
-      let long = try Self.merge(.orderedList, ancestor + tail, server + tail, client + tail)
-      #expect(long == short + tail.map(FieldValue.string), "orderedList; \(replay)")
-      for rule in FieldMerge.SetRule.allCases {
-        let shortSet = try Self.merge(.set(rule), ancestor, server, client)
-        let longSet = try Self.merge(.set(rule), ancestor + tail, server + tail, client + tail)
-        #expect(Set(longSet) == Set(shortSet + tail.map(FieldValue.string)), "set(\(rule)); \(replay)")
-      }
+      let short = try Self.expectPathsAgree(ancestor, server, client, replay)
       // What each policy promises, on the short lists.
       let removedBySomeone = Set(ancestor).subtracting(server).union(Set(ancestor).subtracting(client))
       let added = Set(server).union(client).subtracting(ancestor)
@@ -326,7 +340,6 @@ struct ListPolicyScaleTests {
       "K", "\u{212A}", "\u{E9}", "e\u{301}", "a", "a\u{0}", "", "a longer tag", "a longer tah", "caf\u{E9} au lait",
       "cafe\u{301} au lait",
     ]
-    let tail = (0..<60).map { "tail\($0)" }
     for seed in TestSeeds.seeds(0...299) {
       var random = SeededRandom(seed: seed)
       func draw() -> [String] {
@@ -336,16 +349,8 @@ struct ListPolicyScaleTests {
       let replay = TestSeeds.replay(seed, test: "ListPolicyScaleTests")
       // Where an element repeats, the two paths' diffs may match different copies (either is a longest common
       // subsequence), so the ordered merge is held to the long path only where every element is distinct.
-      if [ancestor, server, client].allSatisfy({ Set($0).count == $0.count }) {
-        let short = try Self.merge(.orderedList, ancestor, server, client)
-        let long = try Self.merge(.orderedList, ancestor + tail, server + tail, client + tail)
-        #expect(long == short + tail.map(FieldValue.string), "orderedList; \(replay)")
-      }
-      for rule in FieldMerge.SetRule.allCases {
-        let shortSet = try Self.merge(.set(rule), ancestor, server, client)
-        let longSet = try Self.merge(.set(rule), ancestor + tail, server + tail, client + tail)
-        #expect(Set(longSet) == Set(shortSet + tail.map(FieldValue.string)), "set(\(rule)); \(replay)")
-      }
+      let distinct = [ancestor, server, client].allSatisfy { Set($0).count == $0.count }
+      try Self.expectPathsAgree(ancestor, server, client, ordered: distinct, replay)
     }
   }
 
