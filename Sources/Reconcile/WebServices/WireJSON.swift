@@ -11,7 +11,7 @@ public import Foundation
 public enum WireJSON {
   /// The default nesting limit: a record needs about six levels (record, fields, field, list, location), a response
   /// envelope two more.
-  public static let maximumDepth = 32
+  public static let maximumDepth = JSONTree.defaultMaximumDepth
 
   /// Checks that `data` is strict JSON as described above.
   /// - Parameters:

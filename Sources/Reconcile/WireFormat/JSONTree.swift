@@ -30,9 +30,13 @@ final class JSONTree {
     self.strings = strings
   }
 
+  /// How deep arrays and objects may nest unless a caller says otherwise: a record needs about six levels (record,
+  /// fields, field, list, location), a response envelope two more. ``WireJSON/maximumDepth`` publishes it.
+  static let defaultMaximumDepth = 32
+
   /// Reads `data` with the checks of ``WireJSON/check(_:maximumDepth:)``.
   /// - Throws: ``WireJSONError`` naming the first problem and its byte offset, as the check does.
-  static func parse(_ data: Data, maximumDepth: Int = WireJSON.maximumDepth) throws(WireJSONError) -> JSONTree {
+  static func parse(_ data: Data, maximumDepth: Int = defaultMaximumDepth) throws(WireJSONError) -> JSONTree {
     let result: Result<Builder, WireJSONError> = data.withUnsafeBytes { buffer in
       var scanner = JSONScanner(buffer, maximumDepth: maximumDepth, output: Builder(expectedBytes: buffer.count))
       do throws(WireJSONError) {
