@@ -299,6 +299,26 @@ struct CloudKitStateArchiveTests {
     #expect(try CloudKitArchive(data: zone.archivedData()) == zone)
   }
 
+  @Test("a zone key holding a bare array or dictionary of references writes back what they refer to, not stale UIDs")
+  func bareCollectionsKeepWhatTheyReferTo() throws {
+    let more: [Any] = [
+      ["ZoneName": ["CF$UID": 4], "ownerName": ["CF$UID": 5], "$class": ["CF$UID": 6]], "Notes", "__defaultOwner__",
+      ["$classname": "CKRecordZoneID", "$classes": ["CKRecordZoneID", "NSObject"]],
+      [["CF$UID": 8]], "first key",
+      ["only": ["CF$UID": 10]], "second key",
+    ]
+    let data = try Self.archive(
+      rootClass: "CKRecordZone",
+      fields: ["ZoneID": ["CF$UID": 3], "InvitedKeysToRemove": ["CF$UID": 7], "ZoneishKeyID": ["CF$UID": 9]],
+      more: more)
+    let zone = try CloudKitArchive(data: data)
+    let written = try zone.archivedData()
+    #expect(try CloudKitArchive(data: written) == zone)
+    let plist = try PropertyListSerialization.propertyList(from: written, format: nil) as? [String: Any]
+    let strings = (plist?["$objects"] as? [Any] ?? []).compactMap { $0 as? String }
+    #expect(strings.contains("first key") && strings.contains("second key"))
+  }
+
   @Test("a zone key whose object refers to itself is an error naming the key, not endless recursion")
   func selfContainingZoneKeyIsRefused() throws {
     // The zone (UID 1) is its own change token: the chain of references never ends.

@@ -30,8 +30,8 @@ final class JSONTree {
     self.strings = strings
   }
 
-  /// How deep arrays and objects may nest unless a caller says otherwise: a record needs about six levels (record,
-  /// fields, field, list, location), a response envelope two more. ``WireJSON/maximumDepth`` publishes it.
+  /// How deep arrays and objects may nest unless a caller says otherwise; ``WireJSON/maximumDepth`` publishes it and
+  /// says why it is enough.
   static let defaultMaximumDepth = 32
 
   /// Reads `data` with the checks of ``WireJSON/check(_:maximumDepth:)``.

@@ -1,16 +1,19 @@
 /// A value of an `NSKeyedArchiver` archive lifted out with every object it refers to, so it can be written into another
 /// archive unchanged: what Reconcile keeps of keys it does not interpret (a zone's change tokens, key IDs and dates).
+/// No UID of the archive it came from survives inside it: each is replaced by what it referred to.
 indirect enum DetachedArchiveObject: Hashable, Sendable {
   /// `$null`.
   case null
-  /// A value stored in place: a number or a Boolean.
+  /// A plain value stored in place: a number, a Boolean, a string, data or a date.
   case value(PropertyList)
-  /// An object in `$objects` that is not keyed: a string, data, a number.
-  case object(PropertyList)
-  /// A keyed object: its class chain (`$classes`, the class itself first) and its fields.
-  case instance(classes: [String], fields: [String: DetachedArchiveObject])
   /// An array stored in place, such as a collection's `NS.objects`.
   case array([DetachedArchiveObject])
+  /// A dictionary without a class, stored in place.
+  case dictionary([String: DetachedArchiveObject])
+  /// An entry of `$objects` without a class (a string, data, a bare array), referred to by UID.
+  case object(DetachedArchiveObject)
+  /// A keyed object in `$objects`: its class chain (`$classes`, the class itself first) and its fields.
+  case instance(classes: [String], fields: [String: DetachedArchiveObject])
 
   /// How deep objects may nest: a change token or a date is two levels; a hostile archive's chain of references stops
   /// here with an error rather than exhausting the stack.
@@ -32,7 +35,9 @@ extension KeyedArchiveReader {
     switch value {
     case .uid:
       guard let object = try resolve(value, field: field) else { return .null }
-      guard case .dictionary(let fields) = object, let classReference = fields["$class"] else { return .object(object) }
+      guard case .dictionary(let fields) = object, let classReference = fields["$class"] else {
+        return .object(try detached(object, field: field, depth: depth + 1))
+      }
       guard case .dictionary(let description)? = try resolve(classReference, field: field + ".$class"),
         case .string(let name)? = description["$classname"]
       else { throw .wrongType(field: field + ".$class", expected: "class description", found: "something else") }
@@ -52,6 +57,12 @@ extension KeyedArchiveReader {
         detachedItems.append(try detached(item, field: "\(field)[\(index)]", depth: depth + 1))
       }
       return .array(detachedItems)
+    case .dictionary(let members):
+      var detachedMembers: [String: DetachedArchiveObject] = [:]
+      for (key, member) in members {
+        detachedMembers[key] = try detached(member, field: field + "." + key, depth: depth + 1)
+      }
+      return .dictionary(detachedMembers)
     default:
       return .value(value)
     }
@@ -60,18 +71,22 @@ extension KeyedArchiveReader {
 
 extension KeyedArchiveBuilder {
   /// Writes `detached` and every object it holds into this archive; returns what stands for it where it is stored.
+  /// Members are written in key order, so the same object writes the same bytes in every run.
   mutating func attach(_ detached: DetachedArchiveObject) -> PropertyList {
     switch detached {
     case .null: return Self.null
     case .value(let value): return value
-    case .object(.string(let text)): return string(text)
-    case .object(let object): return append(object)
     case .array(let items): return .array(items.map { attach($0) })
-    case .instance(let classes, let fields):
-      var attached: [String: PropertyList] = [:]
-      // In key order, so the same object writes the same bytes in every run.
-      for key in fields.keys.sorted() { attached[key] = fields[key].map { attach($0) } }
-      return object(classes: classes, fields: attached)
+    case .dictionary(let members): return .dictionary(attach(members))
+    case .object(.value(.string(let text))): return string(text)
+    case .object(let stored): return append(attach(stored))
+    case .instance(let classes, let fields): return object(classes: classes, fields: attach(fields))
     }
+  }
+
+  private mutating func attach(_ members: [String: DetachedArchiveObject]) -> [String: PropertyList] {
+    var attached: [String: PropertyList] = [:]
+    for key in members.keys.sorted() { attached[key] = members[key].map { attach($0) } }
+    return attached
   }
 }

@@ -106,7 +106,8 @@ package enum SequenceDiff {
   /// The same walk as ``tableMatches(old:new:into:shift:)`` for an `old` of at most 64 tokens (and the same `shift`),
   /// with each column of the table kept as one word (the bit-vector LCS of Allison and Dix, as Hyyrö writes it):
   /// `rows[j]` is built from the end of `new`, over `old` reversed (token `i` at bit `n - 1 - i`), so the LCS length of
-  /// `old[i...]` and `new[j...]` is the number of zero bits of `rows[j]` below bit `n - i`. O(*n* · *m*) one-instruction comparisons and no table.
+  /// `old[i...]` and `new[j...]` is the number of zero bits of `rows[j]` below bit `n - i`. O(*n* · *m*)
+  /// one-instruction comparisons and no table.
   package static func bitParallelMatches(
     old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, into matched: UnsafeMutableBufferPointer<Int>,
     shift: Int = 0
