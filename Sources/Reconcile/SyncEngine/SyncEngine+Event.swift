@@ -56,8 +56,8 @@ extension SyncEngine {
 
   /// A deleted zone and why: `CKSyncEngine.Event.FetchedDatabaseChanges.Deletion`.
   public struct ZoneDeletion: Sendable, Hashable {
-    /// Why a zone is gone.
-    public enum Reason: Sendable, Hashable {
+    /// Why a zone is gone. `Codable`, so an app can keep on disk a reason it has not acted on yet.
+    public enum Reason: Sendable, Hashable, Codable {
       /// A client deleted it.
       case deleted
       /// The user deleted the app's data in Settings: do not upload it again.

@@ -6,11 +6,13 @@ import Testing
 struct ReplayCase: Sendable, CustomTestStringConvertible {
   var behaviour: String
   var script: String
+  /// Clients the script may name beyond the built-in ones.
+  var clients: [ClientUnderTest] = []
   var testDescription: String { behaviour }
 
   /// Replays the script and records every broken invariant.
   func expectHeld(sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let result = try Simulation.replay(script)
+    let result = try Simulation.replay(script, clients: clients)
     #expect(result.passed, "\(behaviour): \(result.violations)", sourceLocation: sourceLocation)
   }
 }

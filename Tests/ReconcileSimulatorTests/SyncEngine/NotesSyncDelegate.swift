@@ -42,6 +42,20 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     var engineState: SyncEngine.StateSerialization?
     /// Whether the zone exists on the server, as far as the app knows.
     var zoneExists = false
+    /// Why the zone is gone, as far as a save's error tells (`zoneNotFound`: deleted; `userDeletedZone`: purged). The
+    /// notes stay until a fetch's database changes say why — after an encrypted-data reset the user still wants every
+    /// note — or, when they do not say, the error's reason stands.
+    var zoneMissing: SyncEngine.ZoneDeletion.Reason?
+    /// Notes uploaded again after the zone went, not yet saved or merged since: the last server version known before
+    /// stays their ancestor, so another device's upload of that same version is not taken for an edit.
+    var reuploaded: Set<RecordID> = []
+    /// Whether the zone went, for a reason that keeps the user's notes, and was created again before this device
+    /// heard (the database changes reported both): it may have saved into the new zone already, so the zone's listing
+    /// from its beginning decides — a note the server had confirmed that the listing does not bring is uploaded again.
+    var listingDecidesReupload = false
+    /// Notes a save found missing (`unknownItem`): deleted by another device, or gone with the zone, which another
+    /// device has created again. Each stays until a fetch has said which; then the delete policy decides.
+    var missingOnSave: Set<RecordID> = []
     /// This device's clock for edit stamps.
     var clock: HybridLogicalClock
     /// The latest time the app read its clock: stamps and tombstones use it, so handling an event reads no clock.
@@ -91,6 +105,7 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     store.now = max(store.now, now)
     guard let note = store.notes.removeValue(forKey: id) else { return }
     store.ancestors[id] = nil
+    store.reuploaded.remove(id)
     if !note.isKnownToServer, !store.handedOut.contains(id), !store.replacing.contains(id) {
       // Never handed to the engine, nor replacing a deleted note whose deletion is still owed: nothing to delete on the
       // server, and a copy fetched later is someone else's.
@@ -118,14 +133,18 @@ struct NotesSyncDelegate: SyncEngineDelegate {
       store.fetchStartsOver = false
       store.seenInFullFetch = []
     case .fetchedDatabaseChanges(let changes):
-      if changes.modifications.contains(zoneID) {
+      let recreated = changes.modifications.contains(zoneID)
+      if recreated {
         store.zoneExists = true
       } else {
         store.awaitingFetch.subtract(store.fetchCovers)  // The zone did not change: no note was created anew.
       }
       for deletion in changes.deletions where deletion.zoneID == zoneID {
-        zoneDisappeared(deletion.reason, &syncEngine)
+        zoneDisappeared(deletion.reason, recreated: recreated, &syncEngine)
       }
+      // There again, without a word on why it went (the changes' history can be trimmed): the error's reason stands,
+      // before the zone's fetch brings what the new zone holds.
+      if recreated, let reason = store.zoneMissing { zoneDisappeared(reason, recreated: true, &syncEngine) }
     case .fetchedRecordZoneChanges(let changes):
       for server in changes.modifications where server.recordID.zoneID == zoneID {
         store.seenInFullFetch?.insert(server.recordID)
@@ -134,6 +153,12 @@ struct NotesSyncDelegate: SyncEngineDelegate {
       for deletion in changes.deletions where deletion.recordID.zoneID == zoneID {
         deletedOnServer(deletion, &syncEngine)
       }
+    case .didFetchChanges:
+      // The database changes did not say why the zone went (their history can be trimmed): the error's reason stands.
+      if let reason = store.zoneMissing { zoneDisappeared(reason, &syncEngine) }
+      // Nor did they say the zone went, and the listing did not bring the note: it was deleted.
+      for id in store.missingOnSave.sorted() { missingOnServer(id, &syncEngine) }
+      store.missingOnSave = []
     case .sentDatabaseChanges(let sent):
       if sent.savedZones.contains(zoneID) { store.zoneExists = true }
     case .didFetchRecordZoneChanges(let zone, let error) where zone == zoneID:
@@ -143,9 +168,14 @@ struct NotesSyncDelegate: SyncEngineDelegate {
       }
       if let seen = store.seenInFullFetch {
         for (id, note) in store.notes.sorted(by: { $0.key < $1.key }) where note.isKnownToServer && !seen.contains(id) {
-          deletedOnServer(DeletedRecord(recordID: id, recordType: note.recordType), &syncEngine)
+          if store.listingDecidesReupload {
+            uploadAgain(id, &syncEngine)  // It went with the old zone.
+          } else {
+            deletedOnServer(DeletedRecord(recordID: id, recordType: note.recordType), &syncEngine)
+          }
         }
         store.seenInFullFetch = nil
+        store.listingDecidesReupload = false
       }
       store.awaitingFetch.subtract(store.fetchCovers)
     case .sentRecordZoneChanges(let sent):
@@ -178,6 +208,7 @@ struct NotesSyncDelegate: SyncEngineDelegate {
       }
     }
     store.held[id] = nil
+    store.missingOnSave.remove(id)  // The server has it after all.
     if store.deletedVersions[id] != nil {
       // This device deleted the note and the server has not confirmed it yet.
       if let tombstone = store.tombstones[id], deletionStands(tombstone, against: server) {
@@ -226,7 +257,11 @@ struct NotesSyncDelegate: SyncEngineDelegate {
       syncEngine.add(pendingRecordZoneChanges: [.saveRecord(conflict.recordID)])
       return
     }
-    if let ancestor = conflict.ancestor, let born = ancestor.creationDate, conflict.server.creationDate != born {
+    // A note uploaded again after the zone went has a new creation date, and is still the same note.
+    let uploadedAgain = store.reuploaded.remove(conflict.recordID) != nil
+    if !uploadedAgain, let ancestor = conflict.ancestor, let born = ancestor.creationDate,
+      conflict.server.creationDate != born
+    {
       guard deletePolicy == .editWins else {
         store.notes[conflict.recordID] = conflict.server
         return
@@ -243,6 +278,10 @@ struct NotesSyncDelegate: SyncEngineDelegate {
   /// A note was deleted on the server: the delete policy decides between the deletion and unsent edits.
   private mutating func deletedOnServer(_ deletion: DeletedRecord, _ syncEngine: inout SyncEngine.State) {
     let id = deletion.recordID
+    store.missingOnSave.remove(id)  // The deletion is why a save found it missing.
+    if let local = store.notes[id], !local.isKnownToServer, !store.handedOut.contains(id) {
+      return  // Created here since, never sent: the deletion is of an older note with its name.
+    }
     let tombstone = Tombstone(
       recordID: id, recordType: deletion.recordType, deletedAt: store.now,
       creationDate: store.ancestors[id]?.creationDate)
@@ -270,6 +309,7 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     store.handedOut.remove(id)
     store.mayHaveLanded.remove(id)
     store.replacing.remove(id)
+    store.reuploaded.remove(id)
     if var deleted = store.tombstones[id], deleted.creationDate == nil {
       // Deleted while its first save was in flight: the deletion now knows which note it deletes.
       deleted.creationDate = saved.creationDate
@@ -280,9 +320,14 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     store.notes[id] = Self.rebase(local, onto: saved)
   }
 
-  /// A save failed: merge a conflict, apply the delete policy to a deleted note, re-create a deleted zone.
+  /// A save failed: merge a conflict, apply the delete policy to a deleted note, wait to learn why the zone went.
   private mutating func saveFailed(_ failure: SyncEngine.FailedRecordSave, _ syncEngine: inout SyncEngine.State) {
     let id = failure.record.recordID
+    switch failure.error.code {
+    case .zoneNotFound where store.zoneMissing == nil: store.zoneMissing = .deleted
+    case .userDeletedZone: store.zoneMissing = .purged
+    default: break
+    }
     if failure.error.isTransient, store.handedOut.contains(id) { store.mayHaveLanded.insert(id) }
     if !failure.error.isTransient, failure.error.code != .batchRequestFailed, !store.mayHaveLanded.contains(id) {
       store.handedOut.remove(id)
@@ -302,19 +347,23 @@ struct NotesSyncDelegate: SyncEngineDelegate {
       resolve(Conflict(client: local, ancestor: store.ancestors[id], server: server), &syncEngine)
       store.ancestors[id] = server
     case .unknownItem:
-      switch deletePolicy.resolveUnknownItem(for: local, at: store.now) {
-      case .deleted(let tombstone):
-        store.notes[id] = nil
-        store.tombstones.insert(tombstone)
-      case .recreate(let note), .keep(let note):
-        store.notes[id] = note
-        store.ancestors[id] = nil
-        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
-      }
-    case .zoneNotFound, .userDeletedZone:
-      zoneDisappeared(.deleted, &syncEngine)
+      store.missingOnSave.insert(id)
     default:
       break  // Transient errors and batchRequestFailed stay pending; the engine retries them.
+    }
+  }
+
+  /// A note a save found missing, after a fetch: the delete policy decides between the deletion and the note.
+  private mutating func missingOnServer(_ id: RecordID, _ syncEngine: inout SyncEngine.State) {
+    guard let local = store.notes[id], local.isKnownToServer else { return }  // Deleted, or uploaded again, since.
+    switch deletePolicy.resolveUnknownItem(for: local, at: store.now) {
+    case .deleted(let tombstone):
+      store.notes[id] = nil
+      store.tombstones.insert(tombstone)
+    case .recreate(let note), .keep(let note):
+      store.notes[id] = note
+      store.ancestors[id] = nil
+      syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
     }
   }
   // end snippet
@@ -322,13 +371,28 @@ struct NotesSyncDelegate: SyncEngineDelegate {
   // snippet: zone
   /// The zone is gone, and the notes the server had with it. Notes it never confirmed go into a re-created zone — all
   /// notes after an encrypted-data reset (the user still wants them), or when `reuploadAfterZoneLoss`; none when the
-  /// user purged the app's data, which must not come back.
-  private mutating func zoneDisappeared(_ reason: SyncEngine.ZoneDeletion.Reason, _ syncEngine: inout SyncEngine.State)
-  {
-    store.zoneExists = false
+  /// user purged the app's data, which must not come back. A confirmed note uploaded again keeps its ancestor. When the
+  /// zone was created again since (`recreated`) and the notes stay, the zone's listing decides which went with it.
+  private mutating func zoneDisappeared(
+    _ reason: SyncEngine.ZoneDeletion.Reason, recreated: Bool = false, _ syncEngine: inout SyncEngine.State
+  ) {
+    let keepsConfirmed = reason == .encryptedDataReset || (reason == .deleted && reuploadAfterZoneLoss)
+    store.zoneMissing = nil
+    store.missingOnSave = []
     store.fetchStartsOver = true
     store.seenInFullFetch = nil
-    store.ancestors = [:]
+    if recreated, keepsConfirmed {
+      // This device may have saved into the new zone: nothing is dropped, and the old zone's notes merge as uploaded
+      // again, over the last version they knew.
+      store.listingDecidesReupload = true
+      store.reuploaded.formUnion(store.notes.keys.filter { store.ancestors[$0] != nil })
+      // A save the missing zone refused is no longer pending: a note the server never confirmed is queued again.
+      for (id, note) in store.notes.sorted(by: { $0.key < $1.key }) where !note.isKnownToServer {
+        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+      }
+      return
+    }
+    store.zoneExists = false
     store.tombstones = Tombstones()
     store.deletedVersions = [:]
     store.awaitingFetch = []
@@ -336,16 +400,28 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     store.mayHaveLanded = []
     syncEngine.remove(
       pendingRecordZoneChanges: syncEngine.pendingRecordZoneChanges.filter { $0.recordID.zoneID == zoneID })
-    let keepsConfirmed = reason == .encryptedDataReset || (reason == .deleted && reuploadAfterZoneLoss)
+    store.listingDecidesReupload = false
+    let ancestors = store.ancestors
+    store.ancestors = [:]
+    store.reuploaded = []
     for (id, note) in store.notes.sorted(by: { $0.key < $1.key }) {
       if reason == .purged || (note.isKnownToServer && !keepsConfirmed) {
         store.notes[id] = nil
       } else {
-        store.notes[id] = Self.asNew(note)
-        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+        store.ancestors[id] = ancestors[id]
+        uploadAgain(id, &syncEngine)
       }
     }
     if !store.notes.isEmpty { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
+  }
+
+  /// Queues `id` to be saved as a new note; a note the server had confirmed keeps its last version as the ancestor of
+  /// its first merge.
+  private mutating func uploadAgain(_ id: RecordID, _ syncEngine: inout SyncEngine.State) {
+    guard let note = store.notes[id] else { return }
+    store.notes[id] = Self.asNew(note)
+    if store.ancestors[id] != nil { store.reuploaded.insert(id) }
+    syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
   }
 
   /// The iCloud account changed, and the engine has reset its state and cleared what was pending. A sign-out or a

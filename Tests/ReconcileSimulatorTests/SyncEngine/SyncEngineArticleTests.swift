@@ -81,9 +81,9 @@ struct SyncEngineArticleTests {
     arguments: [FaultProfile.flaky, .hostile, .swarm])
   func articleDelegateUnderFaults(_ faults: FaultProfile) {
     // The article's documented limit, left out by configuration: the zone deleted (by another device, or purged by the
-    // user in Settings). Devices share record names, sign out and switch accounts.
+    // user in Settings). Devices share record names, sign out, switch accounts and reset their encrypted data.
     let configuration = Self.configuration(faults: faults.without([.zoneDeletion, .zonePurge]), policy: .deleteWins)
-    let report = PropertyRunner(configuration: configuration, seeds: 0..<60).run()
+    let report = PropertyRunner(configuration: configuration, seeds: 0..<300).run()
     #expect(report.passed)
     #expect(report.conflicts > 5, "the runs must collide, or passing proves nothing")
   }

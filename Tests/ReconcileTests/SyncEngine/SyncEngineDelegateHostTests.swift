@@ -259,6 +259,14 @@ struct SyncEngineStateTests {
     #expect(try back.engineState?.decode(Tokens.self) == Tokens(sequence: 41))
   }
 
+  @Test("a zone deletion's reason, kept by an app until it acts on it, decodes back as itself")
+  func zoneDeletionReasonRoundTrips() throws {
+    let reasons: [SyncEngine.ZoneDeletion.Reason] = [.deleted, .purged, .encryptedDataReset]
+    let back = try JSONDecoder().decode(
+      [SyncEngine.ZoneDeletion.Reason].self, from: try JSONEncoder().encode(reasons))
+    #expect(back == reasons)
+  }
+
   @Test("another engine's state is refused with both types named, in memory and from bytes")
   func anotherEnginesStateIsRefused() throws {
     let state = SyncEngine.EngineState(Tokens(sequence: 1))
