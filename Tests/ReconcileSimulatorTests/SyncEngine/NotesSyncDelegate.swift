@@ -371,8 +371,8 @@ struct NotesSyncDelegate: SyncEngineDelegate {
   // snippet: zone
   /// The zone is gone, and the notes the server had with it. Notes it never confirmed go into a re-created zone — all
   /// notes after an encrypted-data reset (the user still wants them), or when `reuploadAfterZoneLoss`; none when the
-  /// user purged the app's data, which must not come back. A confirmed note uploaded again keeps its ancestor. When the
-  /// zone was created again since (`recreated`) and the notes stay, the zone's listing decides which went with it.
+  /// user purged the app's data, which must not come back. A confirmed note uploaded again keeps its ancestor. A zone
+  /// created again since (`recreated`) is settled by its listing, unless the user purged it.
   private mutating func zoneDisappeared(
     _ reason: SyncEngine.ZoneDeletion.Reason, recreated: Bool = false, _ syncEngine: inout SyncEngine.State
   ) {
@@ -381,17 +381,7 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     store.missingOnSave = []
     store.fetchStartsOver = true
     store.seenInFullFetch = nil
-    if recreated, keepsConfirmed {
-      // This device may have saved into the new zone: nothing is dropped, and the old zone's notes merge as uploaded
-      // again, over the last version they knew.
-      store.listingDecidesReupload = true
-      store.reuploaded.formUnion(store.notes.keys.filter { store.ancestors[$0] != nil })
-      // A save the missing zone refused is no longer pending: a note the server never confirmed is queued again.
-      for (id, note) in store.notes.sorted(by: { $0.key < $1.key }) where !note.isKnownToServer {
-        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
-      }
-      return
-    }
+    if recreated, reason != .purged { return zoneCreatedAgain(keepingConfirmed: keepsConfirmed, &syncEngine) }
     store.zoneExists = false
     store.tombstones = Tombstones()
     store.deletedVersions = [:]
@@ -402,10 +392,13 @@ struct NotesSyncDelegate: SyncEngineDelegate {
       pendingRecordZoneChanges: syncEngine.pendingRecordZoneChanges.filter { $0.recordID.zoneID == zoneID })
     store.listingDecidesReupload = false
     let ancestors = store.ancestors
+    let waitingToUploadAgain = store.reuploaded
     store.ancestors = [:]
     store.reuploaded = []
     for (id, note) in store.notes.sorted(by: { $0.key < $1.key }) {
-      if reason == .purged || (note.isKnownToServer && !keepsConfirmed) {
+      // A copy still waiting to be uploaded again after an earlier loss of the zone was confirmed there: it goes too.
+      let confirmed = note.isKnownToServer || waitingToUploadAgain.contains(id)
+      if reason == .purged || (confirmed && !keepsConfirmed) {
         store.notes[id] = nil
       } else {
         store.ancestors[id] = ancestors[id]
@@ -413,6 +406,28 @@ struct NotesSyncDelegate: SyncEngineDelegate {
       }
     }
     if !store.notes.isEmpty { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
+  }
+
+  /// The zone went and was created again before this device heard, which may have saved into the new zone already:
+  /// nothing is dropped now. The zone's listing from its beginning decides: the confirmed notes it does not bring went
+  /// with the old zone, and are uploaded again (`keepingConfirmed`, merging over the last version they knew) or deleted.
+  private mutating func zoneCreatedAgain(keepingConfirmed: Bool, _ syncEngine: inout SyncEngine.State) {
+    store.listingDecidesReupload = keepingConfirmed
+    if keepingConfirmed {
+      store.reuploaded.formUnion(store.notes.keys.filter { store.ancestors[$0] != nil })
+    } else {
+      // A copy still waiting to be uploaded again after an earlier loss of the zone was confirmed there: it goes.
+      for id in store.reuploaded.sorted() where store.notes[id]?.isKnownToServer == false {
+        store.notes[id] = nil
+        store.ancestors[id] = nil
+        syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+      }
+      store.reuploaded = []
+    }
+    // A save the missing zone refused is no longer pending: a note the server never confirmed is queued again.
+    for (id, note) in store.notes.sorted(by: { $0.key < $1.key }) where !note.isKnownToServer {
+      syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+    }
   }
 
   /// Queues `id` to be saved as a new note; a note the server had confirmed keeps its last version as the ancestor of

@@ -77,12 +77,12 @@ struct SyncEngineArticleTests {
   // end snippet
 
   @Test(
-    "under faults, with zone deletion left out, the article's delegate keeps every invariant",
+    "under faults, with the purge left out, the article's delegate keeps every invariant",
     arguments: [FaultProfile.flaky, .hostile, .swarm])
   func articleDelegateUnderFaults(_ faults: FaultProfile) {
-    // The article's documented limit, left out by configuration: the zone deleted (by another device, or purged by the
-    // user in Settings). Devices share record names, sign out, switch accounts and reset their encrypted data.
-    let configuration = Self.configuration(faults: faults.without([.zoneDeletion, .zonePurge]), policy: .deleteWins)
+    // The article's documented limit, left out by configuration: the zone purged by the user in Settings. Devices share
+    // record names, sign out, switch accounts, reset their encrypted data and delete the zone.
+    let configuration = Self.configuration(faults: faults.without([.zonePurge]), policy: .deleteWins)
     let report = PropertyRunner(configuration: configuration, seeds: 0..<300).run()
     #expect(report.passed)
     #expect(report.conflicts > 5, "the runs must collide, or passing proves nothing")
