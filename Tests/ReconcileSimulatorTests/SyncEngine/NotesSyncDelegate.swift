@@ -49,10 +49,10 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     /// Notes uploaded again after the zone went, not yet saved or merged since: the last server version known before
     /// stays their ancestor, so another device's upload of that same version is not taken for an edit.
     var reuploaded: Set<RecordID> = []
-    /// Whether the zone went, for a reason that keeps the user's notes, and was created again before this device
-    /// heard (the database changes reported both): it may have saved into the new zone already, so the zone's listing
-    /// from its beginning decides — a note the server had confirmed that the listing does not bring is uploaded again.
-    var listingDecidesReupload = false
+    /// Set when the zone went and was created again before this device heard (the database changes reported both):
+    /// the zone's listing from its beginning then settles which confirmed notes went with the old zone — those it does
+    /// not bring — and whether they are uploaded again (`true`) or dropped (`false`). `nil` for any other listing.
+    var listingKeepsLostNotes: Bool?
     /// Notes a save found missing (`unknownItem`): deleted by another device, or gone with the zone, which another
     /// device has created again. Each stays until a fetch has said which; then the delete policy decides.
     var missingOnSave: Set<RecordID> = []
@@ -168,14 +168,14 @@ struct NotesSyncDelegate: SyncEngineDelegate {
       }
       if let seen = store.seenInFullFetch {
         for (id, note) in store.notes.sorted(by: { $0.key < $1.key }) where note.isKnownToServer && !seen.contains(id) {
-          if store.listingDecidesReupload {
-            uploadAgain(id, &syncEngine)  // It went with the old zone.
-          } else {
-            deletedOnServer(DeletedRecord(recordID: id, recordType: note.recordType), &syncEngine)
+          switch store.listingKeepsLostNotes {
+          case true?: uploadAgain(id, &syncEngine)  // It went with the old zone, and the user still wants it.
+          case false?: forget(id, &syncEngine)  // It went with the old zone.
+          case nil: deletedOnServer(DeletedRecord(recordID: id, recordType: note.recordType), &syncEngine)
           }
         }
         store.seenInFullFetch = nil
-        store.listingDecidesReupload = false
+        store.listingKeepsLostNotes = nil
       }
       store.awaitingFetch.subtract(store.fetchCovers)
     case .sentRecordZoneChanges(let sent):
@@ -370,9 +370,9 @@ struct NotesSyncDelegate: SyncEngineDelegate {
 
   // snippet: zone
   /// The zone is gone, and the notes the server had with it. Notes it never confirmed go into a re-created zone — all
-  /// notes after an encrypted-data reset (the user still wants them), or when `reuploadAfterZoneLoss`; none when the
-  /// user purged the app's data, which must not come back. A confirmed note uploaded again keeps its ancestor. A zone
-  /// created again since (`recreated`) is settled by its listing, unless the user purged it.
+  /// notes after an encrypted-data reset (the user still wants them), or when `reuploadAfterZoneLoss`; none of those
+  /// the server had when the user purged the app's data, which must not come back. A confirmed note uploaded again
+  /// keeps its ancestor. A zone created again since (`recreated`) is settled by its listing.
   private mutating func zoneDisappeared(
     _ reason: SyncEngine.ZoneDeletion.Reason, recreated: Bool = false, _ syncEngine: inout SyncEngine.State
   ) {
@@ -381,7 +381,7 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     store.missingOnSave = []
     store.fetchStartsOver = true
     store.seenInFullFetch = nil
-    if recreated, reason != .purged { return zoneCreatedAgain(keepingConfirmed: keepsConfirmed, &syncEngine) }
+    if recreated { return zoneCreatedAgain(keepingConfirmed: keepsConfirmed, &syncEngine) }
     store.zoneExists = false
     store.tombstones = Tombstones()
     store.deletedVersions = [:]
@@ -390,7 +390,7 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     store.mayHaveLanded = []
     syncEngine.remove(
       pendingRecordZoneChanges: syncEngine.pendingRecordZoneChanges.filter { $0.recordID.zoneID == zoneID })
-    store.listingDecidesReupload = false
+    store.listingKeepsLostNotes = nil
     let ancestors = store.ancestors
     let waitingToUploadAgain = store.reuploaded
     store.ancestors = [:]
@@ -398,7 +398,7 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     for (id, note) in store.notes.sorted(by: { $0.key < $1.key }) {
       // A copy still waiting to be uploaded again after an earlier loss of the zone was confirmed there: it goes too.
       let confirmed = note.isKnownToServer || waitingToUploadAgain.contains(id)
-      if reason == .purged || (confirmed && !keepsConfirmed) {
+      if confirmed && !keepsConfirmed {
         store.notes[id] = nil
       } else {
         store.ancestors[id] = ancestors[id]
@@ -409,25 +409,29 @@ struct NotesSyncDelegate: SyncEngineDelegate {
   }
 
   /// The zone went and was created again before this device heard, which may have saved into the new zone already:
-  /// nothing is dropped now. The zone's listing from its beginning decides: the confirmed notes it does not bring went
-  /// with the old zone, and are uploaded again (`keepingConfirmed`, merging over the last version they knew) or deleted.
+  /// nothing the new zone may hold is dropped now. The zone's listing from its beginning decides: the confirmed notes
+  /// it does not bring went with the old zone, and are uploaded again (`keepingConfirmed`, merging over the last
+  /// version they knew) or dropped.
   private mutating func zoneCreatedAgain(keepingConfirmed: Bool, _ syncEngine: inout SyncEngine.State) {
-    store.listingDecidesReupload = keepingConfirmed
+    store.listingKeepsLostNotes = keepingConfirmed
     if keepingConfirmed {
       store.reuploaded.formUnion(store.notes.keys.filter { store.ancestors[$0] != nil })
     } else {
       // A copy still waiting to be uploaded again after an earlier loss of the zone was confirmed there: it goes.
-      for id in store.reuploaded.sorted() where store.notes[id]?.isKnownToServer == false {
-        store.notes[id] = nil
-        store.ancestors[id] = nil
-        syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
-      }
-      store.reuploaded = []
+      for id in store.reuploaded.sorted() where store.notes[id]?.isKnownToServer == false { forget(id, &syncEngine) }
     }
     // A save the missing zone refused is no longer pending: a note the server never confirmed is queued again.
     for (id, note) in store.notes.sorted(by: { $0.key < $1.key }) where !note.isKnownToServer {
       syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
     }
+  }
+
+  /// Drops the note `id` and what the device keeps to sync it.
+  private mutating func forget(_ id: RecordID, _ syncEngine: inout SyncEngine.State) {
+    store.notes[id] = nil
+    store.ancestors[id] = nil
+    store.reuploaded.remove(id)
+    syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
   }
 
   /// Queues `id` to be saved as a new note; a note the server had confirmed keeps its last version as the ancestor of

@@ -77,21 +77,13 @@ struct SyncEngineArticleTests {
   // end snippet
 
   @Test(
-    "under faults, with the purge left out, the article's delegate keeps every invariant",
-    arguments: [FaultProfile.flaky, .hostile, .swarm])
+    "under faults, the article's delegate keeps every invariant", arguments: [FaultProfile.flaky, .hostile, .swarm])
   func articleDelegateUnderFaults(_ faults: FaultProfile) {
-    // The article's documented limit, left out by configuration: the zone purged by the user in Settings. Devices share
-    // record names, sign out, switch accounts, reset their encrypted data and delete the zone.
-    let configuration = Self.configuration(faults: faults.without([.zonePurge]), policy: .deleteWins)
-    let report = PropertyRunner(configuration: configuration, seeds: 0..<300).run()
+    // Devices share record names, sign out, switch accounts, reset their encrypted data, delete and purge the zone.
+    let report = PropertyRunner(configuration: Self.configuration(faults: faults, policy: .deleteWins), seeds: 0..<300)
+      .run()
     #expect(report.passed)
     #expect(report.conflicts > 5, "the runs must collide, or passing proves nothing")
-  }
-
-  @Test("the documented limit is real: with it let back in, the runner finds a note lost")
-  func documentedLimitIsFound() {
-    let zoneDeletion = Self.configuration(faults: .hostile, policy: .deleteWins)
-    #expect(!PropertyRunner(configuration: zoneDeletion, seeds: 12..<13).run().passed)
   }
 
   @Test("the article's delegate keeps concurrent edits to different keys of one note")
