@@ -358,7 +358,7 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     guard let local = store.notes[id], local.isKnownToServer else { return }  // Deleted, or uploaded again, since.
     switch deletePolicy.resolveUnknownItem(for: local, at: store.now) {
     case .deleted(let tombstone):
-      store.notes[id] = nil
+      forget(id, &syncEngine)
       store.tombstones.insert(tombstone)
     case .recreate(let note), .keep(let note):
       store.notes[id] = note
@@ -391,17 +391,12 @@ struct NotesSyncDelegate: SyncEngineDelegate {
     syncEngine.remove(
       pendingRecordZoneChanges: syncEngine.pendingRecordZoneChanges.filter { $0.recordID.zoneID == zoneID })
     store.listingKeepsLostNotes = nil
-    let ancestors = store.ancestors
-    let waitingToUploadAgain = store.reuploaded
-    store.ancestors = [:]
-    store.reuploaded = []
     for (id, note) in store.notes.sorted(by: { $0.key < $1.key }) {
       // A copy still waiting to be uploaded again after an earlier loss of the zone was confirmed there: it goes too.
-      let confirmed = note.isKnownToServer || waitingToUploadAgain.contains(id)
+      let confirmed = note.isKnownToServer || store.reuploaded.contains(id)
       if confirmed && !keepsConfirmed {
-        store.notes[id] = nil
+        forget(id, &syncEngine)
       } else {
-        store.ancestors[id] = ancestors[id]
         uploadAgain(id, &syncEngine)
       }
     }
