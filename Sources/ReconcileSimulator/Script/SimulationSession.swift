@@ -175,7 +175,8 @@ package struct SimulationSession: Sendable {
   /// Does `action` to the world and keeps it, to do again if the world is built anew.
   private mutating func record(_ action: Action) -> Output {
     var world = start()
-    let before = world.trace.count
+    // Counts entries, not lines: rendering the whole trace after every action made a long script quadratic.
+    let before = world.traceEntries.count
     switch action {
     case .step(let step):
       world.perform(step)
@@ -188,7 +189,7 @@ package struct SimulationSession: Sendable {
     }
     simulation = world
     actions.append(action)
-    return Output(lines: Array(world.trace.dropFirst(before)), violations: [])
+    return Output(lines: world.traceEntries.dropFirst(before).map(\.line), violations: [])
   }
 
   /// The world of the headers so far, made at the first step, with each device on its declared app version.
