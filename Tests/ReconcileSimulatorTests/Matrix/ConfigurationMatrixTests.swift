@@ -1,11 +1,12 @@
 import Foundation
 import Reconcile
 import ReconcileSimulator
+import ReconcileTestSupport
 import Testing
 
 /// Every combination of the options a user can pick on the command line — built-in client × resolver × delete policy
-/// × fault profile × schemas, 288 in all — explored at CI's budget: 40 seeds × 100 steps each, every seed run. The
-/// nightly workflow and `../shared/tools/explore-matrix.sh` explore the same matrix at 500 seeds × 200 steps.
+/// × fault profile × schemas, 288 in all — every seed run. `swift test` runs 3 seeds × 60 steps a cell, enough to
+/// reach the server in every cell; `Scripts/deep-sweep.sh` runs 40 × 100 in CI and 500 × 200 nightly, in release.
 @Suite("Every configuration a user can pick keeps every invariant")
 struct ConfigurationMatrixTests {
   /// One combination.
@@ -23,7 +24,7 @@ struct ConfigurationMatrixTests {
     /// The world every seed of the cell runs in; the CKSyncEngine stand-in runs with true clocks, as the matrix does.
     var configuration: SimulationConfiguration {
       var configuration = SimulationConfiguration(
-        steps: ConfigurationMatrixTests.steps, resolver: resolver, deletePolicy: deletePolicy, faults: faults,
+        steps: ConfigurationMatrixTests.budget.steps, resolver: resolver, deletePolicy: deletePolicy, faults: faults,
         schemas: schemas)
       configuration.client = client
       if client != .reference { configuration.maximumClockSkew = 0 }
@@ -31,9 +32,8 @@ struct ConfigurationMatrixTests {
     }
   }
 
-  /// CI's budget per cell.
-  static let seeds: UInt64 = 40
-  static let steps = 100
+  /// The budget per cell at the current sweep depth.
+  static let budget = SweepBudget(unit: (3, 60), quick: (40, 100), full: (500, 200))
 
   static let cells: [Cell] = [ClientUnderTest.reference, .syncEngine].flatMap { client in
     ResolverChoice.allCases.flatMap { resolver in
@@ -53,9 +53,12 @@ struct ConfigurationMatrixTests {
     #expect(Self.cells.count == 288)
   }
 
-  @Test("each cell keeps every invariant over CI's seed budget", arguments: cells)
+  @Test("each cell keeps every invariant over the sweep's seed budget", arguments: cells)
   func cellHolds(_ cell: Cell) {
-    let report = PropertyRunner(configuration: cell.configuration, seeds: 0..<Self.seeds, maximumFailures: 1).run()
+    let report = PropertyRunner(configuration: cell.configuration, seeds: Self.budget.seeds, maximumFailures: 1).run()
+    Self.budget.report(
+      "matrix \(cell.testDescription)", failures: report.failures.count,
+      detail: report.failures.first.map { "seed \($0.seed.map(String.init) ?? "?")" } ?? "")
     #expect(
       report.failures.isEmpty,
       "\(cell.testDescription): \(report.failures.first.map { "\($0.script)" } ?? "")")

@@ -4,24 +4,29 @@ import ReconcileSimulator
 import ReconcileTestSupport
 import Testing
 
-/// The CI property runs: every built-in resolver, 500 seeds × 200 steps with 3 or 4 devices and flaky faults, and
-/// 200 swarm seeds.
+/// The property runs of every built-in resolver: flaky faults with 3 or 4 devices, and swarm runs through app
+/// upgrades. `swift test` runs small budgets; `Scripts/deep-sweep.sh` runs 500 (CI) or 2,000 (nightly) seeds of
+/// each in release.
 @Suite("Simulation: every resolver keeps its invariants under flaky faults")
 struct ResolverPropertyTests {
-  static let seeds: Range<UInt64> = 0..<500
+  static let flaky = SweepBudget(unit: (40, 100), quick: (500, 200), full: (2_000, 200))
+  static let swarm = SweepBudget(unit: (80, 200), quick: (200, 200), full: (1_000, 200))
 
-  @Test("all invariants the resolver promises hold over 500 seeds × 200 steps", arguments: ResolverChoice.allCases)
+  @Test("all invariants the resolver promises hold over the sweep's seeds under flaky faults", arguments: ResolverChoice.allCases)
   func invariantsHold(resolver: ResolverChoice) {
     // Even seeds with three devices, odd seeds with four.
+    var failures = 0
     for devices in [3, 4] {
       let configuration = SimulationConfiguration(
-        deviceCount: devices, steps: 200, resolver: resolver, deletePolicy: .deleteWins, faults: .flaky)
-      var runner = PropertyRunner(configuration: configuration, seeds: TestSeeds.range(Self.seeds))
+        deviceCount: devices, steps: Self.flaky.steps, resolver: resolver, deletePolicy: .deleteWins, faults: .flaky)
+      var runner = PropertyRunner(configuration: configuration, seeds: Self.flaky.seeds)
       runner.shard = try? Shard(index: devices - 3, of: 2)
       let report = runner.run()
+      failures += report.failures.count
       #expect(report.passed, "\(report)")
-      #expect(report.seedsRun >= 250 || report.seedsRun <= 1)
+      #expect(report.seedsRun >= Self.flaky.seeds.count / 2 || report.seedsRun <= 1)
     }
+    Self.flaky.report("resolver \(resolver.rawValue) flaky", failures: failures)
   }
 
   @Test(
@@ -30,15 +35,18 @@ struct ResolverPropertyTests {
   func swarmRuns(resolver: ResolverChoice) {
     // Half the seeds meet a major app upgrade (old devices halt), half a minor one (old devices keep unknown keys).
     var reports: [PropertyReport] = []
-    for (scenario, seeds) in [(SchemaScenario.majorUpgrade, 0..<100), (.minorUpgrade, 100..<200)]
+    let all = Self.swarm.seeds
+    let half = all.lowerBound + UInt64(all.count / 2)
+    for (scenario, seeds) in [(SchemaScenario.majorUpgrade, all.lowerBound..<half), (.minorUpgrade, half..<all.upperBound)]
       as [(SchemaScenario, Range<UInt64>)]
     {
       let configuration = SimulationConfiguration(
-        deviceCount: 3, steps: 200, resolver: resolver, deletePolicy: .deleteWins, faults: .swarm, schemas: scenario)
-      let report = PropertyRunner(configuration: configuration, seeds: TestSeeds.range(seeds)).run()
+        deviceCount: 3, steps: Self.swarm.steps, resolver: resolver, deletePolicy: .deleteWins, faults: .swarm, schemas: scenario)
+      let report = PropertyRunner(configuration: configuration, seeds: seeds).run()
       #expect(report.passed, "\(report)")
       reports.append(report)
     }
+    Self.swarm.report("resolver \(resolver.rawValue) swarm", failures: reports.reduce(0) { $0 + $1.failures.count })
     guard let total = PropertyReport.merged(reports), total.seedsRun > 2 else { return }
     // A property proved on runs that never reach a path proves nothing about it.
     #expect(total.pathsNeverReached.isEmpty, "\(total.coverage)")

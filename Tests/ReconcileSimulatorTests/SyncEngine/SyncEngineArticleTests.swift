@@ -1,6 +1,7 @@
 import Foundation
 import Reconcile
 import ReconcileSimulator
+import ReconcileTestSupport
 import Testing
 
 // snippet: simulated-app
@@ -80,12 +81,15 @@ struct SyncEngineArticleTests {
     "under faults, the article's delegate keeps every invariant", arguments: [FaultProfile.flaky, .hostile, .swarm])
   func articleDelegateUnderFaults(_ faults: FaultProfile) {
     // Devices share record names, sign out, switch accounts, reset their encrypted data, delete and purge the zone.
-    // RECONCILE_ARTICLE_SEEDS=1000 runs more seeds and collects every failure, not only the first.
-    let extra = ProcessInfo.processInfo.environment["RECONCILE_ARTICLE_SEEDS"].flatMap(UInt64.init)
+    // The deep sweep (Scripts/deep-sweep.sh) runs 300 seeds a profile in CI and 1,000 nightly, every failure collected.
+    let budget = SweepBudget(unit: (40, 60), quick: (300, 60), full: (1_000, 60))
     let report = PropertyRunner(
-      configuration: Self.configuration(faults: faults, policy: .deleteWins), seeds: 0..<(extra ?? 300),
-      maximumFailures: extra == nil ? 1 : nil
+      configuration: Self.configuration(faults: faults, policy: .deleteWins), seeds: budget.seeds,
+      maximumFailures: SweepDepth.current == .unit ? 1 : nil
     ).run()
+    budget.report(
+      "article delegate deleteWins \(faults.name)", failures: report.failures.count,
+      detail: report.failures.compactMap(\.seed).prefix(10).map(String.init).joined(separator: " "))
     #expect(report.passed)
     #expect(report.conflicts > 5, "the runs must collide, or passing proves nothing")
   }

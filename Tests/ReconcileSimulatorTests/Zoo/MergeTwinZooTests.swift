@@ -1,6 +1,7 @@
 import Foundation
 import Reconcile
 import ReconcileSimulator
+import ReconcileTestSupport
 import Testing
 
 /// The zoo of broken merges: each merging policy of the `merging` resolver, swapped for a twin that picks a side (or
@@ -48,14 +49,15 @@ struct MergeTwinZooTests {
     let (key, broken, name) = Self.twins[index]
     let twin = Self.twin(key, broken)
     let report = PropertyRunner(configuration: Self.configuration(twin), seeds: 0..<Self.budget).run()
-    let failure = try #require(
-      report.failures.first, "the \(name) was not caught in \(Self.budget) seeds")
+    let found = report.failures.first
+    SweepBudget(unit: (Self.budget, 60), quick: (Self.budget, 60), full: (Self.budget, 60)).report(
+      "zoo twin \(name)", failures: found == nil ? 1 : 0,
+      detail: found.map { "caught at seed \($0.seed.map(String.init) ?? "?"), shrunk to \($0.steps.count) steps" }
+        ?? "not caught")
+    let failure = try #require(found, "the \(name) was not caught in \(Self.budget) seeds")
     #expect(failure.violation.invariant == .oneSidedChangesKept, "\(name): \(failure)")
     #expect(failure.violation.message.contains(key), "\(name): \(failure.violation.message)")
     #expect(failure.steps.count <= 15, "\(name) shrank only to \(failure.steps.count) steps:\n\(failure.script)")
-    print(
-      "zoo: the \(name): seed \(failure.seed.map(String.init) ?? "?"), shrunk from \(failure.originalStepCount) to \(failure.steps.count) steps"
-    )
     let replayed = try Simulation.replay(failure.script, resolvers: [twin])
     #expect(!replayed.passed, "\(name) did not replay:\n\(failure.script)")
   }

@@ -1,5 +1,6 @@
 import Foundation
 import ReconcileSimulator
+import ReconcileTestSupport
 import Testing
 
 /// The zoo of classic sync-engine bugs: each ``ClientDefect`` is the reference client with one mistake from the field.
@@ -41,9 +42,13 @@ struct SyncBugZooTests {
     arguments: ClientDefect.allCases)
   func runnerCatchesAndShrinks(_ defect: ClientDefect) throws {
     let report = PropertyRunner(configuration: Self.configuration(for: defect), seeds: 0..<Self.budget).run()
+    let found = report.failures.first
+    SweepBudget(unit: (Self.budget, 60), quick: (Self.budget, 60), full: (Self.budget, 60)).report(
+      "zoo defect \(defect.rawValue)", failures: found == nil ? 1 : 0,
+      detail: found.map { "caught at seed \($0.seed.map(String.init) ?? "?"), shrunk to \($0.steps.count) steps" }
+        ?? "not caught")
     let failure = try #require(
-      report.failures.first,
-      "\(defect) was not caught in \(Self.budget) seeds (replay: swift test --filter SyncBugZooTests)")
+      found, "\(defect) was not caught in \(Self.budget) seeds (replay: swift test --filter SyncBugZooTests)")
     #expect(failure.violation.invariant == defect.caughtBy, "\(defect): \(failure)")
     #expect(failure.steps.count <= 15, "\(defect) shrank only to \(failure.steps.count) steps:\n\(failure.script)")
 
