@@ -20,7 +20,8 @@ public enum SweepDepth: String, Sendable, CaseIterable {
   public static let current: SweepDepth = {
     guard let text = ProcessEnvironment.value("RECONCILE_SWEEP") else { return .unit }
     guard let depth = SweepDepth(rawValue: text) else {
-      preconditionFailure("RECONCILE_SWEEP=\(text): expected one of \(allCases.map(\.rawValue).joined(separator: ", "))")
+      preconditionFailure(
+        "RECONCILE_SWEEP=\(text): expected one of \(allCases.map(\.rawValue).joined(separator: ", "))")
     }
     return depth
   }()
@@ -38,7 +39,8 @@ public struct SweepBudget: Sendable, CustomStringConvertible {
   ///   - unit: Seeds and steps for `swift test`.
   ///   - quick: Seeds and steps for CI's release sweep.
   ///   - full: Seeds and steps for the nightly sweep.
-  public init(unit: (seeds: UInt64, steps: Int), quick: (seeds: UInt64, steps: Int), full: (seeds: UInt64, steps: Int)) {
+  public init(unit: (seeds: UInt64, steps: Int), quick: (seeds: UInt64, steps: Int), full: (seeds: UInt64, steps: Int))
+  {
     let chosen: (seeds: UInt64, steps: Int)
     switch SweepDepth.current {
     case .unit: chosen = unit

@@ -12,7 +12,9 @@ struct ResolverPropertyTests {
   static let flaky = SweepBudget(unit: (40, 100), quick: (500, 200), full: (2_000, 200))
   static let swarm = SweepBudget(unit: (80, 200), quick: (200, 200), full: (1_000, 200))
 
-  @Test("all invariants the resolver promises hold over the sweep's seeds under flaky faults", arguments: ResolverChoice.allCases)
+  @Test(
+    "all invariants the resolver promises hold over the sweep's seeds under flaky faults",
+    arguments: ResolverChoice.allCases)
   func invariantsHold(resolver: ResolverChoice) {
     // Even seeds with three devices, odd seeds with four.
     var failures = 0
@@ -37,11 +39,14 @@ struct ResolverPropertyTests {
     var reports: [PropertyReport] = []
     let all = Self.swarm.seeds
     let half = all.lowerBound + UInt64(all.count / 2)
-    for (scenario, seeds) in [(SchemaScenario.majorUpgrade, all.lowerBound..<half), (.minorUpgrade, half..<all.upperBound)]
+    for (scenario, seeds) in [
+      (SchemaScenario.majorUpgrade, all.lowerBound..<half), (.minorUpgrade, half..<all.upperBound),
+    ]
       as [(SchemaScenario, Range<UInt64>)]
     {
       let configuration = SimulationConfiguration(
-        deviceCount: 3, steps: Self.swarm.steps, resolver: resolver, deletePolicy: .deleteWins, faults: .swarm, schemas: scenario)
+        deviceCount: 3, steps: Self.swarm.steps, resolver: resolver, deletePolicy: .deleteWins, faults: .swarm,
+        schemas: scenario)
       let report = PropertyRunner(configuration: configuration, seeds: seeds).run()
       #expect(report.passed, "\(report)")
       reports.append(report)

@@ -5,8 +5,8 @@ import Testing
 
 /// Bugs of the reference client that 60,000 explored seeds found and shrank: each counterexample failed before its
 /// fix and replays clean after it.
-@Suite("Device: bugs found by exploring at scale")
-struct FoundAtScaleTests {
+@Suite("Reference client: a partial failure, a crash or a late answer leaves nothing half done")
+struct PartialFailureRecoveryTests {
   /// Flaky seed 1583, shrunk. d2 deletes r1 while r1's create is on its way; the create lands, and the deletion goes
   /// out in one atomic request with r2's save, whose item-transient failure fails the deletion as a sibling. The device
   /// took that for a refusal of r1's save and dropped its deletion: r1 stayed on the server.

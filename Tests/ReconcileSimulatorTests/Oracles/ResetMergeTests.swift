@@ -4,8 +4,8 @@ import Testing
 
 /// Encrypted-data resets drawn in seeded runs: the counterexamples each fix answered, shrunk, replayed with every
 /// invariant held. Each failed before its fix (of a client, or of the judge's model, as its behaviour says).
-@Suite("Encrypted-data resets: runs found at scale hold")
-struct ResetDrawTests {
+@Suite("Encrypted-data resets: an unsent edit outlives a reset")
+struct ResetMergeTests {
   /// The judge sets such a key aside (copies of unknown age), so the value is checked on the server: d2's edit, made
   /// offline on its copy from before the reset, must merge into the record d1 uploaded again.
   @Test("an unsent edit to a copy from before a reset merges into the zone another device created again")

@@ -53,8 +53,8 @@ struct PlaygroundCommandTests {
 
 @Suite("Playground inspect")
 struct InspectTests {
-  static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("ReconcileTests/Fixtures/synckit-system-fields-QSCompany.bplist")
+  static let fixture = GoldenTests.repository.appendingPathComponent(
+    "Tests/ReconcileTests/Fixtures/synckit-system-fields-QSCompany.bplist")
 
   @Test("inspect prints the system fields of a real Apple archive")
   func inspectsAppleArchive() {
