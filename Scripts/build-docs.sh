@@ -1,20 +1,19 @@
 #!/usr/bin/env bash
 # Builds the DocC catalogs (Reconcile and ReconcileSimulator) with the toolchain's docc, from symbol graphs, and fails
 # on any warning. Output: .build/docs/Reconcile.doccarchive and .build/docs/ReconcileSimulator.doccarchive
+#
+# The graphs are extracted from the modules of the ordinary debug build (swift symbolgraph-extract), so CI's build
+# serves the docs too instead of a second build with symbol-graph flags.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scratch=.build/docs-build
-# The compiler writes graphs only when it compiles, so this folder is kept between runs (an up-to-date build writes
-# nothing); each catalog then gets a copy of its own module's graphs only.
-graphs="$PWD/.build/docs/symbol-graphs"
-mkdir -p "$graphs"
-swift build --scratch-path "$scratch" --target ReconcileSimulator \
-  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" >/dev/null
+swift build --target ReconcileSimulator >/dev/null
+modules="$(swift build --show-bin-path)/Modules"
+target=$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
 for module in Reconcile ReconcileSimulator; do
   own=".build/docs/module-graphs/$module"
   rm -rf "$own" && mkdir -p "$own"
-  cp "$graphs/$module.symbols.json" "$own/"
-  find "$graphs" -name "$module@*.symbols.json" -exec cp {} "$own/" \;
+  swift symbolgraph-extract -module-name "$module" -I "$modules" -target "$target" -output-dir "$own" \
+    -minimum-access-level public
   docc convert "Docs/$module.docc" \
     --additional-symbol-graph-dir "$own" \
     --fallback-display-name "$module" \

@@ -223,6 +223,7 @@ struct ExploreWorkflowTests {
     #expect(Self.unknownOptions(in: text + "\n  --sede 3 --shards 2/16") == ["--sede", "--shards"])
     #expect(text.contains("shard: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]"))
     #expect(text.contains("--shard \"${{ matrix.shard }}/16\""))
+    #expect(text.contains("bash Scripts/deep-sweep.sh full"), "the nightly deep sweep")
   }
 }
 
