@@ -15,6 +15,26 @@ let sections = [
   "archives", "merge", "text-merge", "simulator", "workload", "feed", "hostile", "bodies", "simulator-steps",
   "merge-resolutions", "merge-floor", "text-merge-work", "list-policies-work", "bodies-work", "idle",
 ]
+let usage = """
+  usage: reconcile-benchmarks [--check] [--quick] [--only SECTION]
+
+  Runs every benchmark section, each target beside its baseline or floor in the same run (build with -c release).
+    --check         exit 1 when a target is missed
+    --quick         fewer iterations, for a smoke run; targets are not judged on such small samples
+    --only SECTION  one section: \(sections.joined(separator: ", "))
+    -h, --help      this text
+  """
+if arguments.contains("--help") || arguments.contains("-h") {
+  print(usage)
+  exit(0)
+}
+var expectsSection = false
+for argument in argumentList {
+  defer { expectsSection = argument == "--only" }
+  if expectsSection || ["--check", "--quick", "--only"].contains(argument) { continue }
+  FileHandle.standardError.write(Data("reconcile-benchmarks: unknown argument '\(argument)'\n\(usage)\n".utf8))
+  exit(2)
+}
 let only = argumentList.firstIndex(of: "--only").flatMap {
   argumentList.indices.contains($0 + 1) ? argumentList[$0 + 1] : nil
 }

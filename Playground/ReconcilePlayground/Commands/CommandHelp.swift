@@ -6,17 +6,19 @@ struct CommandHelp: Sendable {
   var name: String
   /// One line on what it does.
   var summary: String
-  /// The arguments, after `reconcile-playground NAME`.
+  /// The arguments, after the command's name and `NAME`.
   var arguments: String
   /// Each option and what it does.
   var options: [(option: String, meaning: String)] = []
 
-  /// `usage: reconcile-playground NAME ARGUMENTS`.
-  var usage: String { "usage: reconcile-playground \(name)\(arguments.isEmpty ? "" : " " + arguments)\n" }
+  /// `usage: COMMAND NAME ARGUMENTS`, under the name the executable was run as (an app's own command line has its own).
+  func usage(as command: String) -> String {
+    "usage: \(command) \(name)\(arguments.isEmpty ? "" : " " + arguments)\n"
+  }
 
-  /// The summary, usage, options and exit statuses.
-  var text: String {
-    var lines = ["reconcile-playground \(name): \(summary)", "", usage.trimmingCharacters(in: .newlines)]
+  /// The summary, usage, options and exit statuses, under the executable's name.
+  func text(as command: String) -> String {
+    var lines = ["\(command) \(name): \(summary)", "", usage(as: command).trimmingCharacters(in: .newlines)]
     if !options.isEmpty {
       let width = options.map(\.option.count).max() ?? 0
       lines += ["", "options:"]
@@ -94,7 +96,9 @@ struct CommandHelp: Sendable {
   ]
 
   /// The usage line of subcommand `name`.
-  static func usage(of name: String) -> String { named(name)?.usage ?? "usage: reconcile-playground \(name)\n" }
+  static func usage(of name: String, as command: String) -> String {
+    named(name)?.usage(as: command) ?? "usage: \(command) \(name)\n"
+  }
 
   /// The help of `name`, if it is a subcommand.
   static func named(_ name: String) -> CommandHelp? { all.first { $0.name == name } }

@@ -6,7 +6,9 @@ import ReconcileSimulator
 /// resolver and prints, per scenario, a table of who won, what each device holds, what was lost and whether the
 /// devices converged, with a line saying why.
 enum DemoCommand {
-  static var usage: String { CommandHelp.usage(of: "demo") }
+  static func usage(_ environment: PlaygroundEnvironment) -> String {
+    CommandHelp.usage(of: "demo", as: environment.commandName)
+  }
 
   /// One scenario's results, for `--json`.
   struct Table: Encodable {
@@ -31,7 +33,7 @@ enum DemoCommand {
       let number = try options.integer("--scenario", default: 0, in: 0...count)
       scenarios = number == 0 ? DemoScenario.all : [DemoScenario.all[number - 1]]
     } catch {
-      output.writeError("error: \(error)\n" + usage)
+      output.writeError("error: \(error)\n" + usage(environment))
       return ExitStatus.usage
     }
     let style = Style(enabled: environment.usesColour)

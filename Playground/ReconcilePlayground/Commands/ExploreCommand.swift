@@ -7,7 +7,9 @@ import ReconcileSimulator
 /// and `run` accept, and prints the totals and the coverage summary. `explore merge A.json B.json … [--json FILE]`
 /// adds up the reports of several shards. Exits 1 when a seed failed.
 enum ExploreCommand {
-  static var usage: String { CommandHelp.usage(of: "explore") }
+  static func usage(_ environment: PlaygroundEnvironment) -> String {
+    CommandHelp.usage(of: "explore", as: environment.commandName)
+  }
 
   static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
     if arguments.first == "merge" {
@@ -17,7 +19,7 @@ enum ExploreCommand {
     do {
       plan = try Plan(arguments, environment: environment)
     } catch {
-      output.writeError("error: \(error)\n" + usage)
+      output.writeError("error: \(error)\n" + usage(environment))
       return ExitStatus.usage
     }
     let start = environment.now()

@@ -50,11 +50,14 @@ enum InspectCommand {
     let reasons: [String]
   }
 
-  static func run(arguments: [String], output: some TextOutput, readFile: (String) throws -> Data) -> Int32 {
+  static func run(
+    arguments: [String], output: some TextOutput, readFile: (String) throws -> Data,
+    command: String = "reconcile-playground"
+  ) -> Int32 {
     let json = arguments.contains("--json")
     let paths = arguments.filter { $0 != "--json" }
     guard paths.count == 1, let path = paths.first else {
-      output.writeError("error: inspect takes one file: reconcile-playground inspect FILE [--json]\n")
+      output.writeError("error: inspect takes one file: \(command) inspect FILE [--json]\n")
       return ExitStatus.usage
     }
     let data: Data

@@ -44,12 +44,12 @@ public enum PlaygroundCommand {
     let readFile = environment.readFile
     guard let command = arguments.first else {
       if environment.isInteractive { return ReplCommand.run(arguments: [], output: output, environment: environment) }
-      output.write(usage)
+      output.write(usage(environment))
       return 0
     }
     let rest = Array(arguments.dropFirst())
     if rest.contains("--help") || rest.contains("-h"), let help = CommandHelp.named(command) {
-      output.write(help.text)
+      output.write(help.text(as: environment.commandName))
       return ExitStatus.ok
     }
     switch command {
@@ -69,16 +69,17 @@ public enum PlaygroundCommand {
     case "replay":
       return ReplayCommand.run(arguments: Array(arguments.dropFirst()), output: output, environment: environment)
     case "inspect":
-      return InspectCommand.run(arguments: Array(arguments.dropFirst()), output: output, readFile: readFile)
+      return InspectCommand.run(
+        arguments: Array(arguments.dropFirst()), output: output, readFile: readFile, command: environment.commandName)
     case "help", "--help", "-h":
       if let name = rest.first {
         guard let help = CommandHelp.named(name) else {
-          output.writeError("error: no subcommand '\(name)'\n" + usage)
+          output.writeError("error: no subcommand '\(name)'\n" + usage(environment))
           return ExitStatus.usage
         }
-        output.write(help.text)
+        output.write(help.text(as: environment.commandName))
       } else {
-        output.write(usage)
+        output.write(usage(environment))
       }
       return ExitStatus.ok
     default:
@@ -86,17 +87,17 @@ public enum PlaygroundCommand {
       if let suggestion = Suggestion.closest(to: command, in: subcommands.map(\.name)) {
         message += "; did you mean '\(suggestion)'?"
       }
-      output.writeError(message + "\n" + usage)
+      output.writeError(message + "\n" + usage(environment))
       return ExitStatus.usage
     }
   }
 
-  static var usage: String {
+  static func usage(_ environment: PlaygroundEnvironment) -> String {
     let width = subcommands.map(\.name.count).max() ?? 0
     let lines = subcommands.map {
       "  " + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary
     }
-    return "usage: reconcile-playground <subcommand> [arguments]   (--help after any subcommand describes it)\n\n"
+    return "usage: \(environment.commandName) <subcommand> [arguments]   (--help after any subcommand describes it)\n\n"
       + "subcommands:\n" + lines.joined(separator: "\n") + "\n\n--version prints the version.\n"
       + CommandHelp.exitStatuses + "\n"
   }

@@ -12,7 +12,7 @@ enum ReplCommand {
 
   static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
     if let word = arguments.first {
-      output.writeError("error: repl takes no arguments, found '\(word)'\nusage: reconcile-playground repl\n")
+      output.writeError("error: repl takes no arguments, found '\(word)'\nusage: \(environment.commandName) repl\n")
       return ExitStatus.usage
     }
     let style = Style(enabled: environment.usesColour)

@@ -5,18 +5,20 @@ import ReconcileSimulator
 /// `replay FILE [--json]`: runs a replay script the property runner wrote (see `SimulationScript`) and prints its
 /// trace, invariants and diagnostics. Exits 1 when the script says `expect invariants` and one is broken.
 enum ReplayCommand {
-  static var usage: String { CommandHelp.usage(of: "replay") }
+  static func usage(_ environment: PlaygroundEnvironment) -> String {
+    CommandHelp.usage(of: "replay", as: environment.commandName)
+  }
 
   static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
     let options: CommandLineOptions
     do {
       options = try CommandLineOptions(arguments, valued: [], switches: ["--json"])
     } catch {
-      output.writeError("error: \(error)\n" + usage)
+      output.writeError("error: \(error)\n" + usage(environment))
       return ExitStatus.usage
     }
     guard options.positional.count == 1, let path = options.positional.first else {
-      output.writeError("error: replay takes one file\n" + usage)
+      output.writeError("error: replay takes one file\n" + usage(environment))
       return ExitStatus.usage
     }
     let text: String

@@ -4,7 +4,9 @@ import ReconcileSimulator
 /// `run FILE [--resolver NAME] [--delete-policy P] [--quiet]`: carries out a script, printing each command and what
 /// it printed; stops with status 1 at the first error or failed `expect`, naming the file and line.
 enum RunCommand {
-  static var usage: String { CommandHelp.usage(of: "run") }
+  static func usage(_ environment: PlaygroundEnvironment) -> String {
+    CommandHelp.usage(of: "run", as: environment.commandName)
+  }
 
   static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
     let options: CommandLineOptions
@@ -21,7 +23,7 @@ enum RunCommand {
       let policy = try PlaygroundNames.deletePolicy(options.values["--delete-policy"] ?? "deleteWins")
       preamble = ["resolver \(resolver.rawValue)", "delete-policy \(policy)"]
     } catch {
-      output.writeError("error: \(error)\n" + usage)
+      output.writeError("error: \(error)\n" + usage(environment))
       return ExitStatus.usage
     }
     let style = Style(enabled: environment.usesColour)

@@ -6,7 +6,9 @@ import ReconcileSimulator
 /// [--schemas S] [--client reference|sync-engine] [--clock-skew N] [--defect NAME] [--trace] [--json]`: one seeded run
 /// of the simulator, its invariants, diagnostics and counts. The same arguments print the same output.
 enum SimulateCommand {
-  static var usage: String { CommandHelp.usage(of: "simulate") }
+  static func usage(_ environment: PlaygroundEnvironment) -> String {
+    CommandHelp.usage(of: "simulate", as: environment.commandName)
+  }
 
   static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
     let configuration: SimulationConfiguration
@@ -23,7 +25,7 @@ enum SimulateCommand {
       seed = parsed
       configuration = try SimulationOptions.configuration(options, environment: environment)
     } catch {
-      output.writeError("error: \(error)\n" + usage)
+      output.writeError("error: \(error)\n" + usage(environment))
       return ExitStatus.usage
     }
     var simulation = Simulation(seed: seed, configuration: configuration)

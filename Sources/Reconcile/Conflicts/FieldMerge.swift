@@ -55,7 +55,7 @@ public struct FieldMerge: ConflictResolver {
     /// that does not overlap an edit of the other is kept, and `overlap` settles the stretches both changed. Works on
     /// `STRING` values and on UTF-8 text stored as `BYTES` (the result keeps the server's kind), plain or encrypted.
     /// A missing ancestor counts as empty text. Keeps: every non-overlapping insertion and deletion of both sides.
-    /// Loses: in an overlap, the losing side's version of that stretch (nothing with `.both`).
+    /// Loses: in an overlap, the losing side's version of that stretch (nothing with `.both` or `.markers`).
     case text(TextGranularity = .line, overlap: TextOverlap = .server)
     /// Merge a counter: the server's value plus the client's increment since the ancestor,
     /// `server + (client − ancestor)`, a missing ancestor or server value counting as zero (a client that removed the
@@ -441,7 +441,7 @@ public struct FieldMerge: ConflictResolver {
       case .editCount(let counterKey):
         return try StampFields.counter(counterKey, in: conflict.client, role: .client) ?? 0
           > StampFields.counter(counterKey, in: conflict.server, role: .server) ?? 0
-      case .server, .client, .both: return false
+      case .server, .client, .both, .markers: return false
       }
     }
     return asBytes ? .bytes(Data(merged)) : .string(String(decoding: merged, as: UTF8.self))

@@ -13,7 +13,8 @@ extension KeyContract {
   /// - Parameter policy: The policy a key is merged by.
   package static func merged(by policy: FieldMerge.Policy) -> KeyContract? {
     switch policy {
-    case .text(let granularity, let overlap): textEditsKept(granularity, overlapKeepsBoth: overlap == .both)
+    case .text(let granularity, let overlap):
+      textEditsKept(granularity, overlapKeepsBoth: overlap == .both || overlap == .markers)
     case .counter: incrementsCounted
     case .set: listEditsKept()
     case .orderedList: listEditsKept(ordered: true)

@@ -25,6 +25,21 @@ struct PlaygroundCommandTests {
     #expect(out.standardError.isEmpty)
   }
 
+  @Test(
+    "an app's own command line names itself in every usage and help line",
+    arguments: [
+      ["--help"], ["explore", "--help"], ["simulate", "--sede", "3"], ["run"], ["inspect"], ["help", "replay"],
+    ])
+  func ownCommandLineNamesItself(_ arguments: [String]) {
+    var environment = PlaygroundEnvironment()
+    environment.commandName = "notes-playground"
+    let out = BufferedOutput()
+    _ = PlaygroundCommand.run(arguments: arguments, output: out, environment: environment)
+    let text = out.standardOutput + out.standardError
+    #expect(text.contains("notes-playground"), "\(text)")
+    #expect(!text.contains("reconcile-playground"), "\(text)")
+  }
+
   @Test("`help NAME` describes one subcommand; an unknown one is a usage error")
   func helpNamesASubcommand() {
     let out = BufferedOutput()

@@ -232,6 +232,25 @@ struct MergeLineTests {
     #expect(throws: ScriptError.self) { try session.interpret("phone edit Note/1 plays+=nil") }
   }
 
+  @Test("a line appended on one device and the first line edited on another merge into three lines, none glued")
+  func appendAndFirstLineEditMergeIntoLines() throws {
+    // A note ends without a line break, as notes usually do: the merge once glued "butter" to "oat milk".
+    var session = SimulationSession()
+    for line in [
+      "resolver field-merge --text body", "device add phone", "device add mac",
+      "phone create Note/n1 body=\"milk\\neggs\"", "sync all", "phone edit Note/n1 body=\"milk\\neggs\\nbutter\"",
+      "mac edit Note/n1 body=\"oat milk\\neggs\"", "sync all", "sync all", "quiesce",
+    ] {
+      _ = try session.interpret(line)
+    }
+    let result = try #require(session.current?.result(quiescent: true))
+    #expect(result.passed, "\(result.violations)")
+    for place in ["server", "phone", "mac"] {
+      let check = try session.interpret("expect \(place) Note/n1 body = \"oat milk\\neggs\\nbutter\"")
+      #expect(check.text.hasPrefix("ok:"), "\(place): \(check.text)")
+    }
+  }
+
   @Test("field-merge --text and --counter keep both devices' edits, and the oracles judge them on each write's edit")
   func mergingResolver() throws {
     var session = SimulationSession()

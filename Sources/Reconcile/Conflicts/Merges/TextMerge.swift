@@ -20,7 +20,16 @@ extension FieldMerge {
     /// The client's version of the stretch; the server's edit there is lost.
     case client
     /// Both versions, the server's first: nothing is lost, and the reader sees both edits side by side.
+    ///
+    /// The two versions never run into one piece: at line granularity the server's ends with a line break before the
+    /// client's begins, at word granularity a space stands between two words that would touch. At character
+    /// granularity an overlap is merged again by words, so each side's edit is kept as whole words, a space between
+    /// them, rather than letters of two spellings interleaved.
     case both
+    /// Both versions between conflict markers, as `git merge-file` writes them: `<<<<<<< server`, the server's version,
+    /// `=======`, the client's, `>>>>>>> client`, each marker on a line of its own. For apps that show the conflict
+    /// and let the user settle it; nothing is lost.
+    case markers
     /// The version of the side whose device-written `TIMESTAMP` field `key` is later (ties keep the server's).
     case localClock(key: String)
     /// The version of the side whose `INT64` edit counter `key` is higher (ties keep the server's).
@@ -34,6 +43,11 @@ extension FieldMerge {
 /// It works on the texts' UTF-8 bytes, copied once into one buffer: pieces are byte ranges of it, numbered by hashing
 /// their bytes, and the result is copied together range by range. Lines and words end at ASCII bytes and characters
 /// at grapheme boundaries, so every piece, and the result, is valid UTF-8.
+///
+/// A line merge reads a text without a final line break as if it had one, and ends without one when the three texts'
+/// final line breaks merge to none (each side's is a change only where it differs from the ancestor's). So appending a
+/// line to a note that ends without a line break does not overlap an edit of the line before, as it does in `diff3`,
+/// where the unterminated last line is a different line once another follows it.
 enum TextMerge {
   /// The merged text, as UTF-8.
   /// - Parameter clientWins: Whether an overlap keeps the client's version, for the side-picking overlaps; asked at
@@ -43,12 +57,17 @@ enum TextMerge {
     overlap: FieldMerge.TextOverlap, clientWins: () throws -> Bool
   ) rethrows -> [UInt8] {
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(ancestor.utf8.count + client.utf8.count + server.utf8.count)
+    bytes.reserveCapacity(ancestor.utf8.count + client.utf8.count + server.utf8.count + 3)
     // Piece boundaries of each text, as offsets into `bytes`: text t's piece i is starts[t][i]..<starts[t][i + 1].
     var starts: [[Int]] = []
+    // Whether each text ends with a line break (an empty text counts as ending with one).
+    var endsWithBreak: [Bool] = []
     for text in [ancestor, client, server] {
       let from = bytes.count
       bytes.append(contentsOf: text.utf8)
+      let terminated = text.utf8.last.map { $0 == newline } ?? true
+      endsWithBreak.append(terminated)
+      if granularity == .line && !terminated { bytes.append(newline) }
       starts.append(boundaries(of: text, in: bytes, from: from, granularity))
     }
     let numbers = bytes.withUnsafeBufferPointer { buffer in
@@ -56,12 +75,24 @@ enum TextMerge {
       return starts.map { table.number($0, in: buffer) }
     }
     let merged = ThreeWayMerge.merge(ancestor: numbers[0], client: numbers[1], server: numbers[2])
+    if granularity == .character && overlap == .both
+      && merged.contains(where: { if case .overlap = $0 { true } else { false } })
+    {
+      // Letters of two spellings side by side read as neither: the overlapping edits are kept as whole words.
+      return try merge(
+        ancestor: ancestor, client: client, server: server, granularity: .word, overlap: overlap,
+        clientWins: clientWins)
+    }
     var result: [UInt8] = []
     result.reserveCapacity(max(client.utf8.count, server.utf8.count) + 64)
     var decided: Bool?
     func append(_ text: Int, _ range: Range<Int>) {
       guard !range.isEmpty else { return }
       result.append(contentsOf: bytes[starts[text][range.lowerBound]..<starts[text][range.upperBound]])
+    }
+    /// Starts a new line unless the result is empty or already at a line's start.
+    func breakLine() {
+      if let last = result.last, last != newline { result.append(newline) }
     }
     for piece in merged {
       switch piece {
@@ -74,7 +105,19 @@ enum TextMerge {
         case .client: append(1, clientRange)
         case .both:
           append(2, serverRange)
+          if !serverRange.isEmpty && !clientRange.isEmpty {
+            separate(from: bytes[starts[1][clientRange.lowerBound]], granularity, in: &result)
+          }
           append(1, clientRange)
+        case .markers:
+          breakLine()
+          result.append(contentsOf: "<<<<<<< server\n".utf8)
+          append(2, serverRange)
+          breakLine()
+          result.append(contentsOf: "=======\n".utf8)
+          append(1, clientRange)
+          breakLine()
+          result.append(contentsOf: ">>>>>>> client\n".utf8)
         case .localClock, .editCount:
           let client = try decided ?? clientWins()
           decided = client
@@ -82,8 +125,32 @@ enum TextMerge {
         }
       }
     }
+    // The final line break merges three ways: a side that changed it from the ancestor's decides.
+    if granularity == .line {
+      let ends = endsWithBreak[1] == endsWithBreak[0] ? endsWithBreak[2] : endsWithBreak[1]
+      if !ends && result.last == newline { result.removeLast() }
+    }
     return result
   }
+
+  private static let newline: UInt8 = 0x0A
+
+  /// Puts what keeps two versions of one stretch apart between them, when the first (already in `result`) would run
+  /// into the second, which begins with `next`: a line break between lines, a space between words.
+  private static func separate(
+    from next: UInt8, _ granularity: FieldMerge.TextGranularity, in result: inout [UInt8]
+  ) {
+    guard let last = result.last else { return }
+    switch granularity {
+    case .line:
+      if last != newline { result.append(newline) }
+    case .word, .character:
+      if !isSpace(last) && !isSpace(next) { result.append(0x20) }
+    }
+  }
+
+  /// ASCII white space, where words end: spaces, tabs, line breaks.
+  private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
 
   /// Where the pieces of `text` (whose bytes are `bytes[from...]`) start, and where the last ends.
   static func boundaries(
@@ -105,9 +172,7 @@ enum TextMerge {
     case .word:
       var previous: Bool?
       for offset in from..<end {
-        let byte = bytes[offset]
-        // ASCII white space: spaces, tabs, line breaks.
-        let space = byte == 0x20 || (0x09...0x0D).contains(byte)
+        let space = isSpace(bytes[offset])
         if let previous, previous != space { starts.append(offset) }
         previous = space
       }
