@@ -33,6 +33,9 @@ package enum ScriptCommand: Sendable, Hashable {
   case accountChange(AccountChangeResponse)
   /// `send-after-edits`: devices send right after each user action (``Workload/sendsAfterEdits``).
   case sendAfterEdits
+  /// `steps-may-skip`: the steps were drawn at random (the runner writes it into every counterexample), so one that
+  /// cannot apply is skipped, as when it was drawn; without it, such a line is an error in `run` and the REPL.
+  case stepsMaySkip
   /// `defect NAME`: a deliberate mistake every device of a simulation makes (``ClientDefect``).
   case defect(ClientDefect)
   /// `limit batch-items|batch-bytes|page-size N …` (one or more pairs; older scripts wrote `server-limits`).
@@ -118,8 +121,8 @@ package enum ScriptCommand: Sendable, Hashable {
     case .jumpClock(_, let seconds), .advance(let seconds): return DurationSyntax.wholeSeconds(seconds) != nil
     case .fault(let fault): return fault.simulationFaults != nil
     case .expect(let expectation): return expectation == .invariants
-    case .deletePolicy, .schemas, .client, .invariants, .zoneDeletion, .accountChange, .sendAfterEdits, .defect,
-      .limits,
+    case .deletePolicy, .schemas, .client, .invariants, .zoneDeletion, .accountChange, .sendAfterEdits, .stepsMaySkip,
+      .defect, .limits,
       .sync,
       .setOnline, .crash, .running, .resetSync, .account, .quiesce:
       return true

@@ -34,7 +34,7 @@ package enum ScriptParser {
       runs: .replay, example: "device add phone --clock-offset -5m"),
     Entry(
       syntax: "NAME create TYPE/NAME key=value…", summary: "create a record on a device (TYPE/{1..100} makes many)",
-      runs: .replay, example: "phone create Note/1 title=a"),
+      runs: .replay, example: "phone create Note/2 title=a"),
     Entry(
       syntax: "NAME edit TYPE/NAME key=value… key+=value key-=value -key",
       summary: "change fields (+= adds to a number, text or list, -= takes away; -key removes; encrypted:key=…)",
@@ -111,6 +111,10 @@ package enum ScriptParser {
     Entry(
       syntax: "send-after-edits", summary: "devices send right after each user action",
       runs: .replay, example: "send-after-edits"),
+    Entry(
+      syntax: "steps-may-skip",
+      summary: "steps were drawn at random: one that cannot apply is skipped (counterexamples say it), not an error",
+      runs: .replay, example: "steps-may-skip"),
     Entry(
       syntax: "defect NAME", summary: "a deliberate client mistake, to show an invariant catching it",
       runs: .replay, example: "defect ignore-fetched-deletions"),
@@ -298,6 +302,7 @@ package enum ScriptParser {
       }
       command = .accountChange(response)
     case "send-after-edits": command = .sendAfterEdits
+    case "steps-may-skip": command = .stepsMaySkip
     case "defect":
       let name = try words.required("a defect")
       guard let defect = ClientDefect(rawValue: name) else {

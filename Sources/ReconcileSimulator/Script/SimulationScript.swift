@@ -65,6 +65,8 @@ public enum SimulationScript {
     package var expectsInvariants: Bool
     /// The invariants an `invariants` line names; `nil` for the resolver's defaults.
     package var invariants: Set<Invariant>?
+    /// Whether the script says `steps-may-skip`: its steps were drawn at random, and one that cannot apply is skipped.
+    package var stepsMaySkip = false
   }
 
   // MARK: Writing
@@ -95,6 +97,8 @@ public enum SimulationScript {
     if setup.zoneDeletion != .dropLocalData { lines.append("zone-deletion \(setup.zoneDeletion)") }
     if setup.accountChange != .deleteLocalData { lines.append("account-change \(setup.accountChange)") }
     if setup.sendsAfterEdits { lines.append("send-after-edits") }
+    // Drawn steps: one that could not apply was skipped when the runner drew it, and is skipped again.
+    lines.append("steps-may-skip")
     let lowered = ServerLimit.allCases.filter { setup.limits[$0] != SimulatedServer.Limits.cloudKit[$0] }
     if !lowered.isEmpty { lines.append("limit" + lowered.map { " \($0.rawValue) \(setup.limits[$0])" }.joined()) }
     for defect in setup.defects.map(\.rawValue).sorted() { lines.append("defect \(defect)") }
@@ -229,6 +233,7 @@ public enum SimulationScript {
       case .zoneDeletion(let response): setup.zoneDeletion = response
       case .accountChange(let response): setup.accountChange = response
       case .sendAfterEdits: setup.sendsAfterEdits = true
+      case .stepsMaySkip: parsed.stepsMaySkip = true
       case .limits(let limits):
         for (limit, value) in limits { setup.limits[limit] = value }
       case .defect(let defect): setup.defects.insert(defect)
@@ -250,8 +255,7 @@ public enum SimulationScript {
       // Checked once the resolver is named, or at the first line that runs the world (scripts name the client first).
       switch command {
       case .client, .deletePolicy, .schemas, .addDevice, .zoneDeletion, .accountChange, .sendAfterEdits, .limits,
-        .defect,
-        .invariants:
+        .defect, .invariants, .stepsMaySkip:
         break
       default:
         if let refusal = setup.client.refusal(ofResolver: setup.resolver.name) { throw fail(refusal) }

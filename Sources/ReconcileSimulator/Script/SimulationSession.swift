@@ -135,12 +135,56 @@ package struct SimulationSession: Sendable {
       return Output(lines: lines, violations: result.violations)
     default:
       let steps = next.parsed.steps.dropFirst(stepsBefore)
+      let before = (reader: reader, simulation: simulation, quiescent: quiescent, actions: actions)
       reader = next
       guard !steps.isEmpty else { return Output(lines: rebuild(Self.confirmation(of: command)), violations: []) }
       var lines: [String] = []
-      for step in steps { lines += record(.step(step)).lines }
+      for step in steps {
+        let output = record(.step(step))
+        // A line the user typed that cannot apply is an error that leaves the world as it was; a counterexample's
+        // steps were drawn at random, and one skipped is data (`steps-may-skip`).
+        if !reader.parsed.stepsMaySkip, let problem = Self.skipped(in: output.lines) {
+          let world = simulation
+          (reader, simulation, quiescent, actions) = before
+          throw fail(Self.explain(problem, of: step, in: world))
+        }
+        lines += output.lines
+      }
       return Output(lines: lines, violations: [])
     }
+  }
+
+  /// Why a step was skipped, from the trace lines it printed.
+  static func skipped(in lines: [String]) -> String? {
+    for line in lines {
+      let text = line.trimmingCharacters(in: .whitespaces)
+      if text.hasPrefix("skipped: ") { return String(text.dropFirst("skipped: ".count)) }
+    }
+    return nil
+  }
+
+  /// Why `step` could not apply, and what the user can do about it: a device whose sync has started but not finished
+  /// has not fetched what another device saved yet (`sync` only starts one).
+  static func explain(_ problem: String, of step: SimulationStep, in world: Simulation?) -> String {
+    guard let device = step.device, let world else { return "cannot apply: \(problem)" }
+    let record: String? =
+      switch step {
+      case .edit(_, let name, _), .delete(_, let name): name
+      default: nil
+      }
+    guard let record else { return "cannot apply: \(problem)" }
+    if !world.isSettled(device) {
+      return "\(device) has no Note/\(record) yet: its sync has started but not finished — add \"wait \(device)\" "
+        + "or use \"sync all\" (\(problem))"
+    }
+    let onServer = world.server.records(in: Simulation.zoneID, ownedBy: Simulation.user).contains {
+      $0.recordID.recordName == record
+    }
+    if onServer {
+      return "\(device) has no Note/\(record) yet: it has not fetched it — add \"\(device) sync\" and \"wait \(device)\", "
+        + "or use \"sync all\" (\(problem))"
+    }
+    return "cannot apply: \(problem)"
   }
 
   /// What a header line set, in a line, so a pasted counterexample shows its world as it is built.
@@ -155,6 +199,7 @@ package struct SimulationSession: Sendable {
     case .zoneDeletion(let response): ["zone deletion \(response)"]
     case .accountChange(let response): ["account change: \(response) local data"]
     case .sendAfterEdits: ["devices send after every edit"]
+    case .stepsMaySkip: ["a step that cannot apply is skipped"]
     case .defect(let defect): ["every device makes the defect \(defect)"]
     case .limits(let limits): ServerLimit.confirmation(limits)
     default: []

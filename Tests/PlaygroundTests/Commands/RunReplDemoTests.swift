@@ -59,6 +59,53 @@ struct RunReplDemoTests {
     #expect(quiet.text.hasPrefix("server: 1 record"), "--quiet prints only data: \(quiet.text)")
   }
 
+  /// A script in the form the earlier docs taught: `sync` then only started a sync, so B's edit found no note.
+  static let editBeforeFetch = """
+    device add A
+    device add B
+    A create Note/n1 title="first"
+    A sync
+    B sync
+    B edit Note/n1 title="second"
+    B sync
+    A sync
+    expect server Note/n1 title = "second"
+    """
+
+  @Test("a line that cannot apply stops run at that line, naming why and what to add; the REPL says so and goes on")
+  func lineThatCannotApplyIsAnError() throws {
+    let result = Self.run(["run", "old.rcp"], Self.environment(files: ["old.rcp": Self.editBeforeFetch]))
+    #expect(result.status == 1)
+    #expect(
+      result.text.contains(
+        "old.rcp:6: error: B has no Note/n1 yet: its sync has started but not finished — add \"wait B\" or use \"sync all\""
+      ), "\(result.text)")
+    #expect(!result.text.contains("expectation failed"), "nothing after the line runs: \(result.text)")
+
+    // With `sync all`, which waits for every device, the same steps hold.
+    let fixed = Self.editBeforeFetch.replacingOccurrences(of: "A sync\nB sync\n", with: "sync all\n")
+      .replacingOccurrences(of: "B sync\nA sync\n", with: "sync all\n")
+    let held = Self.run(["run", "new.rcp"], Self.environment(files: ["new.rcp": fixed]))
+    #expect(held.status == 0, "\(held.text)")
+
+    // A counterexample's drawn steps keep their meaning: one that cannot apply is skipped, as when it was drawn.
+    let drawn = "steps-may-skip\n" + Self.editBeforeFetch.replacingOccurrences(of: "expect server", with: "# expect server")
+    let skipped = Self.run(["run", "drawn.rcp"], Self.environment(files: ["drawn.rcp": drawn]))
+    #expect(skipped.status == 0, "\(skipped.text)")
+    #expect(skipped.text.contains("skipped:"), "\(skipped.text)")
+
+    // In the REPL the line is an error and changes nothing; the session goes on.
+    var session = SimulationSession()
+    for line in ["device add A", "device add B", "A create Note/n1 title=\"first\"", "A sync"] {
+      _ = try session.interpret(line)
+    }
+    let steps = session.current?.steps.count
+    #expect(throws: ScriptError.self) { try session.interpret("B edit Note/n1 title=\"second\"") }
+    #expect(session.current?.steps.count == steps, "the refused line left no step behind")
+    _ = try session.interpret("sync all")
+    _ = try session.interpret("B edit Note/n1 title=\"second\"")
+  }
+
   @Test("run stops at the first failed expect or error with exit 1, naming the file and line")
   func runFails() {
     let failing = Self.script.replacingOccurrences(of: "title = a", with: "title = z")

@@ -83,7 +83,11 @@ struct ScriptLanguageTests {
     #expect(printed.contains("limit batch-items 5 batch-bytes 100000 page-size 7\n"), "\(printed)")
     #expect(printed.contains("fault corrupt a Note/r1\n") && printed.contains("fault lose-response a\n"))
     #expect(!printed.contains("server-limits"))
-    #expect(try SimulationScript.parse(printed) == parsedOld)
+    // Printed scripts are of drawn steps, and say so.
+    var reparsed = try SimulationScript.parse(printed)
+    #expect(reparsed.stepsMaySkip)
+    reparsed.stepsMaySkip = false
+    #expect(reparsed == parsedOld)
   }
 
   @Test(
