@@ -26,8 +26,8 @@ case "$depth" in
     exit 2
     ;;
 esac
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=.build/deep-sweep-$depth
+rm -rf "$out" && mkdir -p "$out"
 started=$(date +%s)
 failed=0
 
@@ -74,7 +74,8 @@ awk -F'\t' -v own="$own" '
   }' "$out/test.log" || failed=1
 echo "deep sweep ($depth): tests $((tested - started)) s (build included), outside package $((finished - tested)) s, total $((finished - started)) s"
 if [ "$failed" -ne 0 ]; then
-  echo "deep sweep ($depth): FAILED — replay a sweep's seed with RECONCILE_SEED=N RECONCILE_SWEEP=$depth swift test -c release --filter NAME"
+  echo "deep sweep ($depth): FAILED — each failure's report and shrunk script: $out/test.log; replay a sweep's seed with"
+  echo "  RECONCILE_SEED=N RECONCILE_SWEEP=$depth swift test -c release --filter NAME"
   exit 1
 fi
 echo "deep sweep ($depth): every sweep held"

@@ -181,7 +181,8 @@ package struct SimulationSession: Sendable {
       $0.recordID.recordName == record
     }
     if onServer {
-      return "\(device) has no Note/\(record) yet: it has not fetched it — add \"\(device) sync\" and \"wait \(device)\", "
+      return
+        "\(device) has no Note/\(record) yet: it has not fetched it — add \"\(device) sync\" and \"wait \(device)\", "
         + "or use \"sync all\" (\(problem))"
     }
     return "cannot apply: \(problem)"

@@ -89,7 +89,8 @@ struct RunReplDemoTests {
     #expect(held.status == 0, "\(held.text)")
 
     // A counterexample's drawn steps keep their meaning: one that cannot apply is skipped, as when it was drawn.
-    let drawn = "steps-may-skip\n" + Self.editBeforeFetch.replacingOccurrences(of: "expect server", with: "# expect server")
+    let drawn =
+      "steps-may-skip\n" + Self.editBeforeFetch.replacingOccurrences(of: "expect server", with: "# expect server")
     let skipped = Self.run(["run", "drawn.rcp"], Self.environment(files: ["drawn.rcp": drawn]))
     #expect(skipped.status == 0, "\(skipped.text)")
     #expect(skipped.text.contains("skipped:"), "\(skipped.text)")

@@ -1,0 +1,64 @@
+import Foundation
+import ReconcileSimulator
+import Testing
+
+/// The counts and lists the docs state about the simulator, checked against the code, so a release that adds a zoo
+/// defect, an invariant or a fault kind cannot leave the docs behind.
+@Suite("The docs' counts and lists match the code")
+struct DocumentedCountsTests {
+  static let repository = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  static func text(_ path: String) throws -> String {
+    try String(contentsOf: repository.appendingPathComponent(path), encoding: .utf8)
+  }
+
+  static let ownEngine = "Docs/ReconcileSimulator.docc/Articles/TestingYourOwnSyncEngine.md"
+  static let syncLogic = "Docs/ReconcileSimulator.docc/Articles/TestingYourSyncLogic.md"
+
+  /// Every number written before `phrase` in `text` (as in "28 classic sync-engine bugs").
+  static func counts(before phrase: String, in text: String) -> [Int] {
+    text.ranges(of: phrase).compactMap { range in
+      let before = text[..<range.lowerBound].reversed().drop { $0 == " " }
+      let digits = String(before.prefix { $0.isNumber || $0 == "," }.reversed()).replacingOccurrences(of: ",", with: "")
+      return Int(digits)
+    }
+  }
+
+  @Test("every count of zoo defects in the README and the articles is the number of ClientDefect cases")
+  func zooCounts() throws {
+    for path in ["README.md", Self.ownEngine] {
+      let found = Self.counts(before: "classic sync-engine bugs", in: try Self.text(path))
+      #expect(!found.isEmpty, "\(path) no longer states the zoo's size; update this test with it")
+      for count in found {
+        #expect(
+          count == ClientDefect.allCases.count,
+          "\(path) says \(count) defects; there are \(ClientDefect.allCases.count)")
+      }
+    }
+  }
+
+  @Test("the README's zoo table has a row for every defect")
+  func zooTable() throws {
+    let rows = try Self.text("README.md").split(separator: "\n").filter { $0.hasPrefix("| ") }
+    for defect in ClientDefect.allCases {
+      #expect(rows.contains { $0.contains("(`\(defect.rawValue)`") }, "the README's zoo table lacks \(defect.rawValue)")
+    }
+  }
+
+  @Test("the invariant table of Testing your sync logic lists every invariant")
+  func invariantTable() throws {
+    let article = try Self.text(Self.syncLogic)
+    for invariant in Invariant.allCases {
+      #expect(article.contains("| ``Invariant/\(invariant.rawValue)`` |"), "the table lacks \(invariant.rawValue)")
+    }
+  }
+
+  @Test("what the simulated engine does not reproduce does not deny what it does")
+  func limitsAreCurrent() throws {
+    let article = try Self.text(Self.ownEngine)
+    // Devices sign out, switch accounts and come back under hostile and swarm; the engine reports each change.
+    #expect(FaultKind.allCases.contains(.accountChange))
+    #expect(!article.contains("no `accountChange` events"), "the article says the engine never changes accounts")
+  }
+}
