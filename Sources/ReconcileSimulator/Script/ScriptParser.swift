@@ -732,7 +732,13 @@ package enum ScriptParser {
   /// `key=value`, `encrypted:key=value`, or `-key` (removes the key, as replay scripts write it).
   package static func assignment(_ word: String) throws(ScriptError) -> FieldAssignment {
     if word.hasPrefix("-"), word.count > 1, !word.contains("=") {
-      return FieldAssignment(key: String(word.dropFirst()), value: nil)
+      let key = String(word.dropFirst())
+      do {
+        try NameRules.checkIdentifier(key, kind: .key)
+      } catch {
+        throw ScriptError("\(word): '\(key)' is not a key: \(error)", token: word)
+      }
+      return FieldAssignment(key: key, value: nil)
     }
     guard let equals = word.firstIndex(of: "=") else {
       throw ScriptError("\(word): expected key=value, such as title=\"Groceries\"")
@@ -749,6 +755,13 @@ package enum ScriptParser {
       key.removeFirst("encrypted:".count)
     }
     guard !key.isEmpty else { throw ScriptError("\(word): the key is missing") }
+    // CloudKit's key rule, checked here: a key such as `title--` would otherwise read as `title-` with `-=`, and the
+    // line written back would not be the line read.
+    do {
+      try NameRules.checkIdentifier(key, kind: .key)
+    } catch {
+      throw ScriptError("\(word): '\(key)' is not a key: \(error)", token: word)
+    }
     let value: FieldValue?
     do {
       value = try ValueSyntax.parse(String(word[word.index(after: equals)...]))

@@ -1,5 +1,5 @@
 /// CloudKit's naming rules, in one place, so IDs, record types and keys agree.
-enum NameRules {
+package enum NameRules {
   /// The longest name CloudKit accepts, in characters.
   static let maximumLength = 255
 
@@ -44,7 +44,7 @@ enum NameRules {
 
   /// Record types and keys: an ASCII letter, then ASCII letters, digits or `_`; at most 255 characters. CloudKit's
   /// own types and keys (`cloudkit.share`, `cloudkit.title`) are that after ``systemPrefix``.
-  static func checkIdentifier(_ name: String, kind: NameKind) throws(RecordValidationError) {
+  package static func checkIdentifier(_ name: String, kind: NameKind) throws(RecordValidationError) {
     if isPlainIdentifier(name, kind: kind) { return }
     try checkIdentifierScalars(name, kind: kind)
   }
