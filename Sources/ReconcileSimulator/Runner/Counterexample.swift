@@ -19,8 +19,10 @@ public struct Counterexample: Sendable, Hashable, CustomStringConvertible {
 
   /// The replay script of the minimal run.
   public var script: String {
-    SimulationScript.render(
-      setup: result.setup, steps: result.steps, invariants: result.invariants,
+    // The resolver's own invariants go unnamed, so the script judges whatever that resolver promises.
+    let defaults = Simulation.invariants(for: result.setup.resolver, deletePolicy: result.setup.deletePolicy)
+    return SimulationScript.render(
+      setup: result.setup, steps: result.steps, invariants: result.invariants == defaults ? nil : result.invariants,
       comments: [
         seed.map { "seed \($0), shrunk from \(originalStepCount) to \(result.steps.count) steps" },
         faults.map { "faults \($0)" }, "broke \(violation)",

@@ -81,6 +81,9 @@ enum Shrinker {
     }
     var result = best
     result.seed = failing.seed
+    // Shrinking follows the one invariant that broke; the script judges every invariant the failing run judged, so a
+    // user who edits it checks what the run checked, not less.
+    result.invariants = failing.invariants
     return Counterexample(
       seed: failing.seed, violation: violation, originalStepCount: failing.steps.count, result: result, shrinkRuns: runs
     )

@@ -37,6 +37,16 @@ struct ReadableFailuresTests {
     #expect(!(try Simulation.replay(failure.result.script)).passed)
   }
 
+  @Test("a shrunk script judges every invariant the run judged, and names them only when the user narrowed them")
+  func shrunkScriptJudgesWhatTheRunJudged() throws {
+    let failure = try #require(PropertyRunner(configuration: Self.broken, seeds: 0..<20).run().failures.first)
+    #expect(!failure.script.contains("\ninvariants "), "the resolver's invariants, all of them:\n\(failure.script)")
+    var narrowed = Self.broken
+    narrowed.invariants = [.oneSidedChangesKept, .convergence]
+    let chosen = try #require(PropertyRunner(configuration: narrowed, seeds: 0..<20).run().failures.first)
+    #expect(chosen.script.contains("\ninvariants convergence oneSidedChangesKept\n"), "\(chosen.script)")
+  }
+
   @Test("a report is its summary line and, per failure, two lines and the shrunk script: no trace, no coverage")
   func reportIsShort() throws {
     let report = PropertyRunner(configuration: Self.broken, seeds: 0..<20).run()
