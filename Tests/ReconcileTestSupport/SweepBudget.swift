@@ -51,6 +51,12 @@ public struct SweepBudget: Sendable, CustomStringConvertible {
     steps = chosen.steps
   }
 
+  /// The same budget at every depth, for a sweep that stops at its first find (the zoo): its budget is a bound.
+  /// - Parameter everyDepth: Seeds and steps.
+  public init(everyDepth budget: (seeds: UInt64, steps: Int)) {
+    self.init(unit: budget, quick: budget, full: budget)
+  }
+
   /// "40 seeds × 100 steps".
   public var description: String { "\(seeds.count) seeds × \(steps) steps" }
 

@@ -733,11 +733,7 @@ package enum ScriptParser {
   package static func assignment(_ word: String) throws(ScriptError) -> FieldAssignment {
     if word.hasPrefix("-"), word.count > 1, !word.contains("=") {
       let key = String(word.dropFirst())
-      do {
-        try NameRules.checkIdentifier(key, kind: .key)
-      } catch {
-        throw ScriptError("\(word): '\(key)' is not a key: \(error)", token: word)
-      }
+      try checkKey(key, in: word)
       return FieldAssignment(key: key, value: nil)
     }
     guard let equals = word.firstIndex(of: "=") else {
@@ -755,13 +751,7 @@ package enum ScriptParser {
       key.removeFirst("encrypted:".count)
     }
     guard !key.isEmpty else { throw ScriptError("\(word): the key is missing") }
-    // CloudKit's key rule, checked here: a key such as `title--` would otherwise read as `title-` with `-=`, and the
-    // line written back would not be the line read.
-    do {
-      try NameRules.checkIdentifier(key, kind: .key)
-    } catch {
-      throw ScriptError("\(word): '\(key)' is not a key: \(error)", token: word)
-    }
+    try checkKey(key, in: word)
     let value: FieldValue?
     do {
       value = try ValueSyntax.parse(String(word[word.index(after: equals)...]))
@@ -770,6 +760,16 @@ package enum ScriptParser {
     }
     guard change == .set || value != nil else { throw ScriptError("\(word): add or remove a value, not nil") }
     return FieldAssignment(key: key, value: value, encrypted: encrypted, change: change)
+  }
+
+  /// CloudKit's key rule, checked as the line is read: a key such as `title--` would otherwise read as `title-` with
+  /// `-=`, and the line written back would not be the line read.
+  private static func checkKey(_ key: String, in word: String) throws(ScriptError) {
+    do {
+      try NameRules.checkIdentifier(key, kind: .key)
+    } catch {
+      throw ScriptError("\(word): '\(key)' is not a key: \(error)", token: word)
+    }
   }
 
   package static func version(_ text: String) throws(ScriptError) -> SchemaVersion {

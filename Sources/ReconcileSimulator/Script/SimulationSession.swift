@@ -140,10 +140,12 @@ package struct SimulationSession: Sendable {
       guard !steps.isEmpty else { return Output(lines: rebuild(Self.confirmation(of: command)), violations: []) }
       var lines: [String] = []
       for step in steps {
+        let skippedBefore = simulation?.statistics.skippedSteps ?? 0
         let output = record(.step(step))
         // A line the user typed that cannot apply is an error that leaves the world as it was; a counterexample's
         // steps were drawn at random, and one skipped is data (`steps-may-skip`).
-        if !reader.parsed.stepsMaySkip, let problem = Self.skipped(in: output.lines) {
+        if !reader.parsed.stepsMaySkip, (simulation?.statistics.skippedSteps ?? 0) > skippedBefore {
+          let problem = Self.skipped(in: output.lines)
           let world = simulation
           (reader, simulation, quiescent, actions) = before
           throw fail(Self.explain(problem, of: step, in: world))
@@ -154,13 +156,13 @@ package struct SimulationSession: Sendable {
     }
   }
 
-  /// Why a step was skipped, from the trace lines it printed.
-  static func skipped(in lines: [String]) -> String? {
+  /// Why a step was skipped, from the note it left in the trace lines it printed.
+  static func skipped(in lines: [String]) -> String {
     for line in lines {
       let text = line.trimmingCharacters(in: .whitespaces)
-      if text.hasPrefix("skipped: ") { return String(text.dropFirst("skipped: ".count)) }
+      if text.hasPrefix(Simulation.skippedPrefix) { return String(text.dropFirst(Simulation.skippedPrefix.count)) }
     }
-    return nil
+    return "the step could not apply"
   }
 
   /// Why `step` could not apply, and what the user can do about it: a device whose sync has started but not finished

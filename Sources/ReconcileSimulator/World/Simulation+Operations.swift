@@ -12,7 +12,7 @@ extension Simulation {
   package mutating func perform(_ operation: WorldOperation, line: String) {
     traceEntries.append(.operation(line))
     let problem = operation.device.flatMap { index(of: $0) == nil ? "no device \($0)" : nil } ?? apply(operation)
-    if let problem { traceEntries.append(.note("skipped: \(problem)")) }
+    if let problem { traceEntries.append(.note(Self.skippedPrefix + problem)) }
     if case .advance(let seconds) = operation {
       pump(until: now.addingTimeInterval(max(0, seconds)))
     } else {

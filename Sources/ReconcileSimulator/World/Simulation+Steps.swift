@@ -10,7 +10,7 @@ extension Simulation {
     traceEntries.append(.step(steps.count, step))
     if let problem = apply(step) {
       statistics.skippedSteps += 1
-      traceEntries.append(.note("skipped: \(problem)"))
+      traceEntries.append(.note(Self.skippedPrefix + problem))
     }
     if case .advance(let seconds) = step {
       pump(until: now.addingTimeInterval(TimeInterval(max(0, seconds))))
@@ -18,6 +18,9 @@ extension Simulation {
       pump(until: now.addingTimeInterval(Self.stepInterval))
     }
   }
+
+  /// How the trace begins the note of a step or operation that could not apply; what follows says why.
+  static let skippedPrefix = "skipped: "
 
   /// Applies a step; returns why it could not apply, if it could not.
   private mutating func apply(_ step: SimulationStep) -> String? {

@@ -50,10 +50,7 @@ struct MergeTwinZooTests {
     let twin = Self.twin(key, broken)
     let report = PropertyRunner(configuration: Self.configuration(twin), seeds: 0..<Self.budget).run()
     let found = report.failures.first
-    SweepBudget(unit: (Self.budget, 60), quick: (Self.budget, 60), full: (Self.budget, 60)).report(
-      "zoo twin \(name)", failures: found == nil ? 1 : 0,
-      detail: found.map { "caught at seed \($0.seed.map(String.init) ?? "?"), shrunk to \($0.steps.count) steps" }
-        ?? "not caught")
+    SweepBudget(everyDepth: (Self.budget, 60)).reportCatch("zoo twin \(name)", found)
     let failure = try #require(found, "the \(name) was not caught in \(Self.budget) seeds")
     #expect(failure.violation.invariant == .oneSidedChangesKept, "\(name): \(failure)")
     #expect(failure.violation.message.contains(key), "\(name): \(failure.violation.message)")

@@ -43,10 +43,7 @@ struct SyncBugZooTests {
   func runnerCatchesAndShrinks(_ defect: ClientDefect) throws {
     let report = PropertyRunner(configuration: Self.configuration(for: defect), seeds: 0..<Self.budget).run()
     let found = report.failures.first
-    SweepBudget(unit: (Self.budget, 60), quick: (Self.budget, 60), full: (Self.budget, 60)).report(
-      "zoo defect \(defect.rawValue)", failures: found == nil ? 1 : 0,
-      detail: found.map { "caught at seed \($0.seed.map(String.init) ?? "?"), shrunk to \($0.steps.count) steps" }
-        ?? "not caught")
+    SweepBudget(everyDepth: (Self.budget, 60)).reportCatch("zoo defect \(defect.rawValue)", found)
     let failure = try #require(
       found, "\(defect) was not caught in \(Self.budget) seeds (replay: swift test --filter SyncBugZooTests)")
     #expect(failure.violation.invariant == defect.caughtBy, "\(defect): \(failure)")
