@@ -7,13 +7,14 @@ import ReconcileSimulator
 // (archives, merge, text-merge, simulator, workload, feed, hostile, bodies), e.g. under a profiler. The sections simulator-steps
 // (20 seeds of field-merge with flaky faults), merge-resolutions and merge-floor (20,000 ten-field FieldMerge
 // resolutions, or floor copies) and idle (nothing) are what the merge and simulator sections count instructions of
-// under callgrind; each prints `units: N`.
+// under callgrind, as list-merge-work (LIST_POLICY's merge of LIST_ELEMENTS, LIST_REPEATS times) is for the list
+// policies' growth; each prints `units: N`.
 let argumentList = Array(CommandLine.arguments.dropFirst())
 let arguments = Set(argumentList)
 let iterations = arguments.contains("--quick") ? 2_000 : 200_000
 let sections = [
   "archives", "merge", "text-merge", "simulator", "workload", "feed", "hostile", "bodies", "simulator-steps",
-  "merge-resolutions", "merge-floor", "text-merge-work", "list-policies-work", "bodies-work", "idle",
+  "merge-resolutions", "merge-floor", "text-merge-work", "list-policies-work", "list-merge-work", "bodies-work", "idle",
 ]
 let usage = """
   usage: reconcile-benchmarks [--check] [--quick] [--only SECTION]
@@ -218,9 +219,54 @@ do {
       ])
     }
     print(table(policyRows))
-    for row in policies {
+    // A list merge must read every element, so the floor (copy a record, write one key) anchors only the counter; the
+    // list policies are judged against hand-written merges of the same lists below.
+    for row in policies where row.name == ".counter" {
       let ratio = row.mergeNanoseconds / max(row.floorNanoseconds, 1)
       target("\(row.name) ≤ 2× the floor: \(format(ratio, digits: 2))×", ratio <= 2, missing: "\(row.name) vs floor")
+    }
+    print(
+      "\nList merges against hand-written Swift over the same three lists (set algebra over Set; an LCS table's "
+        + "three-way merge), alternating rounds")
+    let listRows = ListMergeBenchmark.run(sizes: [6, 100, 1_000], budget: iterations * 5)
+    var printedListRows = [["policy", "elements", "ns/merge", "hand-written ns", "ratio"]]
+    for row in listRows {
+      printedListRows.append([
+        row.policy.rawValue, String(row.elements), format(row.reconcileNanoseconds, digits: 0),
+        format(row.handWrittenNanoseconds, digits: 0),
+        format(row.reconcileNanoseconds / row.handWrittenNanoseconds, digits: 2) + "×",
+      ])
+    }
+    print(table(printedListRows))
+    for policy in ListMergeBenchmark.Policy.allCases {
+      let slowest =
+        listRows.filter { $0.policy == policy }.map { $0.reconcileNanoseconds / $0.handWrittenNanoseconds }
+        .max() ?? .infinity
+      target(
+        "\(policy.rawValue) ≤ 1× a hand-written merge at every size: slowest \(format(slowest, digits: 2))×",
+        slowest <= 1, missing: "\(policy.rawValue) vs hand-written",
+        sample: arguments.contains("--quick") ? "a few hundred merges in --quick" : nil)
+    }
+    for policy in ListMergeBenchmark.Policy.allCases {
+      if !arguments.contains("--quick"),
+        let small = Callgrind.instructionsPerRepeat(
+          section: "list-merge-work", environment: ["LIST_POLICY": policy.rawValue, "LIST_ELEMENTS": "100"],
+          repeatsKey: "LIST_REPEATS"),
+        let large = Callgrind.instructionsPerRepeat(
+          section: "list-merge-work", environment: ["LIST_POLICY": policy.rawValue, "LIST_ELEMENTS": "10000"],
+          repeatsKey: "LIST_REPEATS")
+      {
+        print(
+          "callgrind: \(policy.rawValue): \(format(small, digits: 0)) instructions per merge of 100 elements, "
+            + "\(format(large, digits: 0)) of 10,000")
+        target(
+          "\(policy.rawValue) 100 → 10,000 elements ≤ 120× (instructions): \(format(large / small))×",
+          large / small <= 120, missing: "\(policy.rawValue) growth")
+      } else {
+        target(
+          "\(policy.rawValue) 100 → 10,000 elements ≤ 120× (instructions)", true,
+          missing: "\(policy.rawValue) growth", sample: "counted with callgrind in a full run")
+      }
     }
   }
 
@@ -229,6 +275,18 @@ do {
     // (".set", say).
     let only = ProcessInfo.processInfo.environment["LIST_POLICY"]
     print("resolutions: \(try ListPolicyBenchmark.run(iterations: 10_000, rounds: 1, only: only).count * 10_000)")
+  }
+
+  if counts("list-merge-work") {
+    // Callgrind's view of one list merge: LIST_REPEATS merges (1 unless given) of LIST_POLICY's lists of LIST_ELEMENTS.
+    let environment = ProcessInfo.processInfo.environment
+    let policy = environment["LIST_POLICY"].flatMap(ListMergeBenchmark.Policy.init(rawValue:)) ?? .orderedList
+    let lists = ListMergeBenchmark.lists(elements: environment["LIST_ELEMENTS"].flatMap(Int.init) ?? 100)
+    var total = 0
+    for _ in 0..<(environment["LIST_REPEATS"].flatMap(Int.init) ?? 1) {
+      total &+= ListMergeBenchmark.reconcile(policy, lists).count
+    }
+    print("units: \(total)")
   }
 
   if counts("text-merge-work") {

@@ -19,13 +19,9 @@ enum ListNumbering {
     let total = a + c + server.count
     guard total <= shortLimit else {
       var table = TokenTable<FieldValue>()
-      var next = 0
-      for list in [ancestor, client, server] {
-        for number in table.number(list) {
-          numbers[next] = number
-          next += 1
-        }
-      }
+      for (index, element) in ancestor.enumerated() { numbers[index] = table.number(element) }
+      for (index, element) in client.enumerated() { numbers[a + index] = table.number(element) }
+      for (index, element) in server.enumerated() { numbers[a + c + index] = table.number(element) }
       return table.count
     }
     return ancestor.withUnsafeBufferPointer { ancestor in

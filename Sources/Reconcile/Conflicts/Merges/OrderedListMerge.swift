@@ -1,6 +1,6 @@
 /// The three-way ordered-list merge behind ``FieldMerge/Policy/orderedList``: `diff3` over the lists' elements, then
 /// removals and moves made whole.
-enum OrderedListMerge {
+package enum OrderedListMerge {
   /// Both sides' insertions and removals, in place, and each side's moves where the other did not move the same
   /// element:
   /// - the lists merge as `diff3` merges lines (``ThreeWayMerge``); where both sides changed the same stretch
@@ -11,7 +11,7 @@ enum OrderedListMerge {
   ///   sides moved one element the server's place wins.
   /// - Complexity: two ``SequenceDiff`` runs over the numbered elements (``ListNumbering``), then linear passes; short
   ///   lists are merged in buffers on the stack, allocating only the result.
-  static func merge(ancestor: [FieldValue], server: [FieldValue], client: [FieldValue]) -> [FieldValue] {
+  package static func merge(ancestor: [FieldValue], server: [FieldValue], client: [FieldValue]) -> [FieldValue] {
     let (a, c, s) = (ancestor.count, client.count, server.count)
     // Positions run through the three lists in turn: the ancestor's, the client's, then the server's elements.
     return withUnsafeTemporaryAllocation(of: Int32.self, capacity: a + c + s) { numbers in

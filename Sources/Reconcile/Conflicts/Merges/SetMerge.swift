@@ -10,24 +10,29 @@ extension FieldMerge {
 }
 
 /// The three-way set merge behind ``FieldMerge/Policy/set(_:)``, over lists read as sets.
-enum SetMerge {
+package enum SetMerge {
   /// Every element both sides have, every element a side added since the ancestor, and none a side removed: an element
   /// of the ancestor missing from either side is gone, one missing from the ancestor and present on a side was added.
   /// Without an ancestor, `rule` decides an element only one side has. The result lists the server's elements in its
   /// order, then the client's additions in its order, each once.
-  /// - Complexity: O(*a* + *s* + *c*) for the three lists' lengths; short lists (the tags a person types) are numbered
-  ///   by comparing values (``ListNumbering``) and held as bit sets, which is faster below a few dozen elements.
-  static func merge(
+  /// - Complexity: O(*a* + *s* + *c*) for the three lists' lengths: each element is numbered once (``ListNumbering``:
+  ///   by comparing values below a few dozen elements, by hashing above), and the versions are held as flags per
+  ///   number — bit sets for short lists, byte tables for long ones.
+  package static func merge(
     ancestor: [FieldValue]?, server: [FieldValue], client: [FieldValue], rule: FieldMerge.SetRule
   ) -> [FieldValue] {
     let base = ancestor ?? []
     let total = base.count + client.count + server.count
-    guard total <= ListNumbering.shortLimit else {
-      return merge(ancestor.map(Set.init), Set(server), Set(client), rule, server: server, client: client)
-    }
     return withUnsafeTemporaryAllocation(of: Int32.self, capacity: total) { numbers in
+      let distinct = ListNumbering.number(base, client, server, into: numbers)
+      guard total <= ListNumbering.shortLimit else {
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: distinct) { flags in
+          merge(
+            numbers: UnsafeBufferPointer(numbers), flags: flags, hasAncestor: ancestor != nil, rule: rule,
+            counts: (base.count, client.count), server: server, client: client)
+        }
+      }
       // At most 48 distinct elements: each version is a 64-bit set of numbers.
-      _ = ListNumbering.number(base, client, server, into: numbers)
       func bits(_ range: Range<Int>) -> UInt64 { numbers[range].reduce(0) { $0 | 1 << UInt64($1) } }
       let (a, c) = (base.count, client.count)
       let inAncestor = bits(0..<a)
@@ -53,25 +58,34 @@ enum SetMerge {
     }
   }
 
-  /// The rule, over the versions held as sets. A server element stays when the client holds it too, or when it is new
-  /// since the ancestor; a client element not on the server is added when it is new since the ancestor. Without an
-  /// ancestor, `rule` decides an element one side holds.
+  /// The rule for long lists, over one byte of flags per distinct number: which versions hold it, and whether the
+  /// result has taken it.
   private static func merge(
-    _ ancestor: Set<FieldValue>?, _ server: Set<FieldValue>, _ client: Set<FieldValue>, _ rule: FieldMerge.SetRule,
-    server serverList: [FieldValue], client clientList: [FieldValue]
+    numbers: UnsafeBufferPointer<Int32>, flags: UnsafeMutableBufferPointer<UInt8>, hasAncestor: Bool,
+    rule: FieldMerge.SetRule, counts: (ancestor: Int, client: Int), server: [FieldValue], client: [FieldValue]
   ) -> [FieldValue] {
-    func added(_ element: FieldValue) -> Bool {
-      guard let ancestor else { return rule == .addWins }
-      return !ancestor.contains(element)
-    }
+    let (inAncestor, inClient, inServer, taken): (UInt8, UInt8, UInt8, UInt8) = (1, 2, 4, 8)
+    _ = flags.initialize(from: repeatElement(0, count: flags.count))
+    let (a, c) = counts
+    for number in numbers[0..<a] { flags[Int(number)] |= inAncestor }
+    for number in numbers[a..<(a + c)] { flags[Int(number)] |= inClient }
+    for number in numbers[(a + c)...] { flags[Int(number)] |= inServer }
+    func added(_ flag: UInt8) -> Bool { hasAncestor ? flag & inAncestor == 0 : rule == .addWins }
     var result: [FieldValue] = []
-    result.reserveCapacity(serverList.count + clientList.count)
-    var seen = Set<FieldValue>()
-    for element in serverList where client.contains(element) || added(element) {
-      if seen.insert(element).inserted { result.append(element) }
+    result.reserveCapacity(server.count + client.count)
+    for (index, element) in server.enumerated() {
+      let number = Int(numbers[a + c + index])
+      let flag = flags[number]
+      guard flag & taken == 0, flag & inClient != 0 || added(flag) else { continue }
+      flags[number] |= taken
+      result.append(element)
     }
-    for element in clientList where !server.contains(element) && added(element) {
-      if seen.insert(element).inserted { result.append(element) }
+    for (index, element) in client.enumerated() {
+      let number = Int(numbers[a + index])
+      let flag = flags[number]
+      guard flag & taken == 0, flag & inServer == 0, added(flag) else { continue }
+      flags[number] |= taken
+      result.append(element)
     }
     return result
   }

@@ -95,11 +95,15 @@ struct TokenTable<Token: Hashable> {
 
   /// The numbers of `tokens`, in order.
   mutating func number(_ tokens: [Token]) -> [Int32] {
-    tokens.map { token in
-      if let number = numbers[token] { return number }
-      let number = Int32(truncatingIfNeeded: numbers.count)
-      numbers[token] = number
-      return number
-    }
+    tokens.map { number($0) }
   }
+
+  /// The number of `token`: the one it was given before, or the next.
+  mutating func number(_ token: Token) -> Int32 {
+    let next = Int32(truncatingIfNeeded: numbers.count)
+    // One hash lookup: the defaulted subscript's access stores `next` only when the token is new.
+    return Self.read(&numbers[token, default: next])
+  }
+
+  private static func read(_ value: inout Int32) -> Int32 { value }
 }
