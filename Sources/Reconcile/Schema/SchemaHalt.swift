@@ -4,9 +4,9 @@ public import Foundation
 ///
 /// A sync engine catches it, stops syncing (saving nothing from the record's operation), and shows ``description`` — a
 /// sentence naming the record, the reason, the versions, and what fixes it — or ``userAction`` alone.
-public struct SchemaHalt: Error, Sendable, Hashable, CustomStringConvertible {
+public struct SchemaHalt: Error, Sendable, Hashable, Codable, CustomStringConvertible {
   /// Why syncing must stop.
-  public enum Reason: Sendable, Hashable {
+  public enum Reason: Sendable, Hashable, Codable {
     /// The record was written by a newer schema version than the app knows.
     case futureVersion(found: SchemaVersion, supported: SchemaVersion)
     /// The record holds keys the app does not know (sorted).

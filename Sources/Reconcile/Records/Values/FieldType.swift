@@ -1,7 +1,7 @@
 /// The CloudKit type of a field value, as the wire format names it.
 ///
 /// `FieldType.list(.string)` is `STRING_LIST`; an empty list has no element type and is `.list(nil)`.
-public enum FieldType: Sendable, Hashable, CustomStringConvertible {
+public enum FieldType: Sendable, Hashable, Codable, CustomStringConvertible {
   /// `STRING`
   case string
   /// `INT64`; also how a `Bool` is stored.

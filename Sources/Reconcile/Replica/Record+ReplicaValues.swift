@@ -1,10 +1,8 @@
-import Reconcile
-
-/// How clients move a record's values around: plain and encrypted values alike, since a key lives in one or the other.
+/// How replicas and clients move a record's values around: plain and encrypted values alike, since a key lives in one or the other.
 extension Record {
   /// The record's type, ID, values, encrypted values and parent, without system fields: what a client uploads as a new
   /// record (after its zone or the server's copy is gone).
-  var withoutSystemFields: Record {
+  package var withoutSystemFields: Record {
     var fresh = Record(recordType: recordType, recordID: recordID)
     for (key, value) in valueTable { fresh[key] = value }
     for (key, value) in encryptedValueTable { fresh.encryptedValues[key] = value }
@@ -14,7 +12,7 @@ extension Record {
 
   /// Sets `key` to its value in `source`, plain or encrypted, or removes it when `source` has none, marking it changed
   /// so it is sent (core's `restore(_:from:)` leaves it unmarked).
-  mutating func takeValue(of key: String, from source: Record) {
+  package mutating func takeValue(of key: String, from source: Record) {
     if let value = source.encryptedValues[key] {
       encryptedValues[key] = value
     } else if let value = source[key] {
@@ -30,7 +28,7 @@ extension Record {
   /// history across a zone's deletion, so `server` may be another device's copy of this lineage, edited since, or a
   /// record another device created anew; a key it holds otherwise is merged as two creates merge, by the resolver's
   /// policy, never taken as a later edit of this copy.
-  func sharedPast(with server: Record) -> Record {
+  package func sharedPast(with server: Record) -> Record {
     var ancestor = self
     for key in Set(allKeys).union(server.allKeys).sorted() where !server.hasSameValue(forKey: key, as: self) {
       ancestor[key] = nil

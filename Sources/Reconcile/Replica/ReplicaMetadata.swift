@@ -1,0 +1,89 @@
+/// Everything a ``ZoneReplica`` knows beside the app's records: one `Codable` value, persisted after each event and
+/// each user action, and handed back at launch.
+///
+/// It holds the engine's last state serialization, so one write keeps the engine's pending changes and the replica's
+/// bookkeeping together. Its parts are the replica's to read and write; ``ZoneReplica/pendingWork(in:)`` shows what
+/// an app may want to display.
+public struct ReplicaMetadata: Sendable, Hashable, Codable {
+  /// The engine state from the latest `stateUpdate`: hand it back to the engine at launch.
+  public package(set) var stateSerialization: SyncEngine.StateSerialization?
+  /// Whether the app knows its zone exists on the server.
+  package var zoneCreated = false
+  /// Whether the zone's next fetch starts from its beginning: at first launch, after the zone was deleted, and after
+  /// a fetch of it ended with an error (an expired token, or the zone not found), after which the engine fetches it
+  /// again from the start.
+  package var zoneFetchStartsOver = true
+  /// The records seen so far by a fetch from the beginning of the zone; `nil` when none is under way. At its end,
+  /// acknowledged records it did not bring are gone.
+  package var fullFetchSeen: Set<RecordID>?
+  /// Whether the fetch from the beginning under way decides what went with a zone deleted and created again, under
+  /// a policy that uploads local data again: the acknowledged records it leaves out are uploaded again, not dropped.
+  package var reuploadUnseen = false
+  /// The reason for a deletion standing for the user's that the fetch from the beginning under way answers: what it
+  /// leaves out goes, handed to the app first.
+  package var listingDrops: SyncEngine.ZoneDeletion.Reason?
+  /// Copies from an older zone this device uploaded again after a deletion that did not stand for the user's, until
+  /// the database feed shows no deletion since: a later deletion that does stand, which the upload raced into a zone
+  /// another device created, takes them from the server too.
+  package var uploadedAgain: Set<RecordID> = []
+  /// Records the user deleted whose deletion the server has not confirmed, each with its tombstone: the deleted
+  /// record's creation date (`nil` when the server never confirmed the record: a copy that turns up may be this
+  /// device's own save, so the deletion stands) — a fetched record with the same ID but another creation date was
+  /// created anew elsewhere, and the deletion, which carries no change tag, must not be sent against it — and the
+  /// change tag of the last version the deletion saw.
+  package var deletions: [RecordID: Tombstone] = [:]
+  /// New records (no system fields) handed to the engine to send, until the server confirms or refuses them: one of
+  /// these may have landed, so deleting it must reach the server; a new record never handed out is deleted locally
+  /// only.
+  package var newRecordsHandedOut: Set<RecordID> = []
+  /// New records the user deleted before any attempt to save them may have landed, deleted here only: should a copy
+  /// of this device's own save turn up after all (a duplicate), it is deleted again.
+  package var deletedLocally: [RecordID: Tombstone] = [:]
+  /// New records handed out whose save went unanswered (`networkFailure`, `serverResponseLost`): it may have landed,
+  /// whatever later answers say.
+  package var savesInDoubt: Set<RecordID> = []
+  /// New records whose create went unanswered once: a copy of that create may land at any time, even after a later
+  /// copy was answered — and after a deletion, it creates the record again. A deletion of one is remembered in
+  /// ``deletedLocally`` once confirmed, so that copy is deleted again.
+  package var lateCreateCopies: Set<RecordID> = []
+  /// Deletions not sent until a fetch that starts after them shows the zone unchanged or fetches it.
+  package var deletionsAwaitingFetch: Set<RecordID> = []
+  /// The last server version of each record the app knew: the ancestor of the next merge.
+  package var ancestors: [RecordID: Record] = [:]
+  /// The clock that stamps edits for the resolver's bookkeeping.
+  package var clock: HybridLogicalClock?
+  /// Records the user created again while their deletion was still unsent, with that deletion: the new record
+  /// replaces the one on the server whole, and deleting it again owes the server the deletion.
+  package var replacing: [RecordID: Tombstone] = [:]
+  /// For each record in ``replacing``, the keys its app knew when the user created it: a key the app learnt only
+  /// later (an upgrade since) was not the user's to set or leave out.
+  package var replacementKeys: [RecordID: Set<String>] = [:]
+  /// Why the replica stopped sending: a conflict with a newer app's record, which it must not merge, or one the
+  /// resolver refused. The unsent change waits, kept, until an upgrade.
+  package var halt: SyncHalt?
+  /// Server versions a halt kept from merging, until a merge takes them: the server holds the record, though the
+  /// copy shown may be one it never acknowledged, so deleting it must reach the server.
+  package var heldBack: [RecordID: Record] = [:]
+  /// A save found the zone gone, with the reason its error implies (`zoneNotFound`: a client's deletion;
+  /// `userDeletedZone`: a purge): nothing is sent until the database feed says why — what to keep depends on it,
+  /// and the feed's report is the one the device handles, once — or, when a whole fetch does not say, the error's
+  /// reason stands.
+  package var zoneMissing: SyncEngine.ZoneDeletion.Reason?
+  /// Records with unsent edits found created anew on the server, and whether a fetch has read the database feed
+  /// since: until it has said whether their zone went (and the record was uploaded again), nothing is sent; the
+  /// next merge after that decides whether the edits merge or go.
+  package var recreatedWhileUnsent: [RecordID: Bool] = [:]
+  /// Records uploaded again after their zone went, not yet saved or merged since: the last server version known
+  /// before (in ``ancestors``) is still the ancestor of their first merge, so the user's unsent edits stand as
+  /// changes and another device's upload of that same version changes nothing.
+  package var reuploaded: Set<RecordID> = []
+
+  /// The metadata of a first launch: nothing known, the zone listed from its beginning at the first fetch.
+  public init() {}
+
+  /// Whether a save of new record `id` may still land: handed out and unanswered, in doubt, or once unanswered (a
+  /// late copy of its create). A deletion of it is remembered, to delete such a copy again.
+  package func saveMayLandLate(_ id: RecordID) -> Bool {
+    savesInDoubt.contains(id) || newRecordsHandedOut.contains(id) || lateCreateCopies.contains(id)
+  }
+}

@@ -1,0 +1,17 @@
+/// Why a ``ZoneReplica`` stopped sending: a change it must not make without the user or an app update. The unsent
+/// change is kept, and nothing is sent until ``ZoneReplica/resume(with:)`` or ``ZoneReplica/upgrade(to:)``.
+public enum SyncHalt: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// A conflict with a record from a newer app (the schema's check halted): this app must not merge into it.
+  case schema(SchemaHalt)
+  /// The resolver refused to merge a conflict on the record.
+  case unresolvableConflict(RecordID, String)
+
+  /// What to show the user.
+  public var description: String {
+    switch self {
+    case .schema(let halt): halt.description
+    case .unresolvableConflict(let id, let reason):
+      "A conflict on \(id.recordName) could not be merged: \(reason). Nothing was saved."
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+extension ZoneReplica {
+  /// Builds the next batch from the pending changes of the app's zone, noting the new records it hands out and
+  /// removing saves of records it no longer has.
+  public mutating func nextRecordZoneChangeBatch(
+    _ context: SyncEngine.SendChangesContext, syncEngine: inout SyncEngine.State
+  ) -> SyncEngine.RecordZoneChangeBatch? {
+    // The zone is gone for a reason not yet known: nothing goes until the feed says why.
+    guard metadata.zoneMissing == nil, !metadata.recreatedWhileUnsent.values.contains(false) else { return nil }
+    let orphans = syncEngine.pendingRecordZoneChanges.filter {
+      if case .saveRecord(let id) = $0 { return store[id] == nil }
+      return false
+    }
+    syncEngine.remove(pendingRecordZoneChanges: orphans)
+    let batch = SyncEngine.RecordZoneChangeBatch(
+      pendingChanges: syncEngine.pendingRecordZoneChanges.filter { change in
+        guard change.recordID.zoneID == zoneID else { return false }
+        if case .deleteRecord(let id) = change { return !metadata.deletionsAwaitingFetch.contains(id) }
+        return true
+      },
+      maximumItems: context.maximumItems
+    ) { store[$0] }
+    for record in batch?.recordsToSave ?? [] where record.recordChangeTag == nil {
+      metadata.newRecordsHandedOut.insert(record.recordID)
+    }
+    return batch
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+extension ZoneReplica {
+  /// Handles one engine event: fetched versions merge, sent results settle what was in doubt, zone deletions and
+  /// account changes keep or drop what their reason says. Persist ``metadata`` and the store afterwards.
+  /// - Parameters:
+  ///   - event: The event.
+  ///   - syncEngine: The engine's state, whose pending changes the rules add and remove.
+  public mutating func handleEvent(_ event: SyncEngine.Event, syncEngine: inout SyncEngine.State) {
+    switch event {
+    case .stateUpdate(let serialization):
+      metadata.stateSerialization = serialization
+    case .willFetchChanges:
+      fetchCovers = metadata.deletionsAwaitingFetch
+      zoneListed = false
+    case .fetchedDatabaseChanges(let changes):
+      if changes.modifications.contains(zoneID) {
+        sawZoneListed()
+        metadata.zoneCreated = true
+      } else {
+        // Nothing changed in the zone since the last fetch: nothing was created anew under a deleted ID.
+        metadata.deletionsAwaitingFetch.subtract(fetchCovers)
+      }
+      if let deletion = changes.deletions.last(where: { $0.zoneID == zoneID }) {
+        zoneWasDeleted(deletion.reason, recreated: changes.modifications.contains(zoneID), &syncEngine)
+      } else {
+        // No deletion since the copies uploaded again landed: they are the zone's records now.
+        metadata.uploadedAgain = metadata.uploadedAgain.filter { store[$0]?.recordChangeTag == nil }
+      }
+    case .didFetchChanges:
+      // The feed did not say why the zone went (its history was compacted). When the zone is there again, the engine
+      // lists it from its beginning (a token of the old zone expires), and the listing leaves out what went; else the
+      // error's reason stands.
+      if let reason = metadata.zoneMissing {
+        if zoneListed {
+          metadata.zoneMissing = nil
+        } else {
+          zoneWasDeleted(reason, &syncEngine)
+        }
+      }
+      // The feed reported no zone deletion: records found created anew were created by users; the next merge decides.
+      for id in metadata.recreatedWhileUnsent.keys.sorted() {
+        metadata.recreatedWhileUnsent[id] = store[id] == nil ? nil : true
+      }
+    case .willFetchRecordZoneChanges(let zone) where zone == zoneID:
+      // A fetch from the beginning already under way (a crash struck between its pages) goes on collecting.
+      if metadata.zoneFetchStartsOver {
+        metadata.zoneFetchStartsOver = false
+        metadata.fullFetchSeen = []
+      }
+    case .didFetchRecordZoneChanges(let zone, let error) where zone == zoneID:
+      guard error == nil else {
+        metadata.zoneFetchStartsOver = true
+        zoneGone(error?.code)
+        return
+      }
+      // A fetch of the zone that succeeds shows it there.
+      sawZoneListed()
+      finishFullFetch(&syncEngine)
+      metadata.deletionsAwaitingFetch.subtract(fetchCovers)
+    case .fetchedRecordZoneChanges(let changes):
+      apply(changes, &syncEngine)
+    case .sentDatabaseChanges(let sent):
+      if sent.savedZones.contains(zoneID) { metadata.zoneCreated = true }
+    case .sentRecordZoneChanges(let sent):
+      settle(sent, &syncEngine)
+    case .accountChange(let change):
+      accountChanged(change, &syncEngine)
+    case .willFetchRecordZoneChanges, .didFetchRecordZoneChanges, .willSendChanges,
+      .didSendChanges:
+      break
+    }
+  }
+}

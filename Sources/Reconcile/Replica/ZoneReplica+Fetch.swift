@@ -1,0 +1,112 @@
+import Foundation
+
+extension ZoneReplica {
+  /// One page of fetched changes: each version merges with the local copy (or a pending deletion stands against it),
+  /// and each deletion removes the local copy unless the delete policy keeps its unsent edits.
+  mutating func apply(_ changes: SyncEngine.FetchedRecordZoneChanges, _ syncEngine: inout SyncEngine.State) {
+    for server in changes.modifications where server.recordID.zoneID == zoneID {
+      metadata.fullFetchSeen?.insert(server.recordID)
+      if store[server.recordID] == nil, let deleted = metadata.deletedLocally[server.recordID],
+        server.modifiedByDevice == configuration.deviceName
+      {
+        // A copy of this device's own save, landed after the user deleted the record here: delete it again.
+        metadata.deletedLocally[server.recordID] = nil
+        metadata.deletions[server.recordID] = deleted
+        syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(server.recordID)])
+        continue
+      }
+      if store[server.recordID] == nil,
+        syncEngine.pendingRecordZoneChanges.contains(.deleteRecord(server.recordID)),
+        deletionStands(against: server)
+      {
+        continue
+      }
+      if metadata.deletions.removeValue(forKey: server.recordID) != nil {
+        syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(server.recordID)])
+        metadata.deletionsAwaitingFetch.remove(server.recordID)
+      }
+      store[server.recordID] = merge(server: server, local: store[server.recordID], &syncEngine)
+    }
+    for deletion in changes.deletions {
+      if metadata.deletions.removeValue(forKey: deletion.recordID) != nil, store[deletion.recordID] == nil {
+        // The record this device deleted is gone already: its own deletion is moot, and sent later it could only
+        // delete a record created anew under the same ID.
+        syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(deletion.recordID)])
+        metadata.deletionsAwaitingFetch.remove(deletion.recordID)
+      }
+      applyDeletion(of: deletion.recordID, &syncEngine)
+    }
+  }
+
+  /// A fetch brings a record the user deleted here before the deletion was sent. The deletion stands against the very
+  /// record deleted (this device's own save, or one written elsewhere since, as the delete policy says); a record
+  /// created anew since (another creation date) is another record, which the deletion must not touch.
+  func deletionStands(against server: Record) -> Bool {
+    let id = server.recordID
+    let pending =
+      metadata.deletions[id]
+      ?? Tombstone(
+        recordID: id, recordType: server.recordType, deletedAt: .distantPast, deletedBy: configuration.deviceName)
+    if let deletedCreation = pending.creationDate, let created = server.creationDate, deletedCreation != created {
+      return false
+    }
+    // This device's own save of a copy the server had not acknowledged, landed after the user deleted it here: the
+    // user saw what it carried, so it is no concurrent edit, whatever the policy.
+    if server.modifiedByDevice == configuration.deviceName, pending.recordChangeTag == nil { return true }
+    if case .deleted = configuration.deletePolicy.resolvePendingDeletion(pending, against: server) { return true }
+    return false
+  }
+
+  /// The server deleted a record. A local record without system fields was created here since (the deletion is of an
+  /// older one with its ID) and stays; an acknowledged one goes, unless it has unsent edits under `.editWins`, which
+  /// upload it again.
+  mutating func applyDeletion(of id: RecordID, _ syncEngine: inout SyncEngine.State) {
+    // The record a replacement was to overwrite is gone: the replacement is a new record now.
+    metadata.replacing[id] = nil
+    metadata.replacementKeys[id] = nil
+    guard let local = store[id], local.recordChangeTag != nil else { return }
+    if configuration.deletePolicy == .editWins, syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id)) {
+      store[id] = local.withoutSystemFields
+      return
+    }
+    store[id] = nil
+    syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+  }
+
+  /// The end of a fetch from the beginning: acknowledged records it did not bring were deleted meanwhile.
+  mutating func finishFullFetch(_ syncEngine: inout SyncEngine.State) {
+    guard let seen = metadata.fullFetchSeen else { return }
+    metadata.fullFetchSeen = nil
+    // Answering a deletion standing for the user's, what the listing left out goes: handed to the app first.
+    let dropReason = metadata.listingDrops
+    metadata.listingDrops = nil
+    // Kept only when a hand-over may follow: the listing's end rewrites the records, which would copy them.
+    let held = dropReason == nil ? [:] : store.snapshot
+    defer { if let dropReason { handOver(.zoneDeletion(dropReason), goneFrom: held) } }
+    let reupload = metadata.reuploadUnseen
+    metadata.reuploadUnseen = false
+    for id in store.recordIDs.sorted() where !seen.contains(id) {
+      if reupload, store[id]?.recordChangeTag != nil || metadata.reuploaded.contains(id) {
+        self.reupload(id, &syncEngine)
+      } else if metadata.reuploaded.contains(id), store[id]?.recordChangeTag == nil {
+        // A copy waiting to be uploaded again after an earlier deletion: not in the new zone yet, it still goes up.
+        continue
+      } else {
+        applyDeletion(of: id, &syncEngine)
+      }
+    }
+    // A deletion of a record the server no longer has is moot: sent later, it could only delete a record created
+    // anew under the same ID. Unless this device's save of it is still in doubt: a copy may land yet, so the deletion
+    // is remembered, to delete that copy once fetched (or to be replaced by a record the user creates again).
+    for id in metadata.deletions.keys.sorted() where !seen.contains(id) && store[id] == nil {
+      let deletion = metadata.deletions.removeValue(forKey: id)
+      if metadata.saveMayLandLate(id) { metadata.deletedLocally[id] = deletion }
+      metadata.deletionsAwaitingFetch.remove(id)
+      syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id)])
+    }
+  }
+
+  /// Queues the copy of `id` to be uploaded as a new record, its zone having gone. A copy the server had acknowledged
+  /// keeps the last version it knew as the ancestor of its first merge (``Disk/reuploaded``), so the user's unsent
+  /// edits stand as changes.
+}

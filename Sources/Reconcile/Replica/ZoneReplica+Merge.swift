@@ -1,0 +1,151 @@
+import Foundation
+
+extension ZoneReplica {
+  /// Merges a server version with the local copy by the rules.
+  ///
+  /// Apple's sample: last writer wins, whole record, by the device-written date — the server's record when its date
+  /// is at least the local one, else the local values on the server's system fields.
+  ///
+  /// Reconcile's: a copy with no unsent change takes the server's version; the version the unsent edits were made on
+  /// changes nothing; a replacement overwrites what it replaces; otherwise the resolver merges (client: the local copy,
+  /// ancestor: the last server version known, server: this one) and the result stays pending when it differs from the
+  /// server's. A conflict with a newer app's record (the schema's check halts), or one the resolver refuses, halts the
+  /// delegate with the local copy and its pending change kept.
+  mutating func merge(server: Record, local: Record?, _ syncEngine: inout SyncEngine.State) -> Record {
+    switch configuration.rule {
+    case .lastModifiedWins(let key):
+      guard let local, Self.date(key, of: local) > Self.date(key, of: server) else { return server }
+      return Self.values(of: local, on: server)
+    case .resolver:
+      let id = server.recordID
+      if var clock = metadata.clock {
+        try? configuration.bookkeeping.observeStamps(
+          of: server, clock: &clock, at: server.modificationDate ?? .distantPast)
+        metadata.clock = clock
+      }
+      // The version merged becomes the ancestor of the next merge; one the delegate halted on was not merged, so the
+      // user's change still stands on the version before it.
+      var halted = false
+      var undecided = false
+      defer {
+        if halted {
+          metadata.heldBack[id] = server
+        } else if !undecided {
+          metadata.ancestors[id] = server
+          metadata.heldBack[id] = nil
+        }
+      }
+      // A copy from a zone since deleted, not yet uploaded again, is the user's data still: it merges with the new
+      // zone's version even with no edit unsent.
+      let pending = syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id))
+      guard let local, pending || metadata.reuploaded.contains(id) else { return server }
+      // The very version the unsent edits were made on: nothing new to merge.
+      if let tag = local.recordChangeTag, tag == server.recordChangeTag {
+        metadata.reuploaded.remove(id)
+        return local
+      }
+      if let replaced = metadata.replacing[id] {
+        // A record the server created after the user deleted the one replaced (whose creation the server never
+        // confirmed), while a save of the replacement is in doubt, is that save landed unanswered (and perhaps edited
+        // since): it merges as this record's own version.
+        let ownLanded =
+          replaced.creationDate == nil && metadata.savesInDoubt.contains(id)
+          && (server.creationDate.map { $0 > replaced.deletedAt } ?? false)
+        if !ownLanded && (replaced.creationDate == nil || replaced.creationDate == server.creationDate) {
+          return replacement(local, over: server, &syncEngine)
+        }
+        // The record it was to replace is gone; this one was created anew elsewhere: merge as two creates do.
+        metadata.replacing[id] = nil
+        metadata.replacementKeys[id] = nil
+      }
+      let resolver = configuration.schema.map { configuration.resolver.guarded(by: $0) } ?? configuration.resolver
+      let reuploaded = metadata.reuploaded.remove(id) != nil
+      var ancestor =
+        reuploaded
+        ? metadata.ancestors[id].map { $0.sharedPast(with: server) }
+        : local.recordChangeTag == nil ? nil : metadata.ancestors[id]
+      // (A copy uploaded again after its zone went meets the new zone's record under another creation date: that is
+      // the zone's doing, not a user's.)
+      if !reuploaded, let known = local.creationDate, let created = server.creationDate, known != created {
+        // Created anew — by a user elsewhere, or by a device uploading its copy again after the zone went. Which one
+        // decides what the unsent edits are, and the database feed says: nothing is sent until the next fetch has
+        // read it (a zone deletion it reports starts the zone over; otherwise the decision below is made then).
+        guard metadata.recreatedWhileUnsent.removeValue(forKey: id) == true else {
+          metadata.recreatedWhileUnsent[id] = false
+          undecided = true
+          return local
+        }
+        // A user created it anew elsewhere: the unsent edits were to the deleted one, which `.deleteWins` lets go;
+        // `.editWins` merges them into the new record as a create would.
+        guard configuration.deletePolicy == .editWins else {
+          syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+          return server
+        }
+        ancestor = nil
+      }
+      let merged: Record
+      do {
+        merged = try resolver.resolve(Conflict(client: local, ancestor: ancestor, server: server))
+      } catch let halt as SchemaHalt {
+        // A newer app's record: this one must not merge into it. The user's change waits, unsent, for an upgrade. So
+        // does a copy from a zone since deleted: queued, it meets this version again as a conflict once upgraded.
+        metadata.halt = .schema(halt)
+        halted = true
+        if reuploaded {
+          metadata.reuploaded.insert(id)
+          if !pending { syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)]) }
+        }
+        return local
+      } catch {
+        metadata.halt = .unresolvableConflict(id, "\(error)")
+        halted = true
+        return local
+      }
+      if merged.changedKeys.isEmpty {
+        syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+      } else if !pending {
+        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+      }
+      return merged
+    }
+  }
+
+  /// A record created again after a deletion here replaces the server's version whole: every key takes the new
+  /// record's value or goes, except keys this app does not know (a newer app wrote them).
+  func replacement(_ local: Record, over server: Record, _ syncEngine: inout SyncEngine.State) -> Record {
+    var replaced = server
+    let unknown = configuration.schema?.unknownKeys(in: server) ?? []
+    let known = metadata.replacementKeys[local.recordID]
+    for key in Set(server.allKeys).union(local.allKeys).sorted()
+    where !unknown.contains(key) && (known?.contains(key) ?? true) || local.changedKeys.contains(key) {
+      // The user's record defines the keys it set or left out; a value it holds only because an earlier merge kept
+      // the server's (a key the app did not know then) is the server's to change.
+      guard local.changedKeys.contains(key) || !local.allKeys.contains(key) else { continue }
+      replaced.takeValue(of: key, from: local)
+    }
+    if replaced.changedKeys.isEmpty { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(local.recordID)]) }
+    return replaced
+  }
+
+  /// `record`'s values and encrypted values on `base`'s system fields.
+  static func values(of record: Record, on base: Record) -> Record {
+    var result = base
+    for key in Set(base.allKeys).union(record.allKeys).sorted() where !record.hasSameValue(forKey: key, as: base) {
+      result.takeValue(of: key, from: record)
+    }
+    return result
+  }
+
+  /// Whether `a` and `b` hold the same values and encrypted values.
+  static func sameValues(_ a: Record, _ b: Record) -> Bool {
+    Set(a.allKeys).union(b.allKeys).allSatisfy { a.hasSameValue(forKey: $0, as: b) }
+  }
+
+  /// The device-written date in encrypted value `key` (Apple's sample's rule), or the distant past.
+  static func date(_ key: String, of record: Record) -> Date {
+    if case .timestamp(let date)? = record.encryptedValues[key] { return date }
+    return .distantPast
+  }
+}
+
+extension ZoneReplica: SyncEngineDelegate {}

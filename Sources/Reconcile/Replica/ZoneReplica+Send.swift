@@ -1,0 +1,109 @@
+import Foundation
+
+extension ZoneReplica {
+  /// The result of one sent batch: saved records take their new system fields (and become the ancestor), failed ones
+  /// are settled by their error, and deletions the server confirmed are over.
+  mutating func settle(_ sent: SyncEngine.SentRecordZoneChanges, _ syncEngine: inout SyncEngine.State) {
+    for saved in sent.savedRecords {
+      guard let local = store[saved.recordID] else {
+        // Deleted while its save was in flight: the deletion saw this save, and now knows which record it deletes.
+        if var deletion = metadata.deletions[saved.recordID] {
+          if deletion.creationDate == nil { deletion.creationDate = saved.creationDate }
+          deletion.recordChangeTag = saved.recordChangeTag
+          metadata.deletions[saved.recordID] = deletion
+        }
+        continue
+      }
+      // Edits made while the save was in flight stay on top of the new system fields (their save is pending).
+      store[saved.recordID] = Self.values(of: local, on: saved)
+      metadata.reuploaded.remove(saved.recordID)
+      metadata.replacing[saved.recordID] = nil
+      metadata.replacementKeys[saved.recordID] = nil
+      if configuration.rule == .resolver { metadata.ancestors[saved.recordID] = saved }
+    }
+    for saved in sent.savedRecords {
+      metadata.newRecordsHandedOut.remove(saved.recordID)
+      metadata.savesInDoubt.remove(saved.recordID)
+    }
+    for failure in sent.failedRecordSaves { settleAttempt(failure, &syncEngine) }
+    for failure in sent.failedRecordSaves { handleFailedSave(failure, &syncEngine) }
+    for id in sent.deletedRecordIDs {
+      // A save of the record still in doubt may land after the deletion: remembered, a copy of it fetched later
+      // (this device's own) is deleted again.
+      let deletion = metadata.deletions.removeValue(forKey: id)
+      if metadata.saveMayLandLate(id) { metadata.deletedLocally[id] = deletion }
+    }
+    // A deletion whose answer went missing may have landed: before it is sent again, a fetch shows whether the
+    // record was created anew since (then the retry would delete another device's record).
+    for (id, error) in sent.failedRecordDeletes
+    where error.code == .networkFailure || error.code == .serverResponseLost {
+      metadata.deletionsAwaitingFetch.insert(id)
+    }
+    // A deletion the engine retries is still pending; one it gave up on is over.
+    for id in sent.failedRecordDeletes.keys where !syncEngine.pendingRecordZoneChanges.contains(.deleteRecord(id)) {
+      metadata.deletions[id] = nil
+    }
+  }
+
+  mutating func handleFailedSave(_ failure: SyncEngine.FailedRecordSave, _ syncEngine: inout SyncEngine.State) {
+    let id = failure.record.recordID
+    switch failure.error.code {
+    case .serverRecordChanged:
+      guard let server = failure.error.conflict?.server, let local = store[id] else { return }
+      // The save was refused: its changes are still this device's own, pending, to merge as unsent.
+      syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+      let merged = merge(server: server, local: local, &syncEngine)
+      store[id] = merged
+      if Self.sameValues(merged, server) { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)]) }
+    case .zoneNotFound, .userDeletedZone:
+      // The zone is gone, and why decides what to keep: the save waits for the database feed to say.
+      zoneGone(failure.error.code)
+      if store[id] != nil { syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)]) }
+    case .unknownItem:
+      guard let local = store[id] else { return }
+      // Gone: deleted by a user, or with its zone (then to be uploaded again): the database feed says, so the change
+      // waits for a fetch that reads it.
+      if local.recordChangeTag != nil, metadata.recreatedWhileUnsent.removeValue(forKey: id) != true {
+        metadata.recreatedWhileUnsent[id] = false
+        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+        return
+      }
+      if configuration.deletePolicy == .deleteWins {
+        store[id] = nil
+      } else {
+        store[id] = local.withoutSystemFields
+        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+      }
+    default:
+      // Transient errors and batchRequestFailed are retried by the engine; anything else is logged and dropped.
+      break
+    }
+  }
+
+  /// What a failed save of a new record says about whether it landed: an unanswered one (`networkFailure`,
+  /// `serverResponseLost`) may have; any other answer, a conflict included, says this attempt did not. When no attempt
+  /// is in doubt, nothing of the record reached the server: it is no longer handed out, and a deletion the user made
+  /// of it since has nothing to delete.
+  mutating func settleAttempt(_ failure: SyncEngine.FailedRecordSave, _ syncEngine: inout SyncEngine.State) {
+    let id = failure.record.recordID
+    guard metadata.newRecordsHandedOut.contains(id), failure.record.recordChangeTag == nil else { return }
+    switch failure.error.code {
+    case .networkFailure, .serverResponseLost:
+      metadata.savesInDoubt.insert(id)
+      metadata.lateCreateCopies.insert(id)
+    default:
+      guard !metadata.savesInDoubt.contains(id) else { return }
+      metadata.newRecordsHandedOut.remove(id)
+      if store[id] == nil, let deletion = metadata.deletions[id], deletion.creationDate == nil {
+        metadata.deletedLocally[id] = deletion
+        metadata.deletions[id] = nil
+        metadata.deletionsAwaitingFetch.remove(id)
+        syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id), .saveRecord(id)])
+      }
+    }
+  }
+
+  /// A fetch brings a record the user deleted here before the deletion was sent. The deletion stands against the very
+  /// record deleted (this device's own save, or one written elsewhere since, as the delete policy says); a record
+  /// created anew since (another creation date) is another record, which the deletion must not touch.
+}

@@ -1,0 +1,121 @@
+public import Foundation
+
+extension ZoneReplica {
+  /// The user creates a record: it is stored with every key changed, stamped, and queued (its zone too, the first
+  /// time). Re-creating a record whose deletion is unsent replaces the deleted one whole instead of deleting it.
+  /// - Parameters:
+  ///   - record: The new record.
+  ///   - now: The device's time.
+  ///   - syncEngine: The engine's state.
+  /// - Throws: ``ReplicaError/recordExists(_:)`` when the store has the ID; a schema or bookkeeping error when the
+  ///   record cannot be stamped. Nothing changed then.
+  public mutating func create(_ record: Record, at now: Date, syncEngine: inout SyncEngine.State)
+    throws(ReplicaError)
+  {
+    let id = record.recordID
+    guard store[id] == nil else { throw .recordExists(id) }
+    var new = record
+    for key in new.allKeys { new.markChanged(key) }
+    try stamp(&new, at: now)
+    metadata.ancestors[id] = nil
+    // A deletion remembered because a save of the deleted record was in doubt is one this record replaces too: that
+    // save may land, and the user's latest word is this record.
+    let inDoubt = metadata.saveMayLandLate(id)
+    let remembered = metadata.deletedLocally.removeValue(forKey: id).flatMap { inDoubt ? $0 : nil }
+    if let deletion = metadata.deletions.removeValue(forKey: id) ?? remembered {
+      // Doubt about the deleted record's saves ends here: the replacement overwrites whatever of them landed, and
+      // doubt from now on is about the replacement's own saves.
+      metadata.savesInDoubt.remove(id)
+      metadata.lateCreateCopies.remove(id)
+      // The new record replaces the one deleted: its save overwrites it, so the deletion is not sent.
+      metadata.replacing[id] = deletion
+      if let fields = configuration.schema?.recordSchemas[record.recordType]?.fields {
+        metadata.replacementKeys[id] = Set(fields.keys)
+      }
+      syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id)])
+    }
+    metadata.deletionsAwaitingFetch.remove(id)
+    store[id] = new
+    if !metadata.zoneCreated { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
+    syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+  }
+
+  /// The user edits a record: the values are set (`nil` removes a key), the edit is stamped and the save queued.
+  /// - Parameters:
+  ///   - id: The record.
+  ///   - values: The new values by key; `nil` removes the key.
+  ///   - now: The device's time.
+  ///   - syncEngine: The engine's state.
+  /// - Throws: ``ReplicaError/recordNotFound(_:)``; ``ReplicaError/schema(_:)`` for a record from a newer app, which
+  ///   this app shows but never changes. Nothing changed then.
+  public mutating func edit(
+    _ id: RecordID, setting values: [String: FieldValue?], at now: Date, syncEngine: inout SyncEngine.State
+  ) throws(ReplicaError) {
+    guard var record = store[id] else { throw .recordNotFound(id) }
+    if configuration.rule == .resolver, let schema = configuration.schema {
+      // A record from a newer major version is this app's to show, never to change.
+      do { _ = try schema.check(record) } catch { throw .schema(error) }
+    }
+    for (key, value) in values { record[key] = value }
+    try stamp(&record, at: now)
+    store[id] = record
+    syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+  }
+
+  /// The user deletes a record. Its deletion waits for a fetch that starts after it (a deletion carries no change
+  /// tag); a new record the server cannot have is deleted here only.
+  /// - Parameters:
+  ///   - id: The record.
+  ///   - now: The device's time, for the tombstone.
+  ///   - syncEngine: The engine's state.
+  /// - Throws: ``ReplicaError/recordNotFound(_:)``. Nothing changed then.
+  public mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws(ReplicaError) {
+    guard let deleted = store.removeValue(forKey: id) else { throw .recordNotFound(id) }
+    metadata.ancestors[id] = nil
+    if let replaced = metadata.replacing.removeValue(forKey: id) {
+      // A replacement deleted again: the record it replaced is still owed its deletion, and the replacement's save
+      // may have landed.
+      metadata.deletions[id] = replaced
+      metadata.deletionsAwaitingFetch.insert(id)
+      if !metadata.newRecordsHandedOut.contains(id) { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)]) }
+      syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
+      return
+    }
+    // A server version held back by a halt is the one the deletion is of.
+    let heldBack = metadata.heldBack.removeValue(forKey: id)
+    let tombstone = Tombstone(deleting: heldBack ?? deleted, at: now, by: configuration.deviceName)
+    if deleted.recordChangeTag == nil, !metadata.newRecordsHandedOut.contains(id), heldBack == nil {
+      // The server never had it: nothing to delete there (a deletion could only hit another device's record).
+      syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+      metadata.deletedLocally[id] = tombstone
+      return
+    }
+    metadata.deletions[id] = tombstone
+    metadata.deletionsAwaitingFetch.insert(id)
+    syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
+  }
+
+  /// Writes what the merge rule reads: the schema's version and the resolver's bookkeeping (or the sample's date).
+  private mutating func stamp(_ record: inout Record, at time: Date) throws(ReplicaError) {
+    switch configuration.rule {
+    case .lastModifiedWins(let key):
+      record.encryptedValues[key] = .timestamp(time)
+    case .resolver:
+      if let schema = configuration.schema {
+        do {
+          if case .newerMinor = try schema.check(record) {} else { try schema.stampVersion(&record) }
+        } catch {
+          throw .schema(error)
+        }
+      }
+      if !configuration.bookkeeping.keys.isEmpty, var clock = metadata.clock {
+        do {
+          try configuration.bookkeeping.stampEdit(&record, clock: &clock, at: time)
+        } catch {
+          throw .bookkeeping(record.recordID, "\(error)")
+        }
+        metadata.clock = clock
+      }
+    }
+  }
+}

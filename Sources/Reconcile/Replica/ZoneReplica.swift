@@ -1,0 +1,94 @@
+import Foundation
+
+/// The sync rules of one zone, for an app on CKSyncEngine: what to do on each user action and engine event, in the
+/// right order, with Reconcile's resolvers, delete policy, tombstones and schema checks. The app keeps its records in
+/// its own ``ReplicaStore``; the replica keeps the bookkeeping in one `Codable` ``ReplicaMetadata``.
+///
+/// It is sans-I/O, as NIO's embedded channel is: events and user actions go in, record writes to the store and
+/// pending changes on the engine's state come out. It has no clock or randomness of its own — every action takes the
+/// device's time — so the same inputs give the same outputs, on every platform. It conforms to
+/// ``SyncEngineDelegate``: in the app, `CloudKitSyncEngineAdapter` runs it (or your delegate holding it) as the real
+/// engine's delegate; in tests, ReconcileSimulator's `SimulatedSyncEngine` does.
+///
+/// **Persistence.** Write the store's changes and ``metadata`` after each user action and each event, in one
+/// transaction when your database allows. A crash between the two writes leaves either records newer than the
+/// metadata (a fetched version applied but its ancestor not recorded: the next merge runs over an older ancestor and
+/// keeps both sides' changes) or metadata newer than the records (a pending save of a record the store lacks: the
+/// next batch drops it). Neither loses a user's edit; a torn crash in ReconcileSimulator lands between exactly such
+/// writes.
+///
+/// **Rules it keeps** (each pinned by a test that fails without it):
+/// - every edit is stamped for the resolver, and checked against the schema (a newer app's record is never edited);
+/// - a deletion waits for a fetch that starts after it, since a deletion carries no change tag: a record created
+///   anew elsewhere under the same ID is another record, which it must not delete;
+/// - a new record handed to the engine may have landed even when its answer was lost, so deleting it must reach the
+///   server, and a late copy of it is deleted again;
+/// - a fetched version merges over the last server version known (the ancestor); one the unsent edits were made on
+///   changes nothing; a re-created record replaces what it re-creates;
+/// - `serverRecordChanged` merges and re-sends; `unknownItem` and `zoneNotFound` wait for the database feed to say
+///   why the record or zone went; a zone deletion drops or uploads again by its reason and ``ZoneLossPolicy``; a
+///   zone deleted and created again before this device heard is settled by listing it from its beginning;
+/// - a conflict with a newer app's record halts sending, keeping the user's change until an upgrade;
+/// - an account change removes the previous account's data (handed to the app first), and a sign-in uploads what
+///   was made while signed out.
+public struct ZoneReplica<Store: ReplicaStore>: Sendable {
+  /// The policies.
+  public var configuration: ReplicaConfiguration
+  /// The app's records.
+  public var store: Store
+  /// The bookkeeping: persist it with the store after each action and event.
+  public var metadata: ReplicaMetadata
+  /// Records removed wholesale (with the zone, or the account), handed to the app before they went, oldest first.
+  /// The app may clear it once it has offered them to the user.
+  public var discarded: [DiscardedRecords] = []
+  /// The deletions that were waiting when the fetch under way started (memory only: a relaunch forgets them).
+  var fetchCovers: Set<RecordID> = []
+  /// Whether the fetch under way shows the zone there: its database feed lists it, or its records were fetched
+  /// (memory only).
+  var zoneListed = false
+
+  /// A replica over `store`, from the metadata persisted at the last launch (a new one at the first).
+  /// - Parameters:
+  ///   - configuration: The policies.
+  ///   - store: The app's records.
+  ///   - metadata: What was persisted; a first launch's unless given.
+  public init(configuration: ReplicaConfiguration, store: Store, metadata: ReplicaMetadata = ReplicaMetadata()) {
+    self.configuration = configuration
+    self.store = store
+    self.metadata = metadata
+    if self.metadata.clock == nil { self.metadata.clock = try? HybridLogicalClock(nodeID: configuration.deviceName) }
+  }
+
+  var zoneID: ZoneID { configuration.zoneID }
+
+  /// Why the replica stopped sending, or `nil`.
+  public var halt: SyncHalt? { metadata.halt }
+
+  /// A new app version is installed: its schema checks what is fetched and edited from now on, and a halt is lifted.
+  /// - Parameter schema: The new app's schema.
+  public mutating func upgrade(to schema: Schema?) {
+    configuration.schema = schema
+    metadata.halt = nil
+  }
+
+  /// The app was killed and launched again from what it persisted: a request in flight may have landed with its
+  /// answer lost, so every new record handed out may yet land late.
+  public mutating func relaunch() {
+    fetchCovers = []
+    zoneListed = false
+    metadata.lateCreateCopies.formUnion(metadata.newRecordsHandedOut)
+  }
+
+  /// The user reset sync: the app replaced its engine by one with no state. What the old engine had pending is added
+  /// to the new one, and the zone is listed from its beginning again: a record the listing leaves out was deleted
+  /// while this device held a copy.
+  /// - Parameters:
+  ///   - old: The replaced engine's state.
+  ///   - syncEngine: The new engine's state.
+  public mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State) {
+    syncEngine.add(pendingDatabaseChanges: old.pendingDatabaseChanges)
+    syncEngine.add(pendingRecordZoneChanges: old.pendingRecordZoneChanges)
+    metadata.zoneFetchStartsOver = true
+    metadata.fullFetchSeen = nil
+  }
+}
