@@ -4,10 +4,15 @@
 # and merged, a counterexample found, written and replayed, simulate and run. Fails on the first surprise.
 set -euo pipefail
 cd "$(dirname "$0")/../Examples/NotesCommandLine"
-swift build 2>&1 | tail -n 1
-own=.build/debug/notes-playground
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+# The whole build log on failure: its last line alone once hid why a build stopped.
+if swift build > "$out/build.txt" 2>&1; then
+  tail -n 1 "$out/build.txt"
+else
+  echo "check-own-command-line: the example package did not build:"; cat "$out/build.txt"; exit 1
+fi
+own=.build/debug/notes-playground
 
 expect_status() {  # expect_status WANT COMMAND…: runs the command, fails unless it exits with WANT
   local want=$1; shift
