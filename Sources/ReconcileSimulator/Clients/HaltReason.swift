@@ -45,3 +45,14 @@ public enum HaltReason: Sendable, Hashable, CustomStringConvertible {
     }
   }
 }
+
+extension HaltReason {
+  /// A ``ZoneReplica``'s halt, as the simulator's clients name it.
+  /// - Parameter halt: The replica's halt.
+  public init(_ halt: SyncHalt) {
+    switch halt {
+    case .schema(let halt): self = .schema(halt)
+    case .unresolvableConflict(let id, let reason): self = .unresolvableConflict(id, reason)
+    }
+  }
+}

@@ -31,3 +31,14 @@ public struct LocalDataDeletion: Sendable, Hashable {
     self.records = records.sorted { $0.recordID < $1.recordID }
   }
 }
+
+extension LocalDataDeletion.Cause {
+  /// A ``ZoneReplica``'s reason for discarding records, as the simulator names it.
+  /// - Parameter cause: The replica's reason.
+  public init(_ cause: DiscardedRecords.Cause) {
+    switch cause {
+    case .zoneDeletion(let reason): self = .zoneDeletion(reason)
+    case .accountChange(let change): self = .accountChange(change)
+    }
+  }
+}

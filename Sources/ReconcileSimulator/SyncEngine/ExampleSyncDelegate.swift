@@ -152,26 +152,6 @@ extension DeviceError {
   }
 }
 
-extension HaltReason {
-  /// The replica's halt, as the simulator's clients name it.
-  init(_ halt: SyncHalt) {
-    switch halt {
-    case .schema(let halt): self = .schema(halt)
-    case .unresolvableConflict(let id, let reason): self = .unresolvableConflict(id, reason)
-    }
-  }
-}
-
-extension LocalDataDeletion.Cause {
-  /// The replica's reason for discarding records.
-  init(_ cause: DiscardedRecords.Cause) {
-    switch cause {
-    case .zoneDeletion(let reason): self = .zoneDeletion(reason)
-    case .accountChange(let change): self = .accountChange(change)
-    }
-  }
-}
-
 /// The built-in CKSyncEngine-style client.
 public typealias ExampleSyncEngine = SimulatedSyncEngine<ExampleSyncDelegate>
 
