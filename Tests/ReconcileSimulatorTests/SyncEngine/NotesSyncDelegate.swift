@@ -70,5 +70,5 @@ struct NotesSyncDelegate: SyncEngineDelegate {
 
   /// What the list shows.
   var notes: [Record] { replica.store.records }
-  // end snippet
 }
+// end snippet
