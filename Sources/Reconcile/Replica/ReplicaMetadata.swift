@@ -13,6 +13,10 @@ public struct ReplicaMetadata: Sendable, Hashable, Codable {
   /// a fetch of it ended with an error (an expired token, or the zone not found), after which the engine fetches it
   /// again from the start.
   package var zoneFetchStartsOver = true
+  /// Whether the engine's next database fetch starts with no token — at first launch, after a forced resync and after
+  /// an account change — and so lists every zone there is without reporting deletions: a zone this device created
+  /// that it leaves out is gone.
+  package var databaseListingStartsOver = true
   /// The records seen so far by a fetch from the beginning of the zone; `nil` when none is under way. At its end,
   /// acknowledged records it did not bring are gone.
   package var fullFetchSeen: Set<RecordID>?

@@ -16,6 +16,8 @@ extension ZoneReplica {
       metadata.clock = clock
       return
     }
+    // Signed in: the engine starts with no tokens, so its first database fetch lists every zone.
+    metadata.databaseListingStartsOver = true
     for record in store.records {
       let id = record.recordID
       store[id] = record.withoutSystemFields

@@ -14,6 +14,17 @@ extension ZoneReplica {
       fetchCovers = metadata.deletionsAwaitingFetch
       zoneListed = false
     case .fetchedDatabaseChanges(let changes):
+      let listing = metadata.databaseListingStartsOver
+      metadata.databaseListingStartsOver = false
+      if listing, metadata.zoneCreated, !changes.modifications.contains(zoneID),
+        !changes.deletions.contains(where: { $0.zoneID == zoneID })
+      {
+        // A fetch with no database token lists every zone there is and reports no deletion: the zone it leaves out
+        // went while this device was not listening, for a reason no one can tell now. A save's error may have said;
+        // else it is taken for a client's deletion, which the zone-loss policy answers.
+        zoneWasDeleted(metadata.zoneMissing ?? .deleted, &syncEngine)
+        return
+      }
       if changes.modifications.contains(zoneID) {
         sawZoneListed()
         metadata.zoneCreated = true

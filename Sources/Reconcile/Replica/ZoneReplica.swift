@@ -90,5 +90,6 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
     syncEngine.add(pendingRecordZoneChanges: old.pendingRecordZoneChanges)
     metadata.zoneFetchStartsOver = true
     metadata.fullFetchSeen = nil
+    metadata.databaseListingStartsOver = true
   }
 }

@@ -129,3 +129,28 @@ struct ZoneReplicaTests {
     #expect(store == replica.store)
   }
 }
+
+@Suite("ZoneReplica: zones that go without a word")
+struct ZoneReplicaListingTests {
+  @Test("after a forced resync, a database listing that leaves out the zone drops what the server had")
+  func listingWithoutTheZoneDropsAcknowledgedNotes() throws {
+    var replica = try ZoneReplicaTests.replica()
+    var state = SyncEngine.State()
+    let zone = try ZoneReplicaTests.zone()
+    let note = try ZoneReplicaTests.note("n1", title: "milk")
+    try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
+    replica.handleEvent(.sentDatabaseChanges(.init(savedZones: [zone])), syncEngine: &state)
+    _ = ZoneReplicaTests.batch(&replica, &state)
+    replica.handleEvent(
+      .sentRecordZoneChanges(.init(savedRecords: [ZoneReplicaTests.saved(note, tag: "t1")])), syncEngine: &state)
+    // An incremental fetch that does not name the zone says only that nothing changed in it.
+    replica.handleEvent(.fetchedDatabaseChanges(.init(modifications: [zone], deletions: [])), syncEngine: &state)
+    replica.handleEvent(.fetchedDatabaseChanges(.init(modifications: [], deletions: [])), syncEngine: &state)
+    #expect(replica.store[note.recordID] != nil)
+    var fresh = SyncEngine.State()
+    replica.resetSync(replacing: state, syncEngine: &fresh)
+    replica.handleEvent(.willFetchChanges, syncEngine: &fresh)
+    replica.handleEvent(.fetchedDatabaseChanges(.init(modifications: [], deletions: [])), syncEngine: &fresh)
+    #expect(replica.store[note.recordID] == nil, "the listing names every zone there is; this one is gone")
+  }
+}
