@@ -169,10 +169,12 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   }
   /// Nothing to do: the engine sends whenever changes are pending, as CKSyncEngine's automatic sync does.
   public mutating func requestSend() {}
-  /// Loses the network and abandons the request in flight.
+  /// Loses the network and with it the request in flight. The fetch or send under way is not over: it resumes when the
+  /// network returns, as CKSyncEngine retries its operation, so its events keep their order (a `willFetchChanges`
+  /// never comes inside a fetch the delegate was not told had ended).
   public mutating func goOffline() {
     isOnline = false
-    abandonInFlight()
+    session.inFlight = nil
   }
   /// The network is back: the engine fetches before it sends anything held while offline.
   public mutating func goOnline() {
