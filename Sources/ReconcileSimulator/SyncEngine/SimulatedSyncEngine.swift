@@ -75,8 +75,9 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   var writes = PersistenceWrites()
   /// Whether a torn crash struck while handling the current answer: no more events go out.
   var stopped = false
-  /// Launches so far: request IDs carry it, so an answer to a request sent before a crash is never taken for an answer
-  /// to one sent after (a relaunched process has new connections).
+  /// Engines started so far — at launch, after a crash, a forced resync or an account change: request IDs carry it, so
+  /// an answer to a request an earlier engine sent is never taken for an answer to one sent after (a relaunched
+  /// process, or a new engine, has new connections; a new session counts its requests from zero again).
   var launches = 0
   /// Whether the device has a network.
   public internal(set) var isOnline = true
@@ -206,6 +207,7 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
     let pacing = session.pacing
     session = Session()
     session.pacing = pacing
+    launches += 1
   }
 
   /// The device's iCloud account changed. As CKSyncEngine does: the engine resets its state — tokens gone, pending
@@ -225,6 +227,7 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
     let pacing = session.pacing
     session = Session()
     session.pacing = pacing
+    launches += 1
     if change.currentUser != nil { requestSync() }
   }
 

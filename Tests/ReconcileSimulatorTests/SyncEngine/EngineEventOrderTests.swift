@@ -18,6 +18,8 @@ struct OrderCheckingDelegate: ExampleSyncDelegateWrapper {
   var phase = Phase.idle
   var events = 0
   var violations: [String] = []
+  /// The last events, kept to show what led to a violation.
+  var recent: [String] = []
 
   init(setup: ClientSetup) throws { inner = ExampleSyncDelegate(setup: setup) }
 
@@ -28,8 +30,11 @@ struct OrderCheckingDelegate: ExampleSyncDelegateWrapper {
   }
 
   mutating func check(_ event: SyncEngine.Event) {
+    recent = Array((recent + ["\(event)".prefix(80).description]).suffix(8))
     func expect(_ allowed: Bool, _ next: Phase? = nil) {
-      if !allowed { violations.append("event \(events): \(event) while \(phase)") }
+      if !allowed {
+        violations.append("event \(events): \(event) while \(phase), after: \(recent.joined(separator: " | "))")
+      }
       if let next { phase = next }
     }
     switch event {
@@ -50,11 +55,13 @@ struct OrderCheckingDelegate: ExampleSyncDelegateWrapper {
 
   mutating func relaunch() {
     phase = .idle
+    recent.append("relaunch")
     inner.relaunch()
   }
 
   mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State) {
     phase = .idle
+    recent.append("resetSync")
     inner.resetSync(replacing: old, syncEngine: &syncEngine)
   }
 }
