@@ -6,6 +6,7 @@ extension ZoneReplica {
   public mutating func nextRecordZoneChangeBatch(
     _ context: SyncEngine.SendChangesContext, syncEngine: inout SyncEngine.State
   ) -> SyncEngine.RecordZoneChangeBatch? {
+    if !launchChecked { requeueUnsent(&syncEngine) }
     // The zone is gone for a reason not yet known: nothing goes until the feed says why.
     guard metadata.zoneMissing == nil, !metadata.recreatedWhileUnsent.values.contains(false) else { return nil }
     let orphans = syncEngine.pendingRecordZoneChanges.filter {

@@ -7,6 +7,10 @@ extension ZoneReplica {
   ///   - event: The event.
   ///   - syncEngine: The engine's state, whose pending changes the rules add and remove.
   public mutating func handleEvent(_ event: SyncEngine.Event, syncEngine: inout SyncEngine.State) {
+    if !launchChecked {
+      // An account change has reset the engine for another account: what this one left unsent is not to be re-added.
+      if case .accountChange = event { launchChecked = true } else { requeueUnsent(&syncEngine) }
+    }
     switch event {
     case .stateUpdate(let serialization):
       metadata.stateSerialization = serialization

@@ -30,7 +30,10 @@ import Foundation
 ///   zone deleted and created again before this device heard is settled by listing it from its beginning;
 /// - a conflict with a newer app's record halts sending, keeping the user's change until an upgrade;
 /// - an account change removes the previous account's data (handed to the app first), and a sign-in uploads what
-///   was made while signed out.
+///   was made while signed out;
+/// - at launch, whatever the store holds unsent is pending on the engine again: changes added while handling an event
+///   reach CKSyncEngine's state only with its next state update, so a crash before it loses them from the engine
+///   (apple/sample-cloudkit-sync-engine#5), not from the store.
 public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   /// The policies.
   public var configuration: ReplicaConfiguration
@@ -46,6 +49,8 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   /// Whether the fetch under way shows the zone there: its database feed lists it, or its records were fetched
   /// (memory only).
   var zoneListed = false
+  /// Whether this launch has checked the engine's pending changes against the store (memory only).
+  var launchChecked = false
 
   /// A replica over `store`, from the metadata persisted at the last launch (a new one at the first).
   /// - Parameters:
@@ -76,6 +81,7 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   public mutating func relaunch() {
     fetchCovers = []
     zoneListed = false
+    launchChecked = false
     metadata.lateCreateCopies.formUnion(metadata.newRecordsHandedOut)
   }
 
@@ -91,5 +97,25 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
     metadata.zoneFetchStartsOver = true
     metadata.fullFetchSeen = nil
     metadata.databaseListingStartsOver = true
+  }
+
+  /// Makes sure the engine has pending what the store holds unsent — a record with unsent values or never saved, a
+  /// deletion not yet confirmed, and the zone while the server may not have it. Done once per launch, at the first
+  /// event or batch, since CKSyncEngine's state from before a crash may lack changes added just before it.
+  mutating func requeueUnsent(_ syncEngine: inout SyncEngine.State) {
+    launchChecked = true
+    let pending = Set(syncEngine.pendingRecordZoneChanges.map(\.recordID))
+    var missing: [SyncEngine.PendingRecordZoneChange] = []
+    for record in store.records
+    where !pending.contains(record.recordID) && (record.recordChangeTag == nil || !record.changedKeys.isEmpty) {
+      missing.append(.saveRecord(record.recordID))
+    }
+    for id in metadata.deletions.keys.sorted() where !pending.contains(id) && store[id] == nil {
+      missing.append(.deleteRecord(id))
+    }
+    if !missing.isEmpty { syncEngine.add(pendingRecordZoneChanges: missing) }
+    if !metadata.zoneCreated, !store.recordIDs.isEmpty, !syncEngine.pendingDatabaseChanges.contains(.saveZone(zoneID)) {
+      syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)])
+    }
   }
 }

@@ -154,3 +154,60 @@ struct ZoneReplicaListingTests {
     #expect(replica.store[note.recordID] == nil, "the listing names every zone there is; this one is gone")
   }
 }
+
+@Suite("ZoneReplica: pending work and launches")
+struct ZoneReplicaPendingWorkTests {
+  @Test("pending work shows unsent saves, saves in doubt and deletions waiting for a fetch")
+  func pendingWorkShowsWhatIsLeft() throws {
+    var replica = try ZoneReplicaTests.replica()
+    var state = SyncEngine.State()
+    #expect(replica.pendingWork(in: state).isEmpty)
+    let kept = try ZoneReplicaTests.note("kept", title: "milk")
+    let doubtful = try ZoneReplicaTests.note("doubtful", title: "eggs")
+    try replica.create(kept, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
+    try replica.create(doubtful, at: Date(timeIntervalSince1970: 11), syncEngine: &state)
+    #expect(replica.pendingWork(in: state).unsentSaves == [doubtful.recordID, kept.recordID])
+    _ = ZoneReplicaTests.batch(&replica, &state)
+    let lost = SyncEngine.FailedRecordSave(record: doubtful, error: CloudKitError(code: .networkFailure))
+    replica.handleEvent(
+      .sentRecordZoneChanges(.init(savedRecords: [ZoneReplicaTests.saved(kept, tag: "t1")], failedRecordSaves: [lost])),
+      syncEngine: &state)
+    try replica.delete(kept.recordID, at: Date(timeIntervalSince1970: 20), syncEngine: &state)
+    let work = replica.pendingWork(in: state)
+    #expect(work.savesInDoubt == [doubtful.recordID])
+    #expect(work.unsentDeletions == [kept.recordID])
+    #expect(work.deletionsAwaitingFetch == [kept.recordID])
+    #expect(!work.isEmpty)
+  }
+
+  @Test("at launch, what the store holds unsent is pending again, though the engine's state from before lacks it")
+  func launchRequeuesUnsentChanges() throws {
+    var replica = try ZoneReplicaTests.replica()
+    var state = SyncEngine.State()
+    let note = try ZoneReplicaTests.note("n1", title: "milk")
+    let before = state.serialization  // the engine's last state update, before the note was added
+    try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
+    // The app crashes before the engine's next state update: it relaunches from its store and that older state.
+    var relaunched = ZoneReplica(
+      configuration: replica.configuration, store: replica.store, metadata: replica.metadata)
+    var restored = SyncEngine.State(before)
+    relaunched.handleEvent(.willFetchChanges, syncEngine: &restored)
+    #expect(restored.pendingRecordZoneChanges == [.saveRecord(note.recordID)])
+    #expect(restored.pendingDatabaseChanges == [.saveZone(try ZoneReplicaTests.zone())])
+  }
+
+  @Test("a launch that opens on an account switch re-adds nothing of the previous account")
+  func accountSwitchAtLaunchRequeuesNothing() throws {
+    var replica = try ZoneReplicaTests.replica()
+    var state = SyncEngine.State()
+    try replica.create(try ZoneReplicaTests.note("n1", title: "milk"), at: Date(), syncEngine: &state)
+    var relaunched = ZoneReplica(
+      configuration: replica.configuration, store: replica.store, metadata: replica.metadata)
+    var fresh = SyncEngine.State()
+    relaunched.handleEvent(
+      .accountChange(.switchAccounts(previousUser: "_user", currentUser: "_other")), syncEngine: &fresh)
+    #expect(fresh.pendingRecordZoneChanges.isEmpty)
+    #expect(relaunched.store.isEmpty)
+    #expect(relaunched.discarded.first?.records.count == 1, "the previous account's note is handed to the app first")
+  }
+}
