@@ -16,6 +16,8 @@ public struct ReplicaConfiguration: Sendable {
   public var schema: Schema?
   /// What to keep when the zone is deleted by a client (a purge always drops, a reset always uploads again).
   public var zoneLoss: ZoneLossPolicy
+  /// What to do with the records when the iCloud account changes.
+  public var accountChange: AccountChangePolicy
   /// How fetched versions merge: the resolver, or (for the simulator's model of Apple's sample) the sample's rule.
   package var rule: MergeRule = .resolver
 
@@ -37,10 +39,12 @@ public struct ReplicaConfiguration: Sendable {
   ///   - deletePolicy: Whether deletions or edits win; deletions unless given.
   ///   - schema: The app's schema, or `nil`.
   ///   - zoneLoss: What to keep after a client deletes the zone; drop what the server had, unless given.
+  ///   - accountChange: What to do with the records when the account changes; delete the previous account's, unless
+  ///     given.
   public init(
     zoneID: ZoneID, deviceName: String, resolver: any ConflictResolver = ServerLastWriterWins(),
     bookkeeping: EditBookkeeping = .none, deletePolicy: DeletePolicy = .deleteWins, schema: Schema? = nil,
-    zoneLoss: ZoneLossPolicy = .dropLocalData
+    zoneLoss: ZoneLossPolicy = .dropLocalData, accountChange: AccountChangePolicy = .deleteLocalData
   ) {
     self.zoneID = zoneID
     self.deviceName = deviceName
@@ -49,5 +53,6 @@ public struct ReplicaConfiguration: Sendable {
     self.deletePolicy = deletePolicy
     self.schema = schema
     self.zoneLoss = zoneLoss
+    self.accountChange = accountChange
   }
 }

@@ -62,6 +62,9 @@ public struct ReplicaMetadata: Sendable, Hashable, Codable {
   /// For each record in ``replacing``, the keys its app knew when the user created it: a key the app learnt only
   /// later (an upgrade since) was not the user's to set or leave out.
   package var replacementKeys: [RecordID: Set<String>] = [:]
+  /// The account the records in the store belong to, as far as the replica heard (`nil` before any account change,
+  /// or for records made while signed out).
+  package var accountOwner: String?
   /// Why the replica stopped sending: a conflict with a newer app's record, which it must not merge, or one the
   /// resolver refused. The unsent change waits, kept, until an upgrade.
   package var halt: SyncHalt?

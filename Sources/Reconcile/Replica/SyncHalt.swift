@@ -5,6 +5,9 @@ public enum SyncHalt: Sendable, Hashable, Codable, CustomStringConvertible {
   case schema(SchemaHalt)
   /// The resolver refused to merge a conflict on the record.
   case unresolvableConflict(RecordID, String)
+  /// The iCloud account changed under ``AccountChangePolicy/ask``: every record stays, and nothing is sent or fetched
+  /// into the store, until ``ZoneReplica/resolveAccountChange(keepingData:syncEngine:)`` says what the user chose.
+  case accountChanged(SyncEngine.AccountChange)
 
   /// What to show the user.
   public var description: String {
@@ -12,6 +15,10 @@ public enum SyncHalt: Sendable, Hashable, Codable, CustomStringConvertible {
     case .schema(let halt): halt.description
     case .unresolvableConflict(let id, let reason):
       "A conflict on \(id.recordName) could not be merged: \(reason). Nothing was saved."
+    case .accountChanged(let change):
+      change.currentUser == nil
+        ? "You signed out of iCloud. Choose whether to keep this device's data or delete it."
+        : "The iCloud account changed. Choose whether to keep this device's data for the new account or delete it."
     }
   }
 }

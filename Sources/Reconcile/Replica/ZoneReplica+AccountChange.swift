@@ -1,23 +1,120 @@
 import Foundation
 
 extension ZoneReplica {
-  /// The account changed (the engine has reset its state and cleared what was pending). A sign-out or switch deletes
-  /// the previous account's local data, as Apple asks; a sign-in from no account uploads what the app holds, made
-  /// while signed out, to the account (Apple's sample does the same).
+  /// The account changed (the engine has reset its state and cleared what was pending); the policy decides:
+  /// - ``AccountChangePolicy/deleteLocalData``: a sign-out or switch deletes the previous account's records, as Apple
+  ///   asks; a sign-in from no account uploads what was made while signed out (Apple's sample does the same);
+  /// - ``AccountChangePolicy/keepForSameAccount``: records stay while signed out and sync again with the same
+  ///   account; another account's sign-in deletes them first;
+  /// - ``AccountChangePolicy/ask``: everything stays and sending pauses (``SyncHalt/accountChanged(_:)``) until the
+  ///   app resolves it, except a first sign-in with records nobody owns, which are uploaded.
   mutating func accountChanged(_ change: SyncEngine.AccountChange, _ syncEngine: inout SyncEngine.State) {
-    if change.previousUser != nil {
-      handOver(.accountChange(change), store.records)
-      let serialization = metadata.stateSerialization
-      // The device's clock is not the account's data: stamps made from now on must still come after its earlier ones.
-      let clock = metadata.clock
-      for id in store.recordIDs { store[id] = nil }
-      metadata = ReplicaMetadata()
-      metadata.stateSerialization = serialization
-      metadata.clock = clock
+    // The engine starts with no tokens: its first database fetch lists every zone.
+    metadata.databaseListingStartsOver = true
+    let owner = metadata.accountOwner ?? change.previousUser
+    switch configuration.accountChange {
+    case .deleteLocalData:
+      if change.previousUser != nil {
+        deleteLocalData(change)
+      } else {
+        uploadAsNew(for: change.currentUser, &syncEngine)
+      }
+    case .keepForSameAccount:
+      guard let current = change.currentUser else {
+        // Signed out: the records wait for their account.
+        metadata.accountOwner = owner
+        return
+      }
+      if owner == nil {
+        uploadAsNew(for: current, &syncEngine)
+      } else if owner == current {
+        // The same account again: its records still have their system fields there. The zone is listed from its
+        // beginning, and what was unsent is pending again.
+        metadata.accountOwner = current
+        metadata.zoneFetchStartsOver = true
+        metadata.fullFetchSeen = nil
+        requeueUnsent(&syncEngine)
+      } else {
+        deleteLocalData(change)
+        metadata.accountOwner = current
+      }
+    case .ask:
+      if change.previousUser == nil, owner == nil {
+        uploadAsNew(for: change.currentUser, &syncEngine)
+      } else {
+        metadata.accountOwner = owner
+        metadata.halt = .accountChanged(change)
+      }
+    }
+  }
+
+  /// The user answered the question an account change asked (``SyncHalt/accountChanged(_:)``): keep the records for
+  /// the account signed in now (they are uploaded to it as new records), or delete them (handed to the app first).
+  /// Syncing resumes. Fetches made while the question was open were set aside, not applied: replace the engine by one
+  /// started from no state serialization afterwards (as for a forced resync) so the account's records are fetched
+  /// again.
+  /// - Parameters:
+  ///   - keepingData: `true` to keep the records for the current account, `false` to delete them.
+  ///   - syncEngine: The engine's state.
+  /// - Returns: `false` when no account change was waiting for an answer (nothing changed).
+  @discardableResult
+  public mutating func resolveAccountChange(keepingData: Bool, syncEngine: inout SyncEngine.State) -> Bool {
+    guard case .accountChanged(let change) = metadata.halt else { return false }
+    metadata.halt = nil
+    if keepingData, let current = change.currentUser {
+      // Kept for another account: nothing of the previous account's sync state applies to it.
+      if metadata.accountOwner != current { resetBookkeeping() }
+      uploadAsNew(for: current, &syncEngine)
+    } else if keepingData {
+      // Signed out and kept: the records wait, unowned, for whichever account signs in next.
+      metadata.accountOwner = nil
+    } else {
+      deleteLocalData(change)
+      metadata.accountOwner = change.currentUser
+    }
+    metadata.zoneFetchStartsOver = true
+    metadata.fullFetchSeen = nil
+    metadata.databaseListingStartsOver = true
+    return true
+  }
+
+  /// Deletes every record and the bookkeeping of the previous account, handing the records to the app first. The
+  /// device's clock is not the account's data: stamps made from now on must still come after its earlier ones.
+  private mutating func deleteLocalData(_ change: SyncEngine.AccountChange) {
+    handOver(.accountChange(change), store.records)
+    for id in store.recordIDs { store[id] = nil }
+    resetBookkeeping()
+  }
+
+  /// Forgets every record's sync state — deletions owed, saves in doubt, ancestors, tokens of the zone — keeping the
+  /// engine's state and the device's clock.
+  private mutating func resetBookkeeping() {
+    let serialization = metadata.stateSerialization
+    let clock = metadata.clock
+    metadata = ReplicaMetadata()
+    metadata.stateSerialization = serialization
+    metadata.clock = clock
+  }
+
+  /// An account change while the question of an earlier one is open: back to the records' own account, the question
+  /// is moot and syncing resumes; to any other, the question is about the latest change.
+  mutating func accountChangedWhileAsking(_ change: SyncEngine.AccountChange, _ syncEngine: inout SyncEngine.State) {
+    metadata.databaseListingStartsOver = true
+    guard let owner = metadata.accountOwner, change.currentUser == owner else {
+      metadata.halt = .accountChanged(change)
       return
     }
-    // Signed in: the engine starts with no tokens, so its first database fetch lists every zone.
-    metadata.databaseListingStartsOver = true
+    metadata.halt = nil
+    metadata.zoneFetchStartsOver = true
+    metadata.fullFetchSeen = nil
+    requeueUnsent(&syncEngine)
+  }
+
+  /// Uploads every record as new to the account signed in now (records made signed out, or kept from another account).
+  private mutating func uploadAsNew(for account: String?, _ syncEngine: inout SyncEngine.State) {
+    metadata.accountOwner = account
+    metadata.zoneCreated = false
+    metadata.ancestors = [:]
     for record in store.records {
       let id = record.recordID
       store[id] = record.withoutSystemFields

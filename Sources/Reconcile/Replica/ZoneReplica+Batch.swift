@@ -7,6 +7,8 @@ extension ZoneReplica {
     _ context: SyncEngine.SendChangesContext, syncEngine: inout SyncEngine.State
   ) -> SyncEngine.RecordZoneChangeBatch? {
     if !launchChecked { requeueUnsent(&syncEngine) }
+    // Halted: the change that halted waits, kept, for an upgrade or the user's answer.
+    guard metadata.halt == nil else { return nil }
     // The zone is gone for a reason not yet known: nothing goes until the feed says why.
     guard metadata.zoneMissing == nil, !metadata.recreatedWhileUnsent.values.contains(false) else { return nil }
     let orphans = syncEngine.pendingRecordZoneChanges.filter {

@@ -11,6 +11,16 @@ extension ZoneReplica {
       // An account change has reset the engine for another account: what this one left unsent is not to be re-added.
       if case .accountChange = event { launchChecked = true } else { requeueUnsent(&syncEngine) }
     }
+    if case .accountChanged = metadata.halt {
+      // The user has not said whether these records go with the account signed in now: nothing fetched for it
+      // reaches the store until they do.
+      switch event {
+      case .stateUpdate(let serialization): metadata.stateSerialization = serialization
+      case .accountChange(let change): accountChangedWhileAsking(change, &syncEngine)
+      default: break
+      }
+      return
+    }
     switch event {
     case .stateUpdate(let serialization):
       metadata.stateSerialization = serialization

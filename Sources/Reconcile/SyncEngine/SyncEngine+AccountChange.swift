@@ -4,7 +4,7 @@ extension SyncEngine {
   ///
   /// The engine has already reset its state: pending database and record-zone changes are cleared. Several changes
   /// while the app was not running arrive as one, from the last account the engine knew to the current one.
-  public enum AccountChange: Sendable, Hashable, CustomStringConvertible {
+  public enum AccountChange: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Signed in, from no account. Local data may be merged with the account's, kept apart, deleted, or the user
     /// asked: the app decides.
     case signIn(currentUser: String)

@@ -16,6 +16,9 @@ public enum HaltReason: Sendable, Hashable, CustomStringConvertible {
   case unresolvableConflict(RecordID, String)
   /// The server refused a request the device cannot fix by retrying (a bad record, a permission).
   case rejected(ServerError)
+  /// The iCloud account changed and the app asks the user whether to keep this device's data or delete it
+  /// (``AccountChangePolicy/ask``): nothing is sent until they answer.
+  case accountChanged(SyncEngine.AccountChange)
 
   /// A sentence for the user or the log, ending with what to do.
   public var description: String {
@@ -29,6 +32,7 @@ public enum HaltReason: Sendable, Hashable, CustomStringConvertible {
     case .unresolvableConflict(let id, let reason):
       "A conflict on \(id.recordName) could not be merged: \(reason). Nothing was saved."
     case .rejected(let error): "The server refused a change: \(error). Nothing more is sent until syncing restarts."
+    case .accountChanged(let change): SyncHalt.accountChanged(change).description
     }
   }
 
@@ -42,6 +46,7 @@ public enum HaltReason: Sendable, Hashable, CustomStringConvertible {
     case .schema: "schema"
     case .unresolvableConflict: "unresolvableConflict"
     case .rejected: "rejected"
+    case .accountChanged: "accountChanged"
     }
   }
 }
@@ -53,6 +58,7 @@ extension HaltReason {
     switch halt {
     case .schema(let halt): self = .schema(halt)
     case .unresolvableConflict(let id, let reason): self = .unresolvableConflict(id, reason)
+    case .accountChanged(let change): self = .accountChanged(change)
     }
   }
 }

@@ -211,3 +211,100 @@ struct ZoneReplicaPendingWorkTests {
     #expect(relaunched.discarded.first?.records.count == 1, "the previous account's note is handed to the app first")
   }
 }
+
+@Suite("ZoneReplica: account changes by policy")
+struct ZoneReplicaAccountTests {
+  /// A replica under `policy` holding one note the server confirmed for account `_user`.
+  static func replica(_ policy: AccountChangePolicy) throws -> (ZoneReplica<DictionaryReplicaStore>, Record) {
+    var replica = ZoneReplica(
+      configuration: ReplicaConfiguration(
+        zoneID: try ZoneReplicaTests.zone(), deviceName: "phone", resolver: FieldMerge(), accountChange: policy),
+      store: DictionaryReplicaStore())
+    var state = SyncEngine.State()
+    replica.handleEvent(.accountChange(.signIn(currentUser: "_user")), syncEngine: &state)
+    let note = try ZoneReplicaTests.note("n1", title: "milk")
+    try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
+    _ = ZoneReplicaTests.batch(&replica, &state)
+    let saved = ZoneReplicaTests.saved(note, tag: "t1")
+    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [saved])), syncEngine: &state)
+    return (replica, saved)
+  }
+
+  static let switched = SyncEngine.AccountChange.switchAccounts(previousUser: "_user", currentUser: "_other")
+
+  @Test("ask: a switch pauses syncing and keeps every record; nothing fetched for the new account reaches the store")
+  func askPauses() throws {
+    var (replica, note) = try Self.replica(.ask)
+    var state = SyncEngine.State()
+    replica.handleEvent(.accountChange(Self.switched), syncEngine: &state)
+    #expect(replica.halt == .accountChanged(Self.switched))
+    #expect(replica.store[note.recordID] == note)
+    var theirs = try ZoneReplicaTests.note("other", title: "theirs")
+    theirs = ZoneReplicaTests.saved(theirs, tag: "x1")
+    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [theirs], deletions: [])), syncEngine: &state)
+    #expect(replica.store[theirs.recordID] == nil, "the new account's record does not mix with the old one's")
+    try replica.edit(note.recordID, setting: ["title": .string("oat milk")], at: Date(), syncEngine: &state)
+    #expect(ZoneReplicaTests.batch(&replica, &state) == nil, "nothing is sent while the question is open")
+    #expect(replica.pendingWork(in: state).halt == .accountChanged(Self.switched))
+  }
+
+  @Test("ask, answered keep: every record is uploaded to the new account as new, and syncing resumes")
+  func askAnsweredKeep() throws {
+    var (replica, note) = try Self.replica(.ask)
+    var state = SyncEngine.State()
+    replica.handleEvent(.accountChange(Self.switched), syncEngine: &state)
+    #expect(replica.resolveAccountChange(keepingData: true, syncEngine: &state))
+    #expect(replica.halt == nil)
+    #expect(replica.store[note.recordID]?.recordChangeTag == nil, "a new record in the new account")
+    #expect(state.pendingRecordZoneChanges == [.saveRecord(note.recordID)])
+    #expect(ZoneReplicaTests.batch(&replica, &state)?.recordsToSave.map(\.recordID) == [note.recordID])
+    #expect(!replica.resolveAccountChange(keepingData: true, syncEngine: &state), "no question is open any more")
+  }
+
+  @Test("ask, answered delete: the records go, handed to the app first, and nothing is sent to the new account")
+  func askAnsweredDelete() throws {
+    var (replica, note) = try Self.replica(.ask)
+    var state = SyncEngine.State()
+    replica.handleEvent(.accountChange(Self.switched), syncEngine: &state)
+    #expect(replica.resolveAccountChange(keepingData: false, syncEngine: &state))
+    #expect(replica.store.isEmpty)
+    #expect(replica.discarded.last?.records.map(\.recordID) == [note.recordID])
+    #expect(state.pendingRecordZoneChanges.isEmpty)
+  }
+
+  @Test("ask: switching back to the records' own account before answering resumes syncing with nothing lost")
+  func askSwitchBack() throws {
+    var (replica, note) = try Self.replica(.ask)
+    var state = SyncEngine.State()
+    replica.handleEvent(.accountChange(Self.switched), syncEngine: &state)
+    try replica.edit(note.recordID, setting: ["title": .string("oat milk")], at: Date(), syncEngine: &state)
+    var back = SyncEngine.State()
+    replica.handleEvent(
+      .accountChange(.switchAccounts(previousUser: "_other", currentUser: "_user")), syncEngine: &back)
+    #expect(replica.halt == nil)
+    #expect(replica.store[note.recordID]?.recordChangeTag == "t1", "still the account's own record")
+    #expect(back.pendingRecordZoneChanges == [.saveRecord(note.recordID)], "the unsent edit is pending again")
+  }
+
+  @Test("keep for the same account: a sign-out keeps, the same account's return syncs, another account's deletes")
+  func keepForSameAccount() throws {
+    var (replica, note) = try Self.replica(.keepForSameAccount)
+    var state = SyncEngine.State()
+    replica.handleEvent(.accountChange(.signOut(previousUser: "_user")), syncEngine: &state)
+    #expect(replica.store[note.recordID] == note)
+    replica.handleEvent(.accountChange(.signIn(currentUser: "_user")), syncEngine: &state)
+    #expect(replica.store[note.recordID] == note)
+    replica.handleEvent(.accountChange(.signOut(previousUser: "_user")), syncEngine: &state)
+    replica.handleEvent(.accountChange(.signIn(currentUser: "_other")), syncEngine: &state)
+    #expect(replica.store.isEmpty, "another account's sign-in takes the previous account's records")
+    #expect(replica.discarded.count == 1)
+  }
+
+  @Test("delete local data: a switch takes the previous account's records")
+  func deleteLocalData() throws {
+    var (replica, _) = try Self.replica(.deleteLocalData)
+    var state = SyncEngine.State()
+    replica.handleEvent(.accountChange(Self.switched), syncEngine: &state)
+    #expect(replica.store.isEmpty && replica.halt == nil)
+  }
+}
