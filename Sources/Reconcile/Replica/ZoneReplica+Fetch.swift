@@ -4,6 +4,13 @@ extension ZoneReplica {
   /// One page of fetched changes: each version merges with the local copy (or a pending deletion stands against it),
   /// and each deletion removes the local copy unless the delete policy keeps its unsent edits.
   mutating func apply(_ changes: SyncEngine.FetchedRecordZoneChanges, _ syncEngine: inout SyncEngine.State) {
+    if recordsDecisions {
+      let zone = zoneID
+      let fetched = SyncDecision.fetched(
+        saved: changes.modifications.map(\.recordID).filter { $0.zoneID == zone },
+        deleted: changes.deletions.map(\.recordID).filter { $0.zoneID == zone })
+      decide(fetched)
+    }
     for server in changes.modifications where server.recordID.zoneID == zoneID {
       metadata.fullFetchSeen?.insert(server.recordID)
       if store[server.recordID] == nil, let deleted = metadata.deletedLocally[server.recordID],
@@ -19,9 +26,11 @@ extension ZoneReplica {
         syncEngine.pendingRecordZoneChanges.contains(.deleteRecord(server.recordID)),
         deletionStands(against: server)
       {
+        decide(.deletion(server.recordID, .deletionStands))
         continue
       }
       if metadata.deletions.removeValue(forKey: server.recordID) != nil {
+        if store[server.recordID] == nil { decide(.deletion(server.recordID, .deletionCancelled)) }
         syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(server.recordID)])
         metadata.deletionsAwaitingFetch.remove(server.recordID)
       }
@@ -67,10 +76,12 @@ extension ZoneReplica {
     guard let local = store[id], local.recordChangeTag != nil else { return }
     if configuration.deletePolicy == .editWins, syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id)) {
       store[id] = local.withoutSystemFields
+      decide(.deletion(id, .revivedByUnsentEdits))
       return
     }
     store[id] = nil
     syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+    decide(.deletion(id, .removedLocally))
   }
 
   /// The end of a fetch from the beginning: acknowledged records it did not bring were deleted meanwhile.

@@ -90,6 +90,7 @@ extension ZoneReplica {
         // A newer app's record: this one must not merge into it. The user's change waits, unsent, for an upgrade. So
         // does a copy from a zone since deleted: queued, it meets this version again as a conflict once upgraded.
         metadata.halt = .schema(halt)
+        decide(.halted(.schema(halt)))
         halted = true
         if reuploaded {
           metadata.reuploaded.insert(id)
@@ -98,8 +99,13 @@ extension ZoneReplica {
         return local
       } catch {
         metadata.halt = .unresolvableConflict(id, "\(error)")
+        decide(.halted(.unresolvableConflict(id, "\(error)")))
         halted = true
         return local
+      }
+      if recordsDecisions {
+        let outcomes = SyncDecision.outcomes(client: local, ancestor: ancestor, server: server, merged: merged)
+        decide(.merged(id, ancestor: ancestor != nil, outcomes))
       }
       if merged.changedKeys.isEmpty {
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])

@@ -44,7 +44,17 @@ extension ZoneReplica {
     // What a deletion standing for the user's takes is handed to the app first (the hook before deletion).
     let held = store.snapshot
     metadata.listingDrops = recreated && configuration.zoneLoss.dropsLocalData(after: reason) ? reason : nil
-    defer { handOver(.zoneDeletion(reason), goneFrom: held) }
+    defer {
+      handOver(.zoneDeletion(reason), goneFrom: held)
+      if recordsDecisions {
+        let queued = Set(syncEngine.pendingRecordZoneChanges.map(\.recordID))
+        let records = store
+        let lost = SyncDecision.zoneLost(
+          reason, dropped: held.keys.filter { records[$0] == nil }.count,
+          uploadedAgain: held.keys.filter { records[$0]?.recordChangeTag == nil && queued.contains($0) }.count)
+        decide(lost)
+      }
+    }
     metadata.zoneMissing = nil
     metadata.recreatedWhileUnsent = [:]
     metadata.zoneFetchStartsOver = true

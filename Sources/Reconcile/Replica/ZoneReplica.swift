@@ -51,6 +51,12 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   var zoneListed = false
   /// Whether this launch has checked the engine's pending changes against the store (memory only).
   var launchChecked = false
+  /// Whether the replica keeps a log of its decisions in ``decisions``; off unless the app asks, so a replica that is
+  /// not watched does no work for it.
+  public var recordsDecisions = false
+  /// The decisions made since the app last took them (``takeDecisions()``), oldest first, while
+  /// ``recordsDecisions`` is on (memory only).
+  public private(set) var decisions: [SyncDecision] = []
 
   /// A replica over `store`, from the metadata persisted at the last launch (a new one at the first).
   /// - Parameters:
@@ -117,5 +123,17 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
     if !metadata.zoneCreated, !store.recordIDs.isEmpty, !syncEngine.pendingDatabaseChanges.contains(.saveZone(zoneID)) {
       syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)])
     }
+  }
+
+  /// Returns the decisions made since the last call, and forgets them.
+  /// - Returns: The decisions, oldest first; empty unless ``recordsDecisions`` is on.
+  public mutating func takeDecisions() -> [SyncDecision] {
+    defer { decisions = [] }
+    return decisions
+  }
+
+  /// Notes a decision, when the app watches them.
+  mutating func decide(_ decision: SyncDecision) {
+    if recordsDecisions { decisions.append(decision) }
   }
 }

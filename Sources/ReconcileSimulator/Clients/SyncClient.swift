@@ -126,6 +126,10 @@ public protocol SyncClient: Sendable {
   /// user's, an account change), oldest first: the app's hook before deletion. The default is empty, for a client
   /// without one.
   var localDataDeletions: [LocalDataDeletion] { get }
+  /// The sync decisions the client made since the last call — what a fetch brought, how a conflict merged key by key
+  /// and what it gave away, what a deletion did, what went with a zone — for the trace (`show log`, `replay`,
+  /// `--json`). The default is none.
+  mutating func takeDecisions() -> [SyncDecision]
   /// The device's clock moves by `seconds`.
   /// - Parameter seconds: Positive to jump ahead.
   mutating func jumpClock(by seconds: TimeInterval)
@@ -171,6 +175,8 @@ extension SyncClient {
   public var accountChangeResponse: AccountChangeResponse { .deleteLocalData }
   /// None: the client has no hook.
   public var localDataDeletions: [LocalDataDeletion] { [] }
+  /// None: the client does not report its decisions.
+  public mutating func takeDecisions() -> [SyncDecision] { [] }
 }
 
 /// A request a client wants sent, tagged so its answer can be matched.

@@ -281,12 +281,12 @@ extension LocalStore {
       return nil
     }
     let merged: Record
+    let ancestor =
+      local.reuploadAncestor.map { $0.sharedPast(with: server) }
+      ?? Self.ancestor(
+        known: local.lastKnownServer, unacknowledged: local.unacknowledgedSaves, server: server,
+        device: configuration.name)
     do {
-      let ancestor =
-        local.reuploadAncestor.map { $0.sharedPast(with: server) }
-        ?? Self.ancestor(
-          known: local.lastKnownServer, unacknowledged: local.unacknowledgedSaves, server: server,
-          device: configuration.name)
       if configuration.defects.contains(.mergeWithoutAncestor) {
         merged = Self.twoWayMerge(client: local.current, server: server)
       } else {
@@ -297,6 +297,10 @@ extension LocalStore {
     } catch {
       return .unresolvableConflict(id, "\(error)")
     }
+    decisions.append(
+      .merged(
+        id, ancestor: ancestor != nil,
+        SyncDecision.outcomes(client: local.current, ancestor: ancestor, server: server, merged: merged)))
     local.lastKnownServer = server
     local.reuploadAncestor = nil
     local.uploadedAgain = false

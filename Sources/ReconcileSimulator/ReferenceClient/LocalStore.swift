@@ -21,6 +21,8 @@ package struct LocalStore: Sendable {
   package var refetchRequested = false
   /// What the last damaged copy thrown away leaves as the device's last error.
   package var discardNotice: String?
+  /// Merges made since the trace last took them (memory only).
+  package var decisions: [SyncDecision] = []
 
   /// An empty store.
   /// - Parameter configuration: How the device is set up.

@@ -20,6 +20,13 @@ extension SimulatedDevice: SyncClient {
   /// What the app was handed before local data went.
   public var localDataDeletions: [LocalDataDeletion] { handedOver }
 
+  /// The merges made since the last call, each key's outcome and what it gave away.
+  public mutating func takeDecisions() -> [SyncDecision] {
+    guard !store.decisions.isEmpty else { return [] }
+    defer { store.decisions = [] }
+    return store.decisions
+  }
+
   /// The app's choice, from its setup (``ClientSetup/accountChange``).
   public var accountChangeResponse: AccountChangeResponse { configuration.accountChange }
 

@@ -69,6 +69,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       deletePolicy: setup.deletePolicy, schema: setup.schema, zoneLoss: setup.zoneDeletion)
     if rules == .appleSample { configuration.rule = .lastModifiedWins(key: Self.modifiedAtKey) }
     replica = ZoneReplica(configuration: configuration, store: DictionaryReplicaStore())
+    replica.recordsDecisions = true
     self.rules = rules
     clockOffset = setup.clockOffset
   }
@@ -98,6 +99,9 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
 
   /// Every record, sorted by ID.
   public var records: [Record] { replica.store.records }
+
+  /// The replica's decisions since the last call, for the trace.
+  public mutating func takeDecisions() -> [SyncDecision] { replica.takeDecisions() }
 
   /// One record.
   public func record(_ id: RecordID) -> Record? { replica.store[id] }

@@ -57,6 +57,9 @@ extension ExampleSyncDelegateWrapper {
   public var records: [Record] { inner.records }
 
   /// Forwards to ``inner``.
+  public mutating func takeDecisions() -> [SyncDecision] { inner.takeDecisions() }
+
+  /// Forwards to ``inner``.
   public func record(_ id: RecordID) -> Record? { inner.record(id) }
 
   /// Forwards to ``inner``.

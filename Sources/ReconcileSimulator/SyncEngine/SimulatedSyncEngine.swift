@@ -146,6 +146,8 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   public var records: [Record] { delegate.records }
   /// What the app was handed before local data went (its delegate's hook).
   public var localDataDeletions: [LocalDataDeletion] { delegate.localDataDeletions }
+  /// The delegate's decisions since the last call.
+  public mutating func takeDecisions() -> [SyncDecision] { delegate.takeDecisions() }
 
   // MARK: State
 

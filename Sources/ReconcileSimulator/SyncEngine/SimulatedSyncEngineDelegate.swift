@@ -70,6 +70,9 @@ public protocol SimulatedSyncEngineDelegate: SyncEngineDelegate {
   /// Every hand-over of local data the app made before deleting it for good (``SyncClient/localDataDeletions``); the
   /// default is empty.
   var localDataDeletions: [LocalDataDeletion] { get }
+  /// The sync decisions made since the last call (a ``ZoneReplica``'s ``ZoneReplica/takeDecisions()``), for the
+  /// trace; the default is none.
+  mutating func takeDecisions() -> [SyncDecision]
 }
 
 extension SimulatedSyncEngineDelegate {
@@ -81,6 +84,8 @@ extension SimulatedSyncEngineDelegate {
   public mutating func upgrade(to schema: Schema?) {}
   /// None: the app has no hook.
   public var localDataDeletions: [LocalDataDeletion] { [] }
+  /// None: the app does not report its decisions.
+  public mutating func takeDecisions() -> [SyncDecision] { [] }
   /// Re-adds what the old engine had pending.
   public mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State) {
     syncEngine.add(pendingDatabaseChanges: old.pendingDatabaseChanges)

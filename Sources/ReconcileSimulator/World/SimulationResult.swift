@@ -1,4 +1,5 @@
 public import Foundation
+import Reconcile
 
 /// Counts from one simulated run.
 public struct SimulationStatistics: Sendable, Hashable, CustomStringConvertible {
@@ -105,6 +106,8 @@ enum TraceEntry: Sendable, Hashable {
   case operation(String)
   case event(ServerEvent)
   case note(String)
+  /// A decision a device's client made, and why.
+  case decision(String, SyncDecision)
   case quiesce
 
   var line: String {
@@ -113,6 +116,7 @@ enum TraceEntry: Sendable, Hashable {
     case .operation(let line): "· " + line
     case .event(let event): "    \(event)"
     case .note(let text): "    " + text
+    case .decision(let device, let decision): "    \(device): \(decision)"
     case .quiesce: "quiesce"
     }
   }

@@ -138,6 +138,7 @@ extension Simulation {
       } else {
         clients[index].receive(answer, for: id, at: now, crashingAfterWrites: nil)
       }
+      for decision in clients[index].takeDecisions() { traceEntries.append(.decision(name, decision)) }
       auditor.tokenMoved(on: name, from: before, to: clients[index].persistedZoneToken)
       if !wasHalted, let reason = clients[index].haltReason {
         statistics.halts += 1
