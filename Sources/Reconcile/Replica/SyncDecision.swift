@@ -4,14 +4,44 @@ public enum SyncDecision: Sendable, Hashable, CustomStringConvertible {
   /// A page of fetched changes: the records the server saved and deleted since the last page.
   case fetched(saved: [RecordID], deleted: [RecordID])
   /// Unsent local changes met a newer server version and were merged by the resolver over the last server version
-  /// known (`ancestor` is `false` when there was none): each key either side changed, and what was kept.
-  case merged(RecordID, ancestor: Bool, [KeyOutcome])
+  /// known: each key either side changed, and what was kept.
+  case merged(Merge)
   /// A deletion met the record on the server or a version of it: what the delete policy made of it.
   case deletion(RecordID, DeletionOutcome)
   /// The zone went for `reason`: records dropped, and records queued to be uploaded again.
   case zoneLost(SyncEngine.ZoneDeletion.Reason, dropped: Int, uploadedAgain: Int)
   /// Sending stopped.
   case halted(SyncHalt)
+
+  /// One merge: the three versions and the result, kept as they were (a record's copy costs a reference), so the
+  /// outcome of each key is worked out only when someone reads it.
+  public struct Merge: Sendable, Hashable {
+    /// This device's copy, with its unsent changes.
+    let client: Record
+    /// The last server version known, if any.
+    let ancestor: Record?
+    /// The server's version.
+    let server: Record
+    /// What the resolver made of them.
+    let result: Record
+
+    /// The record merged.
+    public var recordID: RecordID { result.recordID }
+    /// Whether the merge had an ancestor (without one, every key either side holds counts as changed).
+    public var hadAncestor: Bool { ancestor != nil }
+    /// Each key either side changed, and what was kept.
+    public var keys: [KeyOutcome] {
+      SyncDecision.outcomes(client: client, ancestor: ancestor, server: server, merged: result)
+    }
+
+    /// A merge of `client` and `server` over `ancestor` into `result`.
+    package init(client: Record, ancestor: Record?, server: Record, result: Record) {
+      self.client = client
+      self.ancestor = ancestor
+      self.server = server
+      self.result = result
+    }
+  }
 
   /// How one key of a merge came out.
   public struct KeyOutcome: Sendable, Hashable, CustomStringConvertible {
@@ -67,9 +97,10 @@ public enum SyncDecision: Sendable, Hashable, CustomStringConvertible {
       if !saved.isEmpty { parts.append("saved \(names(saved))") }
       if !deleted.isEmpty { parts.append("deleted \(names(deleted))") }
       return "fetched " + (parts.isEmpty ? "nothing new" : parts.joined(separator: "; "))
-    case .merged(let id, let ancestor, let keys):
-      let how = ancestor ? "over the last version it knew" : "with no ancestor"
-      return "merged \(id.recordName) \(how): "
+    case .merged(let merge):
+      let how = merge.hadAncestor ? "over the last version it knew" : "with no ancestor"
+      let keys = merge.keys
+      return "merged \(merge.recordID.recordName) \(how): "
         + (keys.isEmpty ? "nothing changed" : keys.map(\.description).joined(separator: "; "))
     case .deletion(let id, let outcome):
       return "\(id.recordName): \(outcome.rawValue)"
@@ -81,7 +112,7 @@ public enum SyncDecision: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The outcome of each key either side changed, comparing the merge with both sides over the ancestor.
-  package static func outcomes(client: Record, ancestor: Record?, server: Record, merged: Record) -> [KeyOutcome] {
+  static func outcomes(client: Record, ancestor: Record?, server: Record, merged: Record) -> [KeyOutcome] {
     func value(_ record: Record, _ key: String) -> FieldValue? { record.encryptedValues[key] ?? record[key] }
     var keys = Set(client.allKeys).union(server.allKeys).union(merged.allKeys)
     if let ancestor { keys.formUnion(ancestor.allKeys) }

@@ -103,10 +103,7 @@ extension ZoneReplica {
         halted = true
         return local
       }
-      if recordsDecisions {
-        let outcomes = SyncDecision.outcomes(client: local, ancestor: ancestor, server: server, merged: merged)
-        decide(.merged(id, ancestor: ancestor != nil, outcomes))
-      }
+      decide(.merged(SyncDecision.Merge(client: local, ancestor: ancestor, server: server, result: merged)))
       if merged.changedKeys.isEmpty {
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       } else if !pending {

@@ -298,9 +298,7 @@ extension LocalStore {
       return .unresolvableConflict(id, "\(error)")
     }
     decisions.append(
-      .merged(
-        id, ancestor: ancestor != nil,
-        SyncDecision.outcomes(client: local.current, ancestor: ancestor, server: server, merged: merged)))
+      .merged(SyncDecision.Merge(client: local.current, ancestor: ancestor, server: server, result: merged)))
     local.lastKnownServer = server
     local.reuploadAncestor = nil
     local.uploadedAgain = false
