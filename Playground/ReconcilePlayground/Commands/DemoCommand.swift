@@ -13,7 +13,10 @@ enum DemoCommand {
   /// One scenario's results, for `--json`.
   struct Table: Encodable {
     var title: String
-    var explanation: String
+    /// What happens in the scenario, from its script's comment.
+    var summary: String
+    /// Why each resolver's row came out as it did: the decisions its run's trace reports.
+    var why: [String]
     var script: String
     var rows: [DemoScenario.Row]
   }
@@ -50,7 +53,12 @@ enum DemoCommand {
           }
         }
       }
-      tables.append(Table(title: scenario.title, explanation: scenario.explanation, script: scenario.file, rows: rows))
+      let why = rows.flatMap { row in
+        let name = row.resolver + (scenario.policies.count > 1 ? ", \(row.deletePolicy)" : "")
+        return row.decisions.map { "\(name) — \($0)" }
+      }
+      tables.append(
+        Table(title: scenario.title, summary: scenario.summary, why: why, script: scenario.file, rows: rows))
     }
     if options.flags.contains("--json") {
       do {
@@ -73,7 +81,13 @@ enum DemoCommand {
           + scenario.columns.map { row.cells[$0.header] ?? "" }
       }
       output.write(TextTable.render([headers] + rows))
-      output.write(TextTable.wrap("why: " + table.explanation, indent: 5))
+      output.write(TextTable.wrap(table.summary, indent: 0))
+      if table.why.isEmpty {
+        output.write("why: no run merged or settled a deletion: the table is the whole story\n")
+      } else {
+        output.write("why, from each run's trace:\n")
+        for line in table.why { output.write(TextTable.wrap("  " + line, indent: 4)) }
+      }
     }
     return 0
   }

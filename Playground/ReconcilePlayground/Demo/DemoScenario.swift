@@ -9,8 +9,13 @@ struct DemoScenario: Sendable {
   var file: String
   /// The heading.
   var title: String
-  /// One line saying what the table shows.
-  var explanation: String
+  /// What happens in it: the script's own comment lines under its title.
+  var summary: String {
+    ScriptFile.lines(script).isEmpty
+      ? ""
+      : script.split(separator: "\n").dropFirst()
+        .prefix { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) }.joined(separator: " ")
+  }
   /// The script, exactly as the file in `Playground/Scenarios/` holds it.
   var script: String
   /// The record the value columns show.
@@ -62,6 +67,8 @@ struct DemoScenario: Sendable {
     var resolver: String
     var deletePolicy: String
     var cells: [String: String]
+    /// What the run's clients decided — merges key by key, deletions — as the trace reports them.
+    var decisions: [String]
   }
 
   /// Runs the scenario under `resolver` (a `resolver` line's arguments) and `policy`, in the one world every line
@@ -85,7 +92,13 @@ struct DemoScenario: Sendable {
     var cells: [String: String] = [:]
     let view = session.view
     for column in columns { cells[column.header] = cell(column, in: view, intents: intents) }
-    return Row(resolver: resolver, deletePolicy: "\(policy)", cells: cells)
+    var decisions: [String] = []
+    for (device, decision) in view?.decisions ?? [] {
+      if case .fetched = decision { continue }
+      let line = "\(device): \(decision)"
+      if !decisions.contains(line) { decisions.append(line) }
+    }
+    return Row(resolver: resolver, deletePolicy: "\(policy)", cells: cells, decisions: decisions)
   }
 
   private func cell(_ column: Column, in view: WorldView?, intents: Intents) -> String {

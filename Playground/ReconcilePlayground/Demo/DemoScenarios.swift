@@ -6,11 +6,6 @@ extension DemoScenario {
   static let all: [DemoScenario] = [
     DemoScenario(
       file: "01-queued-edits.rcp", title: "1. Two quick queued edits (seed 004's pitfall)",
-      explanation:
-        "The phone's save of \"a\" landed but its answer was lost, so \"b\" went out on the old change tag. "
-        + "server-lww keeps \"a\" and loses the later \"b\"; field-merge sees \"a\" on the server is the phone's own "
-        + "unanswered save, not a concurrent change, and keeps \"b\"; local-clock, edit-count and hlc compare the "
-        + "device's own edits and keep \"b\".",
       script: """
         # 1. Two quick queued edits (seed 004's pitfall)
         # The phone's first save lands but its answer is lost; its second edit then goes out on the old change tag.
@@ -35,9 +30,6 @@ extension DemoScenario {
       columns: [.server, .device("phone"), .device("mac"), .lost, .converged]),
     DemoScenario(
       file: "02-different-fields.rcp", title: "2. Concurrent edits to different fields of one record",
-      explanation:
-        "Whole-record resolvers keep one device's copy and drop the other's field; the field-level ones "
-        + "(field-merge, hlc) keep both, because no field was changed twice.",
       script: """
         # 2. Concurrent edits to different fields of one record
         # Neither device has seen the other's change; each changed a field the other did not touch.
@@ -61,10 +53,6 @@ extension DemoScenario {
       columns: [.server, .device("phone"), .device("mac"), .lost, .converged]),
     DemoScenario(
       file: "03-same-field-slow-clock.rcp", title: "3. Concurrent edits to one field, the mac's clock 5 minutes slow",
-      explanation:
-        "One value must lose. The mac's \"b\" is the later edit in true time, yet every resolver keeps \"a\": the "
-        + "phone saved first, the mac's clock says it edited earlier, the edit counts tie, and the mac had not seen "
-        + "\"a\" (the hlc stamps). No resolver sees true time; without the skew, local-clock would keep \"b\".",
       script: """
         # 3. Concurrent edits to one field, one device's clock 5 minutes slow
         # The mac edits last in true time, but its clock says it edited four minutes before the phone.
@@ -88,9 +76,6 @@ extension DemoScenario {
       columns: [.server, .device("phone"), .device("mac"), .lost, .converged]),
     DemoScenario(
       file: "04-delete-versus-edit.rcp", title: "4. Delete on one device, edit on another",
-      explanation:
-        "The delete policy decides, whatever the resolver: deleteWins drops the mac's edit, editWins brings the "
-        + "note back with it and drops the phone's delete. Either way every device agrees.",
       script: """
         # 4. Delete on one device, edit on another
         # The phone deletes the note; the mac, not knowing, edits it. The delete policy decides.
@@ -114,9 +99,6 @@ extension DemoScenario {
       columns: [.server, .device("phone"), .device("mac"), .lost, .converged]),
     DemoScenario(
       file: "05-future-schema.rcp", title: "5. An app-1.0 device meets a record from app 2.0",
-      explanation:
-        "The 1.0 phone halts with a reason the app can show (update the app) instead of saving a note it would "
-        + "strip of its color; the server keeps app 2.0's data intact.",
       script: """
         # 5. An app-1.0 device meets a record from app 2.0
         # App 2.0 added a color field. The 1.0 app must stop rather than overwrite data it does not understand.
@@ -138,9 +120,6 @@ extension DemoScenario {
       columns: [.server, .device("phone"), .device("mac"), .lost, .converged]),
     DemoScenario(
       file: "06-batching.rcp", title: "6. 1,000 records pushed at once",
-      explanation:
-        "The phone sends 400 at a time (CloudKit's documented limit); this server allows 250, answers "
-        + "limitExceeded once, and the phone halves its batches to 200 and finishes.",
       script: """
         # 6. 1,000 records pushed at once
         # This server takes at most 250 items per request; the phone starts at CloudKit's 400 and halves on limitExceeded.
@@ -165,9 +144,6 @@ extension DemoScenario {
       ]),
     DemoScenario(
       file: "07-throttling.rcp", title: "7. Throttling with retry-after",
-      explanation:
-        "Every request in the first 30 seconds gets serviceUnavailable with a retry-after; the phone waits as told "
-        + "(one refused request, not a storm of them) and then syncs.",
       script: """
         # 7. Throttling with retry-after
         # The container is throttled for 30 seconds (one passes as the fault line runs); the phone waits as told instead of
@@ -192,11 +168,6 @@ extension DemoScenario {
       ]),
     DemoScenario(
       file: "08-one-body-two-edits.rcp", title: "8. Two devices edit one note's body",
-      explanation:
-        "The phone fixes a typo in the first line while the mac appends a line. A resolver that picks a side keeps "
-        + "one body and loses the other edit: server-lww, edit-count and field-merge keep the phone's, which reached "
-        + "the server first; local-clock and hlc keep the mac's later one, typo and all. field-merge with "
-        + "`--text body` merges the body three ways, as diff3 would, and keeps both edits.",
       script: """
         # 8. Two devices edit one note's body
         # The phone fixes a typo in the first line; the mac appends a line. Neither has seen the other's edit.

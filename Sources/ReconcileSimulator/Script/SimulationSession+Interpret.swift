@@ -133,7 +133,10 @@ extension SimulationSession {
         world.setup.devices.map { ($0.name, world.device(named: $0.name)?.configuration.clockOffset ?? $0.clockOffset) }
       ) { first, _ in first },
       counts: Dictionary(zip(world.clients.map(\.name), world.deviceCounts)) { first, _ in first },
-      trace: world.trace)
+      trace: world.trace,
+      decisions: world.traceEntries.compactMap { entry in
+        if case .decision(let device, let decision) = entry { (device, decision) } else { nil }
+      })
   }
 
 }

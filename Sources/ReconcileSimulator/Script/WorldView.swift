@@ -33,6 +33,8 @@ package struct WorldView {
   package var counts: [String: DeviceCounts]
   /// The world's trace so far, for `show log`.
   var trace: [String]
+  /// The decisions the devices' clients reported so far, oldest first, each with its device's name.
+  package var decisions: [(device: String, decision: SyncDecision)]
 
   /// A world's view from any sync clients: the built-in device tells what it queued for each record; others give
   /// their count.
@@ -43,12 +45,15 @@ package struct WorldView {
   ///   - clockOffsets: Each device's clock offset, by device name.
   ///   - counts: Each device's requests, errors and waits, by device name.
   ///   - trace: The world's trace so far.
+  ///   - decisions: The clients' decisions so far, with their devices' names.
   package init(
     server: SimulatedServer, clients: [any SyncClient], users: [String: String],
-    clockOffsets: [String: TimeInterval], counts: [String: DeviceCounts], trace: [String]
+    clockOffsets: [String: TimeInterval], counts: [String: DeviceCounts], trace: [String],
+    decisions: [(device: String, decision: SyncDecision)] = []
   ) {
     self.counts = counts
     self.trace = trace
+    self.decisions = decisions
     let owners = Set(clients.compactMap { users[$0.name] }).sorted()
     var byOwner: [String: [Record]] = [:]
     for owner in owners {

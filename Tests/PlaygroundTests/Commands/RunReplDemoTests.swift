@@ -217,6 +217,18 @@ struct RunReplDemoTests {
     #expect(Self.run(["demo", "--scenario", "9"], Self.environment()).status == 2)
     #expect(Self.run(["demo", "--sceanrio", "1"], Self.environment()).text.contains("did you mean --scenario?"))
   }
+
+  @Test("the demo's why lines are the decisions each run's trace reports, not text written per scenario")
+  func demoWhyComesFromTheTrace() throws {
+    let result = Self.run(["demo", "--json", "--scenario", "1"], Self.environment())
+    let tables = try #require(try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [[String: Any]])
+    let why = try #require(tables.first?["why"] as? [String])
+    // server-lww keeps the server's "a": the phone's later "b" is what its merge gave away.
+    #expect(why.contains("server-lww — phone: merged 1 over the last version it knew: title: kept server, lost \"b\""))
+    #expect(why.contains("field-merge — phone: merged 1 over the last version it knew: title: kept client"))
+    let rows = try #require(tables.first?["rows"] as? [[String: Any]])
+    #expect(rows.allSatisfy { ($0["decisions"] as? [String])?.isEmpty == false }, "every run merged once")
+  }
 }
 
 @Suite("REPL worlds: the prompt says which, and reset starts over")
