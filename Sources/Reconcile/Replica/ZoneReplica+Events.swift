@@ -8,8 +8,15 @@ extension ZoneReplica {
   ///   - syncEngine: The engine's state, whose pending changes the rules add and remove.
   public mutating func handleEvent(_ event: SyncEngine.Event, syncEngine: inout SyncEngine.State) {
     if !launchChecked {
-      // An account change has reset the engine for another account: what this one left unsent is not to be re-added.
-      if case .accountChange = event { launchChecked = true } else { requeueUnsent(&syncEngine) }
+      switch event {
+      case .accountChange:
+        // The engine was reset for another account: what this one left unsent is not to be re-added.
+        launchChecked = true
+      case .willFetchChanges, .willSendChanges:
+        requeueUnsent(&syncEngine)
+      default:
+        break
+      }
     }
     if case .accountChanged = metadata.halt {
       // The user has not said whether these records go with the account signed in now: nothing fetched for it
@@ -74,9 +81,14 @@ extension ZoneReplica {
         metadata.fullFetchSeen = []
       }
     case .didFetchRecordZoneChanges(let zone, let error) where zone == zoneID:
-      guard error == nil else {
-        metadata.zoneFetchStartsOver = true
-        zoneGone(error?.code)
+      if let error {
+        // A transient error (the network, throttling) or a signed-out or refused database leaves the engine's token,
+        // and the next fetch goes on from it (a listing under way goes on collecting); any other error — an expired
+        // token, a missing zone — makes the engine fetch the zone from its beginning.
+        if !error.isTransient, error.code != .notAuthenticated, error.code != .badDatabase {
+          metadata.zoneFetchStartsOver = true
+        }
+        zoneGone(error.code)
         return
       }
       // A fetch of the zone that succeeds shows it there.

@@ -106,8 +106,10 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   }
 
   /// Makes sure the engine has pending what the store holds unsent — a record with unsent values or never saved, a
-  /// deletion not yet confirmed, and the zone while the server may not have it. Done once per launch, at the first
-  /// event or batch, since CKSyncEngine's state from before a crash may lack changes added just before it.
+  /// deletion not yet confirmed, and the zone while the server may not have it. Done once per launch, when the engine
+  /// first starts a fetch or a send (not at a state update or an account change, which may come first and reset the
+  /// engine for another account), since CKSyncEngine's state from before a crash may lack changes added just before
+  /// it.
   mutating func requeueUnsent(_ syncEngine: inout SyncEngine.State) {
     launchChecked = true
     let pending = Set(syncEngine.pendingRecordZoneChanges.map(\.recordID))

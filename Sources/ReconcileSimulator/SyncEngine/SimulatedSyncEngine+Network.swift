@@ -169,7 +169,7 @@ extension SimulatedSyncEngine {
       if session.pacing.retryCount > retry.maximumRetries {
         // Give up on this round; try again later.
         session.pacing.retryCount = 0
-        abandonRound()
+        abandonRound(error)
       }
     case .limitExceeded:
       session.pacing.halveBatch()
@@ -193,10 +193,10 @@ extension SimulatedSyncEngine {
       persistStateIfChanged()
     case .notAuthenticated:
       haltReason = .notAuthenticated
-      abandonRound()
+      abandonRound(error)
     case .badDatabase(let reason):
       haltReason = .badDatabase(reason)
-      abandonRound()
+      abandonRound(error)
     default:
       switch flight.request {
       case .modifyRecords(let request):
@@ -224,14 +224,21 @@ extension SimulatedSyncEngine {
         session.zoneFetchStarted = false
         guard emit(.didFetchRecordZoneChanges(request.zoneID, error: error.cloudKitError)) else { return }
       default:
-        abandonRound()
+        abandonRound(error)
       }
     }
   }
 
-  private mutating func abandonRound() {
+  /// Ends the fetch or send under way after `error`, with the events CKSyncEngine ends it with: a zone whose fetch
+  /// had begun hears `didFetchRecordZoneChanges` with the error, then the fetch `didFetchChanges`; a send
+  /// `didSendChanges`.
+  private mutating func abandonRound(_ error: ServerError) {
     switch session.phase {
     case .fetchingDatabase, .fetchingZones:
+      if session.phase == .fetchingZones, session.zoneFetchStarted, let zone = session.zonesToFetch.first {
+        session.zoneFetchStarted = false
+        guard emit(.didFetchRecordZoneChanges(zone, error: error.cloudKitError)) else { return }
+      }
       session.phase = .idle
       session.zonesToFetch = []
       session.zoneFetchStarted = false

@@ -172,12 +172,28 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   }
   /// Nothing to do: the engine sends whenever changes are pending, as CKSyncEngine's automatic sync does.
   public mutating func requestSend() {}
-  /// Loses the network and with it the request in flight. The fetch or send under way is not over: it resumes when the
-  /// network returns, as CKSyncEngine retries its operation, so its events keep their order (a `willFetchChanges`
-  /// never comes inside a fetch the delegate was not told had ended).
+  /// Loses the network and with it the request in flight. A send whose records were on their way ends as CKSyncEngine
+  /// ends one: each item is reported failed with a network error (it may have landed), then `didSendChanges`; the
+  /// engine fetches before it sends again. A fetch under way is not over: it resumes when the network returns, as
+  /// CKSyncEngine retries its operation, so its events keep their order (a `willFetchChanges` never comes inside a
+  /// fetch the delegate was not told had ended).
   public mutating func goOffline() {
     isOnline = false
+    guard let flight = session.inFlight else { return }
     session.inFlight = nil
+    guard session.phase == .sending, case .modifyRecords(let request) = flight.request else { return }
+    let reported = ServerError.networkFailure(retryAfter: nil).cloudKitError
+    var deletes: [RecordID: CloudKitError] = [:]
+    for id in request.deleting { deletes[id] = reported }
+    let failed = request.saving.map { SyncEngine.FailedRecordSave(record: $0, error: reported) }
+    guard
+      emit(
+        .sentRecordZoneChanges(
+          SyncEngine.SentRecordZoneChanges(
+            savedRecords: [], failedRecordSaves: failed, deletedRecordIDs: [], failedRecordDeletes: deletes)))
+    else { return }
+    session.phase = .idle
+    _ = emit(.didSendChanges(session.sendContext))
   }
   /// The network is back: the engine fetches before it sends anything held while offline.
   public mutating func goOnline() {
