@@ -1,5 +1,6 @@
 /// Why a ``ZoneReplica`` stopped sending: a change it must not make without the user or an app update. The unsent
-/// change is kept, and nothing is sent until ``ZoneReplica/resume(with:)`` or ``ZoneReplica/upgrade(to:)``.
+/// change is kept, and nothing is sent until an app update (``ZoneReplica/upgrade(to:)``) or, after an account change,
+/// the user's answer (``ZoneReplica/resolveAccountChange(keepingData:syncEngine:)``).
 public enum SyncHalt: Sendable, Hashable, Codable, CustomStringConvertible {
   /// A conflict with a record from a newer app (the schema's check halted): this app must not merge into it.
   case schema(SchemaHalt)

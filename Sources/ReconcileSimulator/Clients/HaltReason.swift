@@ -17,7 +17,7 @@ public enum HaltReason: Sendable, Hashable, CustomStringConvertible {
   /// The server refused a request the device cannot fix by retrying (a bad record, a permission).
   case rejected(ServerError)
   /// The iCloud account changed and the app asks the user whether to keep this device's data or delete it
-  /// (``AccountChangePolicy/ask``): nothing is sent until they answer.
+  /// (`AccountChangePolicy.ask`): nothing is sent until they answer.
   case accountChanged(SyncEngine.AccountChange)
 
   /// A sentence for the user or the log, ending with what to do.
@@ -52,7 +52,7 @@ public enum HaltReason: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension HaltReason {
-  /// A ``ZoneReplica``'s halt, as the simulator's clients name it.
+  /// A `ZoneReplica`'s halt, as the simulator's clients name it.
   /// - Parameter halt: The replica's halt.
   public init(_ halt: SyncHalt) {
     switch halt {

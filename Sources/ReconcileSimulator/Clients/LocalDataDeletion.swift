@@ -1,7 +1,7 @@
 public import Reconcile
 
 /// Local data a client deletes wholesale because of what its user did elsewhere — purged the app's data in Settings,
-/// deleted it from another device (under ``ZoneDeletionResponse/dropLocalData``), or left the iCloud account — handed
+/// deleted it from another device (under `ZoneDeletionResponse.dropLocalData`), or left the iCloud account — handed
 /// to the app with every copy that goes, edits the server never got included: the hook an app uses to archive, export
 /// or tell its user (sqlite-data users ask for one on a purge). A record the user deleted on another device, fetched
 /// as a deletion, is not handed over: that is the user's deletion, not the app's.
@@ -33,7 +33,7 @@ public struct LocalDataDeletion: Sendable, Hashable {
 }
 
 extension LocalDataDeletion.Cause {
-  /// A ``ZoneReplica``'s reason for discarding records, as the simulator names it.
+  /// A `ZoneReplica`'s reason for discarding records, as the simulator names it.
   /// - Parameter cause: The replica's reason.
   public init(_ cause: DiscardedRecords.Cause) {
     switch cause {

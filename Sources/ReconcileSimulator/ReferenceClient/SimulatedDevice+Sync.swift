@@ -363,9 +363,9 @@ extension SimulatedDevice {
   }
 
   /// The zone is gone: create it again. When the deletion stands for the user deleting all their data — a purge in
-  /// Settings, or a client's deletion under ``ZoneDeletionResponse/dropLocalData`` — every record the server had
+  /// Settings, or a client's deletion under `ZoneDeletionResponse.dropLocalData` — every record the server had
   /// acknowledged is dropped, and only records never acknowledged (created here, unconfirmed) are uploaded as new.
-  /// Otherwise — an encrypted-data reset, or a client's deletion under ``ZoneDeletionResponse/reuploadLocalData`` —
+  /// Otherwise — an encrypted-data reset, or a client's deletion under `ZoneDeletionResponse.reuploadLocalData` —
   /// every local record is uploaded as new.
   ///
   /// When the feed reports the zone created again since (`recreated`), this device may already have fetched from or

@@ -1,7 +1,7 @@
 public import Foundation
 public import Reconcile
 
-/// The built-in CKSyncEngine delegate: an app's store (a dictionary) and Reconcile's ``ZoneReplica``, which keeps
+/// The built-in CKSyncEngine delegate: an app's store (a dictionary) and Reconcile's `ZoneReplica`, which keeps
 /// every sync rule. Under ``Rules/reconcile`` (the `sync-engine` client) the replica merges with the run's resolver;
 /// under ``Rules/appleSample`` (`sync-engine-sample`) it does what Apple's CKSyncEngine sample app does:
 /// **whole-record last-writer-wins on a modification date the device writes**, kept in the record's encrypted values
@@ -13,7 +13,7 @@ public import Reconcile
 /// - `unknownItem` (the record was deleted on the server) re-uploads it under `.editWins` and drops it under
 ///   `.deleteWins`.
 /// - A deleted zone, or `zoneNotFound` on a save, drops what the server had acknowledged and re-uploads into a
-///   re-created zone the records it never had (under ``ZoneDeletionResponse/reuploadLocalData``, everything).
+///   re-created zone the records it never had (under `ZoneDeletionResponse.reuploadLocalData`, everything).
 /// - Deletions carry no change tag, so one sent blindly could delete a record created anew elsewhere under the same ID.
 ///   Each deletion waits for a fetch that starts after it; a fetched record with another creation date cancels it, and
 ///   one written since by another device settles it by the delete policy. A new record never handed to the engine is

@@ -70,7 +70,7 @@ public protocol SimulatedSyncEngineDelegate: SyncEngineDelegate {
   /// Every hand-over of local data the app made before deleting it for good (``SyncClient/localDataDeletions``); the
   /// default is empty.
   var localDataDeletions: [LocalDataDeletion] { get }
-  /// The sync decisions made since the last call (a ``ZoneReplica``'s ``ZoneReplica/takeDecisions()``), for the
+  /// The sync decisions made since the last call (a `ZoneReplica`'s `ZoneReplica.takeDecisions()`), for the
   /// trace; the default is none.
   mutating func takeDecisions() -> [SyncDecision]
 }
