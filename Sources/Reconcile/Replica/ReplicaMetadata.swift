@@ -88,6 +88,14 @@ public struct ReplicaMetadata: Sendable, Hashable, Codable {
   /// The metadata of a first launch: nothing known, the zone listed from its beginning at the first fetch.
   public init() {}
 
+  /// The engine fetches everything again (a new engine, or the same account back): its first database fetch lists
+  /// every zone, and the zone is listed from its beginning, so what either leaves out is gone.
+  package mutating func listEverythingAgain() {
+    databaseListingStartsOver = true
+    zoneFetchStartsOver = true
+    fullFetchSeen = nil
+  }
+
   /// Whether a save of new record `id` may still land: handed out and unanswered, in doubt, or once unanswered (a
   /// late copy of its create). A deletion of it is remembered, to delete such a copy again.
   package func saveMayLandLate(_ id: RecordID) -> Bool {

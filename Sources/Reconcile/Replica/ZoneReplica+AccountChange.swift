@@ -28,12 +28,8 @@ extension ZoneReplica {
       if owner == nil {
         uploadAsNew(for: current, &syncEngine)
       } else if owner == current {
-        // The same account again: its records still have their system fields there. The zone is listed from its
-        // beginning, and what was unsent is pending again.
         metadata.accountOwner = current
-        metadata.zoneFetchStartsOver = true
-        metadata.fullFetchSeen = nil
-        requeueUnsent(&syncEngine)
+        resumeForOwnAccount(&syncEngine)
       } else {
         deleteLocalData(change)
         metadata.accountOwner = current
@@ -72,9 +68,7 @@ extension ZoneReplica {
       deleteLocalData(change)
       metadata.accountOwner = change.currentUser
     }
-    metadata.zoneFetchStartsOver = true
-    metadata.fullFetchSeen = nil
-    metadata.databaseListingStartsOver = true
+    metadata.listEverythingAgain()
     return true
   }
 
@@ -105,8 +99,13 @@ extension ZoneReplica {
       return
     }
     metadata.halt = nil
-    metadata.zoneFetchStartsOver = true
-    metadata.fullFetchSeen = nil
+    resumeForOwnAccount(&syncEngine)
+  }
+
+  /// The records' own account is back: they still have their system fields there, so the zone is listed from its
+  /// beginning and what was unsent is pending again on the reset engine.
+  private mutating func resumeForOwnAccount(_ syncEngine: inout SyncEngine.State) {
+    metadata.listEverythingAgain()
     requeueUnsent(&syncEngine)
   }
 

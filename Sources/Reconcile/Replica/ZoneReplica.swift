@@ -100,9 +100,7 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   public mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State) {
     syncEngine.add(pendingDatabaseChanges: old.pendingDatabaseChanges)
     syncEngine.add(pendingRecordZoneChanges: old.pendingRecordZoneChanges)
-    metadata.zoneFetchStartsOver = true
-    metadata.fullFetchSeen = nil
-    metadata.databaseListingStartsOver = true
+    metadata.listEverythingAgain()
   }
 
   /// Makes sure the engine has pending what the store holds unsent — a record with unsent values or never saved, a

@@ -76,7 +76,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
 
   /// What the app was handed before local data went: its hook before deletion (``SyncClient/localDataDeletions``).
   public var localDataDeletions: [LocalDataDeletion] {
-    replica.discarded.map { LocalDataDeletion(cause: LocalDataDeletion.Cause($0.cause), records: $0.records) }
+    replica.discarded
   }
 
   /// A new app version is installed: its schema checks what is fetched and edited from now on, and a halt over a

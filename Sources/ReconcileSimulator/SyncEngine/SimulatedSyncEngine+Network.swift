@@ -141,6 +141,20 @@ extension SimulatedSyncEngine {
     session.pacing.wait(until: until)
   }
 
+  /// Tells the delegate every save and deletion of `request` failed with `error` (`sentRecordZoneChanges`); `false`
+  /// when a torn crash struck.
+  mutating func reportEveryItem(of request: ModifyRecordsRequest, failedWith error: ServerError) -> Bool {
+    let reported = error.cloudKitError
+    var deletes: [RecordID: CloudKitError] = [:]
+    for id in request.deleting { deletes[id] = reported }
+    return emit(
+      .sentRecordZoneChanges(
+        SyncEngine.SentRecordZoneChanges(
+          savedRecords: [],
+          failedRecordSaves: request.saving.map { SyncEngine.FailedRecordSave(record: $0, error: reported) },
+          deletedRecordIDs: [], failedRecordDeletes: deletes)))
+  }
+
   private mutating func handleFailure(_ error: ServerError, flight: InFlight, at now: Date) {
     switch error {
     case _ where error.isTransient || error == .serverResponseLost || error == .quotaExceeded:
@@ -148,17 +162,7 @@ extension SimulatedSyncEngine {
       if case .modifyRecords(let request) = flight.request {
         // Every change of the batch failed with the error and stays pending, to be retried: the delegate hears of
         // it as CKSyncEngine reports a retryable failure (a `networkFailure` may still have landed; the rest did not).
-        let reported = error.cloudKitError
-        var deletes: [RecordID: CloudKitError] = [:]
-        for id in request.deleting { deletes[id] = reported }
-        guard
-          emit(
-            .sentRecordZoneChanges(
-              SyncEngine.SentRecordZoneChanges(
-                savedRecords: [],
-                failedRecordSaves: request.saving.map { SyncEngine.FailedRecordSave(record: $0, error: reported) },
-                deletedRecordIDs: [], failedRecordDeletes: deletes)))
-        else { return }
+        guard reportEveryItem(of: request, failedWith: error) else { return }
       }
       // Full storage has no retry-after: the user must free space, so wait a minute between tries.
       if error == .quotaExceeded {

@@ -181,16 +181,8 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
     isOnline = false
     guard let flight = session.inFlight else { return }
     session.inFlight = nil
-    guard session.phase == .sending, case .modifyRecords(let request) = flight.request else { return }
-    let reported = ServerError.networkFailure(retryAfter: nil).cloudKitError
-    var deletes: [RecordID: CloudKitError] = [:]
-    for id in request.deleting { deletes[id] = reported }
-    let failed = request.saving.map { SyncEngine.FailedRecordSave(record: $0, error: reported) }
-    guard
-      emit(
-        .sentRecordZoneChanges(
-          SyncEngine.SentRecordZoneChanges(
-            savedRecords: [], failedRecordSaves: failed, deletedRecordIDs: [], failedRecordDeletes: deletes)))
+    guard session.phase == .sending, case .modifyRecords(let request) = flight.request,
+      reportEveryItem(of: request, failedWith: .networkFailure(retryAfter: nil))
     else { return }
     session.phase = .idle
     _ = emit(.didSendChanges(session.sendContext))
@@ -221,7 +213,12 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
     delegate.resetSync(replacing: old, syncEngine: &state)
     state.changed = true
     persistStateIfChanged()
-    // The app lives on: a retry-after it was handed still holds, and its batch limit with it.
+    startNewEngine()
+  }
+
+  /// A new engine in a process that lives on: a retry-after the app was handed still holds, and its batch limit with
+  /// it; its requests are numbered as a new engine's, so an answer to the old one's is never taken for one of them.
+  private mutating func startNewEngine() {
     let pacing = session.pacing
     session = Session()
     session.pacing = pacing
@@ -242,10 +239,7 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
     state.changed = true
     guard persistStateIfChanged(), deliver(.accountChange(change)) else { return }
     persistStateIfChanged()
-    let pacing = session.pacing
-    session = Session()
-    session.pacing = pacing
-    launches += 1
+    startNewEngine()
     if change.currentUser != nil { requestSync() }
   }
 

@@ -44,7 +44,7 @@ struct SimulatedNotesApp: SimulatedSyncEngineDelegate {
     app.replica.resetSync(replacing: old, syncEngine: &syncEngine)
   }
   var localDataDeletions: [LocalDataDeletion] {
-    app.replica.discarded.map { LocalDataDeletion(cause: .init($0.cause), records: $0.records) }
+    app.replica.discarded
   }
 
   mutating func create(_ record: Record, at now: Date, syncEngine: inout SyncEngine.State) throws {
