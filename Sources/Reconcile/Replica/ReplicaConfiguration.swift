@@ -20,6 +20,8 @@ public struct ReplicaConfiguration: Sendable {
   public var accountChange: AccountChangePolicy
   /// How fetched versions merge: the resolver, or (for the simulator's model of Apple's sample) the sample's rule.
   package var rule: MergeRule = .resolver
+  /// Rules switched off on purpose, for the simulator's zoo; none in an app.
+  package var flaws: Set<ReplicaFlaw> = []
 
   /// How a replica merges.
   package enum MergeRule: Sendable, Hashable {

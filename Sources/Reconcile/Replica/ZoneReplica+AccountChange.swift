@@ -14,7 +14,16 @@ extension ZoneReplica {
     let owner = metadata.accountOwner ?? change.previousUser
     switch configuration.accountChange {
     case .deleteLocalData:
-      if change.previousUser != nil {
+      if change.previousUser != nil, flawed(.keepDataAcrossAccounts) {
+        uploadAsNew(for: change.currentUser, &syncEngine)
+      } else if change.previousUser != nil, flawed(.uploadPendingToNewAccount) {
+        // Only what the server has goes; the unsent rest waits for whichever account signs in.
+        for record in store.records where record.recordChangeTag != nil && record.changedKeys.isEmpty {
+          store[record.recordID] = nil
+        }
+        resetBookkeeping()
+        uploadAsNew(for: change.currentUser, &syncEngine)
+      } else if change.previousUser != nil {
         deleteLocalData(change)
       } else {
         uploadAsNew(for: change.currentUser, &syncEngine)

@@ -19,11 +19,19 @@ extension ZoneReplica {
     let batch = SyncEngine.RecordZoneChangeBatch(
       pendingChanges: syncEngine.pendingRecordZoneChanges.filter { change in
         guard change.recordID.zoneID == zoneID else { return false }
-        if case .deleteRecord(let id) = change { return !metadata.deletionsAwaitingFetch.contains(id) }
+        if case .deleteRecord(let id) = change {
+          return !metadata.deletionsAwaitingFetch.contains(id) || flawed(.sendDeletionsWithoutFetch)
+        }
         return true
       },
       maximumItems: context.maximumItems
-    ) { store[$0] }
+    ) { id in
+      guard flawed(.stripUnknownKeys), var record = store[id], let schema = configuration.schema else {
+        return store[id]
+      }
+      for key in schema.unknownKeys(in: record).sorted() { record[key] = nil }
+      return record
+    }
     for record in batch?.recordsToSave ?? [] where record.recordChangeTag == nil {
       metadata.newRecordsHandedOut.insert(record.recordID)
     }

@@ -14,7 +14,7 @@ extension ZoneReplica {
     for server in changes.modifications where server.recordID.zoneID == zoneID {
       metadata.fullFetchSeen?.insert(server.recordID)
       if store[server.recordID] == nil, let deleted = metadata.deletedLocally[server.recordID],
-        server.modifiedByDevice == configuration.deviceName
+        server.modifiedByDevice == configuration.deviceName, !flawed(.dropUnacknowledgedDeletes)
       {
         // A copy of this device's own save, landed after the user deleted the record here: delete it again.
         metadata.deletedLocally[server.recordID] = nil
@@ -36,7 +36,7 @@ extension ZoneReplica {
       }
       store[server.recordID] = merge(server: server, local: store[server.recordID], &syncEngine)
     }
-    for deletion in changes.deletions {
+    for deletion in changes.deletions where !flawed(.ignoreFetchedDeletions) {
       if metadata.deletions.removeValue(forKey: deletion.recordID) != nil, store[deletion.recordID] == nil {
         // The record this device deleted is gone already: its own deletion is moot, and sent later it could only
         // delete a record created anew under the same ID.
@@ -61,6 +61,7 @@ extension ZoneReplica {
     }
     // This device's own save of a copy the server had not acknowledged, landed after the user deleted it here: the
     // user saw what it carried, so it is no concurrent edit, whatever the policy.
+    if flawed(.ownSaveCancelsDeletion), configuration.deletePolicy == .editWins { return false }
     if server.modifiedByDevice == configuration.deviceName, pending.recordChangeTag == nil { return true }
     if case .deleted = configuration.deletePolicy.resolvePendingDeletion(pending, against: server) { return true }
     return false
@@ -74,7 +75,9 @@ extension ZoneReplica {
     metadata.replacing[id] = nil
     metadata.replacementKeys[id] = nil
     guard let local = store[id], local.recordChangeTag != nil else { return }
-    if configuration.deletePolicy == .editWins, syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id)) {
+    if revivingPolicy == .editWins || flawed(.resaveDeleted),
+      syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id))
+    {
       store[id] = local.withoutSystemFields
       decide(.deletion(id, .revivedByUnsentEdits))
       return

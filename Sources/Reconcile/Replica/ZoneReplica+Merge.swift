@@ -39,6 +39,10 @@ extension ZoneReplica {
       // zone's version even with no edit unsent.
       let pending = syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id))
       guard let local, pending || metadata.reuploaded.contains(id) else { return server }
+      if flawed(.overwriteUnsentEdits) {
+        syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+        return server
+      }
       // The very version the unsent edits were made on: nothing new to merge.
       if let tag = local.recordChangeTag, tag == server.recordChangeTag {
         metadata.reuploaded.remove(id)
@@ -85,7 +89,10 @@ extension ZoneReplica {
       }
       let merged: Record
       do {
-        merged = try resolver.resolve(Conflict(client: local, ancestor: ancestor, server: server))
+        merged =
+          flawed(.mergeWithoutAncestor)
+          ? Self.values(of: local, on: server)
+          : try resolver.resolve(Conflict(client: local, ancestor: ancestor, server: server))
       } catch let halt as SchemaHalt {
         // A newer app's record: this one must not merge into it. The user's change waits, unsent, for an upgrade. So
         // does a copy from a zone since deleted: queued, it meets this version again as a conflict once upgraded.

@@ -15,7 +15,8 @@ extension ZoneReplica {
         continue
       }
       // Edits made while the save was in flight stay on top of the new system fields (their save is pending).
-      store[saved.recordID] = Self.values(of: local, on: saved)
+      store[saved.recordID] = flawed(.dropEditsDuringSave) ? saved : Self.values(of: local, on: saved)
+      if flawed(.dropEditsDuringSave) { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(saved.recordID)]) }
       metadata.reuploaded.remove(saved.recordID)
       metadata.replacing[saved.recordID] = nil
       metadata.replacementKeys[saved.recordID] = nil
@@ -54,7 +55,9 @@ extension ZoneReplica {
       syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
       let merged = merge(server: server, local: local, &syncEngine)
       store[id] = merged
-      if Self.sameValues(merged, server) { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)]) }
+      if Self.sameValues(merged, server) || flawed(.resolveWithoutResend) {
+        syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+      }
     case .zoneNotFound, .userDeletedZone:
       // The zone is gone, and why decides what to keep: the save waits for the database feed to say.
       zoneGone(failure.error.code)
@@ -63,12 +66,14 @@ extension ZoneReplica {
       guard let local = store[id] else { return }
       // Gone: deleted by a user, or with its zone (then to be uploaded again): the database feed says, so the change
       // waits for a fetch that reads it.
-      if local.recordChangeTag != nil, metadata.recreatedWhileUnsent.removeValue(forKey: id) != true {
+      if local.recordChangeTag != nil, !flawed(.resaveDeleted),
+        metadata.recreatedWhileUnsent.removeValue(forKey: id) != true
+      {
         metadata.recreatedWhileUnsent[id] = false
         syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
         return
       }
-      if configuration.deletePolicy == .deleteWins {
+      if revivingPolicy == .deleteWins, !flawed(.resaveDeleted) {
         store[id] = nil
       } else {
         store[id] = local.withoutSystemFields

@@ -84,7 +84,9 @@ extension ZoneReplica {
     // A server version held back by a halt is the one the deletion is of.
     let heldBack = metadata.heldBack.removeValue(forKey: id)
     let tombstone = Tombstone(deleting: heldBack ?? deleted, at: now, by: configuration.deviceName)
-    if deleted.recordChangeTag == nil, !metadata.newRecordsHandedOut.contains(id), heldBack == nil {
+    if deleted.recordChangeTag == nil, !metadata.newRecordsHandedOut.contains(id) || flawed(.dropUnacknowledgedDeletes),
+      heldBack == nil
+    {
       // The server never had it: nothing to delete there (a deletion could only hit another device's record).
       syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       metadata.deletedLocally[id] = tombstone

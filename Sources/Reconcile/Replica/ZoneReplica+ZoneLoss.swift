@@ -43,7 +43,7 @@ extension ZoneReplica {
   ) {
     // What a deletion standing for the user's takes is handed to the app first (the hook before deletion).
     let held = store.snapshot
-    metadata.listingDrops = recreated && configuration.zoneLoss.dropsLocalData(after: reason) ? reason : nil
+    metadata.listingDrops = recreated && dropsLocalData(after: reason) ? reason : nil
     defer {
       handOver(.zoneDeletion(reason), goneFrom: held)
       if recordsDecisions {
@@ -60,7 +60,7 @@ extension ZoneReplica {
     metadata.zoneFetchStartsOver = true
     metadata.fullFetchSeen = nil
     if recreated {
-      if configuration.zoneLoss.dropsLocalData(after: reason) {
+      if dropsLocalData(after: reason) {
         for id in metadata.uploadedAgain.sorted() where store[id]?.recordChangeTag != nil {
           try? delete(id, at: store[id]?.modificationDate ?? .distantPast, syncEngine: &syncEngine)
         }
@@ -73,7 +73,7 @@ extension ZoneReplica {
         }
       }
       metadata.uploadedAgain = []
-      metadata.reuploadUnseen = !configuration.zoneLoss.dropsLocalData(after: reason)
+      metadata.reuploadUnseen = !dropsLocalData(after: reason)
       if metadata.reuploadUnseen {
         // Copies from the old zone are uploaded again, not replaced by a user's new record: their unsent edits merge
         // with the new zone's version, over the last version they knew.
@@ -101,8 +101,8 @@ extension ZoneReplica {
     for record in store.records {
       let id = record.recordID
       // A copy still waiting to be uploaded again after an earlier deletion was acknowledged there: it goes too.
-      if configuration.zoneLoss.dropsLocalData(after: reason),
-        record.recordChangeTag != nil || metadata.reuploaded.contains(id)
+      if flawed(.dropDataOnZoneNotFound)
+        || dropsLocalData(after: reason) && (record.recordChangeTag != nil || metadata.reuploaded.contains(id))
       {
         metadata.reuploaded.remove(id)
         store[id] = nil

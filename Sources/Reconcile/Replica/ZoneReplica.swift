@@ -98,9 +98,20 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   ///   - old: The replaced engine's state.
   ///   - syncEngine: The new engine's state.
   public mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State) {
+    metadata.listEverythingAgain()
+    if flawed(.resetSyncDropsUnsent) {
+      // Starts over from the server's copies: what was unsent goes back to the last version acknowledged, or away.
+      for change in old.pendingRecordZoneChanges {
+        guard case .saveRecord(let id) = change else { continue }
+        store[id] = metadata.ancestors[id]
+      }
+      metadata.deletions = [:]
+      metadata.deletionsAwaitingFetch = []
+      launchChecked = true
+      return
+    }
     syncEngine.add(pendingDatabaseChanges: old.pendingDatabaseChanges)
     syncEngine.add(pendingRecordZoneChanges: old.pendingRecordZoneChanges)
-    metadata.listEverythingAgain()
   }
 
   /// Makes sure the engine has pending what the store holds unsent — a record with unsent values or never saved, a
@@ -110,6 +121,7 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   /// it.
   mutating func requeueUnsent(_ syncEngine: inout SyncEngine.State) {
     launchChecked = true
+    guard !flawed(.forgetQueueOnCrash) else { return }
     let pending = Set(syncEngine.pendingRecordZoneChanges.map(\.recordID))
     var missing: [SyncEngine.PendingRecordZoneChange] = []
     for record in store.records

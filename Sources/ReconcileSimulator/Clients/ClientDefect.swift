@@ -103,6 +103,10 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// user made under one account is also sent to the next, where it deletes that account's record of the same name,
   /// which ``Invariant/noLostRecords`` reports; random runs meet that far more rarely.)
   case keepSyncStateAcrossAccounts = "keep-sync-state-across-accounts"
+  /// Deletions are sent as soon as they are made, without fetching first. A deletion carries no change tag, so it
+  /// deletes whatever the server holds under the ID — even a record another device created anew after this one was
+  /// deleted here. Caught by ``Invariant/noLostRecords``.
+  case sendDeletionsWithoutFetch = "send-deletions-without-fetch"
 
   /// The delete policy the defect needs to show: the two `.editWins` mistakes cannot happen under `.deleteWins`.
   public var deletePolicy: DeletePolicy {
@@ -114,4 +118,16 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
 
   /// The script name.
   public var description: String { rawValue }
+}
+
+extension ClientDefect {
+  /// The rule of Reconcile's `ZoneReplica` whose absence this defect is, so that the CKSyncEngine client (the replica
+  /// inside) makes the same mistake; `nil` for a mistake only a client running its own requests can make (retries,
+  /// paging, tokens, storage checks), or one the replica has no rule for.
+  package var replicaFlaw: ReplicaFlaw? { ReplicaFlaw(rawValue: rawValue) }
+}
+
+extension ClientDefect {
+  /// Whether the defect removes a rule of Reconcile's sync core, so that the CKSyncEngine client makes it too.
+  public var removesCoreRule: Bool { replicaFlaw != nil }
 }

@@ -3,7 +3,7 @@ extension ClientDefect {
   public var caughtBy: Invariant {
     switch self {
     case .dropUnacknowledgedDeletes, .resaveDeleted, .ownSaveCancelsDeletion, .reuploadAfterPurge: .noResurrection
-    case .dropRevivingEdits: .noLostRecords
+    case .dropRevivingEdits, .sendDeletionsWithoutFetch: .noLostRecords
     case .sendWhileHalted: .haltedDeviceSendsNothing
     case .dropEditsDuringSave, .overwriteUnsentEdits, .mergeWithoutAncestor, .recreateRestoresDeletedFields:
       .oneSidedChangesKept

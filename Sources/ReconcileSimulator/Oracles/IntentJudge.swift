@@ -15,7 +15,9 @@ import Reconcile
 ///   A create made after the deletion landed revives it under either policy; under `.editWins` an edit concurrent
 ///   with the deletion also counts as latest.
 /// - **noLostRecords**: when every latest action is a create (or, under `.editWins`, a create or an edit), the
-///   record exists on the server; under `.editWins`, also when the latest are a deletion and an edit concurrent with it.
+///   record exists on the server; under `.editWins`, also when the latest are a deletion and an edit concurrent with it;
+///   under either policy, when the latest are a deletion and a create that had landed as a new record (the version the
+///   deletion was made on deleted before it) before the user deleted.
 /// - **oneSidedChangesKept**: on a record the server holds, for each user key (every key a user wrote that the final
 ///   record has, and every key this life's writes name), the latest writes of the key since the record's last
 ///   deletion decide (a create writes every key its app knows: one it does not set, it removes): one write → the key
@@ -178,6 +180,21 @@ struct IntentJudge {
         let what = latest.map(describe).joined(separator: " and ")
         tally.fail(.noLostRecords, "\(what); no deletion came after, yet the server does not hold \(name)")
       }
+    } else if let create = createdAnewBeforeDeletion(id, latest: latest) {
+      // Whatever the policy, the deletion is of a record that was gone before the user deleted it: the record created
+      // since is another, which a client that fetches before it sends a deletion never deletes.
+      if server[id] == nil, let reason = lostWithZone(id, latest: latest) {
+        tally.setAside(id, reason)
+        return
+      }
+      tally.judged(.noLostRecords)
+      if server[id] == nil {
+        let deletions = latest.filter(\.isRemoval).map(describe).joined(separator: " and ")
+        tally.fail(
+          .noLostRecords,
+          "\(describe(.action(create))), and it landed as a new record before \(deletions), on a version deleted "
+            + "before that; a deletion must not take a record created anew, yet the server does not hold \(name)")
+      }
     } else if deletePolicy == .editWins, !latest.contains(where: { if case .reset = $0 { true } else { false } }) {
       guard !editLandedBeforeConcurrentDeletion(latest),
         latest.contains(where: { op in
@@ -202,6 +219,33 @@ struct IntentJudge {
           "\(what), concurrently; under editWins the edit revives it, yet the server does not hold \(name)")
       }
     }
+  }
+
+  /// A create among `latest` that every deletion among them missed, though it had landed as a new record before the
+  /// user deleted: the version each deletion was made on had been deleted on the server first, with no zone deletion
+  /// between. A deletion carries no change tag, so a client must fetch after the user deletes and before it sends
+  /// (the fetch shows the record created anew, under another creation date, which the deletion must not touch);
+  /// one that sends at once deletes another device's new record. `nil` when no such create is among `latest`.
+  private func createdAnewBeforeDeletion(_ id: RecordID, latest: [Causality.Event]) -> UserHistory.Action? {
+    var deletions: [UserHistory.Action] = []
+    for case .action(let action) in latest {
+      guard action.isDelete else { continue }
+      deletions.append(action)
+    }
+    guard !deletions.isEmpty, deletions.count < latest.count, let versions = timeline.versions[id] else { return nil }
+    for case .action(let create) in latest where create.isCreate {
+      guard let landed = timeline.firstSave(of: id, by: create.device, from: create.time, where: { _ in true })
+      else { continue }
+      let missedByEvery = deletions.allSatisfy { deletion in
+        deletion.base > 0 && landed.time < deletion.time
+          && versions.contains {
+            $0.record == nil && !$0.isZoneReset && $0.position > deletion.base && $0.position < landed.position
+          }
+          && !versions.contains { $0.isZoneReset && $0.position > deletion.base && $0.time < deletion.time }
+      }
+      if missedByEvery { return create }
+    }
+    return nil
   }
 
   /// Why a record that should exist may be gone with a zone deletion devices answer by uploading again, if it may:

@@ -44,6 +44,7 @@ package struct DefectSet: Sendable, Hashable {
     case .uploadPendingToNewAccount: 1 << 25
     case .keepSyncStateAcrossAccounts: 1 << 26
     case .resetTreatedAsPurge: 1 << 27
+    case .sendDeletionsWithoutFetch: 1 << 28
     }
   }
 }

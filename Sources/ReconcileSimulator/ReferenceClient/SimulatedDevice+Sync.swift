@@ -15,7 +15,9 @@ extension SimulatedDevice {
       if session.phase == .idle {
         // A deletion is sent only after a fetch: deletes carry no change tag, so one aimed at a record since deleted and
         // created anew would delete the new one.
-        if !session.syncRequested, session.sendRequested, storage.zoneCreated, !storage.pending.containsDeletes {
+        if !session.syncRequested, session.sendRequested, storage.zoneCreated,
+          !storage.pending.containsDeletes || configuration.defects.contains(.sendDeletionsWithoutFetch)
+        {
           session.sendRequested = false
           if storage.pending.isEmpty { return nil }
           session.phase = .sending
@@ -94,7 +96,9 @@ extension SimulatedDevice {
         return makeRequest()
       }
       // Deletions queued since the last fetch wait for the next one.
-      if !storage.deletesAwaitingFetch.isEmpty { session.syncRequested = true }
+      if !storage.deletesAwaitingFetch.isEmpty, !configuration.defects.contains(.sendDeletionsWithoutFetch) {
+        session.syncRequested = true
+      }
       return makeBatch(of: queued)
     }
   }
@@ -121,7 +125,9 @@ extension SimulatedDevice {
         saving.append(record)
         built.saves[id] = (local.generation, record)
       case .delete:
-        if storage.deletesAwaitingFetch.contains(id) { continue }
+        if storage.deletesAwaitingFetch.contains(id), !configuration.defects.contains(.sendDeletionsWithoutFetch) {
+          continue
+        }
         if let save = storage.savesBesideDeletes[id] { saving.append(save) }
         deleting.append(id)
         built.deletes.insert(id)

@@ -68,6 +68,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
       zoneID: setup.zoneID, deviceName: setup.name, resolver: setup.resolver, bookkeeping: setup.bookkeeping,
       deletePolicy: setup.deletePolicy, schema: setup.schema, zoneLoss: setup.zoneDeletion)
     if rules == .appleSample { configuration.rule = .lastModifiedWins(key: Self.modifiedAtKey) }
+    configuration.flaws = Set(setup.defects.compactMap(\.replicaFlaw))
     replica = ZoneReplica(configuration: configuration, store: DictionaryReplicaStore())
     replica.recordsDecisions = true
     self.rules = rules

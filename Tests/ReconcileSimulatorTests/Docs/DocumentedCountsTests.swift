@@ -36,6 +36,14 @@ struct DocumentedCountsTests {
           "\(path) says \(count) defects; there are \(ClientDefect.allCases.count)")
       }
     }
+    let core = ClientDefect.allCases.filter(\.removesCoreRule).count
+    for path in ["README.md", Self.ownEngine] {
+      let found = Self.counts(before: "of them", in: try Self.text(path))
+      #expect(!found.isEmpty, "\(path) no longer states how many defects remove a rule of the sync core")
+      for count in found {
+        #expect(count == core, "\(path) says \(count) defects remove a rule of the sync core; \(core) do")
+      }
+    }
   }
 
   @Test("the zoo table of Testing your own sync engine has a row for every defect")

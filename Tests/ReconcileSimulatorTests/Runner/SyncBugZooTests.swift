@@ -25,9 +25,12 @@ struct SyncBugZooTests {
   /// reach only every few hundred seeds.
   static func configuration(for defect: ClientDefect) -> SimulationConfiguration {
     let accountsOnly = FaultProfile.hostile.without(Set(FaultKind.allCases).subtracting([.accountChange]))
+    // A deletion sent without a fetch needs a record deleted and created anew elsewhere that this device has not
+    // fetched yet: runs without faults, whose devices sync less often, and longer ones reach it within the budget.
+    let blindDeletion = defect == .sendDeletionsWithoutFetch
     var configuration = SimulationConfiguration(
-      steps: 60, resolver: defect == .stripUnknownKeys ? .serverLastWriterWins : .fieldMerge,
-      faults: accountDefects.contains(defect) ? accountsOnly : .swarm,
+      steps: blindDeletion ? 100 : 60, resolver: defect == .stripUnknownKeys ? .serverLastWriterWins : .fieldMerge,
+      faults: accountDefects.contains(defect) ? accountsOnly : blindDeletion ? FaultProfile.none : .swarm,
       schemas: defect == .stripUnknownKeys ? .minorUpgrade : .none)
     configuration.defects = [defect]
     configuration.deletePolicy = defect.deletePolicy
@@ -41,9 +44,10 @@ struct SyncBugZooTests {
     "the runner catches the defect within the budget and shrinks it to at most 15 steps",
     arguments: ClientDefect.allCases)
   func runnerCatchesAndShrinks(_ defect: ClientDefect) throws {
-    let report = PropertyRunner(configuration: Self.configuration(for: defect), seeds: 0..<Self.budget).run()
+    let configuration = Self.configuration(for: defect)
+    let report = PropertyRunner(configuration: configuration, seeds: 0..<Self.budget).run()
     let found = report.failures.first
-    SweepBudget(everyDepth: (Self.budget, 60)).reportCatch("zoo defect \(defect.rawValue)", found)
+    SweepBudget(everyDepth: (Self.budget, configuration.steps)).reportCatch("zoo defect \(defect.rawValue)", found)
     let failure = try #require(
       found, "\(defect) was not caught in \(Self.budget) seeds (replay: swift test --filter SyncBugZooTests)")
     #expect(failure.violation.invariant == defect.caughtBy, "\(defect): \(failure)")
@@ -53,6 +57,56 @@ struct SyncBugZooTests {
     #expect(
       replayed.violations.contains { $0.invariant == defect.caughtBy }, "\(defect) did not replay:\n\(failure.script)")
 
+    let repaired = failure.script.split(separator: "\n").filter { $0 != "defect \(defect.rawValue)" }.joined(
+      separator: "\n")
+    let healthy = try Simulation.replay(repaired)
+    #expect(healthy.passed, "\(defect): the shrunk script fails without the defect too:\n\(healthy.violations)")
+  }
+
+  /// The defects that remove a rule of Reconcile's sync core: the CKSyncEngine client (the core inside) makes them too.
+  /// Without its launch check (`forget-queue-on-crash`) the core loses a change only when a torn crash strikes between
+  /// an event that queued it and the engine's state update, which seeded runs reach too rarely for this budget;
+  /// `ZoneReplicaTests` pins that rule directly.
+  static let coreDefects = ClientDefect.allCases.filter { $0.removesCoreRule && $0 != .forgetQueueOnCrash }
+
+  /// Where the core's mistake shows first under another invariant than the reference client's, and why.
+  static let coreCaughtBy: [ClientDefect: Invariant] = [
+    // A merge left unqueued is replaced by the server's version at the next fetch (nothing is pending): the edit is
+    // lost rather than shown apart from the server.
+    .resolveWithoutResend: .oneSidedChangesKept,
+    // The queued deletion goes with the rest, and the next fetch brings the deleted record back.
+    .resetSyncDropsUnsent: .noResurrection,
+    // The record kept across accounts comes back to its own account carrying the other account's edits, over the
+    // user's own.
+    .keepDataAcrossAccounts: .oneSidedChangesKept,
+  ]
+
+  /// Each rule of `ZoneReplica` that a defect names is held in place: removed from the core inside the `sync-engine`
+  /// client, a seeded run finds the mistake, names the invariant made for it, and shrinks it to a script that passes
+  /// once the defect line goes.
+  @Test(
+    "without one of its rules, the sync core inside the CKSyncEngine client is caught and shrunk",
+    arguments: coreDefects)
+  func coreWithoutRuleIsCaught(_ defect: ClientDefect) throws {
+    var configuration = Self.configuration(for: defect)
+    configuration.client = .syncEngine
+    // A new record's save whose answer is lost is what the core must remember: lost answers are flaky's mainstay.
+    if defect == .dropUnacknowledgedDeletes { configuration.faults = .flaky }
+    let expected = Self.coreCaughtBy[defect] ?? defect.caughtBy
+    let report = PropertyRunner(configuration: configuration, seeds: 0..<Self.budget).run()
+    let found = report.failures.first
+    SweepBudget(everyDepth: (Self.budget, configuration.steps)).reportCatch(
+      "zoo defect \(defect.rawValue) (sync core)", found)
+    let failure = try #require(
+      found,
+      "\(defect) in the sync core was not caught in \(Self.budget) seeds (replay: swift test --filter SyncBugZooTests)")
+    #expect(failure.violation.invariant == expected, "\(defect): \(failure)")
+    #expect(failure.steps.count <= 15, "\(defect) shrank only to \(failure.steps.count) steps:\n\(failure.script)")
+    #expect(failure.script.contains("client sync-engine"), "\(failure.script)")
+
+    let replayed = try Simulation.replay(failure.script)
+    #expect(
+      replayed.violations.contains { $0.invariant == expected }, "\(defect) did not replay:\n\(failure.script)")
     let repaired = failure.script.split(separator: "\n").filter { $0 != "defect \(defect.rawValue)" }.joined(
       separator: "\n")
     let healthy = try Simulation.replay(repaired)
