@@ -7,6 +7,8 @@ public struct PendingWork: Sendable, Hashable {
   public var unsentDeletions: [RecordID]
   /// Of those, the deletions held until a fetch that starts after them (a deletion carries no change tag), sorted.
   public var deletionsAwaitingFetch: [RecordID]
+  /// Of the unsent saves, those a conflict refused without the server's record, held until a fetch brings it, sorted.
+  public var savesAwaitingFetch: [RecordID]
   /// New records whose save went unanswered: each may be on the server already, sorted.
   public var savesInDoubt: [RecordID]
   /// The zone is gone, and the replica waits for the database changes to say why; `nil` otherwise.
@@ -37,6 +39,7 @@ extension ZoneReplica {
     return PendingWork(
       unsentSaves: saves.sorted(), unsentDeletions: deletions.sorted(),
       deletionsAwaitingFetch: metadata.deletionsAwaitingFetch.sorted(),
+      savesAwaitingFetch: metadata.savesAwaitingFetch.sorted(),
       savesInDoubt: metadata.savesInDoubt.union(metadata.lateCreateCopies).intersection(store.recordIDs).sorted(),
       zoneMissing: metadata.zoneMissing, halt: metadata.halt)
   }

@@ -52,6 +52,14 @@ public struct ReplicaMetadata: Sendable, Hashable, Codable {
   package var lateCreateCopies: Set<RecordID> = []
   /// Deletions not sent until a fetch that starts after them shows the zone unchanged or fetches it.
   package var deletionsAwaitingFetch: Set<RecordID> = []
+  /// Saves refused by `serverRecordChanged` whose error came without the server's record (CloudKit attaches it only
+  /// "if available"): held, pending, until a fetch that starts after the refusal brings that version to merge with.
+  package var savesAwaitingFetch: Set<RecordID> {
+    get { conflictsWithoutServerRecord ?? [] }
+    set { conflictsWithoutServerRecord = newValue.isEmpty ? nil : newValue }
+  }
+  /// Stored optional, so that metadata persisted by a release without it still decodes.
+  private var conflictsWithoutServerRecord: Set<RecordID>?
   /// The last server version of each record the app knew: the ancestor of the next merge.
   package var ancestors: [RecordID: Record] = [:]
   /// The clock that stamps edits for the resolver's bookkeeping.

@@ -19,10 +19,12 @@ extension ZoneReplica {
     let batch = SyncEngine.RecordZoneChangeBatch(
       pendingChanges: syncEngine.pendingRecordZoneChanges.filter { change in
         guard change.recordID.zoneID == zoneID else { return false }
-        if case .deleteRecord(let id) = change {
+        switch change {
+        case .deleteRecord(let id):
           return !metadata.deletionsAwaitingFetch.contains(id) || flawed(.sendDeletionsWithoutFetch)
+        case .saveRecord(let id):
+          return metadata.savesAwaitingFetch.isEmpty || !metadata.savesAwaitingFetch.contains(id)
         }
-        return true
       },
       maximumItems: context.maximumItems
     ) { id in

@@ -32,7 +32,7 @@ extension ZoneReplica {
     case .stateUpdate(let serialization):
       metadata.stateSerialization = serialization
     case .willFetchChanges:
-      fetchCovers = metadata.deletionsAwaitingFetch
+      fetchCovers = metadata.deletionsAwaitingFetch.union(metadata.savesAwaitingFetch)
       zoneListed = false
     case .fetchedDatabaseChanges(let changes):
       let listing = metadata.databaseListingStartsOver
@@ -51,7 +51,7 @@ extension ZoneReplica {
         metadata.zoneCreated = true
       } else {
         // Nothing changed in the zone since the last fetch: nothing was created anew under a deleted ID.
-        metadata.deletionsAwaitingFetch.subtract(fetchCovers)
+        fetchShowedTheZone()
       }
       if let deletion = changes.deletions.last(where: { $0.zoneID == zoneID }) {
         zoneWasDeleted(deletion.reason, recreated: changes.modifications.contains(zoneID), &syncEngine)
@@ -94,7 +94,7 @@ extension ZoneReplica {
       // A fetch of the zone that succeeds shows it there.
       sawZoneListed()
       finishFullFetch(&syncEngine)
-      metadata.deletionsAwaitingFetch.subtract(fetchCovers)
+      fetchShowedTheZone()
     case .fetchedRecordZoneChanges(let changes):
       apply(changes, &syncEngine)
     case .sentDatabaseChanges(let sent):
@@ -107,5 +107,12 @@ extension ZoneReplica {
       .didSendChanges:
       break
     }
+  }
+
+  /// A fetch that started after the changes it covers showed the zone unchanged, or fetched it: a deletion it covers
+  /// deletes no record created anew, and a save refused without the server's record has met that version.
+  private mutating func fetchShowedTheZone() {
+    metadata.deletionsAwaitingFetch.subtract(fetchCovers)
+    if !metadata.savesAwaitingFetch.isEmpty { metadata.savesAwaitingFetch.subtract(fetchCovers) }
   }
 }

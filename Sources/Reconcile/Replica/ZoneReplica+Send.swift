@@ -50,7 +50,14 @@ extension ZoneReplica {
     let id = failure.record.recordID
     switch failure.error.code {
     case .serverRecordChanged:
-      guard let server = failure.error.conflict?.server, let local = store[id] else { return }
+      guard let local = store[id] else { return }
+      guard let server = failure.error.conflict?.server else {
+        // Refused, with no server record to merge with: the change stays pending, held until a fetch brings the
+        // version that refused it (sent again before that, it would only be refused again).
+        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+        metadata.savesAwaitingFetch.insert(id)
+        return
+      }
       // The save was refused: its changes are still this device's own, pending, to merge as unsent.
       syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
       let merged = merge(server: server, local: local, &syncEngine)

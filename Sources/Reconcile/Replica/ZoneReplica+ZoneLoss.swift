@@ -94,6 +94,7 @@ extension ZoneReplica {
       })
     metadata.deletions = [:]
     metadata.deletionsAwaitingFetch = []
+    metadata.savesAwaitingFetch = []
     metadata.replacing = [:]
     metadata.replacementKeys = [:]
     metadata.deletedLocally = [:]

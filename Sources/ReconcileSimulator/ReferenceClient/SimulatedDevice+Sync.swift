@@ -524,6 +524,12 @@ extension SimulatedDevice {
     switch error {
     case .serverRecordChanged(_, _, let server):
       if storage.records[id] == nil { notLanded(id, flight: flight) }
+      guard let server else {
+        // Refused without the server's record: the change stays queued, and the zone is fetched before anything is
+        // sent again, so the version that refused it arrives and merges with it as a fetched conflict.
+        if storage.records[id] != nil { session.phase = .fetchingDatabase }
+        return nil
+      }
       if let local = storage.records[id], local.hasUnsentChanges,
         let known = local.lastKnownServer?.creationDate, let created = server.creationDate, known != created,
         awaitFeed(id)

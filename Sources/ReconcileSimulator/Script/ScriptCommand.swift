@@ -331,6 +331,8 @@ package enum ServerLimit: String, Sendable, Hashable, CaseIterable {
   case batchBytes = "batch-bytes"
   /// The most changes per page of a change feed.
   case pageSize = "page-size"
+  /// Every how many conflict answers one comes without the server's record (0: never).
+  case conflictWithoutRecordEvery = "conflict-without-record-every"
 
   /// What a `limit` line set, a line per limit in name order: `server batch-items = 50`.
   package static func confirmation(_ limits: [ServerLimit: Int]) -> [String] {
@@ -347,6 +349,7 @@ extension SimulatedServer.Limits {
       case .batchItems: maximumBatchItems
       case .batchBytes: maximumBatchBytes
       case .pageSize: changesPageSize
+      case .conflictWithoutRecordEvery: conflictWithoutRecordEvery
       }
     }
     set {
@@ -354,6 +357,7 @@ extension SimulatedServer.Limits {
       case .batchItems: maximumBatchItems = newValue
       case .batchBytes: maximumBatchBytes = newValue
       case .pageSize: changesPageSize = newValue
+      case .conflictWithoutRecordEvery: conflictWithoutRecordEvery = newValue
       }
     }
   }

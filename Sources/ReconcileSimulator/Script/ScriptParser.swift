@@ -99,7 +99,8 @@ package enum ScriptParser {
       syntax: "client NAME", summary: "the sync client every device runs: reference, sync-engine or yours",
       runs: .replay, example: "client sync-engine"),
     Entry(
-      syntax: "limit batch-items | batch-bytes | page-size N …", summary: "change the server's limits",
+      syntax: "limit batch-items | batch-bytes | page-size | conflict-without-record-every N …",
+      summary: "change the server's limits (every Nth conflict answer without the server's record)",
       runs: .replay, example: "limit batch-items 100 page-size 50"),
     Entry(
       syntax: "zone-deletion drop | reupload", summary: "what devices do when their zone is deleted elsewhere",

@@ -11,6 +11,9 @@ extension SimulatedServer {
     public var changesPageSize: Int
     /// The most records in one page of query results when the client sets no `resultsLimit`; 200 as Web Services.
     public var queryPageSize: Int
+    /// Every how many `serverRecordChanged` answers one leaves out the server's record, as CloudKit may: its
+    /// documentation attaches the record "if available". 0 (the default) for never.
+    public var conflictWithoutRecordEvery = 0
 
     /// CloudKit's limits: 400 items, 2 MB, 200-record pages.
     public static let cloudKit = Limits(

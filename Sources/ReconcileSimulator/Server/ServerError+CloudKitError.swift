@@ -8,7 +8,7 @@ extension ServerError {
     var conflict: Conflict?
     var partial: [String: CloudKitError] = [:]
     switch self {
-    case .serverRecordChanged(let client, let ancestor, let server):
+    case .serverRecordChanged(let client, let ancestor, let server?):
       conflict = Conflict(client: client, ancestor: ancestor, server: server)
     case .partialFailure(let failures):
       for (id, failure) in failures { partial[id.recordName] = failure.cloudKitError }

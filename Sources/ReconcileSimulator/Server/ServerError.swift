@@ -28,8 +28,10 @@ public indirect enum ServerError: Error, Sendable, Hashable, CustomStringConvert
   case unknownItem(RecordID)
   /// The request is malformed (12); the reason names the bad record, key or value.
   case invalidArguments(reason: String)
-  /// The record changed on the server since the client's copy (14). Apply your change onto `server` and save that.
-  case serverRecordChanged(client: Record, ancestor: Record?, server: Record)
+  /// The record changed on the server since the client's copy, or a create found it there (14). Apply your change
+  /// onto `server` and save that. CloudKit attaches the server's record only "if available": without it (`nil`), fetch
+  /// the record's zone first and merge with what it brings.
+  case serverRecordChanged(client: Record, ancestor: Record?, server: Record?)
   /// The server refused the request (15).
   case serverRejectedRequest(reason: String)
   /// The client's protocol version is too old for the server (18).
@@ -135,8 +137,9 @@ public indirect enum ServerError: Error, Sendable, Hashable, CustomStringConvert
       .accountTemporarilyUnavailable(let wait):
       ": retry after \(Self.seconds(wait))"
     case .unknownItem(let id), .referenceViolation(let id): ": \(id)"
-    case .serverRecordChanged(_, _, let server):
-      ": \(server.recordID) is at tag \(server.recordChangeTag ?? "none") on the server"
+    case .serverRecordChanged(let client, _, let server):
+      server.map { ": \($0.recordID) is at tag \($0.recordChangeTag ?? "none") on the server" }
+        ?? ": \(client.recordID) changed on the server (its record not attached)"
     case .zoneNotFound(let zone), .userDeletedZone(let zone): ": \(zone)"
     case .networkUnavailable, .notAuthenticated, .changeTokenExpired, .batchRequestFailed, .quotaExceeded,
       .incompatibleVersion, .serverResponseLost:

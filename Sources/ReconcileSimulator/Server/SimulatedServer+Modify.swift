@@ -83,7 +83,7 @@ extension SimulatedServer {
     for (id, plan) in plans {
       switch plan {
       case .failed(let error, _):
-        reply.failures[id] = error
+        reply.failures[id] = attachingConflictRecord(error)
       case .save(let record, let access, let isNew, let registers):
         reply.saved.append(
           applySave(
@@ -384,9 +384,19 @@ extension SimulatedServer {
   func visible(_ record: Record, _ access: ZoneAccess) -> Record {
     access.renames ? record.movingZone(from: access.storedZone, to: access.visibleZone) : record
   }
+  /// A conflict's answer, with the server's record unless this is one of the answers that leave it out
+  /// (``Limits/conflictWithoutRecordEvery``).
+  private mutating func attachingConflictRecord(_ error: ServerError) -> ServerError {
+    let every = configuration.limits.conflictWithoutRecordEvery
+    guard every > 0, case .serverRecordChanged(let client, let ancestor, _) = error else { return error }
+    conflictsAnswered += 1
+    return conflictsAnswered % every == 0
+      ? .serverRecordChanged(client: client, ancestor: ancestor, server: nil) : error
+  }
 }
 
 extension RecordID {
   /// This ID with the same name in `zone`.
   func movingZone(to zone: ZoneID) -> RecordID { (try? RecordID(recordName: recordName, zoneID: zone)) ?? self }
+
 }

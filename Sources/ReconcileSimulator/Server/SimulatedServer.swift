@@ -41,6 +41,9 @@ public struct SimulatedServer: Sendable {
   /// The type each key of each record type was first saved with (development schema).
   var fieldTypes: [String: FieldTypeTable] = [:]
   var tagCounter = 0
+  /// `serverRecordChanged` answers so far, to leave out the server's record every
+  /// ``Limits/conflictWithoutRecordEvery`` answers.
+  var conflictsAnswered = 0
   /// A deliberately broken server, for showing that ``Invariant/serverInvariants`` catches it: every change tag from
   /// now on repeats the last one issued. Never set outside the package's own tests.
   package var reusesChangeTags = false

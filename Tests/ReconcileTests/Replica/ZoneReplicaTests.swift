@@ -103,6 +103,42 @@ struct ZoneReplicaTests {
     #expect(state.pendingRecordZoneChanges.contains(.saveRecord(note.recordID)))
   }
 
+  @Test(
+    "a conflict refused without the server's record keeps the change pending, held until a fetch brings that version")
+  func conflictWithoutServerRecordWaitsForAFetch() throws {
+    var replica = try Self.replica()
+    var state = SyncEngine.State()
+    let note = try Self.note("n1", title: "milk")
+    try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
+    _ = Self.batch(&replica, &state)
+    let first = Self.saved(note, tag: "t1")
+    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [first])), syncEngine: &state)
+    try replica.edit(
+      note.recordID, setting: ["title": .string("oat milk")], at: Date(timeIntervalSince1970: 20),
+      syncEngine: &state)
+    let sent = try #require(Self.batch(&replica, &state)?.recordsToSave.first)
+    // The engine removes what it sent; CloudKit refuses it, and its error lacks the server's record.
+    state.remove(pendingRecordZoneChanges: [.saveRecord(note.recordID)])
+    let refusal = SyncEngine.FailedRecordSave(record: sent, error: CloudKitError(code: .serverRecordChanged))
+    replica.handleEvent(
+      .sentRecordZoneChanges(.init(savedRecords: [], failedRecordSaves: [refusal])), syncEngine: &state)
+    #expect(replica.store[note.recordID]?["title"] == .string("oat milk"), "the user's edit stays")
+    #expect(state.pendingRecordZoneChanges.contains(.saveRecord(note.recordID)), "and stays pending")
+    #expect(Self.batch(&replica, &state) == nil, "sent again before a fetch, it would only be refused again")
+    #expect(replica.pendingWork(in: state).savesAwaitingFetch == [note.recordID])
+
+    var server = first
+    server["body"] = .string("2 litres")
+    server.recordChangeTag = "t2"
+    server.clearChangedKeys()
+    replica.handleEvent(.willFetchChanges, syncEngine: &state)
+    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [server], deletions: [])), syncEngine: &state)
+    replica.handleEvent(.didFetchRecordZoneChanges(try Self.zone(), error: nil), syncEngine: &state)
+    let merged = try #require(Self.batch(&replica, &state)?.recordsToSave.first)
+    #expect(merged["title"] == .string("oat milk") && merged["body"] == .string("2 litres"))
+    #expect(merged.recordChangeTag == "t2", "sent on the version that refused it")
+  }
+
   @Test("an action that cannot apply throws an error naming the note and changes nothing")
   func refusedActionsChangeNothing() throws {
     var replica = try Self.replica()
@@ -127,6 +163,19 @@ struct ZoneReplicaTests {
     let store = try JSONDecoder().decode(DictionaryReplicaStore.self, from: JSONEncoder().encode(replica.store))
     #expect(metadata == replica.metadata)
     #expect(store == replica.store)
+  }
+
+  @Test("metadata persisted by 0.29, before saves could wait for a fetch, still decodes")
+  func metadataFromTheLastReleaseDecodes() throws {
+    var replica = try Self.replica()
+    var state = SyncEngine.State()
+    try replica.create(try Self.note("n1", title: "milk"), at: Date(timeIntervalSince1970: 10), syncEngine: &state)
+    // 0.29 wrote every key but the one added since; nothing waits, so this release writes none either.
+    let json = try JSONEncoder().encode(replica.metadata)
+    let keys = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any]).keys
+    #expect(!keys.contains { $0.localizedCaseInsensitiveContains("serverRecord") })
+    let decoded = try JSONDecoder().decode(ReplicaMetadata.self, from: json)
+    #expect(decoded == replica.metadata)
   }
 }
 

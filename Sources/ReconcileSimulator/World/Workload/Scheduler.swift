@@ -49,6 +49,8 @@ struct Scheduler: Sendable {
       limits.maximumBatchItems = [2, 3, 5, 10, 400][random.below(5)]
       limits.maximumBatchBytes = [400, 800, 2_000, 2 * 1_048_576][random.below(4)]
     }
+    // Under server faults, every other conflict answer leaves out the server's record (no draw: other choices stay).
+    if configuration.faults.serverFaults { limits.conflictWithoutRecordEvery = 2 }
     var setup = SimulationSetup(
       resolver: configuration.resolver, deletePolicy: configuration.deletePolicy, schemas: configuration.schemas,
       devices: devices, zoneDeletion: configuration.zoneDeletion, defects: configuration.defects, limits: limits,
