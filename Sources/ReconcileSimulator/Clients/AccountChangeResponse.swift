@@ -10,8 +10,12 @@ public enum AccountChangeResponse: String, Sendable, Hashable, CaseIterable, Cus
   case deleteLocalData = "delete"
   /// Keep local data through a sign-out, for the account it belongs to; delete it when another account signs in.
   case keepForSameAccount = "keep"
+  /// Keep everything and pause syncing until the user says whether the records go with the account signed in now
+  /// (`NAME answer-account keep`: uploaded to it) or go away (`NAME answer-account delete`); a first sign-in with
+  /// records nobody owns uploads them without asking. A run ends by answering an open question with delete.
+  case ask
 
-  /// The script name: `delete` or `keep`.
+  /// The script name: `delete`, `keep` or `ask`.
   public var description: String { rawValue }
 }
 
@@ -22,6 +26,8 @@ extension AccountChangeResponse {
     switch self {
     case .deleteLocalData: previous != nil
     case .keepForSameAccount: next != nil && owner != nil && next != owner
+    // Nothing goes until the user answers (``UserHistory/recordAccountAnswer``).
+    case .ask: false
     }
   }
 }

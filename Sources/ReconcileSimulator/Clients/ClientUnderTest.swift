@@ -41,6 +41,15 @@ public struct ClientUnderTest: Sendable, Hashable, CustomStringConvertible {
       + "contract it never tries to keep; use --resolver \(ownRule)"
   }
 
+  /// Why a run of this client whose apps answer an account change with `response` means nothing, or `nil` when it is
+  /// fine: the built-in reference client and Apple's sample never ask.
+  /// - Parameter response: What the run's apps do on an account change.
+  package func refusal(ofAccountChange response: AccountChangeResponse) -> String? {
+    guard response == .ask, name == "reference" || name == "sync-engine-sample" else { return nil }
+    return "client \(name) never asks what to do on an account change: account-change ask needs a client whose "
+      + "delegate asks, such as sync-engine (Reconcile's ZoneReplica), or yours"
+  }
+
   /// Equal when the names are.
   public static func == (lhs: ClientUnderTest, rhs: ClientUnderTest) -> Bool { lhs.name == rhs.name }
 

@@ -122,6 +122,11 @@ public protocol SyncClient: Sendable {
   /// ``AccountChangeResponse/deleteLocalData``, is what Apple asks; a client offering the choice reports the one its
   /// setup made (``ClientSetup/accountChange``).
   var accountChangeResponse: AccountChangeResponse { get }
+  /// The user answers the question an account change asked (under ``AccountChangeResponse/ask``, the client halts
+  /// with ``HaltReason/accountChanged(_:)``): keep the records for the account signed in now, or delete them. Returns
+  /// `false` when no question was open. The default asks nothing and returns `false`.
+  /// - Parameter keepingData: `true` to keep the records for the current account.
+  mutating func answerAccountQuestion(keepingData: Bool) -> Bool
   /// Every hand-over of local data the client made before deleting it for good (a purge, a deletion standing for the
   /// user's, an account change), oldest first: the app's hook before deletion. The default is empty, for a client
   /// without one.
@@ -173,6 +178,8 @@ extension SyncClient {
   public mutating func accountChanged(_ change: SyncEngine.AccountChange) {}
   /// ``AccountChangeResponse/deleteLocalData``, as Apple asks.
   public var accountChangeResponse: AccountChangeResponse { .deleteLocalData }
+  /// Nothing was asked.
+  public mutating func answerAccountQuestion(keepingData: Bool) -> Bool { false }
   /// None: the client has no hook.
   public var localDataDeletions: [LocalDataDeletion] { [] }
   /// None: the client does not report its decisions.

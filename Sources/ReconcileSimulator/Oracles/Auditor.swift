@@ -136,6 +136,24 @@ struct Auditor: WorldListener, Sendable {
     acknowledged[device] = nil
   }
 
+  /// The user of `device` answered the question an account change asked; under a keep, the caller then records each
+  /// kept record as the user's create (``keptValues(of:)``).
+  mutating func accountAnswered(on device: String, keepingData: Bool, at now: Date) {
+    history.recordAccountAnswer(device: device, keepingData: keepingData, time: now)
+    replacements[device] = nil
+    acknowledged[device] = nil
+  }
+
+  /// The values a user wrote of `record` (bookkeeping fields left out): what a kept record carries into the account
+  /// signed in to, as the user's own.
+  func keptValues(of record: Record) -> [String: FieldValue] {
+    var values: [String: FieldValue] = [:]
+    for key in record.allKeys where history.userKeys.contains(key) {
+      if let value = Observer.value(of: key, in: record) { values[key] = value }
+    }
+    return values
+  }
+
   mutating func userWrote(_ values: [FieldValue?], under account: String?) {
     privacy.userWrote(values, account: account)
   }
@@ -145,6 +163,7 @@ struct Auditor: WorldListener, Sendable {
   ) {
     var positions: [RecordID: Int] = [:]
     var holders: [RecordID: Set<String>] = [:]
+    var copies: [RecordID: [Record]] = [:]
     let wipes = rules.zoneDeletion.dropsLocalData(after: reason)
     for (device, records) in shown {
       for record in records {
@@ -153,12 +172,16 @@ struct Auditor: WorldListener, Sendable {
         // the version the device showed then.
         if seen == 0, let earlier = acknowledged[device]?[record.recordID] { seen = earlier }
         positions[record.recordID] = max(positions[record.recordID] ?? 0, seen)
-        if !StorageDamage.isDamaged(record) { holders[record.recordID, default: []].insert(device) }
+        if !StorageDamage.isDamaged(record) {
+          holders[record.recordID, default: []].insert(device)
+          if !wipes { copies[record.recordID, default: []].append(record) }
+        }
         if seen > 0 { acknowledged[device, default: [:]][record.recordID] = wipes ? nil : seen }
       }
     }
     history.recordReset(
-      UserHistory.ZoneReset(time: now, position: position, shown: positions, wipes: wipes, holders: holders))
+      UserHistory.ZoneReset(
+        time: now, position: position, shown: positions, wipes: wipes, holders: holders, copies: copies))
   }
 
   mutating func databaseFeedCompacted(for device: String?, at now: Date) {

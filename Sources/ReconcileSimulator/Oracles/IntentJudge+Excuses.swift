@@ -349,6 +349,20 @@ extension IntentJudge {
     return reason
   }
 
+  /// Whether `value` of `key` is what a device's copy of the record held when a zone deletion that devices answer by
+  /// uploading what they hold took it, after every write among `latest`: the devices upload their copies, and a write
+  /// no copy held then — on the server only, its device signed out or never fetched it since — went with the zone.
+  /// The key may end with any copy's value (CloudKit keeps no version across a zone's deletion, so which copy's value
+  /// wins a key is the resolver's pick between two creates), and must end with one of them.
+  func heldByACopyAtReupload(_ id: RecordID, key: String, value: FieldValue?, after latest: [UserHistory.Action])
+    -> Bool
+  {
+    history.resets.contains { reset in
+      !reset.wipes && latest.allSatisfy { $0.time < reset.time }
+        && (reset.copies[id] ?? []).contains { Observer.value(of: key, in: $0) == value }
+    }
+  }
+
   /// Whether a zone deletion among `latest` that wipes was followed by one for a reason that does not: the database
   /// feed reports a zone's last deletion only, so a device that read it after both answered the second reason, and
   /// uploaded what the first had taken.

@@ -330,6 +330,10 @@ struct IntentJudge {
         if !kept, !maybe.isEmpty {
           kept = contract.accepts(latestWrites(writers + maybe, key: key).map { $0.writes[key] ?? nil }, ended)
         }
+        if !kept, heldByACopyAtReupload(id, key: key, value: ended, after: latest) {
+          // What came back with the zone is a copy's: the latest writes, all before the deletion, are in no copy.
+          kept = true
+        }
         if !kept, oldCopyMayReturn {
           tally.setAside(id, .zoneDeletionReasonLost)
           continue

@@ -91,16 +91,21 @@ package struct UserHistory: Sendable {
     /// Per record, the devices that showed an undamaged copy just before the deletion: when the deletion does not
     /// wipe, each may upload its copy again.
     package var holders: [RecordID: Set<String>]
+    /// Per record, the undamaged copies the holders showed just before the deletion: when it does not wipe, what
+    /// comes back is what these held.
+    package var copies: [RecordID: [Record]]
 
     /// A zone deletion at `position`, with what the devices showed.
     package init(
-      time: Date, position: Int, shown: [RecordID: Int], wipes: Bool, holders: [RecordID: Set<String>] = [:]
+      time: Date, position: Int, shown: [RecordID: Int], wipes: Bool, holders: [RecordID: Set<String>] = [:],
+      copies: [RecordID: [Record]] = [:]
     ) {
       self.time = time
       self.position = position
       self.shown = shown
       self.wipes = wipes
       self.holders = holders
+      self.copies = copies
     }
   }
 
@@ -136,8 +141,9 @@ package struct UserHistory: Sendable {
   private var currentAccount: [String: String?] = [:]
   /// The account every device starts signed in to.
   private var primaryAccount: String?
-  /// Per device, the account whose data it holds, where it is not the primary one.
-  private var dataOwner: [String: String] = [:]
+  /// Per device, the account whose data it holds, where it is not the primary one (`.some(nil)`: data no account owns,
+  /// kept through a sign-out for whichever signs in next).
+  private var dataOwner: [String: String?] = [:]
   /// Per record, the devices that saved it and never got the answer (lost, or given up on): they cannot know whether
   /// the save landed.
   package private(set) var unansweredSaves: [RecordID: Set<String>] = [:]
@@ -220,14 +226,43 @@ package struct UserHistory: Sendable {
     guard previous != account else { return }
     counter += 1
     accountChanges.append(AccountChange(order: counter, device: device, from: previous, to: account))
-    let owner = dataOwner[device] ?? primaryAccount
+    let owner = owner(of: device)
+    // An app that asks keeps the data, still its owner's, until the user answers (unless nobody owns it: then it is
+    // uploaded to the account signed in to, as made signed out).
+    let asks = response == .ask && (previous != nil || owner != nil)
     if response.deletesLocalData(from: previous, to: account, owner: owner) {
       for lost in Set([previous ?? owner, previous == nil ? account : nil].compactMap { $0 }).sorted() {
         damage.append(Damage(order: counter, device: device, recordID: nil, time: time, account: lost))
       }
     }
     currentAccount[device] = .some(account)
-    if let account { dataOwner[device] = account }
+    if let account, !asks { dataOwner[device] = .some(account) }
+  }
+
+  /// The account whose data `device` holds (`nil`: none's).
+  private func owner(of device: String) -> String? { dataOwner[device] ?? primaryAccount }
+
+  /// Notes the user of `device` answering the question an account change asked (``AccountChangeResponse/ask``). Either
+  /// way, what the device had not sent to the records' own account never reaches it: withdrawn with every copy. A
+  /// deletion withdraws too what was written while the question was open (for the account signed in to, or, signed
+  /// out, the one signed in to next): the app deletes every record it holds; a keep makes the records the current
+  /// account's (the caller records each as a create of the user's).
+  /// - Parameters:
+  ///   - device: The device.
+  ///   - keepingData: The answer.
+  ///   - time: When.
+  package mutating func recordAccountAnswer(device: String, keepingData: Bool, time: Date) {
+    let owner = owner(of: device)
+    let current = account(of: device)
+    counter += 1
+    // Signed out, what was written meanwhile is meant for the account signed in to next (`nil` here).
+    var lost: [String?] = []
+    if let owner, owner != current { lost.append(owner) }
+    if !keepingData, !lost.contains(current) { lost.append(current) }
+    for account in lost {
+      damage.append(Damage(order: counter, device: device, recordID: nil, time: time, account: account))
+    }
+    dataOwner[device] = .some(current)
   }
 
   /// The first time `device`'s app deleted all its local data (an account change) after history position `order` and

@@ -65,6 +65,8 @@ package enum ScriptCommand: Sendable, Hashable {
   case resetSync(device: String)
   /// `NAME sign-in USER` / `NAME sign-out`: the device's iCloud account changes (`USER`: a user record name).
   case account(device: String, user: String?)
+  /// `NAME answer-account keep|delete`: the user answers the question an account change asked.
+  case answerAccount(device: String, keepingData: Bool)
   /// `NAME upgrade [VERSION]`: installs another app version's schema; without a version, the simulator's newer one.
   case upgrade(device: String, SchemaVersion?)
   /// `NAME clock +90s`: the device's clock jumps (back, when negative).
@@ -95,7 +97,7 @@ package enum ScriptCommand: Sendable, Hashable {
     case .create(let device, _, _), .edit(let device, _, _), .delete(let device, _), .sync(let device),
       .setOnline(let device, _), .crash(let device), .running(let device, _), .restart(let device),
       .resetSync(let device),
-      .account(let device, _),
+      .account(let device, _), .answerAccount(let device, _),
       .upgrade(let device, _),
       .jumpClock(let device, _):
       device
@@ -124,7 +126,7 @@ package enum ScriptCommand: Sendable, Hashable {
     case .deletePolicy, .schemas, .client, .invariants, .zoneDeletion, .accountChange, .sendAfterEdits, .stepsMaySkip,
       .defect, .limits,
       .sync,
-      .setOnline, .crash, .running, .resetSync, .account, .quiesce:
+      .setOnline, .crash, .running, .resetSync, .account, .answerAccount, .quiesce:
       return true
     case .schema, .syncAll, .wait, .restart, .show, .help, .reset: return false
     }

@@ -71,6 +71,10 @@ package enum ScriptParser {
       summary: "the device's iCloud account changes: signed in to USER (a user record name), switched, or signed out",
       runs: .replay, example: "phone sign-in _other"),
     Entry(
+      syntax: "NAME answer-account keep | delete",
+      summary: "the user answers the question an account change asked (account-change ask): keep the records or not",
+      runs: .replay, example: "phone answer-account keep"),
+    Entry(
       syntax: "NAME restart", summary: "clear a device's halt",
       runs: .session, example: "phone restart"),
     Entry(
@@ -106,8 +110,9 @@ package enum ScriptParser {
       syntax: "zone-deletion drop | reupload", summary: "what devices do when their zone is deleted elsewhere",
       runs: .replay, example: "zone-deletion reupload"),
     Entry(
-      syntax: "account-change delete | keep",
-      summary: "what apps do with local data when an account changes: delete it, or keep it for the same account",
+      syntax: "account-change delete | keep | ask",
+      summary:
+        "what apps do with local data when an account changes: delete it, keep it for the same account, or ask the user",
       runs: .replay, example: "account-change keep"),
     Entry(
       syntax: "send-after-edits", summary: "devices send right after each user action",
@@ -297,7 +302,7 @@ package enum ScriptParser {
       }
       command = .zoneDeletion(response)
     case "account-change":
-      let name = try words.required("delete or keep")
+      let name = try words.required("delete, keep or ask")
       guard let response = AccountChangeResponse(rawValue: name) else {
         throw .unknown("account-change response", name, choices: AccountChangeResponse.allCases.map(\.rawValue))
       }
@@ -393,6 +398,12 @@ package enum ScriptParser {
     case "reset-sync": return .resetSync(device: device)
     case "sign-in": return .account(device: device, user: try words.required("a user record name such as _other"))
     case "sign-out": return .account(device: device, user: nil)
+    case "answer-account":
+      let answer = try words.required("keep or delete")
+      guard answer == "keep" || answer == "delete" else {
+        throw .unknown("answer", answer, choices: ["keep", "delete"])
+      }
+      return .answerAccount(device: device, keepingData: answer == "keep")
     case "upgrade":
       return .upgrade(device: device, try words.next().map { (word) throws(ScriptError) in try version(word) })
     case "clock": return .jumpClock(device: device, by: try duration(try words.required("a jump such as +90s or -5m")))

@@ -134,6 +134,7 @@ public enum SimulationScript {
     case .upgrade(let device): return "\(device) upgrade"
     case .resetSync(let device): return "\(device) reset-sync"
     case .account(let device, let user): return user.map { "\(device) sign-in \($0)" } ?? "\(device) sign-out"
+    case .answerAccount(let device, let keep): return "\(device) answer-account \(keep ? "keep" : "delete")"
     case .clockJump(let device, let jump): return "\(device) clock \(jump >= 0 ? "+" : "")\(seconds(jump))"
     case .advance(let wait): return "advance \(seconds(wait))"
     case .fault(let fault): return ScriptFault(fault).description
@@ -259,6 +260,7 @@ public enum SimulationScript {
         break
       default:
         if let refusal = setup.client.refusal(ofResolver: setup.resolver.name) { throw fail(refusal) }
+        if let refusal = setup.client.refusal(ofAccountChange: setup.accountChange) { throw fail(refusal) }
       }
       parsed.setup = setup
       return command
@@ -285,6 +287,7 @@ public enum SimulationScript {
       case .running(let device, let running): return [running ? .launch(device: device) : .quit(device: device)]
       case .resetSync(let device): return [.resetSync(device: device)]
       case .account(let device, let user): return [.account(device: device, user: user)]
+      case .answerAccount(let device, let keep): return [.answerAccount(device: device, keepingData: keep)]
       case .setOnline(let device, let online): return [online ? .online(device: device) : .offline(device: device)]
       case .upgrade(let device, _): return [.upgrade(device: device)]
       case .jumpClock(let device, let jump): return seconds(jump).map { [.clockJump(device: device, seconds: $0)] }

@@ -67,7 +67,11 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     var configuration = ReplicaConfiguration(
       zoneID: setup.zoneID, deviceName: setup.name, resolver: setup.resolver, bookkeeping: setup.bookkeeping,
       deletePolicy: setup.deletePolicy, schema: setup.schema, zoneLoss: setup.zoneDeletion)
-    if rules == .appleSample { configuration.rule = .lastModifiedWins(key: Self.modifiedAtKey) }
+    if rules == .appleSample {
+      configuration.rule = .lastModifiedWins(key: Self.modifiedAtKey)
+    } else {
+      configuration.accountChange = AccountChangePolicy(setup.accountChange)
+    }
     configuration.flaws = Set(setup.defects.compactMap(\.replicaFlaw))
     replica = ZoneReplica(configuration: configuration, store: DictionaryReplicaStore())
     replica.recordsDecisions = true
@@ -78,6 +82,14 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   /// What the app was handed before local data went: its hook before deletion (``SyncClient/localDataDeletions``).
   public var localDataDeletions: [LocalDataDeletion] {
     replica.discarded
+  }
+
+  /// What the replica does with the records when the account changes.
+  public var accountChangeResponse: AccountChangeResponse { AccountChangeResponse(replica.configuration.accountChange) }
+
+  /// Hands the user's answer to the replica.
+  public mutating func answerAccountQuestion(keepingData: Bool, syncEngine: inout SyncEngine.State) -> Bool {
+    replica.resolveAccountChange(keepingData: keepingData, syncEngine: &syncEngine)
   }
 
   /// A new app version is installed: its schema checks what is fetched and edited from now on, and a halt over a
@@ -170,5 +182,27 @@ extension ClientUnderTest {
   /// Its rule promises no more than server last-writer-wins, so its runs name `server-lww` and no other resolver.
   public static let syncEngineSample = ClientUnderTest(name: "sync-engine-sample", ownRule: "server-lww") { setup in
     SimulatedSyncEngine(delegate: ExampleSyncDelegate(setup: setup, rules: .appleSample), setup: setup)
+  }
+}
+
+extension AccountChangePolicy {
+  /// The replica's policy for the simulator's response of the same name.
+  init(_ response: AccountChangeResponse) {
+    switch response {
+    case .deleteLocalData: self = .deleteLocalData
+    case .keepForSameAccount: self = .keepForSameAccount
+    case .ask: self = .ask
+    }
+  }
+}
+
+extension AccountChangeResponse {
+  /// The simulator's response for the replica's policy of the same name.
+  init(_ policy: AccountChangePolicy) {
+    switch policy {
+    case .deleteLocalData: self = .deleteLocalData
+    case .keepForSameAccount: self = .keepForSameAccount
+    case .ask: self = .ask
+    }
   }
 }

@@ -70,6 +70,14 @@ extension ExampleSyncDelegateWrapper {
 
   /// Forwards to ``inner``.
   public mutating func upgrade(to schema: Schema?) { inner.upgrade(to: schema) }
+
+  /// Forwards to ``inner``.
+  public var accountChangeResponse: AccountChangeResponse { inner.accountChangeResponse }
+
+  /// Forwards to ``inner``.
+  public mutating func answerAccountQuestion(keepingData: Bool, syncEngine: inout SyncEngine.State) -> Bool {
+    inner.answerAccountQuestion(keepingData: keepingData, syncEngine: &syncEngine)
+  }
   /// Forwards to the wrapped delegate.
   public mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State) {
     inner.resetSync(replacing: old, syncEngine: &syncEngine)

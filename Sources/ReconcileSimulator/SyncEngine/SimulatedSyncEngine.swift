@@ -243,6 +243,26 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
     if change.currentUser != nil { requestSync() }
   }
 
+  /// What the delegate does with local data when the account changes.
+  public var accountChangeResponse: AccountChangeResponse { delegate.accountChangeResponse }
+
+  /// The delegate takes the user's answer; the app then replaces the engine by one started from no state (what was
+  /// fetched while the question was open was set aside), which fetches everything again and sends.
+  public mutating func answerAccountQuestion(keepingData: Bool) -> Bool {
+    guard delegate.answerAccountQuestion(keepingData: keepingData, syncEngine: &state) else { return false }
+    haltReason = nil
+    abandonInFlight()
+    let answered = state
+    state = SyncEngine.State(SyncEngine.StateSerialization())
+    state.add(pendingDatabaseChanges: answered.pendingDatabaseChanges)
+    state.add(pendingRecordZoneChanges: answered.pendingRecordZoneChanges)
+    state.changed = true
+    persistStateIfChanged()
+    startNewEngine()
+    requestSync()
+    return true
+  }
+
   /// Clears a halt and syncs.
   public mutating func restart() {
     haltReason = nil

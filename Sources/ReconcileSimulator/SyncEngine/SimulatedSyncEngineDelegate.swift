@@ -70,6 +70,14 @@ public protocol SimulatedSyncEngineDelegate: SyncEngineDelegate {
   /// Every hand-over of local data the app made before deleting it for good (``SyncClient/localDataDeletions``); the
   /// default is empty.
   var localDataDeletions: [LocalDataDeletion] { get }
+  /// What the app does with its local data when the account changes; the default deletes it, as Apple's sample does.
+  var accountChangeResponse: AccountChangeResponse { get }
+  /// The user answers the question an account change asked: keep the records for the account signed in now, or
+  /// delete them. Returns `false` when none was open; the default asks nothing.
+  /// - Parameters:
+  ///   - keepingData: `true` to keep them.
+  ///   - syncEngine: The engine's state.
+  mutating func answerAccountQuestion(keepingData: Bool, syncEngine: inout SyncEngine.State) -> Bool
   /// The sync decisions made since the last call (a `ZoneReplica`'s `ZoneReplica.takeDecisions()`), for the
   /// trace; the default is none.
   mutating func takeDecisions() -> [SyncDecision]
@@ -84,6 +92,10 @@ extension SimulatedSyncEngineDelegate {
   public mutating func upgrade(to schema: Schema?) {}
   /// None: the app has no hook.
   public var localDataDeletions: [LocalDataDeletion] { [] }
+  /// Deletes local data, as Apple's sample does.
+  public var accountChangeResponse: AccountChangeResponse { .deleteLocalData }
+  /// Nothing was asked.
+  public mutating func answerAccountQuestion(keepingData: Bool, syncEngine: inout SyncEngine.State) -> Bool { false }
   /// None: the app does not report its decisions.
   public mutating func takeDecisions() -> [SyncDecision] { [] }
   /// Re-adds what the old engine had pending.

@@ -96,6 +96,18 @@ extension Simulation {
         on: name, to: user, response: index(of: name).map { clients[$0].accountChangeResponse } ?? .deleteLocalData,
         at: now)
       withDevice(name) { $0.accountChanged(change) }
+    case .answerAccount(let name, let keep):
+      guard let index = index(of: name) else { return nil }
+      guard case .accountChanged? = clients[index].haltReason else { return "no account question is open on \(name)" }
+      let kept = clients[index].records
+      guard clients[index].answerAccountQuestion(keepingData: keep) else { return "the app on \(name) asked nothing" }
+      auditor.accountAnswered(on: name, keepingData: keep, at: now)
+      // Kept, the records become the user's own in the account signed in to: each as if the user created it there.
+      if keep {
+        for record in kept where clients[index].record(record.recordID) != nil {
+          noteAction(.create(auditor.keptValues(of: record)), device: index, recordID: record.recordID, before: nil)
+        }
+      }
     case .advance:
       break
     case .fault(let fault):
@@ -249,6 +261,12 @@ extension Simulation {
   private mutating func restartHaltedDevices() {
     for index in clients.indices where signedIn(index) {
       guard let reason = clients[index].haltReason else { continue }
+      if case .accountChanged = reason {
+        // A question nobody answered: the run ends with the answer Apple recommends, delete.
+        traceEntries.append(.note("\(clients[index].name): the account question answered delete"))
+        _ = apply(.answerAccount(device: clients[index].name, keepingData: false))
+        continue
+      }
       if case .schema = reason, setup.schemas != .none, !upgraded.contains(clients[index].name) {
         upgraded.insert(clients[index].name)
         announceApp(on: clients[index].name)

@@ -37,6 +37,9 @@ public enum SimulationStep: Sendable, Hashable {
   /// The user on `device` signs in to the iCloud account `user` (a user record name such as `_user`), or signs out
   /// (`nil`); signing in to another account while signed in switches. An OS setting: it happens offline alike.
   case account(device: String, user: String?)
+  /// The user answers the question an account change asked (``AccountChangeResponse/ask``): keep the records for the
+  /// account signed in now, or delete them.
+  case answerAccount(device: String, keepingData: Bool)
   /// Virtual time moves `seconds` forward.
   case advance(seconds: Int)
   /// The network or server misbehaves.
@@ -48,7 +51,7 @@ public enum SimulationStep: Sendable, Hashable {
     case .create(let device, _, _), .edit(let device, _, _), .delete(let device, _), .sync(let device),
       .crash(let device), .quit(let device), .launch(let device), .offline(let device), .online(let device),
       .clockJump(let device, _), .upgrade(let device),
-      .resetSync(let device), .account(let device, _):
+      .resetSync(let device), .account(let device, _), .answerAccount(let device, _):
       device
     case .advance: nil
     case .fault(let fault): fault.device

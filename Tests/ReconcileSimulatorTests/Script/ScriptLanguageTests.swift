@@ -14,6 +14,10 @@ struct ScriptLanguageTests {
     var session = SimulationSession()
     var setup = ["schemas major", "schema 2.0 Note title:string"]
     if case .addDevice = command {} else { setup += ["device add phone", "phone create Note/1 title=a", "phone sync"] }
+    // An answer needs a question: an app that asks, and an account change.
+    if case .answerAccount = command {
+      setup = ["client sync-engine", "account-change ask"] + setup + ["phone sign-in _other"]
+    }
     for line in setup { _ = try session.interpret(line) }
     do {
       _ = try session.interpret(entry.example)

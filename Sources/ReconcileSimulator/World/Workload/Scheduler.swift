@@ -60,6 +60,14 @@ struct Scheduler: Sendable {
   }
 
   mutating func next(index: Int, world: Simulation) -> SimulationStep {
+    // Apps that ask on an account change: a user answers an open question a third of the time, keeping the records
+    // or not as often (drawn only in such runs, so every other run draws what it drew before).
+    if configuration.accountChange == .ask,
+      let asking = world.clients.first(where: { if case .accountChanged? = $0.haltReason { true } else { false } }),
+      random.below(3) == 0
+    {
+      return .answerAccount(device: asking.name, keepingData: random.below(2) == 0)
+    }
     if let due = returns.firstIndex(where: { $0.step <= index }) {
       let device = returns.remove(at: due).device
       if let slot = world.index(of: device), !world.clients[slot].isOnline { return .online(device: device) }

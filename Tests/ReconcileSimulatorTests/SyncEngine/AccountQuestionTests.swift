@@ -1,0 +1,137 @@
+import Foundation
+import Reconcile
+import ReconcileSimulator
+import ReconcileTestSupport
+import Testing
+
+/// `account-change ask`: the sync core (`AccountChangePolicy.ask`) pauses on an account change and keeps everything
+/// until the user answers. Whichever answer the user gives, the judge holds it to losing nothing the user kept and
+/// carrying nothing across accounts the user did not carry.
+@Suite("Account question: the app asks the user what to do with the records on an account change")
+struct AccountQuestionTests {
+  static func script(answer: String) -> String {
+    """
+    client sync-engine
+    resolver field-merge
+    account-change ask
+    device add phone
+    device add mac
+    phone create Note/n1 title="milk"
+    quiesce
+    phone sign-in _other
+    wait phone
+    expect phone status = halted
+    expect phone records = 1
+    phone edit Note/n1 body="written while asked"
+    phone answer-account \(answer)
+    wait phone
+    """
+  }
+
+  @Test(
+    "the question pauses syncing with every record kept; the answer keeps them for the new account or deletes them",
+    arguments: [("keep", 1), ("delete", 0)])
+  func answered(_ answer: String, _ records: Int) throws {
+    var session = SimulationSession()
+    var trace: [String] = []
+    do {
+      for line in Self.script(answer: answer).split(separator: "\n") {
+        trace.append(try session.interpret(String(line)).text)
+      }
+      for line in ["expect phone records = \(records)", "quiesce", "expect invariants"] {
+        trace.append(try session.interpret(line).text)
+      }
+    } catch {
+      Issue.record("\(answer): \(error.message)\n\(trace.joined(separator: "\n"))")
+    }
+  }
+
+  @Test("a question nobody answers ends the run answered delete, with every invariant held")
+  func unansweredEndsDeleted() throws {
+    let script = """
+      client sync-engine
+      resolver field-merge
+      account-change ask
+      device add phone
+      phone create Note/n1 title="milk"
+      phone sync
+      phone sign-in _other
+      phone edit Note/n1 title="oat milk"
+      quiesce
+      expect invariants
+      """
+    let result = try Simulation.replay(script)
+    #expect(result.passed, "\(result.violations)")
+    #expect(result.trace.contains { $0.contains("the account question answered delete") }, "\(result.trace)")
+  }
+
+  @Test("the reference client, which never asks, refuses a run whose apps ask")
+  func referenceRefusesAsk() {
+    let script = """
+      client reference
+      account-change ask
+      device add phone
+      phone create Note/n1 title="milk"
+      """
+    #expect {
+      _ = try Simulation.replay(script)
+    } throws: { error in
+      "\(error)".contains("never asks") && "\(error)".contains("sync-engine")
+    }
+  }
+
+  /// An app that answers its own question: it keeps the records for the new account without asking anyone.
+  struct SelfAnswering: ExampleSyncDelegateWrapper {
+    var inner: ExampleSyncDelegate
+    init(setup: ClientSetup) throws { inner = ExampleSyncDelegate(setup: setup) }
+    mutating func handleEvent(_ event: SyncEngine.Event, syncEngine: inout SyncEngine.State) {
+      inner.handleEvent(event, syncEngine: &syncEngine)
+      if case .accountChange = event { _ = inner.answerAccountQuestion(keepingData: true, syncEngine: &syncEngine) }
+    }
+  }
+
+  static let selfAnswering = ClientUnderTest(name: "self-answering") {
+    try SimulatedSyncEngine<SelfAnswering>(setup: $0)
+  }
+
+  @Test("an app that keeps the records for the new account without asking the user is caught carrying them across")
+  func keepingWithoutAskingIsCaught() throws {
+    let script = """
+      client self-answering
+      resolver field-merge
+      account-change ask
+      device add phone
+      phone create Note/n1 title="milk"
+      quiesce
+      phone sign-in _other
+      quiesce
+      expect invariants
+      """
+    let broken = try Simulation.replay(script, clients: [Self.selfAnswering])
+    #expect(broken.violations.contains { $0.invariant == .accountsKeptApart }, "\(broken.violations)")
+    let healthy = try Simulation.replay(
+      script.replacingOccurrences(of: "client self-answering", with: "client sync-engine"))
+    #expect(healthy.passed, "\(healthy.violations)")
+  }
+
+  @Test(
+    "under account changes and faults, with users answering keep or delete, the sync core keeps every invariant",
+    arguments: [FaultProfile.hostile, .swarm], [DeletePolicy.deleteWins, .editWins])
+  func askUnderFaults(_ faults: FaultProfile, _ policy: DeletePolicy) {
+    let budget = SweepBudget(unit: (30, 60), quick: (300, 60), full: (1_000, 60))
+    // Account changes in every run: drawn among hostile's other faults, or swarm's.
+    var configuration = SimulationConfiguration(
+      steps: budget.steps, resolver: .fieldMerge, deletePolicy: policy, faults: faults)
+    configuration.client = .syncEngine
+    configuration.accountChange = .ask
+    configuration.faults.accountChanges = true
+    let report = PropertyRunner(
+      configuration: configuration, seeds: budget.seeds, maximumFailures: SweepDepth.current == .unit ? 1 : nil
+    ).run()
+    budget.report(
+      "account question \(policy) \(faults.name)", failures: report.failures.count,
+      detail: report.failures.compactMap(\.seed).prefix(10).map(String.init).joined(separator: " "))
+    #expect(report.passed)
+    #expect((report.runsReaching["accountChange"] ?? 0) > 0, "no device changed accounts: the sweep proves nothing")
+  }
+}
