@@ -405,7 +405,12 @@ extension IntentJudge {
     return history.resets.contains { reset in
       // The record was on the server, or a device held an acknowledged copy still to upload after an earlier reset.
       !reset.wipes && (timeline.exists(id, at: reset.position - 1) || (reset.shown[id] ?? 0) > 0)
-        && acted.allSatisfy { $0.time < reset.time || ($0.base > 0 && $0.base < reset.position) }
+        && acted.allSatisfy { action in
+          action.time < reset.time || (action.base > 0 && action.base < reset.position)
+            // An edit of a copy with no change tag that its device held at the deletion: still the copy from before
+            // it, waiting to be uploaded again.
+            || (action.base == 0 && !action.isCreate && (reset.holders[id] ?? []).contains(action.device))
+        }
         // No holder uploaded its copy again: each could not learn why the zone went, or lost the copy first — and
         // at least one could not learn it.
         && { holders in
