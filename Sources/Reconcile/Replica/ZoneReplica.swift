@@ -25,12 +25,14 @@ import Foundation
 ///   server, and a late copy of it is deleted again;
 /// - a fetched version merges over the last server version known (the ancestor); one the unsent edits were made on
 ///   changes nothing; a re-created record replaces what it re-creates;
-/// - `serverRecordChanged` merges and re-sends; `unknownItem` and `zoneNotFound` wait for the database feed to say
-///   why the record or zone went; a zone deletion drops or uploads again by its reason and ``ZoneLossPolicy``; a
-///   zone deleted and created again before this device heard is settled by listing it from its beginning;
+/// - `serverRecordChanged` merges and re-sends (one that comes without the server's record, as CloudKit allows,
+///   keeps the change pending until a fetch brings that version); `unknownItem` and `zoneNotFound` wait for the
+///   database feed to say why the record or zone went; a zone deletion drops or uploads again by its reason and
+///   ``ZoneLossPolicy``; a zone deleted and created again before this device heard is settled by listing it from its
+///   beginning;
 /// - a conflict with a newer app's record halts sending, keeping the user's change until an upgrade;
-/// - an account change removes the previous account's data (handed to the app first), and a sign-in uploads what
-///   was made while signed out;
+/// - an account change removes the previous account's data (handed to the app first), keeps it for the same account,
+///   or asks the user (``AccountChangePolicy``), and a sign-in uploads what was made while signed out;
 /// - at launch, whatever the store holds unsent is pending on the engine again: changes added while handling an event
 ///   reach CKSyncEngine's state only with its next state update, so a crash before it loses them from the engine
 ///   (apple/sample-cloudkit-sync-engine#5), not from the store.

@@ -154,6 +154,9 @@ struct Auditor: WorldListener, Sendable {
     return values
   }
 
+  /// The account a user's write on `device` is for now (``UserHistory/writingAccount(of:)``).
+  func writingAccount(of device: String) -> String? { history.writingAccount(of: device) }
+
   mutating func userWrote(_ values: [FieldValue?], under account: String?) {
     privacy.userWrote(values, account: account)
   }

@@ -144,6 +144,8 @@ package struct UserHistory: Sendable {
   /// Per device, the account whose data it holds, where it is not the primary one (`.some(nil)`: data no account owns,
   /// kept through a sign-out for whichever signs in next).
   private var dataOwner: [String: String?] = [:]
+  /// Devices whose app asks what to do with the records after an account change, until the user answers.
+  private var asking: Set<String> = []
   /// Per record, the devices that saved it and never got the answer (lost, or given up on): they cannot know whether
   /// the save landed.
   package private(set) var unansweredSaves: [RecordID: Set<String>] = [:]
@@ -168,7 +170,7 @@ package struct UserHistory: Sendable {
     counter += 1
     var numbered = action
     numbered.order = counter
-    numbered.account = account(of: action.device)
+    numbered.account = writingAccount(of: action.device)
     actions.append(numbered)
     if !before.isEmpty { editBases[counter] = before }
   }
@@ -227,9 +229,18 @@ package struct UserHistory: Sendable {
     counter += 1
     accountChanges.append(AccountChange(order: counter, device: device, from: previous, to: account))
     let owner = owner(of: device)
-    // An app that asks keeps the data, still its owner's, until the user answers (unless nobody owns it: then it is
-    // uploaded to the account signed in to, as made signed out).
-    let asks = response == .ask && (previous != nil || owner != nil)
+    // An app that asks keeps the data, still its owner's, until the user answers or the owner's account comes back
+    // (unless nobody owns it: then it is uploaded to the account signed in to, as made signed out).
+    var asks = false
+    if response == .ask {
+      if asking.contains(device) {
+        asks = account != owner
+        if !asks { asking.remove(device) }
+      } else if previous != nil || owner != nil {
+        asks = true
+        asking.insert(device)
+      }
+    }
     if response.deletesLocalData(from: previous, to: account, owner: owner) {
       for lost in Set([previous ?? owner, previous == nil ? account : nil].compactMap { $0 }).sorted() {
         damage.append(Damage(order: counter, device: device, recordID: nil, time: time, account: lost))
@@ -242,11 +253,17 @@ package struct UserHistory: Sendable {
   /// The account whose data `device` holds (`nil`: none's).
   private func owner(of device: String) -> String? { dataOwner[device] ?? primaryAccount }
 
+  /// The account what a user writes on `device` now is for: the one it is signed in to, or, while its app asks what
+  /// to do with the records after an account change, the records' own (the app shows and keeps them, unsent, until
+  /// the answer).
+  package func writingAccount(of device: String) -> String? {
+    asking.contains(device) ? owner(of: device) : account(of: device)
+  }
+
   /// Notes the user of `device` answering the question an account change asked (``AccountChangeResponse/ask``). Either
-  /// way, what the device had not sent to the records' own account never reaches it: withdrawn with every copy. A
-  /// deletion withdraws too what was written while the question was open (for the account signed in to, or, signed
-  /// out, the one signed in to next): the app deletes every record it holds; a keep makes the records the current
-  /// account's (the caller records each as a create of the user's).
+  /// way, what the device had not sent to the records' own account — what was written while the question was open
+  /// included — never reaches it: withdrawn with every copy. A keep makes the records the current account's (the
+  /// caller records each as a create of the user's).
   /// - Parameters:
   ///   - device: The device.
   ///   - keepingData: The answer.
@@ -255,12 +272,10 @@ package struct UserHistory: Sendable {
     let owner = owner(of: device)
     let current = account(of: device)
     counter += 1
-    // Signed out, what was written meanwhile is meant for the account signed in to next (`nil` here).
-    var lost: [String?] = []
-    if let owner, owner != current { lost.append(owner) }
-    if !keepingData, !lost.contains(current) { lost.append(current) }
-    for account in lost {
-      damage.append(Damage(order: counter, device: device, recordID: nil, time: time, account: account))
+    asking.remove(device)
+    // What was written while the question was open was the owner's too (``writingAccount(of:)``).
+    if let owner, owner != current {
+      damage.append(Damage(order: counter, device: device, recordID: nil, time: time, account: owner))
     }
     dataOwner[device] = .some(current)
   }

@@ -312,7 +312,12 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   private mutating func deliver(_ event: SyncEngine.Event) -> Bool {
     guard !stopped else { return false }
     delegate.handleEvent(event, syncEngine: &state)
-    if haltReason == nil, let reason = delegate.haltReason { haltReason = reason }
+    if haltReason == nil, let reason = delegate.haltReason {
+      haltReason = reason
+    } else if case .accountChanged? = haltReason, delegate.haltReason == nil {
+      // The account question is over without an answer (the records' own account came back): so is its halt.
+      haltReason = nil
+    }
     if writes.wrote() { stopped = true }
     return !stopped
   }

@@ -102,9 +102,10 @@ extension Simulation {
       let kept = clients[index].records
       guard clients[index].answerAccountQuestion(keepingData: keep) else { return "the app on \(name) asked nothing" }
       auditor.accountAnswered(on: name, keepingData: keep, at: now)
-      // Kept, the records become the user's own in the account signed in to: each as if the user created it there.
+      // Kept, every record the app showed becomes the user's own in the account signed in to: each as if the user
+      // created it there (whatever the app then holds: one that drops them is caught losing them).
       if keep {
-        for record in kept where clients[index].record(record.recordID) != nil {
+        for record in kept {
           noteAction(.create(auditor.keptValues(of: record)), device: index, recordID: record.recordID, before: nil)
         }
       }
@@ -182,8 +183,10 @@ extension Simulation {
   ) {
     if setup.sendsAfterEdits { clients[index].requestSend() }
     switch kind {
-    case .create(let values): auditor.userWrote(Array(values.values), under: accounts[clients[index].name])
-    case .edit(let values): auditor.userWrote(Array(values.values), under: accounts[clients[index].name])
+    case .create(let values):
+      auditor.userWrote(Array(values.values), under: auditor.writingAccount(of: clients[index].name))
+    case .edit(let values):
+      auditor.userWrote(Array(values.values), under: auditor.writingAccount(of: clients[index].name))
     case .delete: break
     }
     auditor.userActed(
@@ -259,14 +262,15 @@ extension Simulation {
   private func signedIn(_ index: Int) -> Bool { accounts[clients[index].name] != nil }
 
   private mutating func restartHaltedDevices() {
+    // A question nobody answered, signed in or out: the run ends with the answer Apple recommends, delete.
+    for index in clients.indices {
+      guard case .accountChanged? = clients[index].haltReason,
+        apply(.answerAccount(device: clients[index].name, keepingData: false)) == nil
+      else { continue }
+      traceEntries.append(.note("\(clients[index].name): the account question answered delete"))
+    }
     for index in clients.indices where signedIn(index) {
       guard let reason = clients[index].haltReason else { continue }
-      if case .accountChanged = reason {
-        // A question nobody answered: the run ends with the answer Apple recommends, delete.
-        traceEntries.append(.note("\(clients[index].name): the account question answered delete"))
-        _ = apply(.answerAccount(device: clients[index].name, keepingData: false))
-        continue
-      }
       if case .schema = reason, setup.schemas != .none, !upgraded.contains(clients[index].name) {
         upgraded.insert(clients[index].name)
         announceApp(on: clients[index].name)

@@ -114,22 +114,60 @@ struct AccountQuestionTests {
     #expect(healthy.passed, "\(healthy.violations)")
   }
 
+  /// An app that hears "keep" but deletes: the records the user kept never reach the account signed in to.
+  struct KeepDeletes: ExampleSyncDelegateWrapper {
+    var inner: ExampleSyncDelegate
+    init(setup: ClientSetup) throws { inner = ExampleSyncDelegate(setup: setup) }
+    mutating func answerAccountQuestion(keepingData: Bool, syncEngine: inout SyncEngine.State) -> Bool {
+      inner.answerAccountQuestion(keepingData: false, syncEngine: &syncEngine)
+    }
+  }
+
+  @Test("an app that deletes what the user said to keep is caught losing it")
+  func keepAnsweredByDeletingIsCaught() throws {
+    let client = ClientUnderTest(name: "keep-deletes") { try SimulatedSyncEngine<KeepDeletes>(setup: $0) }
+    let script = """
+      client keep-deletes
+      resolver field-merge
+      account-change ask
+      device add phone
+      phone create Note/n1 title="milk"
+      quiesce
+      phone sign-in _other
+      phone answer-account keep
+      quiesce
+      expect invariants
+      """
+    let broken = try Simulation.replay(script, clients: [client])
+    #expect(broken.violations.contains { $0.invariant == .noLostRecords }, "\(broken.violations)")
+    let healthy = try Simulation.replay(
+      script.replacingOccurrences(of: "client keep-deletes", with: "client sync-engine"))
+    #expect(healthy.passed, "\(healthy.violations)")
+  }
+
+  /// `ask` under either fault profile that changes accounts and either delete policy. (`keep` is not swept here: the
+  /// judge's model of it is not yet whole — a device left signed out at the end, holding what it keeps for its
+  /// account, is blamed for records the server lacks and values it shows; both clients fail it within 20 seeds.)
+  static let cells: [(AccountChangeResponse, FaultProfile, DeletePolicy)] = [FaultProfile.hostile, .swarm].flatMap {
+    faults in [DeletePolicy.deleteWins, .editWins].map { (AccountChangeResponse.ask, faults, $0) }
+  }
+
   @Test(
     "under account changes and faults, with users answering keep or delete, the sync core keeps every invariant",
-    arguments: [FaultProfile.hostile, .swarm], [DeletePolicy.deleteWins, .editWins])
-  func askUnderFaults(_ faults: FaultProfile, _ policy: DeletePolicy) {
-    let budget = SweepBudget(unit: (30, 60), quick: (300, 60), full: (1_000, 60))
+    arguments: cells)
+  func askUnderFaults(_ response: AccountChangeResponse, _ faults: FaultProfile, _ policy: DeletePolicy) {
+    let budget = SweepBudget(unit: (20, 60), quick: (300, 60), full: (1_000, 60))
     // Account changes in every run: drawn among hostile's other faults, or swarm's.
     var configuration = SimulationConfiguration(
       steps: budget.steps, resolver: .fieldMerge, deletePolicy: policy, faults: faults)
     configuration.client = .syncEngine
-    configuration.accountChange = .ask
+    configuration.accountChange = response
     configuration.faults.accountChanges = true
     let report = PropertyRunner(
       configuration: configuration, seeds: budget.seeds, maximumFailures: SweepDepth.current == .unit ? 1 : nil
     ).run()
     budget.report(
-      "account question \(policy) \(faults.name)", failures: report.failures.count,
+      "account change \(response) \(policy) \(faults.name)", failures: report.failures.count,
       detail: report.failures.compactMap(\.seed).prefix(10).map(String.init).joined(separator: " "))
     #expect(report.passed)
     #expect((report.runsReaching["accountChange"] ?? 0) > 0, "no device changed accounts: the sweep proves nothing")
