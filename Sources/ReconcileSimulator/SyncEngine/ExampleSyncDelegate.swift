@@ -70,7 +70,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     if rules == .appleSample {
       configuration.rule = .lastModifiedWins(key: Self.modifiedAtKey)
     } else {
-      configuration.accountChange = AccountChangePolicy(setup.accountChange)
+      configuration.accountChange = setup.accountChange
     }
     configuration.flaws = Set(setup.defects.compactMap(\.replicaFlaw))
     replica = ZoneReplica(configuration: configuration, store: DictionaryReplicaStore())
@@ -85,7 +85,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   }
 
   /// What the replica does with the records when the account changes.
-  public var accountChangeResponse: AccountChangeResponse { AccountChangeResponse(replica.configuration.accountChange) }
+  public var accountChangeResponse: AccountChangeResponse { replica.configuration.accountChange }
 
   /// Hands the user's answer to the replica.
   public mutating func answerAccountQuestion(keepingData: Bool, syncEngine: inout SyncEngine.State) -> Bool {
@@ -182,27 +182,5 @@ extension ClientUnderTest {
   /// Its rule promises no more than server last-writer-wins, so its runs name `server-lww` and no other resolver.
   public static let syncEngineSample = ClientUnderTest(name: "sync-engine-sample", ownRule: "server-lww") { setup in
     SimulatedSyncEngine(delegate: ExampleSyncDelegate(setup: setup, rules: .appleSample), setup: setup)
-  }
-}
-
-extension AccountChangePolicy {
-  /// The replica's policy for the simulator's response of the same name.
-  init(_ response: AccountChangeResponse) {
-    switch response {
-    case .deleteLocalData: self = .deleteLocalData
-    case .keepForSameAccount: self = .keepForSameAccount
-    case .ask: self = .ask
-    }
-  }
-}
-
-extension AccountChangeResponse {
-  /// The simulator's response for the replica's policy of the same name.
-  init(_ policy: AccountChangePolicy) {
-    switch policy {
-    case .deleteLocalData: self = .deleteLocalData
-    case .keepForSameAccount: self = .keepForSameAccount
-    case .ask: self = .ask
-    }
   }
 }

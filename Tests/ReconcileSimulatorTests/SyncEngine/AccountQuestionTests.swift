@@ -90,10 +90,6 @@ struct AccountQuestionTests {
     }
   }
 
-  static let selfAnswering = ClientUnderTest(name: "self-answering") {
-    try SimulatedSyncEngine<SelfAnswering>(setup: $0)
-  }
-
   @Test("an app that keeps the records for the new account without asking the user is caught carrying them across")
   func keepingWithoutAskingIsCaught() throws {
     let script = """
@@ -107,7 +103,8 @@ struct AccountQuestionTests {
       quiesce
       expect invariants
       """
-    let broken = try Simulation.replay(script, clients: [Self.selfAnswering])
+    let client = ClientUnderTest(name: "self-answering") { try SimulatedSyncEngine<SelfAnswering>(setup: $0) }
+    let broken = try Simulation.replay(script, clients: [client])
     #expect(broken.violations.contains { $0.invariant == .accountsKeptApart }, "\(broken.violations)")
     let healthy = try Simulation.replay(
       script.replacingOccurrences(of: "client self-answering", with: "client sync-engine"))

@@ -80,8 +80,10 @@ struct ZoneReplicaTests {
     #expect(state.pendingRecordZoneChanges.contains(.deleteRecord(note.recordID)), "the save may have landed")
   }
 
-  @Test("a fetched version merges over the last server version: the server's new key and the local edit both stay")
-  func fetchedVersionMergesOverTheAncestor() throws {
+  /// A note created, saved as `t1` (`first`), then edited here ("oat milk"): the edit is unsent.
+  static func savedThenEdited() throws -> (
+    ZoneReplica<DictionaryReplicaStore>, SyncEngine.State, note: Record, first: Record
+  ) {
     var replica = try Self.replica()
     var state = SyncEngine.State()
     let note = try Self.note("n1", title: "milk")
@@ -92,10 +94,22 @@ struct ZoneReplicaTests {
     try replica.edit(
       note.recordID, setting: ["title": .string("oat milk")], at: Date(timeIntervalSince1970: 20),
       syncEngine: &state)
-    var server = first
+    return (replica, state, note, first)
+  }
+
+  /// `version` as another device saved it since: a body added, at `t2`.
+  static func editedElsewhere(_ version: Record) -> Record {
+    var server = version
     server["body"] = .string("2 litres")
     server.recordChangeTag = "t2"
     server.clearChangedKeys()
+    return server
+  }
+
+  @Test("a fetched version merges over the last server version: the server's new key and the local edit both stay")
+  func fetchedVersionMergesOverTheAncestor() throws {
+    var (replica, state, note, first) = try Self.savedThenEdited()
+    let server = Self.editedElsewhere(first)
     replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [server], deletions: [])), syncEngine: &state)
     let merged = try #require(replica.store[note.recordID])
     #expect(merged["title"] == .string("oat milk") && merged["body"] == .string("2 litres"))
@@ -106,16 +120,7 @@ struct ZoneReplicaTests {
   @Test(
     "a conflict refused without the server's record keeps the change pending, held until a fetch brings that version")
   func conflictWithoutServerRecordWaitsForAFetch() throws {
-    var replica = try Self.replica()
-    var state = SyncEngine.State()
-    let note = try Self.note("n1", title: "milk")
-    try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
-    _ = Self.batch(&replica, &state)
-    let first = Self.saved(note, tag: "t1")
-    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [first])), syncEngine: &state)
-    try replica.edit(
-      note.recordID, setting: ["title": .string("oat milk")], at: Date(timeIntervalSince1970: 20),
-      syncEngine: &state)
+    var (replica, state, note, first) = try Self.savedThenEdited()
     let sent = try #require(Self.batch(&replica, &state)?.recordsToSave.first)
     // The engine removes what it sent; CloudKit refuses it, and its error lacks the server's record.
     state.remove(pendingRecordZoneChanges: [.saveRecord(note.recordID)])
@@ -127,10 +132,7 @@ struct ZoneReplicaTests {
     #expect(Self.batch(&replica, &state) == nil, "sent again before a fetch, it would only be refused again")
     #expect(replica.pendingWork(in: state).savesAwaitingFetch == [note.recordID])
 
-    var server = first
-    server["body"] = .string("2 litres")
-    server.recordChangeTag = "t2"
-    server.clearChangedKeys()
+    let server = Self.editedElsewhere(first)
     replica.handleEvent(.willFetchChanges, syncEngine: &state)
     replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [server], deletions: [])), syncEngine: &state)
     replica.handleEvent(.didFetchRecordZoneChanges(try Self.zone(), error: nil), syncEngine: &state)
