@@ -119,10 +119,10 @@ public protocol SyncClient: Sendable {
   /// - Parameter change: What changed.
   mutating func accountChanged(_ change: SyncEngine.AccountChange)
   /// What the app does with its local data when the account changes, which the oracles hold it to. The default,
-  /// ``AccountChangeResponse/deleteLocalData``, is what Apple asks; a client offering the choice reports the one its
+  /// `AccountChangePolicy.deleteLocalData`, is what Apple asks; a client offering the choice reports the one its
   /// setup made (``ClientSetup/accountChange``).
   var accountChangeResponse: AccountChangeResponse { get }
-  /// The user answers the question an account change asked (under ``AccountChangeResponse/ask``, the client halts
+  /// The user answers the question an account change asked (under `AccountChangePolicy.ask`, the client halts
   /// with ``HaltReason/accountChanged(_:)``): keep the records for the account signed in now, or delete them. Returns
   /// `false` when no question was open. The default asks nothing and returns `false`.
   /// - Parameter keepingData: `true` to keep the records for the current account.
@@ -176,7 +176,7 @@ extension SyncClient {
   public mutating func resetSync() {}
   /// Does nothing: the client ignores account changes.
   public mutating func accountChanged(_ change: SyncEngine.AccountChange) {}
-  /// ``AccountChangeResponse/deleteLocalData``, as Apple asks.
+  /// `AccountChangePolicy.deleteLocalData`, as Apple asks.
   public var accountChangeResponse: AccountChangeResponse { .deleteLocalData }
   /// Nothing was asked.
   public mutating func answerAccountQuestion(keepingData: Bool) -> Bool { false }

@@ -260,7 +260,7 @@ package struct UserHistory: Sendable {
     asking.contains(device) ? owner(of: device) : account(of: device)
   }
 
-  /// Notes the user of `device` answering the question an account change asked (``AccountChangeResponse/ask``). Either
+  /// Notes the user of `device` answering the question an account change asked (`AccountChangePolicy.ask`). Either
   /// way, what the device had not sent to the records' own account — what was written while the question was open
   /// included — never reaches it: withdrawn with every copy. A keep makes the records the current account's (the
   /// caller records each as a create of the user's).

@@ -37,7 +37,7 @@ public enum SimulationStep: Sendable, Hashable {
   /// The user on `device` signs in to the iCloud account `user` (a user record name such as `_user`), or signs out
   /// (`nil`); signing in to another account while signed in switches. An OS setting: it happens offline alike.
   case account(device: String, user: String?)
-  /// The user answers the question an account change asked (``AccountChangeResponse/ask``): keep the records for the
+  /// The user answers the question an account change asked (`AccountChangePolicy.ask`): keep the records for the
   /// account signed in now, or delete them.
   case answerAccount(device: String, keepingData: Bool)
   /// Virtual time moves `seconds` forward.
