@@ -55,15 +55,24 @@ struct AccountPrivacyCheck: Sendable {
     }
   }
 
-  /// What the devices show at the end, checked against the accounts they are signed in to: the violations found and
-  /// the values checked (the wire's are in ``violations`` already).
-  func shown(_ devices: [EndState.Device]) -> (violations: [InvariantViolation], checks: Int) {
+  /// What the devices show at the end, checked against the accounts they are signed in to — or, for a device signed
+  /// out that keeps its records for their account's return (`keptFor`), against that account: the violations found
+  /// and the values checked (the wire's are in ``violations`` already).
+  func shown(_ devices: [EndState.Device], keptFor: (String) -> String?) -> (
+    violations: [InvariantViolation], checks: Int
+  ) {
     var end = self
     end.violations = []
     end.checks = 0
     for device in devices {
+      let kept = device.account == nil ? keptFor(device.name) : nil
       for record in device.records {
-        end.check(record, account: device.account, where: "shown on \(device.name), signed in to the account")
+        end.check(
+          record, account: device.account ?? kept,
+          where: kept.map { _ in "kept on \(device.name), signed out, for the account" }
+            ?? (device.account == nil
+              ? "shown on \(device.name), signed out: the account"
+              : "shown on \(device.name), signed in to the account"))
       }
     }
     return (end.violations, end.checks)

@@ -67,12 +67,19 @@ extension Auditor {
         tally.fail(.convergence, Self.difference(device: device, server: server))
       }
     }
-    let acrossAccounts = privacy.shown(end.devices)
+    let kept = self.history
+    let acrossAccounts = privacy.shown(end.devices) { kept.keptThroughSignOut(by: $0) }
     tally.judged(.accountsKeptApart, acrossAccounts.checks)
     tally.violations += acrossAccounts.violations
     if rules.invariants.contains(.oneSidedChangesKept) {
       // Only keys users write carry unique values; bookkeeping fields (edit counts, stamps) repeat by design.
       tally.violations += staleOverwrites()
+    }
+    // A device left signed out, keeping its records for their account, has not sent what it holds: that account's
+    // database is not held to it.
+    var history = history
+    for device in end.devices where device.account == nil {
+      history.recordKeptAtEnd(device: device.name, time: .distantFuture)
     }
     // Each account's database is judged alone, against what users meant for it and the devices signed in to it.
     let accounts = Set([rules.owner]).union(history.accounts).union(end.otherAccounts.keys).sorted()

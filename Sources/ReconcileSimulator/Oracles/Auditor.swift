@@ -154,6 +154,9 @@ struct Auditor: WorldListener, Sendable {
     return values
   }
 
+  /// The account whose records `device` shows (``UserHistory/holdingAccount(of:)``).
+  func holdingAccount(of device: String) -> String? { history.holdingAccount(of: device) }
+
   /// The account a user's write on `device` is for now (``UserHistory/writingAccount(of:)``).
   func writingAccount(of device: String) -> String? { history.writingAccount(of: device) }
 

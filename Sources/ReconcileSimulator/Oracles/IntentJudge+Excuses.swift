@@ -7,7 +7,7 @@ import Reconcile
 /// themselves.
 extension IntentJudge {
   /// A device's deletion of the record landed unheard of (its answer lost, a stale copy after the device gave up, or a
-  /// duplicate), after a create made since: deletions carry no change tag, so a copy of the deletion still on its way
+  /// duplicate), after a create or a reviving edit made since: deletions carry no change tag, so a copy of the deletion still on its way
   /// deletes the new record, whoever created it, and no client can call it back. Or a device saved the record and never
   /// got the answer, and another device deleted or created it: the change feed
   /// reports a deletion the same whether it removed the unanswered save or an older record with the same ID, and a
@@ -16,7 +16,8 @@ extension IntentJudge {
   func unknowable(_ id: RecordID, actions: [UserHistory.Action]) -> SetAside? {
     if let deleters = history.unansweredDeletes[id],
       actions.contains(where: { create in
-        guard create.isCreate,
+        // A create, or an edit whose save re-created the record (under `.editWins`, an edit revives a deletion).
+        guard !create.isDelete,
           actions.contains(where: { $0.isDelete && deleters.contains($0.device) && $0.order < create.order }),
           let landed = timeline.firstSave(of: id, by: create.device, from: create.time, where: { _ in true })
         else { return false }

@@ -146,6 +146,9 @@ package struct UserHistory: Sendable {
   private var dataOwner: [String: String?] = [:]
   /// Devices whose app asks what to do with the records after an account change, until the user answers.
   private var asking: Set<String> = []
+  /// Devices signed out that keep their records for the account they belong to (`AccountChangePolicy`'s keep): what
+  /// they hold is that account's, waiting for it to sign in again.
+  private var keptThroughSignOut: [String: String] = [:]
   /// Per record, the devices that saved it and never got the answer (lost, or given up on): they cannot know whether
   /// the save landed.
   package private(set) var unansweredSaves: [RecordID: Set<String>] = [:]
@@ -248,6 +251,26 @@ package struct UserHistory: Sendable {
     }
     currentAccount[device] = .some(account)
     if let account, !asks { dataOwner[device] = .some(account) }
+    keptThroughSignOut[device] = response == .keepForSameAccount && account == nil ? owner : nil
+  }
+
+  /// The account whose records `device` shows: the one it is signed in to, or the records' own while its app asks what
+  /// to do with them, or keeps them through a sign-out for that account's return.
+  package func holdingAccount(of device: String) -> String? {
+    asking.contains(device) ? owner(of: device) : keptThroughSignOut[device] ?? account(of: device)
+  }
+
+  /// The account whose records `device`, signed out, keeps for its return (`AccountChangePolicy`'s keep); `nil` when
+  /// it is signed in or kept nothing.
+  package func keptThroughSignOut(by device: String) -> String? { keptThroughSignOut[device] }
+
+  /// The run ended with `device` signed out, keeping its records for their account: what it had not sent waits for
+  /// that account to sign in again, so the account's database is not held to it (the writes are withdrawn as if the
+  /// copy went at the end; what landed is judged as ever).
+  package mutating func recordKeptAtEnd(device: String, time: Date) {
+    guard let owner = keptThroughSignOut[device] else { return }
+    counter += 1
+    damage.append(Damage(order: counter, device: device, recordID: nil, time: time, account: owner))
   }
 
   /// The account whose data `device` holds (`nil`: none's).

@@ -142,29 +142,35 @@ struct AccountQuestionTests {
     #expect(healthy.passed, "\(healthy.violations)")
   }
 
-  /// `ask` under either fault profile that changes accounts and either delete policy. (`keep` is not swept here: the
-  /// judge's model of it is not yet whole — a device left signed out at the end, holding what it keeps for its
-  /// account, is blamed for records the server lacks and values it shows; both clients fail it within 20 seeds.)
-  static let cells: [(AccountChangeResponse, FaultProfile, DeletePolicy)] = [FaultProfile.hostile, .swarm].flatMap {
-    faults in [DeletePolicy.deleteWins, .editWins].map { (AccountChangeResponse.ask, faults, $0) }
+  /// `ask` (with the sync core, the built-in client that asks) and `keep` (with both built-in clients) under either
+  /// fault profile that changes accounts and either delete policy; the default, delete, is what every other sweep runs.
+  static let cells: [(AccountChangeResponse, ClientUnderTest, FaultProfile, DeletePolicy)] = [
+    (AccountChangeResponse.ask, ClientUnderTest.syncEngine), (.keepForSameAccount, .syncEngine),
+    (.keepForSameAccount, .reference),
+  ].flatMap { response, client in
+    [FaultProfile.hostile, .swarm].flatMap { faults in
+      [DeletePolicy.deleteWins, .editWins].map { (response, client, faults, $0) }
+    }
   }
 
   @Test(
-    "under account changes and faults, with users answering keep or delete, the sync core keeps every invariant",
+    "under account changes and faults, asking or keeping for the same account, the clients keep every invariant",
     arguments: cells)
-  func askUnderFaults(_ response: AccountChangeResponse, _ faults: FaultProfile, _ policy: DeletePolicy) {
+  func askUnderFaults(
+    _ response: AccountChangeResponse, _ client: ClientUnderTest, _ faults: FaultProfile, _ policy: DeletePolicy
+  ) {
     let budget = SweepBudget(unit: (20, 60), quick: (300, 60), full: (1_000, 60))
     // Account changes in every run: drawn among hostile's other faults, or swarm's.
     var configuration = SimulationConfiguration(
       steps: budget.steps, resolver: .fieldMerge, deletePolicy: policy, faults: faults)
-    configuration.client = .syncEngine
+    configuration.client = client
     configuration.accountChange = response
     configuration.faults.accountChanges = true
     let report = PropertyRunner(
       configuration: configuration, seeds: budget.seeds, maximumFailures: SweepDepth.current == .unit ? 1 : nil
     ).run()
     budget.report(
-      "account change \(response) \(policy) \(faults.name)", failures: report.failures.count,
+      "account change \(response) \(client) \(policy) \(faults.name)", failures: report.failures.count,
       detail: report.failures.compactMap(\.seed).prefix(10).map(String.init).joined(separator: " "))
     #expect(report.passed)
     #expect((report.runsReaching["accountChange"] ?? 0) > 0, "no device changed accounts: the sweep proves nothing")

@@ -50,8 +50,11 @@ extension Simulation {
   private mutating func removeZone(
     _ reason: SyncEngine.ZoneDeletion.Reason, by removal: (inout SimulatedServer) -> Void
   ) {
-    // The faults remove the primary account's zone: only devices signed in to it show its records.
-    let shown = clients.filter { accounts[$0.name] == Self.user }.map { (device: $0.name, records: $0.records) }
+    // The faults remove the primary account's zone: devices signed in to it show its records, and so do devices that
+    // keep them through a sign-out, or while their app asks what to do with them.
+    let shown = clients.filter { auditor.holdingAccount(of: $0.name) == Self.user }.map {
+      (device: $0.name, records: $0.records)
+    }
     let before = server.events.count
     removal(&server)
     observeServer()
