@@ -23,7 +23,8 @@ public struct ClientSetup: Sendable {
   public var zoneDeletion: ZoneDeletionResponse
   /// What the app does with its local data when the device's iCloud account changes; `.deleteLocalData` unless set.
   /// A client that offers the choice reports the one it made (``SyncClient/accountChangeResponse``), which the oracles
-  /// hold it to; the CKSyncEngine stand-in's example delegate deletes, as Apple's sample does, whatever this says.
+  /// hold it to: the `sync-engine` client runs the core's policy of this name, and `sync-engine-sample` deletes, as
+  /// Apple's sample does, whatever this says.
   public var accountChange: AccountChangeResponse = .deleteLocalData
   /// Deliberate mistakes to make, for showing that an invariant catches them; a client ignores those it does not
   /// model.

@@ -66,14 +66,13 @@ struct AccountPrivacyCheck: Sendable {
     end.checks = 0
     for device in devices {
       let kept = device.account == nil ? keptFor(device.name) : nil
-      for record in device.records {
-        end.check(
-          record, account: device.account ?? kept,
-          where: kept.map { _ in "kept on \(device.name), signed out, for the account" }
-            ?? (device.account == nil
-              ? "shown on \(device.name), signed out: the account"
-              : "shown on \(device.name), signed in to the account"))
-      }
+      // Each place reads on into "of ACCOUNT" (or "of no account").
+      let place =
+        kept != nil
+        ? "kept on \(device.name), signed out, as the data"
+        : device.account == nil
+          ? "shown on \(device.name), signed out, as the data" : "shown on \(device.name), signed in to the account"
+      for record in device.records { end.check(record, account: device.account ?? kept, where: place) }
     }
     return (end.violations, end.checks)
   }

@@ -257,7 +257,7 @@ package struct UserHistory: Sendable {
   /// The account whose records `device` shows: the one it is signed in to, or the records' own while its app asks what
   /// to do with them, or keeps them through a sign-out for that account's return.
   package func holdingAccount(of device: String) -> String? {
-    asking.contains(device) ? owner(of: device) : keptThroughSignOut[device] ?? account(of: device)
+    keptThroughSignOut[device] ?? writingAccount(of: device)
   }
 
   /// The account whose records `device`, signed out, keeps for its return (`AccountChangePolicy`'s keep); `nil` when

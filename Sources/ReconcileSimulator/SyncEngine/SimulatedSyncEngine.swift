@@ -246,19 +246,13 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   /// What the delegate does with local data when the account changes.
   public var accountChangeResponse: AccountChangeResponse { delegate.accountChangeResponse }
 
-  /// The delegate takes the user's answer; the app then replaces the engine by one started from no state (what was
-  /// fetched while the question was open was set aside), which fetches everything again and sends.
+  /// The delegate takes the user's answer; the app then replaces the engine by one started from no state, as for a
+  /// forced resync (what was fetched while the question was open was set aside), which fetches everything again and
+  /// sends what the answer left pending.
   public mutating func answerAccountQuestion(keepingData: Bool) -> Bool {
     guard delegate.answerAccountQuestion(keepingData: keepingData, syncEngine: &state) else { return false }
     haltReason = nil
-    abandonInFlight()
-    let answered = state
-    state = SyncEngine.State(SyncEngine.StateSerialization())
-    state.add(pendingDatabaseChanges: answered.pendingDatabaseChanges)
-    state.add(pendingRecordZoneChanges: answered.pendingRecordZoneChanges)
-    state.changed = true
-    persistStateIfChanged()
-    startNewEngine()
+    resetSync()
     requestSync()
     return true
   }

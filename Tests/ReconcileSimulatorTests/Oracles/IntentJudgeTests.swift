@@ -207,3 +207,55 @@ struct IntentJudgeTests {
   }
 
 }
+
+/// The judge's rule for a zone deletion devices answer by uploading again — a key may end with any holder's copy's
+/// value then — still requires one of those values: a client that uploads something no copy held is caught.
+@Suite("Oracles: after a reset, only a copy's value may come back")
+struct ReuploadedValueTests {
+  /// Uploads every record it re-creates after an encrypted-data reset with a title nobody wrote.
+  struct StaleUploader: ExampleSyncDelegateWrapper {
+    var inner: ExampleSyncDelegate
+    var sawReset = false
+    init(setup: ClientSetup) throws { inner = ExampleSyncDelegate(setup: setup) }
+    mutating func handleEvent(_ event: SyncEngine.Event, syncEngine: inout SyncEngine.State) {
+      if case .fetchedDatabaseChanges(let changes) = event,
+        changes.deletions.contains(where: { $0.reason == .encryptedDataReset })
+      {
+        sawReset = true
+      }
+      inner.handleEvent(event, syncEngine: &syncEngine)
+    }
+    mutating func nextRecordZoneChangeBatch(
+      _ context: SyncEngine.SendChangesContext, syncEngine: inout SyncEngine.State
+    ) -> SyncEngine.RecordZoneChangeBatch? {
+      guard var batch = inner.nextRecordZoneChangeBatch(context, syncEngine: &syncEngine) else { return nil }
+      if sawReset {
+        for index in batch.recordsToSave.indices where batch.recordsToSave[index].recordChangeTag == nil {
+          batch.recordsToSave[index]["title"] = .string("nobody wrote this")
+        }
+      }
+      return batch
+    }
+  }
+
+  @Test("a client that uploads a value no copy held after an encrypted-data reset is caught")
+  func valueNoCopyHeldIsCaught() throws {
+    let client = ClientUnderTest(name: "stale-uploader") { try SimulatedSyncEngine<StaleUploader>(setup: $0) }
+    let script = """
+      client stale-uploader
+      resolver field-merge
+      device add phone
+      device add mac
+      phone create Note/n1 title="milk"
+      quiesce
+      fault reset-encrypted-data
+      quiesce
+      expect invariants
+      """
+    let broken = try Simulation.replay(script, clients: [client])
+    #expect(broken.violations.contains { $0.invariant == .oneSidedChangesKept }, "\(broken.violations)")
+    let healthy = try Simulation.replay(
+      script.replacingOccurrences(of: "client stale-uploader", with: "client sync-engine"))
+    #expect(healthy.passed, "\(healthy.violations)")
+  }
+}
