@@ -88,6 +88,15 @@ public struct ReplicaMetadata: Sendable, Hashable, Codable {
   /// since: until it has said whether their zone went (and the record was uploaded again), nothing is sent; the
   /// next merge after that decides whether the edits merge or go.
   package var recreatedWhileUnsent: [RecordID: Bool] = [:]
+  /// For each record in ``recreatedWhileUnsent``, the version created anew that the fetch brought, not merged while
+  /// the decision waits: a deletion the user makes of the stale copy meanwhile is of the record the server no longer
+  /// has, and settles against this one (which stays) instead of being sent to delete it.
+  package var recreatedVersions: [RecordID: Record] {
+    get { undecidedRecreatedVersions ?? [:] }
+    set { undecidedRecreatedVersions = newValue.isEmpty ? nil : newValue }
+  }
+  /// Stored optional, so that metadata persisted by a release without it still decodes.
+  private var undecidedRecreatedVersions: [RecordID: Record]?
   /// Records uploaded again after their zone went, not yet saved or merged since: the last server version known
   /// before (in ``ancestors``) is still the ancestor of their first merge, so the user's unsent edits stand as
   /// changes and another device's upload of that same version changes nothing.

@@ -72,7 +72,12 @@ extension ZoneReplica {
       }
       // The feed reported no zone deletion: records found created anew were created by users; the next merge decides.
       for id in metadata.recreatedWhileUnsent.keys.sorted() {
-        metadata.recreatedWhileUnsent[id] = store[id] == nil ? nil : true
+        if store[id] == nil, metadata.recreatedVersions[id] != nil {
+          // The user deleted the stale copy while the decision waited: the deletion was of the record gone.
+          showRecreatedVersion(of: id, &syncEngine)
+        } else {
+          metadata.recreatedWhileUnsent[id] = store[id] == nil ? nil : true
+        }
       }
     case .willFetchRecordZoneChanges(let zone) where zone == zoneID:
       // A fetch from the beginning already under way (a crash struck between its pages) goes on collecting.

@@ -74,6 +74,7 @@ extension ZoneReplica {
     // The record a replacement was to overwrite is gone: the replacement is a new record now.
     metadata.replacing[id] = nil
     metadata.replacementKeys[id] = nil
+    metadata.recreatedVersions[id] = nil
     guard let local = store[id], local.recordChangeTag != nil else { return }
     if revivingPolicy == .editWins || flawed(.resaveDeleted),
       syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id))

@@ -76,9 +76,11 @@ extension ZoneReplica {
         // read it (a zone deletion it reports starts the zone over; otherwise the decision below is made then).
         guard metadata.recreatedWhileUnsent.removeValue(forKey: id) == true else {
           metadata.recreatedWhileUnsent[id] = false
+          metadata.recreatedVersions[id] = server
           undecided = true
           return local
         }
+        metadata.recreatedVersions[id] = nil
         // A user created it anew elsewhere: the unsent edits were to the deleted one, which `.deleteWins` lets go;
         // `.editWins` merges them into the new record as a create would.
         guard configuration.deletePolicy == .editWins else {

@@ -72,6 +72,11 @@ extension ZoneReplica {
   public mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws(ReplicaError) {
     guard let deleted = store.removeValue(forKey: id) else { throw .recordNotFound(id) }
     metadata.ancestors[id] = nil
+    if metadata.recreatedWhileUnsent[id] == true, metadata.recreatedVersions[id] != nil {
+      // The copy deleted is of a record the server no longer has: one created anew by a user elsewhere stands there.
+      showRecreatedVersion(of: id, &syncEngine)
+      return
+    }
     if let replaced = metadata.replacing.removeValue(forKey: id) {
       // A replacement deleted again: the record it replaced is still owed its deletion, and the replacement's save
       // may have landed.
@@ -95,6 +100,20 @@ extension ZoneReplica {
     metadata.deletions[id] = tombstone
     metadata.deletionsAwaitingFetch.insert(id)
     syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
+  }
+
+  /// The user deleted a stale copy of `id` while a record created anew elsewhere, fetched and left undecided, stands
+  /// on the server: the deletion, which carries no change tag, would take that other record, so it is not sent (nor
+  /// the stale copy's unsent edits); the new record is shown instead.
+  mutating func showRecreatedVersion(of id: RecordID, _ syncEngine: inout SyncEngine.State) {
+    metadata.recreatedWhileUnsent[id] = nil
+    guard let recreated = metadata.recreatedVersions.removeValue(forKey: id) else { return }
+    metadata.deletions[id] = nil
+    metadata.deletionsAwaitingFetch.remove(id)
+    syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id), .deleteRecord(id)])
+    if configuration.rule == .resolver { metadata.ancestors[id] = recreated }
+    store[id] = recreated
+    decide(.deletion(id, .deletionCancelled))
   }
 
   /// Writes what the merge rule reads: the schema's version and the resolver's bookkeeping (or the sample's date).

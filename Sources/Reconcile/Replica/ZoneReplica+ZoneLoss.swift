@@ -57,6 +57,7 @@ extension ZoneReplica {
     }
     metadata.zoneMissing = nil
     metadata.recreatedWhileUnsent = [:]
+    metadata.recreatedVersions = [:]
     metadata.zoneFetchStartsOver = true
     metadata.fullFetchSeen = nil
     if recreated {

@@ -141,6 +141,34 @@ struct ZoneReplicaTests {
     #expect(merged.recordChangeTag == "t2", "sent on the version that refused it")
   }
 
+  @Test(
+    "a deletion of a stale copy spares the record created anew under its ID, whether the feed had decided yet or not",
+    arguments: [true, false])
+  func deletionOfStaleCopySparesRecordCreatedAnew(deletedAfterTheFeed: Bool) throws {
+    var (replica, state, note, _) = try Self.savedThenEdited()
+    // Another device deleted the note and created a new one under its ID: another creation date.
+    let anew = Self.saved(try Self.note("n1", title: "bread"), tag: "t9", created: Date(timeIntervalSince1970: 30))
+    replica.handleEvent(.willFetchChanges, syncEngine: &state)
+    replica.handleEvent(
+      .fetchedDatabaseChanges(.init(modifications: [try Self.zone()], deletions: [])), syncEngine: &state)
+    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [anew], deletions: [])), syncEngine: &state)
+    replica.handleEvent(.didFetchRecordZoneChanges(try Self.zone(), error: nil), syncEngine: &state)
+    #expect(replica.store[note.recordID]?["title"] == .string("oat milk"), "undecided: the edited copy stays")
+    if deletedAfterTheFeed { replica.handleEvent(.didFetchChanges, syncEngine: &state) }
+    try replica.delete(note.recordID, at: Date(timeIntervalSince1970: 40), syncEngine: &state)
+    if !deletedAfterTheFeed { replica.handleEvent(.didFetchChanges, syncEngine: &state) }
+    // The next fetch finds nothing changed; the deletion, which carries no change tag, must not go.
+    for event in [
+      SyncEngine.Event.willFetchChanges, .fetchedDatabaseChanges(.init(modifications: [], deletions: [])),
+      .didFetchChanges,
+    ] {
+      replica.handleEvent(event, syncEngine: &state)
+    }
+    #expect(replica.store[note.recordID] == anew, "the record created anew is shown")
+    #expect(!state.pendingRecordZoneChanges.contains(.deleteRecord(note.recordID)))
+    #expect(Self.batch(&replica, &state) == nil)
+  }
+
   @Test("an action that cannot apply throws an error naming the note and changes nothing")
   func refusedActionsChangeNothing() throws {
     var replica = try Self.replica()
