@@ -7,7 +7,9 @@ package import Reconcile
 /// - An action *saw* an earlier action on the same device, unless the device's copy of the record was damaged between
 ///   the two (it threw the copy away and forgot what it had seen).
 /// - An action saw another device's action once that action had *landed* at or before the server version it was made
-///   on. A create saw what landed before it when the record was then gone from the server (it was made on nothing).
+///   on — across a zone deletion between the two, only if that version carries the write (a copy uploaded again
+///   brought it back). A create saw what landed before it when the record was then gone from the server (it was made
+///   on nothing).
 /// - A zone deletion saw an action that landed before it and that some device showed at that moment (a deletion: that
 ///   landed before it at all); an action saw a zone deletion it was made after (a create) or on a version after.
 ///
@@ -25,6 +27,8 @@ package struct Causality: Sendable {
   let contracts: [String: KeyContract]
   /// Landings already worked out: the judge asks for the same ones many times, and they never change.
   private let landings = LandingMemo()
+  /// Per record, the history positions of the zone deletions that took it.
+  private let zoneResets: [RecordID: [Int]]
 
   /// A model of one run's history.
   package init(
@@ -35,6 +39,10 @@ package struct Causality: Sendable {
     self.deletePolicy = deletePolicy
     self.contracts = contracts
     byRecord = Dictionary(grouping: history.actions, by: \.recordID)
+    zoneResets = timeline.versions.compactMapValues { versions in
+      let resets = versions.filter(\.isZoneReset).map(\.position)
+      return resets.isEmpty ? nil : resets
+    }
   }
 
   /// What the model orders: a user's action, or a zone deletion by another client.
@@ -86,7 +94,14 @@ package struct Causality: Sendable {
       let now = timeline.position(at: b.time)
       return landed <= now && (a.isDelete || !timeline.exists(a.recordID, at: now))
     }
-    return landed <= b.base && b.base > 0
+    guard landed <= b.base, b.base > 0 else { return false }
+    // A zone deletion between the landing and the version `b` was made on took the value with it: `b` saw it only if
+    // a copy uploaded again brought it back into that version.
+    guard let key, let resets = zoneResets[a.recordID], resets.contains(where: { $0 > landed && $0 <= b.base }),
+      let base = timeline.versions[a.recordID]?.last(where: { $0.position <= b.base })?.record
+    else { return true }
+    guard let written = a.writes[key] ?? nil else { return Observer.value(of: key, in: base) == nil }
+    return holds(base, key: key, written)
   }
 
   /// Where an action landed on the server: a create or edit at the first save by its device after it (carrying the

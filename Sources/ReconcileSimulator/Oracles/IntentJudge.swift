@@ -567,6 +567,14 @@ struct IntentJudge {
         })
     }
     if landedInLife(action) { return true }
+    // The create whose landing began it (every value it set overwritten before it was sent, perhaps): it defines
+    // the keys it left out.
+    if action.isCreate,
+      timeline.firstSave(of: action.recordID, by: action.device, from: action.time, where: { _ in true })?.position
+        == life.position
+    {
+      return true
+    }
     let madeInLife = action.time > life.time
     if madeInLife, action.isCreate || (action.base >= life.position && !action.buildsOnReplacement) { return true }
     guard !action.isCreate, action.base == 0 || action.buildsOnReplacement else { return false }

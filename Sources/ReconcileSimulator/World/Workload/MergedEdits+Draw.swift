@@ -47,7 +47,11 @@ extension MergedEdits {
     return name
   }
 
-  /// Inserts `label` as a piece at a position (half the time, when there are pieces) or deletes one.
+  /// An edit such as users make to a note, on `granularity`'s pieces: a quarter of draws append a piece at the end
+  /// (a line added to a list), a quarter change a piece in place (the first line's, half the time: a title fixed), a
+  /// quarter insert one piece or, for lines, paste a paragraph of two or three anywhere, and a quarter delete one.
+  /// A line text keeps whether it ends with a line break; a new one ends without one, as notes usually do, half the
+  /// time, so merges meet both kinds.
   private static func editText(
     _ current: FieldValue?, _ granularity: FieldMerge.TextGranularity, label: String,
     random: inout SimulationRandom
@@ -58,7 +62,8 @@ extension MergedEdits {
     let separator: String
     switch granularity {
     case .line:
-      pieces = text.split(separator: "\n").map(String.init)
+      pieces = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      if pieces.last == "" { pieces.removeLast() }
       separator = "\n"
     case .word:
       pieces = text.split(separator: " ").map(String.init)
@@ -67,13 +72,23 @@ extension MergedEdits {
       pieces = text.map(String.init)
       separator = ""
     }
+    let endsWithBreak = text.isEmpty ? random.below(2) == 0 : text.hasSuffix("\n")
     let piece = granularity == .character ? String(label.last ?? "x") : fresh(label, among: Set(pieces))
-    if pieces.isEmpty || random.below(2) == 0 {
-      pieces.insert(piece, at: random.below(pieces.count + 1))
-    } else {
-      pieces.remove(at: random.below(pieces.count))
+    switch pieces.isEmpty ? 0 : random.below(4) {
+    case 0: pieces.append(piece)
+    case 1:
+      let index = random.below(2) == 0 ? 0 : random.below(pieces.count)
+      let joiner = granularity == .line ? " " : "-"  // a word edited stays one word
+      pieces[index] = granularity == .character ? piece : fresh(piece + joiner + pieces[index], among: Set(pieces))
+    case 2:
+      var inserted = [piece]
+      if granularity == .line, random.below(2) == 0 {
+        for number in 0..<(1 + random.below(2)) { inserted.append(fresh("\(piece)+\(number)", among: Set(pieces))) }
+      }
+      pieces.insert(contentsOf: inserted, at: random.below(pieces.count + 1))
+    default: pieces.remove(at: random.below(pieces.count))
     }
     let joined = pieces.joined(separator: separator)
-    return granularity == .line && !joined.isEmpty ? joined + "\n" : joined
+    return granularity == .line && endsWithBreak && !joined.isEmpty ? joined + "\n" : joined
   }
 }
