@@ -72,7 +72,7 @@ struct CommandHelp: Sendable {
       name: "explore",
       summary: "run many seeds, shrink each failure to a script `replay` and `run` accept, report coverage",
       arguments: "[--seeds A..B] [--shard I/N] [simulation options] [--until-failures N] [--time-limit 10m] "
-        + "[--out DIR] [--json FILE] | explore merge A.json B.json … [--json FILE] [--partial]",
+        + "[--out DIR] [--json FILE] [--jobs N] [--quiet] | explore merge A.json B.json … [--json FILE] [--partial]",
       options: [
         ("--seeds A..B", "the seeds, A included, B excluded; N alone means 0..N (0..1000)"),
         ("--shard I/N", "run only the seeds whose remainder modulo N is I, for one job of a CI matrix"),
@@ -81,6 +81,7 @@ struct CommandHelp: Sendable {
         ("--time-limit T", "stop starting seeds after T (30s, 10m, 2h); the report says how far it got"),
         ("--out DIR", "where counterexample scripts go (.): one FILE.rcp per failure"),
         ("--json FILE", "also write the report as JSON, for `explore merge`"),
+        ("--jobs N", "seeds run at once (every core)"),
         ("--quiet", "no progress line"),
         ("merge … --partial", "accept reports that miss some shards (otherwise merge exits 1)"),
       ]),
@@ -102,4 +103,17 @@ struct CommandHelp: Sendable {
 
   /// The help of `name`, if it is a subcommand.
   static func named(_ name: String) -> CommandHelp? { all.first { $0.name == name } }
+
+  /// Parses `arguments` with exactly the options subcommand `name`'s help lists — an option followed by a word
+  /// (`--seeds A..B`) takes a value, one alone is a switch — so a command cannot take an option `--help` does not show.
+  static func parse(_ arguments: [String], as name: String) throws(CommandLineOptions.Problem) -> CommandLineOptions {
+    var valued: Set<String> = []
+    var switches: Set<String> = []
+    for entry in named(name)?.options ?? [] {
+      let words = entry.option.split(separator: " ")
+      guard let first = words.first, first.hasPrefix("--") else { continue }
+      if words.count > 1 { valued.insert(String(first)) } else { switches.insert(String(first)) }
+    }
+    return try CommandLineOptions(arguments, valued: valued, switches: switches)
+  }
 }

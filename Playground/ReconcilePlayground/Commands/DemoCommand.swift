@@ -26,7 +26,7 @@ enum DemoCommand {
     let options: CommandLineOptions
     let count = DemoScenario.all.count
     do {
-      options = try CommandLineOptions(arguments, valued: ["--scenario", "--script"], switches: ["--json"])
+      options = try CommandHelp.parse(arguments, as: "demo")
       if let word = options.positional.first { throw CommandLineOptions.Problem(description: "unexpected \(word)") }
       if options.values["--script"] != nil {
         let number = try options.integer("--script", default: 1, in: 1...count)

@@ -69,12 +69,7 @@ enum ExploreCommand {
     var quiet: Bool
 
     init(_ arguments: [String], environment: PlaygroundEnvironment) throws(CommandLineOptions.Problem) {
-      let options = try CommandLineOptions(
-        arguments,
-        valued: SimulationOptions.valued.union([
-          "--seeds", "--shard", "--until-failures", "--time-limit", "--out", "--json", "--jobs",
-        ]),
-        switches: ["--quiet"])
+      let options = try CommandHelp.parse(arguments, as: "explore")
       if let word = options.positional.first { throw CommandLineOptions.Problem(description: "unexpected \(word)") }
       configuration = try SimulationOptions.configuration(options, environment: environment)
       seeds = try Self.seeds(options.values["--seeds"] ?? "0..1000")

@@ -12,7 +12,7 @@ enum ReplayCommand {
   static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
     let options: CommandLineOptions
     do {
-      options = try CommandLineOptions(arguments, valued: [], switches: ["--json"])
+      options = try CommandHelp.parse(arguments, as: "replay")
     } catch {
       output.writeError("error: \(error)\n" + usage(environment))
       return ExitStatus.usage

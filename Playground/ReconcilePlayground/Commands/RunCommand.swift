@@ -13,7 +13,7 @@ enum RunCommand {
     let path: String
     var preamble: [String] = []
     do {
-      options = try CommandLineOptions(arguments, valued: ["--resolver", "--delete-policy"], switches: ["--quiet"])
+      options = try CommandHelp.parse(arguments, as: "run")
       guard options.positional.count == 1, let file = options.positional.first else {
         throw CommandLineOptions.Problem(
           description: options.positional.isEmpty ? "run needs a FILE" : "run takes one FILE")

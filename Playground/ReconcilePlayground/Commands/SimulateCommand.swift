@@ -15,8 +15,7 @@ enum SimulateCommand {
     let seed: UInt64
     let options: CommandLineOptions
     do {
-      options = try CommandLineOptions(
-        arguments, valued: SimulationOptions.valued.union(["--seed"]), switches: ["--json", "--trace"])
+      options = try CommandHelp.parse(arguments, as: "simulate")
       if let word = options.positional.first { throw CommandLineOptions.Problem(description: "unexpected \(word)") }
       let seedText = options.values["--seed"] ?? "1"
       guard let parsed = UInt64(seedText) else {

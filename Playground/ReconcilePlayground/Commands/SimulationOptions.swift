@@ -3,10 +3,6 @@ import ReconcileSimulator
 
 /// The options `simulate` and `explore` share: what world every seed runs in.
 enum SimulationOptions {
-  /// The options that take a value: those `--help` lists for the world (every one takes a value).
-  static let valued = Set(
-    CommandHelp.simulationOptions.compactMap { $0.option.split(separator: " ").first.map(String.init) })
-
   /// The configuration the options describe, with the defaults `--help` lists.
   /// - Parameters:
   ///   - options: The parsed command line.

@@ -26,6 +26,30 @@ struct PlaygroundCommandTests {
   }
 
   @Test(
+    "every option a subcommand's --help lists, it takes (explore's --jobs was missing from its help)",
+    arguments: ["demo", "run", "simulate", "explore", "replay"])
+  func helpListsWhatTheParserTakes(_ subcommand: String) {
+    let help = BufferedOutput()
+    _ = PlaygroundCommand.run(arguments: [subcommand, "--help"], output: help)
+    let listed = help.standardOutput.split(separator: "\n").compactMap { line -> String? in
+      let word = line.split(separator: " ").first.map(String.init) ?? ""
+      return line.hasPrefix("  --") ? word : nil
+    }
+    #expect(listed.count >= 1)
+    if subcommand == "explore" { #expect(listed.contains("--jobs")) }
+    for option in listed {
+      let out = BufferedOutput()
+      // A value the option may refuse, but not as unknown; two stray words stop every command before it runs.
+      _ = PlaygroundCommand.run(arguments: [subcommand, option, "0", "/no/such/file.rcp", "stray"], output: out)
+      #expect(!out.standardError.isEmpty, "\(subcommand) \(option) ran")
+      #expect(!out.standardError.contains("unknown option"), "\(subcommand) \(option): \(out.standardError)")
+    }
+    let unknown = BufferedOutput()
+    #expect(PlaygroundCommand.run(arguments: [subcommand, "--no-such-option"], output: unknown) == 2)
+    #expect(unknown.standardError.contains("unknown option --no-such-option"))
+  }
+
+  @Test(
     "an app's own command line names itself in every usage and help line",
     arguments: [
       ["--help"], ["explore", "--help"], ["simulate", "--sede", "3"], ["run"], ["inspect"], ["help", "replay"],
