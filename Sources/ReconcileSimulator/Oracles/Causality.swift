@@ -158,8 +158,10 @@ package struct Causality: Sendable {
     }
     guard let save else { return nil }
     // A removal (or any save) found after the device's own next create or delete of the record belongs to that new
-    // record: only a written value is unique enough to be found later.
-    if key == nil || (action.writes[key ?? ""] ?? nil) == nil,
+    // record: only a written value is unique enough to be found later — not a merged key's edit (an increment, a
+    // set's element), which a later record's value may carry as well.
+    if key == nil || (action.writes[key ?? ""] ?? nil) == nil
+      || key.map({ contract(for: $0).carriesEdit != nil }) == true,
       let next = byRecord[id]?.first(where: {
         $0.device == action.device && $0.order > action.order && ($0.isCreate || $0.isDelete)
       }), save.time > next.time, !inFlightPastUnsentDeletion(action, next: next, save: save)

@@ -559,12 +559,13 @@ struct IntentJudge {
     _ action: UserHistory.Action, since life: (position: Int, time: Date)?, among actions: [UserHistory.Action]
   ) -> Bool {
     guard let life else { return true }
-    // Landed in it: one of its values reached the server in the current life.
+    // Landed in it: one of its values reached the server in the current life — or, for a create, its record did (the
+    // values it set may have been overwritten by its device's later edits before it was sent).
     func landedInLife(_ action: UserHistory.Action) -> Bool {
       !action.isDelete
-        && action.writes.keys.contains(where: { key in
+        && (action.writes.keys.contains(where: { key in
           causality.landing(action, key: key).map { $0 >= life.position } ?? false
-        })
+        }) || action.isCreate && (causality.landing(action, key: nil).map { $0 >= life.position } ?? false))
     }
     if landedInLife(action) { return true }
     // The create whose landing began it (every value it set overwritten before it was sent, perhaps): it defines
