@@ -110,6 +110,12 @@ extension ZoneReplica {
         applyDeletion(of: id, &syncEngine)
       }
     }
+    // A record created anew that the listing left out is gone too: a deletion of the stale copy has nothing to
+    // settle against.
+    for id in metadata.recreatedVersions.keys.sorted() where !seen.contains(id) {
+      metadata.recreatedVersions[id] = nil
+      if store[id] == nil { metadata.recreatedWhileUnsent[id] = nil }
+    }
     // A deletion of a record the server no longer has is moot: sent later, it could only delete a record created
     // anew under the same ID. Unless this device's save of it is still in doubt: a copy may land yet, so the deletion
     // is remembered, to delete that copy once fetched (or to be replaced by a record the user creates again).
