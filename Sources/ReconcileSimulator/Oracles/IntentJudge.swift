@@ -287,9 +287,12 @@ struct IntentJudge {
       // A device that could not learn why its zone went (a deletion devices answer by uploading again), acting on its
       // old copy after the deletion, may merge the whole copy, every key's old values with it, into the record the
       // other devices uploaded.
+      // So may one whose zone's deletion for the user deleting everything was masked, before it read the feed, by a
+      // deletion for another reason: it answered that one, and uploaded its old copy whole.
       let oldCopyMayReturn = writes.contains { write in
         reuploadMayLose(write) == .zoneDeletionReasonLost
           && history.resets.contains { !$0.wipes && write.base < $0.position && $0.time < write.time }
+          || history.resets.contains { write.base < $0.position && history.reasonMasked(by: write.device, for: $0) }
       }
       let writers = writes.filter { $0.decides(key) && !keyWithdrawn($0, key: key) }
       let latest = latestWrites(writers, key: key)

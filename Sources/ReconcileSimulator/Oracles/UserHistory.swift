@@ -213,6 +213,15 @@ package struct UserHistory: Sendable {
     return feedCompactions.contains { ($0.device == nil || $0.device == device) && $0.time > before && $0.time < after }
   }
 
+  /// Whether `device` could not learn that its zone's deletion at `wipe` stood for the user deleting every record:
+  /// a later deletion for a reason that does not (an encrypted-data reset) came before its first read of the feed
+  /// after it, and the feed reports a zone's last deletion only.
+  package func reasonMasked(by device: String, for wipe: ZoneReset) -> Bool {
+    guard wipe.wipes else { return false }
+    let after = databaseReads[device]?.first { $0 > wipe.time } ?? .distantFuture
+    return resets.contains { !$0.wipes && $0.position > wipe.position && $0.time < after }
+  }
+
   package mutating func recordDamage(device: String, recordID: RecordID, time: Date) {
     counter += 1
     damage.append(Damage(order: counter, device: device, recordID: recordID, time: time, account: account(of: device)))
