@@ -539,7 +539,12 @@ struct IntentJudge {
         else { return false }
         // The deletion aimed at a server version — the one the device showed, or one it had saved — and that version
         // was still there, undeleted, when the create landed.
-        let saved = timeline.firstSave(of: id, by: delete.device, from: .distantPast, where: { _ in true })
+        // (One saved before the device acted on the record again: a save of what it did since is no aim of it.)
+        let saved = timeline.firstSave(of: id, by: delete.device, from: .distantPast, where: { _ in true }).flatMap {
+          save in
+          actions.contains { $0.device == delete.device && $0.order > delete.order && $0.time < save.time }
+            ? nil : save
+        }
         // A save on its way when the user deleted the record (its own create, say) lands after the deletion was made,
         // and is still the version the deletion aims at.
         let aimedAt =
