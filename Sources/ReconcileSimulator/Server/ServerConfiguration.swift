@@ -5,7 +5,8 @@ extension SimulatedServer {
   public struct Limits: Sendable, Hashable {
     /// The most saves plus deletes in one request; 400 as CloudKit's guideline.
     public var maximumBatchItems: Int
-    /// The most record data in one request, counted as `Record/dataSize`; 2 MB.
+    /// The most record data in one request of two items or more, counted as `Record/dataSize`; 2 MB. A request of
+    /// one record is never refused for its size (CloudKit's limit on a record is below the one on a request).
     public var maximumBatchBytes: Int
     /// The most changes in one page of a change feed when the client sets no `resultsLimit`.
     public var changesPageSize: Int

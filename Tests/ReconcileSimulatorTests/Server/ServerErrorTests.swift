@@ -24,6 +24,18 @@ struct ServerErrorTests {
     #expect(reply.failures[huge.recordID]?.code == 27)
   }
 
+  @Test("under a shrunk request limit, a record alone is never refused for its bytes; two that exceed it together are")
+  func recordAloneAlwaysFits() throws {
+    var configuration = SimulatedServer.Configuration(throttle: nil, recordsEvents: true)
+    configuration.limits.maximumBatchBytes = 400
+    var fixture = try ServerFixture(configuration: configuration)
+    let text = String(repeating: "x", count: 300)
+    let alone = try fixture.note("alone", ["body": .string(String(repeating: "y", count: 900))])
+    #expect(try fixture.save([alone]).failures.isEmpty, "a record alone is split no further")
+    let pair = try ["a", "b"].map { try fixture.note($0, ["body": .string(text)]) }
+    #expect(throws: ServerError.self) { try fixture.save(pair) }
+  }
+
   @Test("a record of exactly 1 MB of data is saved; one byte more is limitExceeded naming both sizes, and not stored")
   func oneMegabyteBoundary() throws {
     var fixture = try ServerFixture()
