@@ -171,9 +171,10 @@ extension IntentJudge {
     // A create landed when its record reached the server, even with values a later edit had already changed; for
     // existence, an edit landed when any save of it did. Either save must have landed before the device acted on the
     // record again after the damage: a later one may carry only what it did then, on the copy fetched again.
-    if action.isCreate || forExistence, let save = causality.landing(action, key: nil) {
-      let next = byRecord[action.recordID]?.first { $0.device == action.device && $0.order > damage.order }
-      if next.map({ save <= timeline.position(at: $0.time) }) ?? true { return false }
+    let next = byRecord[action.recordID]?.first { $0.device == action.device && $0.order > damage.order }
+    func beforeNext(_ save: Int) -> Bool { next.map { save <= timeline.position(at: $0.time) } ?? true }
+    if action.isCreate || forExistence, let save = causality.landing(action, key: nil), beforeNext(save) {
+      return false
     }
     if action.isCreate { return true }
     // A written value proves its landing. A removal is proven by a save of the device's, made before the device acted
@@ -183,8 +184,13 @@ extension IntentJudge {
     // removal — even when it landed after the damage, having been on its way, and even when the edit's own values
     // did not land because a later edit overwrote them before they were sent. A save merely without the key proves
     // nothing: one sent before the removal may land after it.
+    // (A merged key's edit — an increment, a set's element — is not unique: only a save before the device acted
+    // again proves it, as for a create.)
     let valued = action.writes.compactMap { $0.value == nil ? nil : $0.key }
-    if valued.contains(where: { causality.landing(action, key: $0) != nil && landingProves(action, key: $0) }) {
+    if valued.contains(where: { key in
+      guard let save = causality.landing(action, key: key), landingProves(action, key: key) else { return false }
+      return causality.contract(for: key).carriesEdit == nil || beforeNext(save)
+    }) {
       return false
     }
     let removed = action.writes.compactMap { $0.value == nil ? $0.key : nil }
