@@ -98,7 +98,9 @@ struct IntentJudge {
         optionallyWithdrawn($0, revived: revived) && inEpoch($0, since: life, among: actions)
       }
       if invariants.contains(.oneSidedChangesKept) {
-        judgeKeys(id, writes: writes, optional: optional, final: final, into: &tally)
+        judgeKeys(
+          id, writes: writes, optional: optional, inherited: inheritedWrites(id, life: life, actions: actions, writes),
+          final: final, into: &tally)
       }
       if invariants.contains(.highestEditCountKept) { judgeEditCount(id, epoch: epoch, final: final, into: &tally) }
       if invariants.contains(.latestStampKept) { judgeStamps(id, epoch: epoch, final: final, into: &tally) }
@@ -274,9 +276,32 @@ struct IntentJudge {
 
   // MARK: Keys
 
+  /// Per key, the writes of the life a create replaced that still count: the replacing create, made by an app that did
+  /// not know the key (a newer app wrote it), could not remove it, so the key kept the value they left there.
+  private func inheritedWrites(
+    _ id: RecordID, life: (position: Int, time: Date)?, actions: [UserHistory.Action], _ writes: [UserHistory.Action]
+  ) -> [String: [UserHistory.Action]] {
+    guard let life,
+      let creator = actions.first(where: { create in
+        create.isCreate
+          && timeline.firstSave(of: id, by: create.device, from: create.time, where: { _ in true })?.position
+            == life.position
+      }), creator.knownKeys != nil
+    else { return [:] }
+    let current = Set(writes.map(\.order))
+    var inherited: [String: [UserHistory.Action]] = [:]
+    for action in actions where !action.isDelete && !current.contains(action.order) && !withdrawn(action) {
+      for key in action.writes.keys where !creator.decides(key) {
+        guard let landed = causality.landing(action, key: key), landed <= life.position else { continue }
+        inherited[key, default: []].append(action)
+      }
+    }
+    return inherited
+  }
+
   private func judgeKeys(
-    _ id: RecordID, writes: [UserHistory.Action], optional: [UserHistory.Action], final: Record,
-    into tally: inout InvariantTally
+    _ id: RecordID, writes: [UserHistory.Action], optional: [UserHistory.Action],
+    inherited: [String: [UserHistory.Action]] = [:], final: Record, into tally: inout InvariantTally
   ) {
     // Every user key of the final record is judged, with the keys this life's writes name: a key only an earlier life
     // wrote was removed by the create that began this one.
@@ -294,7 +319,7 @@ struct IntentJudge {
           && history.resets.contains { !$0.wipes && write.base < $0.position && $0.time < write.time }
           || history.resets.contains { write.base < $0.position && history.reasonMasked(by: write.device, for: $0) }
       }
-      let writers = writes.filter { $0.decides(key) && !keyWithdrawn($0, key: key) }
+      let writers = (writes + (inherited[key] ?? [])).filter { $0.decides(key) && !keyWithdrawn($0, key: key) }
       let latest = latestWrites(writers, key: key)
       guard !latest.isEmpty else { continue }
       let ended = Observer.value(of: key, in: final)
