@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the example app package beside Reconcile (Examples/NotesCommandLine: its own sync client and resolver, and
+# Builds the example app package beside Reconcile (Examples/NotesCommandLine: its own sync clients and resolver, and
 # its own reconcile-playground in three lines) and runs the playground's commands on them through it: explore sharded
 # and merged, a counterexample found, written and replayed, simulate and run. Fails on the first surprise.
 set -euo pipefail
@@ -48,6 +48,13 @@ if [ -x "$builtin" ]; then  # the project's own playground does not know the app
   expect_output "unknown client 'forgetful-notes'"
   expect_output "PlaygroundCommand.main(clients:resolvers:)"
 fi
+# The article's app over a store of its own (rows of encoded bytes, read back at every launch), under both delete
+# policies and the hostile profile: accounts, resets, purges, torn crashes.
+for policy in deleteWins editWins; do
+  expect_status 0 "$own" explore --seeds 0..60 --steps 60 --client notes-app --resolver field-merge --clock-skew 0 \
+    --faults hostile --delete-policy "$policy" --until-failures 0 --quiet
+  expect_output "all passed"
+done
 expect_status 0 "$own" simulate --seed 3 --steps 60 --client mini-notes --resolver notes-merge --clock-skew 0
 expect_output "no invariant violated"
 echo "check-own-command-line: an app's own client and resolver explored, sharded, merged and replayed through its own command line"

@@ -1,4 +1,4 @@
 import NotesSync
 import ReconcilePlayground
 
-PlaygroundCommand.main(clients: [.miniNotes, .forgetfulNotes], resolvers: [.notesMerge])
+PlaygroundCommand.main(clients: [.miniNotes, .forgetfulNotes, .notesApp], resolvers: [.notesMerge])
