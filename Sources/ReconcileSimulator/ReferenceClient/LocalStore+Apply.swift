@@ -15,6 +15,8 @@ extension LocalStore {
         }
       }
     }
+    decisions.append(
+      .fetched(saved: changes.changed.map(\.recordID), deleted: changes.deleted.map(\.recordID)))
     for record in Self.parentsFirst(changes.changed) {
       if let tag = storage.uploadsToWithdraw.removeValue(forKey: record.recordID), tag == record.recordChangeTag {
         // This device's own upload of an old copy, landed after the user deleted their data: it goes.
@@ -61,6 +63,7 @@ extension LocalStore {
         storage.pending.remove(id)
         storage.tombstones.remove(id)
         storage.records[id] = LocalRecord(lastKnownServer: server, current: server)
+        decisions.append(.deletion(id, .deletionCancelled))
         return nil
       }
       var pending =
@@ -73,8 +76,10 @@ extension LocalStore {
         storage.pending.remove(id)
         storage.tombstones.remove(id)
         storage.records[id] = LocalRecord(lastKnownServer: server, current: kept)
+        decisions.append(.deletion(id, .deletionCancelled))
       } else {
         storage.resurrectionsBlocked += 1
+        decisions.append(.deletion(id, .deletionStands))
       }
       return nil
     }
@@ -90,6 +95,7 @@ extension LocalStore {
       {
         storage.pending.enqueue(id, .delete)
         storage.resurrectionsBlocked += 1
+        decisions.append(.deletion(id, .deletionStands))
         return nil
       }
       // This device's own save, delayed past its deletion here (it was last written by this device, which deleted
@@ -99,6 +105,7 @@ extension LocalStore {
       if storage.tombstones[id] != nil, server.modifiedByDevice == configuration.name {
         storage.pending.enqueue(id, .delete)
         storage.resurrectionsBlocked += 1
+        decisions.append(.deletion(id, .deletionStands))
         return nil
       }
       storage.tombstones.remove(id)
@@ -158,6 +165,7 @@ extension LocalStore {
       var known = tombstone
       known.creationDate = local.current.creationDate
       storage.tombstones.insert(known)
+      decisions.append(.deletion(id, .removedLocally))
       return
     }
     var edited = local.current
@@ -166,7 +174,13 @@ extension LocalStore {
       settle(.recreate(edited.withoutSystemFields), for: local)
       return
     }
-    settle(revivingPolicy.resolveFetchedDeletion(tombstone, of: edited), for: local)
+    let resolution = revivingPolicy.resolveFetchedDeletion(tombstone, of: edited)
+    settle(resolution, for: local)
+    switch resolution {
+    case .deleted: decisions.append(.deletion(id, .removedLocally))
+    case .recreate: decisions.append(.deletion(id, .revivedByUnsentEdits))
+    case .keep: break
+    }
   }
 
   /// The delete policy for an edit meeting a deletion (``ClientDefect/dropRevivingEdits`` ignores `.editWins`).

@@ -24,7 +24,8 @@ struct NotesAppDelegate: SyncEngineDelegate {
   /// The bookkeeping as last written to disk: read back at every launch.
   private(set) var savedMetadata = Data()
 
-  init(configuration: ReplicaConfiguration, rows: NoteRows = NoteRows(), metadata: ReplicaMetadata = ReplicaMetadata()) {
+  init(configuration: ReplicaConfiguration, rows: NoteRows = NoteRows(), metadata: ReplicaMetadata = ReplicaMetadata())
+  {
     replica = ZoneReplica(configuration: configuration, store: rows, metadata: metadata)
     persist()
   }
@@ -114,5 +115,7 @@ public struct SimulatedNotesApp: SimulatedSyncEngineDelegate {
 
 extension ClientUnderTest {
   /// The notes app over its own table, in a simulated CKSyncEngine.
-  public static let notesApp = ClientUnderTest(name: "notes-app") { try SimulatedSyncEngine<SimulatedNotesApp>(setup: $0) }
+  public static let notesApp = ClientUnderTest(name: "notes-app") {
+    try SimulatedSyncEngine<SimulatedNotesApp>(setup: $0)
+  }
 }
