@@ -56,6 +56,9 @@ package struct LocalRecord: Sendable, Hashable {
   /// (Before it landed, its last known version is the old zone's, which another device's record under the same ID in
   /// the new zone is not.)
   var uploadedAgain = false
+  /// Whether this copy from a zone since deleted merged into the new zone's version and that merge waits to land:
+  /// landed, it is an upload of the old copy like any other (``uploadedAgain``).
+  var mergedUploadPending = false
   /// Whether the stored copies were damaged behind the device's back: the seal is broken for good.
   private var sealBroken = false
 

@@ -121,6 +121,7 @@ extension LocalStore {
       updated.current = server
       updated.reuploadAncestor = nil
       updated.uploadedAgain = false
+      updated.mergedUploadPending = false
       storage.records[id] = updated
       return nil
     }
@@ -314,6 +315,8 @@ extension LocalStore {
     decisions.append(
       .merged(SyncDecision.Merge(client: local.current, ancestor: ancestor, server: server, result: merged)))
     local.lastKnownServer = server
+    // An old copy merged into the new zone's version is still an upload of that copy until it lands.
+    local.mergedUploadPending = local.reuploadAncestor != nil && !merged.changedKeys.isEmpty
     local.reuploadAncestor = nil
     local.uploadedAgain = false
     local.current = merged

@@ -407,7 +407,8 @@ extension SimulatedDevice {
       if drops {
         // Copies from an older zone this device uploaded again raced this deletion, which stands for the user's: they
         // go, from the server too when an upload of them landed in the zone created since (the listing says).
-        for (id, local) in storage.records where local.reuploadAncestor != nil || local.uploadedAgain {
+        for (id, local) in storage.records
+        where local.reuploadAncestor != nil || local.uploadedAgain || local.mergedUploadPending {
           storage.records[id] = nil
           storage.pending.remove(id)
           if local.uploadedAgain, let tag = local.lastKnownServer?.recordChangeTag {
@@ -489,10 +490,11 @@ extension SimulatedDevice {
     }
     observeStamps(of: saved)
     storage.staleSavesInDoubt.remove(id)
-    if local.reuploadAncestor != nil {
+    if local.reuploadAncestor != nil || local.mergedUploadPending {
       // Landed in the zone created since: the new zone's version is the one its next merge starts from.
       local.uploadedAgain = true
       local.reuploadAncestor = nil
+      local.mergedUploadPending = false
     }
     local.unacknowledgedSaves = []
     local.replacesDeleted = false
