@@ -67,13 +67,15 @@ extension LocalStore {
     if tombstone.recordChangeTag == nil, local.replacesDeleted {
       tombstone.recordChangeTag = local.replacedDeletion?.recordChangeTag
     }
-    storage.tombstones.insert(tombstone)
     if local.inDoubt { storage.staleSavesInDoubt.insert(id) }
     // A record re-created here after a deletion still owes the server that deletion.
-    let unsent =
-      (!local.sent && !local.replacesDeleted && !local.replacesDiscardedCopy)
-      || configuration.defects.contains(.dropUnacknowledgedDeletes)
-    if local.lastKnownServer == nil && local.current.recordChangeTag == nil && unsent {
+    let neverSent = !local.sent && !local.replacesDeleted && !local.replacesDiscardedCopy
+    let unsent = neverSent || configuration.defects.contains(.dropUnacknowledgedDeletes)
+    let localOnly = local.lastKnownServer == nil && local.current.recordChangeTag == nil
+    // A record no save of which ever left the device leaves no tombstone: no copy of it can land, so a fetched record
+    // under its ID — even this device's own save from before its data was deleted — is another record.
+    if !(localOnly && neverSent) { storage.tombstones.insert(tombstone) }
+    if localOnly && unsent {
       storage.pending.remove(id)
     } else {
       storage.pending.enqueue(id, .delete)
