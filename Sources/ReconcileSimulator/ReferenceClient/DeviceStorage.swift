@@ -48,9 +48,16 @@ package struct DeviceStorage: Sendable, Hashable {
   /// leaves out goes, handed to the app first.
   var listingDrops: SyncEngine.ZoneDeletion.Reason?
   /// Copies from an older zone this device uploaded again, dropped for a later deletion that stands for the user's,
-  /// each with the change tag its upload got: the zone created since holds that very version only if the upload raced
-  /// the deletion, so the listing of it from the beginning decides whether the device deletes it there.
-  var uploadsToWithdraw: [RecordID: String] = [:]
+  /// each with the change tag and creation date its upload got: the zone created since holds that very version only if
+  /// the upload raced the deletion, so the listing of it from the beginning decides whether the device deletes it
+  /// there — under `.deleteWins` also once another device edited it since (the same creation date: an edit of the
+  /// raced copy, which the deletion beats), never a record created anew.
+  var uploadsToWithdraw: [RecordID: Upload] = [:]
+  /// What an upload of a copy got from the server: its change tag and the record's creation date.
+  struct Upload: Sendable, Hashable {
+    var tag: String
+    var created: Date?
+  }
   /// Whether the fetch from the beginning under way decides what went with a zone deleted and created again, under a
   /// response that uploads local data again: the acknowledged records it leaves out are uploaded again, not dropped.
   var reuploadUnseen = false

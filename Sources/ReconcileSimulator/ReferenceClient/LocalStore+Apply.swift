@@ -18,8 +18,12 @@ extension LocalStore {
     decisions.append(
       .fetched(saved: changes.changed.map(\.recordID), deleted: changes.deleted.map(\.recordID)))
     for record in Self.parentsFirst(changes.changed) {
-      if let tag = storage.uploadsToWithdraw.removeValue(forKey: record.recordID), tag == record.recordChangeTag {
-        // This device's own upload of an old copy, landed after the user deleted their data: it goes.
+      if let upload = storage.uploadsToWithdraw.removeValue(forKey: record.recordID),
+        upload.tag == record.recordChangeTag
+          || configuration.deletePolicy == .deleteWins && upload.created != nil && upload.created == record.creationDate
+      {
+        // This device's own upload of an old copy, landed after the user deleted their data (and under `.deleteWins`
+        // any edit of it since, which the deletion beats): it goes.
         storage.pending.enqueue(record.recordID, .delete)
         storage.fullFetchSeen?.insert(record.recordID)
         continue

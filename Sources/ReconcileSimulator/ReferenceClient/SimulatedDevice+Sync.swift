@@ -411,8 +411,8 @@ extension SimulatedDevice {
         where local.reuploadAncestor != nil || local.uploadedAgain || local.mergedUploadPending {
           storage.records[id] = nil
           storage.pending.remove(id)
-          if local.uploadedAgain, let tag = local.lastKnownServer?.recordChangeTag {
-            storage.uploadsToWithdraw[id] = tag
+          if local.uploadedAgain, let known = local.lastKnownServer, let tag = known.recordChangeTag {
+            storage.uploadsToWithdraw[id] = DeviceStorage.Upload(tag: tag, created: known.creationDate)
           }
         }
       } else {
