@@ -72,9 +72,11 @@ extension LocalStore {
     let neverSent = !local.sent && !local.replacesDeleted && !local.replacesDiscardedCopy
     let unsent = neverSent || configuration.defects.contains(.dropUnacknowledgedDeletes)
     let localOnly = local.lastKnownServer == nil && local.current.recordChangeTag == nil
-    // A record no save of which ever left the device leaves no tombstone: no copy of it can land, so a fetched record
-    // under its ID — even this device's own save from before its data was deleted — is another record.
-    if !(localOnly && neverSent) { storage.tombstones.insert(tombstone) }
+    // A record no save of which ever left the device (none sent, refused or unanswered) leaves no tombstone: no copy
+    // of it can land, so a fetched record under its ID — even this device's own save from before its data was
+    // deleted — is another record.
+    let noSaveLeft = neverSent && !local.inDoubt && local.unacknowledgedSaves.isEmpty
+    if !(localOnly && noSaveLeft) { storage.tombstones.insert(tombstone) }
     if localOnly && unsent {
       storage.pending.remove(id)
     } else {
