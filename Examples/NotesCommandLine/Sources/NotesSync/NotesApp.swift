@@ -51,6 +51,7 @@ public struct SimulatedNotesApp: SimulatedSyncEngineDelegate {
   var app: NotesAppDelegate
   var clockOffset: TimeInterval
 
+  /// The app on a new device, configured as the run's setup says.
   public init(setup: ClientSetup) throws {
     let configuration = ReplicaConfiguration(
       zoneID: setup.zoneID, deviceName: setup.name, resolver: FieldMerge(.server, overrides: ["tags": .listUnion]),
@@ -60,14 +61,17 @@ public struct SimulatedNotesApp: SimulatedSyncEngineDelegate {
     clockOffset = setup.clockOffset
   }
 
+  /// Hands the engine's event to the app's delegate.
   public mutating func handleEvent(_ event: SyncEngine.Event, syncEngine: inout SyncEngine.State) {
     app.handleEvent(event, syncEngine: &syncEngine)
   }
 
+  /// The app's delegate builds the next batch.
   public mutating func nextRecordZoneChangeBatch(
     _ context: SyncEngine.SendChangesContext, syncEngine: inout SyncEngine.State
   ) -> SyncEngine.RecordZoneChangeBatch? { app.nextRecordZoneChangeBatch(context, syncEngine: &syncEngine) }
 
+  /// The engine state the app last wrote.
   public var stateSerialization: SyncEngine.StateSerialization? { app.replica.metadata.stateSerialization }
 
   /// Launched again from the disk: the rows as they are, the bookkeeping as last written.
@@ -76,30 +80,41 @@ public struct SimulatedNotesApp: SimulatedSyncEngineDelegate {
     app = NotesAppDelegate(configuration: app.replica.configuration, rows: app.replica.store, metadata: metadata)
   }
 
+  /// What the list shows.
   public var records: [Record] { app.replica.store.records }
+  /// One note as the app shows it.
   public func record(_ id: RecordID) -> Record? { app.replica.store[id] }
+  /// Why the app stopped syncing, if it did.
   public var haltReason: HaltReason? { app.replica.halt.map(HaltReason.init) }
+  /// A new app version is installed.
   public mutating func upgrade(to schema: Schema?) {
     app.replica.upgrade(to: schema)
     app.persist()
   }
+  /// The device's clock jumps.
   public mutating func jumpClock(by seconds: TimeInterval) { clockOffset += seconds }
+  /// The user resets sync: the replica keeps what the old engine had pending.
   public mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State) {
     app.replica.resetSync(replacing: old, syncEngine: &syncEngine)
     app.persist()
   }
+  /// What the app handed over before deleting it.
   public var localDataDeletions: [LocalDataDeletion] { app.replica.discarded }
+  /// The app's account policy.
   public var accountChangeResponse: AccountChangeResponse { app.replica.configuration.accountChange }
+  /// The user answers the account question.
   public mutating func answerAccountQuestion(keepingData: Bool, syncEngine: inout SyncEngine.State) -> Bool {
     defer { app.persist() }
     return app.replica.resolveAccountChange(keepingData: keepingData, syncEngine: &syncEngine)
   }
 
+  /// The user writes a new note.
   public mutating func create(_ record: Record, at now: Date, syncEngine: inout SyncEngine.State) throws {
     try app.replica.create(record, at: now.addingTimeInterval(clockOffset), syncEngine: &syncEngine)
     app.persist()
   }
 
+  /// The user changes some of a note's fields.
   public mutating func edit(
     _ id: RecordID, setting values: [String: FieldValue?], at now: Date, syncEngine: inout SyncEngine.State
   ) throws {
@@ -107,6 +122,7 @@ public struct SimulatedNotesApp: SimulatedSyncEngineDelegate {
     app.persist()
   }
 
+  /// The user deletes a note.
   public mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws {
     try app.replica.delete(id, at: now.addingTimeInterval(clockOffset), syncEngine: &syncEngine)
     app.persist()
