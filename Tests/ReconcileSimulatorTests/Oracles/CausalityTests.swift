@@ -56,6 +56,16 @@ private struct SyntheticRun {
     log(device, .deleted(id, recordType: "Note"))
   }
 
+  /// The zone goes with an encrypted-data reset (devices upload what they hold again); returns the history position.
+  @discardableResult mutating func zoneReset() -> Int {
+    let position = events.count + 1
+    events.append(
+      ServerEvent(
+        sequence: position, time: tick(), client: nil, owner: Self.owner,
+        kind: .zoneDeleted(id.zoneID, reason: .encryptedDataReset)))
+    return position
+  }
+
   private mutating func log(_ device: String, _ kind: ServerEvent.Kind) -> Int {
     let position = events.count + 1
     events.append(
@@ -176,6 +186,26 @@ struct CausalityTests {
         let partial = run.saved(by: "d1", ["title": "b", "color": "red"])
         run.saved(by: "d1", ["title": "b", "color": "blue"])
         return (run.edit("d2", ["title": "c"], on: partial), edit, "title")
+      }, saw: true),
+    CausalityCase(
+      name: "across a zone reset, a write the version acted on does not carry was not seen (the reset took it)",
+      build: { run in
+        let first = run.createLanded("d1", ["title": "a"]).landed
+        let other = run.edit("d2", ["title": "b"], on: first)
+        run.saved(by: "d2", ["title": "b"])
+        run.zoneReset()
+        let copy = run.saved(by: "d1", ["title": "a"])  // d1 uploads its copy again: not d2's value
+        return (run.edit("d1", ["title": "c"], on: copy), other, "title")
+      }, saw: false),
+    CausalityCase(
+      name: "across a zone reset, a write a copy uploaded again brought back into the version acted on was seen",
+      build: { run in
+        let first = run.createLanded("d1", ["title": "a"]).landed
+        let other = run.edit("d2", ["title": "b"], on: first)
+        run.saved(by: "d2", ["title": "b"])
+        run.zoneReset()
+        let copy = run.saved(by: "d2", ["title": "b"])  // d2 uploads its copy again, its value with it
+        return (run.edit("d1", ["title": "c"], on: copy), other, "title")
       }, saw: true),
     CausalityCase(
       name: "an edit as a whole landed when the last of its values did",
