@@ -41,6 +41,7 @@ struct CommandHelp: Sendable {
     ("--client NAME", "reference, sync-engine, sync-engine-sample or one your command line registers (reference)"),
     ("--clock-skew SECONDS", "the largest device clock offset (120)"),
     ("--defect NAME", "a classic sync bug every device makes (see the zoo in the docs)"),
+    ("--account-change P", "delete, keep or ask: what the app does with its records on an account change (delete)"),
   ]
 
   static let all: [CommandHelp] = [

@@ -28,6 +28,15 @@ enum SimulationOptions {
     }
     configuration.maximumClockSkew = try options.integer("--clock-skew", default: 120, in: 0...86_400)
     if let defect = options.values["--defect"] { configuration.defects = [try PlaygroundNames.defect(defect)] }
+    if let text = options.values["--account-change"] {
+      guard let response = AccountChangeResponse(rawValue: text) else {
+        throw CommandLineOptions.Problem(description: "--account-change \(text): expected delete, keep or ask")
+      }
+      if let refusal = configuration.client.refusal(ofAccountChange: response) {
+        throw CommandLineOptions.Problem(description: refusal)
+      }
+      configuration.accountChange = response
+    }
     return configuration
   }
 
@@ -44,6 +53,9 @@ enum SimulationOptions {
       words.append("--without " + configuration.faults.excluded.map(\.rawValue).sorted().joined(separator: ","))
     }
     words += configuration.defects.map(\.rawValue).sorted().map { "--defect \($0)" }
+    if configuration.accountChange != .deleteLocalData {
+      words.append("--account-change \(configuration.accountChange.rawValue)")
+    }
     return words.joined(separator: " ")
   }
 }

@@ -110,6 +110,22 @@ struct ExploreCommandTests {
         arguments: ["replay", "fixed.rcp"], output: BufferedOutput(), environment: files.environment) == 0)
   }
 
+  @Test("--account-change picks the app's answer to an account change; a client that never asks refuses ask")
+  func accountChangeOption() {
+    let files = MemoryFiles()
+    let world = ["--seeds", "0..6", "--steps", "40", "--faults", "hostile", "--clock-skew", "0"]
+    let asked = Self.explore(
+      ["explore"] + world + ["--client", "sync-engine", "--account-change", "ask"], files: files)
+    #expect(asked.status == 0, "\(asked.output.standardError)")
+    #expect(asked.output.standardOutput.contains("--client sync-engine --clock-skew 0 --account-change ask"))
+    let refused = Self.explore(["explore"] + world + ["--account-change", "ask"], files: files)
+    #expect(refused.status == 2)
+    #expect(refused.output.standardError.contains("client reference never asks"))
+    let unknown = Self.explore(["explore"] + world + ["--account-change", "maybe"], files: files)
+    #expect(unknown.status == 2)
+    #expect(unknown.output.standardError.contains("--account-change maybe: expected delete, keep or ask"))
+  }
+
   @Test("two shards' JSON reports merge into the report of the whole range, whatever the number of jobs")
   func shardsMergeIntoTheWhole() throws {
     let files = MemoryFiles()
