@@ -97,7 +97,8 @@ package struct Causality: Sendable {
     guard landed <= b.base, b.base > 0 else { return false }
     // A zone deletion between the landing and the version `b` was made on took the value with it: `b` saw it only if
     // a copy uploaded again brought it back into that version.
-    guard let key, let resets = zoneResets[a.recordID], resets.contains(where: { $0 > landed && $0 <= b.base }),
+    guard let key, !zoneResets.isEmpty, let resets = zoneResets[a.recordID],
+      resets.contains(where: { $0 > landed && $0 <= b.base }),
       let base = timeline.versions[a.recordID]?.last(where: { $0.position <= b.base })?.record
     else { return true }
     guard let written = a.writes[key] ?? nil else { return Observer.value(of: key, in: base) == nil }

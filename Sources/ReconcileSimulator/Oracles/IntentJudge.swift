@@ -99,7 +99,7 @@ struct IntentJudge {
       }
       if invariants.contains(.oneSidedChangesKept) {
         judgeKeys(
-          id, writes: writes, optional: optional, inherited: inheritedWrites(id, life: life, actions: actions, writes),
+          id, writes: writes, optional: optional, inherited: inheritedWrites(life: life, actions: actions, writes),
           final: final, into: &tally)
       }
       if invariants.contains(.highestEditCountKept) { judgeEditCount(id, epoch: epoch, final: final, into: &tally) }
@@ -278,16 +278,10 @@ struct IntentJudge {
 
   /// Per key, the writes of the life a create replaced that still count: the replacing create, made by an app that did
   /// not know the key (a newer app wrote it), could not remove it, so the key kept the value they left there.
-  private func inheritedWrites(
-    _ id: RecordID, life: (position: Int, time: Date)?, actions: [UserHistory.Action], _ writes: [UserHistory.Action]
-  ) -> [String: [UserHistory.Action]] {
-    guard let life,
-      let creator = actions.first(where: { create in
-        create.isCreate
-          && timeline.firstSave(of: id, by: create.device, from: create.time, where: { _ in true })?.position
-            == life.position
-      }), creator.knownKeys != nil
-    else { return [:] }
+  private func inheritedWrites(life: Life?, actions: [UserHistory.Action], _ writes: [UserHistory.Action])
+    -> [String: [UserHistory.Action]]
+  {
+    guard let life, let creator = life.replacement, creator.knownKeys != nil else { return [:] }
     let current = Set(writes.map(\.order))
     var inherited: [String: [UserHistory.Action]] = [:]
     for action in actions where !action.isDelete && !current.contains(action.order) && !withdrawn(action) {
@@ -307,18 +301,20 @@ struct IntentJudge {
     // wrote was removed by the create that began this one.
     var keys = Set(final.allKeys).intersection(history.userKeys)
     for action in writes { keys.formUnion(action.writes.keys) }
-    for key in keys.sorted() {
-      let contract = causality.contract(for: key)
-      // A device that could not learn why its zone went (a deletion devices answer by uploading again), acting on its
-      // old copy after the deletion, may merge the whole copy, every key's old values with it, into the record the
-      // other devices uploaded.
-      // So may one whose zone's deletion for the user deleting everything was masked, before it read the feed, by a
-      // deletion for another reason: it answered that one, and uploaded its old copy whole.
-      let oldCopyMayReturn = writes.contains { write in
+    // A device that could not learn why its zone went (a deletion devices answer by uploading again), acting on its
+    // old copy after the deletion, may merge the whole copy, every key's old values with it, into the record the
+    // other devices uploaded. So may one whose zone's deletion for the user deleting everything was masked, before it
+    // read the feed, by a deletion for another reason: it answered that one, and uploaded its old copy whole.
+    // (Whatever the key: worked out once for the record.)
+    let oldCopyMayReturn =
+      !history.resets.isEmpty
+      && writes.contains { write in
         reuploadMayLose(write) == .zoneDeletionReasonLost
           && history.resets.contains { !$0.wipes && write.base < $0.position && $0.time < write.time }
           || history.resets.contains { write.base < $0.position && history.reasonMasked(by: write.device, for: $0) }
       }
+    for key in keys.sorted() {
+      let contract = causality.contract(for: key)
       let writers = (writes + (inherited[key] ?? [])).filter { $0.decides(key) && !keyWithdrawn($0, key: key) }
       let latest = latestWrites(writers, key: key)
       guard !latest.isEmpty else { continue }
@@ -547,12 +543,17 @@ struct IntentJudge {
     }
   }
 
+  /// Where a record's current life began, and the create that began it when one replaced the record.
+  struct Life {
+    var position: Int
+    var time: Date
+    var replacement: UserHistory.Action?
+  }
+
   /// Where the record's current life began: its last deletion on the server, or the landing of a create that replaced
   /// it (a user deleted the record on a device and created it again there before the deletion was sent).
-  private func lifeStart(of id: RecordID, actions: [UserHistory.Action]) -> (position: Int, time: Date)? {
-    var start = timeline.lastDeletion(of: id).map {
-      (position: $0.position, time: $0.time)
-    }
+  private func lifeStart(of id: RecordID, actions: [UserHistory.Action]) -> Life? {
+    var start = timeline.lastDeletion(of: id).map { Life(position: $0.position, time: $0.time) }
     for create in actions where create.isCreate {
       guard let landed = timeline.firstSave(of: id, by: create.device, from: create.time, where: { _ in true }),
         timeline.exists(id, at: landed.position - 1)
@@ -581,7 +582,9 @@ struct IntentJudge {
         return deletedBetween == false
       }
       guard replaces else { continue }
-      if start.map({ landed.position > $0.position }) ?? true { start = (landed.position, landed.time) }
+      if start.map({ landed.position > $0.position }) ?? true {
+        start = Life(position: landed.position, time: landed.time, replacement: create)
+      }
     }
     return start
   }
@@ -589,7 +592,7 @@ struct IntentJudge {
   /// Whether an action belongs to the record's current life: it landed in it, or was made after it began on a version
   /// of it (or on a copy its device created anew).
   private func inEpoch(
-    _ action: UserHistory.Action, since life: (position: Int, time: Date)?, among actions: [UserHistory.Action]
+    _ action: UserHistory.Action, since life: Life?, among actions: [UserHistory.Action]
   ) -> Bool {
     guard let life else { return true }
     // Landed in it: one of its values reached the server in the current life — or, for a create, its record did (the
@@ -601,14 +604,6 @@ struct IntentJudge {
         }) || action.isCreate && (causality.landing(action, key: nil).map { $0 >= life.position } ?? false))
     }
     if landedInLife(action) { return true }
-    // The create whose landing began it (every value it set overwritten before it was sent, perhaps): it defines
-    // the keys it left out.
-    if action.isCreate,
-      timeline.firstSave(of: action.recordID, by: action.device, from: action.time, where: { _ in true })?.position
-        == life.position
-    {
-      return true
-    }
     let madeInLife = action.time > life.time
     if madeInLife, action.isCreate || (action.base >= life.position && !action.buildsOnReplacement) { return true }
     guard !action.isCreate, action.base == 0 || action.buildsOnReplacement else { return false }
