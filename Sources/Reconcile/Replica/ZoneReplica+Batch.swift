@@ -34,8 +34,9 @@ extension ZoneReplica {
       for key in schema.unknownKeys(in: record).sorted() { record[key] = nil }
       return record
     }
-    for record in batch?.recordsToSave ?? [] where record.recordChangeTag == nil {
-      metadata.newRecordsHandedOut.insert(record.recordID)
+    for record in batch?.recordsToSave ?? [] {
+      if record.recordChangeTag == nil { metadata.newRecordsHandedOut.insert(record.recordID) }
+      if configuration.rule == .resolver { metadata.noteHandedOut(record) }
     }
     return batch
   }

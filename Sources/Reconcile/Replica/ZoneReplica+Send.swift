@@ -25,6 +25,12 @@ extension ZoneReplica {
     for saved in sent.savedRecords {
       metadata.newRecordsHandedOut.remove(saved.recordID)
       metadata.savesInDoubt.remove(saved.recordID)
+      metadata.unacknowledgedSaves[saved.recordID] = nil
+    }
+    // Refused (a conflict, a missing record or zone): that version did not land. Unanswered ones may have.
+    for failure in sent.failedRecordSaves
+    where failure.error.code != .networkFailure && failure.error.code != .serverResponseLost {
+      metadata.noteRefused(failure.record)
     }
     for failure in sent.failedRecordSaves { settleAttempt(failure, &syncEngine) }
     for failure in sent.failedRecordSaves { handleFailedSave(failure, &syncEngine) }

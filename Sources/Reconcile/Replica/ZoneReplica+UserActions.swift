@@ -18,6 +18,7 @@ extension ZoneReplica {
     for key in new.allKeys { new.markChanged(key) }
     try stamp(&new, at: now)
     metadata.ancestors[id] = nil
+    metadata.unacknowledgedSaves[id] = nil
     // A deletion remembered because a save of the deleted record was in doubt is one this record replaces too: that
     // save may land, and the user's latest word is this record.
     let inDoubt = metadata.saveMayLandLate(id)
@@ -72,6 +73,7 @@ extension ZoneReplica {
   public mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws(ReplicaError) {
     guard let deleted = store.removeValue(forKey: id) else { throw .recordNotFound(id) }
     metadata.ancestors[id] = nil
+    metadata.unacknowledgedSaves[id] = nil
     if metadata.recreatedWhileUnsent[id] == true, metadata.recreatedVersions[id] != nil {
       // The copy deleted is of a record the server no longer has: one created anew by a user elsewhere stands there.
       showRecreatedVersion(of: id, &syncEngine)
