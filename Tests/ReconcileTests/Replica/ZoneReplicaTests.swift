@@ -169,6 +169,37 @@ struct ZoneReplicaTests {
     #expect(Self.batch(&replica, &state) == nil)
   }
 
+  @Test(
+    "a save whose answer was lost landed: its value, fetched, is this device's own, so the edit made since wins; a value equal to a refused save is another device's",
+    arguments: [true, false])
+  func ownUnansweredSaveIsNotAnotherDevicesChange(answerLost: Bool) throws {
+    var (replica, state, note, first) = try Self.savedThenEdited()
+    // "oat milk" goes out; its answer is lost (it landed), or the server refuses it (it did not).
+    let sent = try #require(Self.batch(&replica, &state)?.recordsToSave.first)
+    let error = CloudKitError(code: answerLost ? .networkFailure : .serverRecordChanged)
+    replica.handleEvent(
+      .sentRecordZoneChanges(
+        .init(savedRecords: [], failedRecordSaves: [SyncEngine.FailedRecordSave(record: sent, error: error)])),
+      syncEngine: &state)
+    try replica.edit(
+      note.recordID, setting: ["title": .string("soy milk")], at: Date(timeIntervalSince1970: 30), syncEngine: &state)
+    // The server holds "oat milk": this device's landed save, or (after a refusal) another device's equal write.
+    var server = first
+    server["title"] = .string("oat milk")
+    server.recordChangeTag = "t2"
+    server.clearChangedKeys()
+    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [server], deletions: [])), syncEngine: &state)
+    let merged = try #require(replica.store[note.recordID])
+    if answerLost {
+      #expect(merged["title"] == .string("soy milk"), "only this device changed the title: its latest edit stands")
+    } else {
+      // Both sides changed the title over "milk": the resolver decides, as for any concurrent edit.
+      let concurrent = try FieldMerge().resolve(
+        Conflict(client: sent.withTitle("soy milk"), ancestor: first, server: server))
+      #expect(merged["title"] == concurrent["title"])
+    }
+  }
+
   @Test("an action that cannot apply throws an error naming the note and changes nothing")
   func refusedActionsChangeNothing() throws {
     var replica = try Self.replica()
@@ -393,5 +424,14 @@ struct ZoneReplicaAccountTests {
     var state = SyncEngine.State()
     replica.handleEvent(.accountChange(Self.switched), syncEngine: &state)
     #expect(replica.store.isEmpty && replica.halt == nil)
+  }
+}
+
+extension Record {
+  /// A copy with `title` set.
+  fileprivate func withTitle(_ title: String) -> Record {
+    var copy = self
+    copy["title"] = .string(title)
+    return copy
   }
 }
