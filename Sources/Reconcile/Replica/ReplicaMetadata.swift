@@ -102,37 +102,20 @@ public struct ReplicaMetadata: Sendable, Hashable, Codable {
   /// changes and another device's upload of that same version changes nothing.
   package var reuploaded: Set<RecordID> = []
 
-  /// The last few versions of each record handed out to be saved and not yet acknowledged (at most eight): should one
-  /// have landed with its answer lost, a fetched value equal to it is this device's own change, not another device's.
-  package var unacknowledgedSaves: [RecordID: [UnacknowledgedSave]] {
+  /// What each record sent and never acknowledged was (``UnacknowledgedSaves``), to tell its own landed saves from
+  /// another device's changes.
+  package var unacknowledgedSaves: [RecordID: UnacknowledgedSaves] {
     get { sentUnacknowledged ?? [:] }
-    set { sentUnacknowledged = newValue.isEmpty ? nil : newValue }
+    // Moved out and back, not copied: this runs for every record each batch hands out and each answer settles.
+    _modify {
+      var value = sentUnacknowledged ?? [:]
+      sentUnacknowledged = nil
+      defer { sentUnacknowledged = value.isEmpty ? nil : value }
+      yield &value
+    }
   }
   /// Stored optional, so that metadata persisted by a release without it still decodes.
-  private var sentUnacknowledged: [RecordID: [UnacknowledgedSave]]?
-
-  /// A version handed out to be saved and not acknowledged.
-  package struct UnacknowledgedSave: Sendable, Hashable, Codable {
-    /// What was sent.
-    package var record: Record
-    /// Whether the server refused it: it did not land, unless a duplicated copy of it landed first.
-    package var refused = false
-  }
-
-  /// Notes `record` handed out to be saved.
-  package mutating func noteHandedOut(_ record: Record) {
-    var sent = unacknowledgedSaves[record.recordID] ?? []
-    if sent.count == 8 { sent.removeFirst() }
-    sent.append(UnacknowledgedSave(record: record))
-    unacknowledgedSaves[record.recordID] = sent
-  }
-
-  /// Notes that the server refused the save of `record`.
-  package mutating func noteRefused(_ record: Record) {
-    guard var sent = unacknowledgedSaves[record.recordID] else { return }
-    for index in sent.indices where sent[index].record == record { sent[index].refused = true }
-    unacknowledgedSaves[record.recordID] = sent
-  }
+  private var sentUnacknowledged: [RecordID: UnacknowledgedSaves]?
 
   /// The metadata of a first launch: nothing known, the zone listed from its beginning at the first fetch.
   public init() {}

@@ -123,6 +123,7 @@ extension ZoneReplica {
     metadata.accountOwner = account
     metadata.zoneCreated = false
     metadata.ancestors = [:]
+    metadata.unacknowledgedSaves = [:]
     for record in store.records {
       let id = record.recordID
       store[id] = record.withoutSystemFields

@@ -36,7 +36,9 @@ extension ZoneReplica {
     }
     for record in batch?.recordsToSave ?? [] {
       if record.recordChangeTag == nil { metadata.newRecordsHandedOut.insert(record.recordID) }
-      if configuration.rule == .resolver { metadata.noteHandedOut(record) }
+      if configuration.rule == .resolver {
+        metadata.unacknowledgedSaves[record.recordID, default: .init()].noteSent(record)
+      }
     }
     return batch
   }

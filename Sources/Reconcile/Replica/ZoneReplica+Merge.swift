@@ -72,9 +72,9 @@ extension ZoneReplica {
       var ancestor =
         reuploaded
         ? metadata.ancestors[id].map { $0.sharedPast(with: server) }
-        : ownSavesLanded(
-          on: local.recordChangeTag == nil ? nil : metadata.ancestors[id], server: server,
-          sent: metadata.unacknowledgedSaves[id] ?? [])
+        : (metadata.unacknowledgedSaves[id] ?? UnacknowledgedSaves()).ancestor(
+          known: local.recordChangeTag == nil ? nil : metadata.ancestors[id], server: server,
+          device: configuration.deviceName)
       // (A copy uploaded again after its zone went meets the new zone's record under another creation date: that is
       // the zone's doing, not a user's.)
       if !reuploaded, let known = local.creationDate, let created = server.creationDate, known != created {
@@ -127,25 +127,6 @@ extension ZoneReplica {
       }
       return merged
     }
-  }
-
-  /// The ancestor of a conflict: the last version the server handed this device, except that a key the server holds
-  /// with the value of one of this device's own unacknowledged saves took it from that save (it landed, its answer
-  /// was lost), so it is not another device's change. A save the server refused did not land, unless the server's
-  /// version is this device's own (a duplicated copy landed first): otherwise a value equal to it is another
-  /// device's, as two counters incremented to one number are.
-  func ownSavesLanded(on known: Record?, server: Record, sent: [ReplicaMetadata.UnacknowledgedSave]) -> Record? {
-    guard !sent.isEmpty else { return known }
-    var ancestor = known ?? Record(recordType: server.recordType, recordID: server.recordID)
-    let ownVersion = server.modifiedByDevice == configuration.deviceName
-    for version in sent where !version.refused || ownVersion {
-      for key in Set(version.record.allKeys).union(server.allKeys).sorted()
-      where server.hasSameValue(forKey: key, as: version.record) {
-        ancestor.takeValue(of: key, from: version.record)
-      }
-    }
-    ancestor.clearChangedKeys()
-    return ancestor
   }
 
   /// A record created again after a deletion here replaces the server's version whole: every key takes the new

@@ -27,11 +27,6 @@ extension ZoneReplica {
       metadata.savesInDoubt.remove(saved.recordID)
       metadata.unacknowledgedSaves[saved.recordID] = nil
     }
-    // Refused (a conflict, a missing record or zone): that version did not land. Unanswered ones may have.
-    for failure in sent.failedRecordSaves
-    where failure.error.code != .networkFailure && failure.error.code != .serverResponseLost {
-      metadata.noteRefused(failure.record)
-    }
     for failure in sent.failedRecordSaves { settleAttempt(failure, &syncEngine) }
     for failure in sent.failedRecordSaves { handleFailedSave(failure, &syncEngine) }
     for id in sent.deletedRecordIDs {
@@ -98,18 +93,21 @@ extension ZoneReplica {
     }
   }
 
-  /// What a failed save of a new record says about whether it landed: an unanswered one (`networkFailure`,
-  /// `serverResponseLost`) may have; any other answer, a conflict included, says this attempt did not. When no attempt
+  /// What a failed save says about whether it landed: an unanswered one (`networkFailure`, `serverResponseLost`) may
+  /// have; any other answer, a conflict included, says this attempt did not (its version is noted refused). For a new
+  /// record: When no attempt
   /// is in doubt, nothing of the record reached the server: it is no longer handed out, and a deletion the user made
   /// of it since has nothing to delete.
   mutating func settleAttempt(_ failure: SyncEngine.FailedRecordSave, _ syncEngine: inout SyncEngine.State) {
     let id = failure.record.recordID
+    let unanswered = failure.error.code == .networkFailure || failure.error.code == .serverResponseLost
+    // Answered (a conflict, a missing record or zone): the version sent did not land.
+    if !unanswered { metadata.unacknowledgedSaves[id]?.noteRefused(failure.record) }
     guard metadata.newRecordsHandedOut.contains(id), failure.record.recordChangeTag == nil else { return }
-    switch failure.error.code {
-    case .networkFailure, .serverResponseLost:
+    if unanswered {
       metadata.savesInDoubt.insert(id)
       metadata.lateCreateCopies.insert(id)
-    default:
+    } else {
       guard !metadata.savesInDoubt.contains(id) else { return }
       metadata.newRecordsHandedOut.remove(id)
       if store[id] == nil, let deletion = metadata.deletions[id], deletion.creationDate == nil {

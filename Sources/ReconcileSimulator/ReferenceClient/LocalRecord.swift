@@ -35,17 +35,10 @@ package struct LocalRecord: Sendable, Hashable {
   /// to damage (its change tag says which version the user deleted, so `.editWins` spares only edits the user did not
   /// see).
   var replacedDeletion: Tombstone?
-  /// The last few versions sent and not yet acknowledged (at most eight): should one have landed unanswered — or as a
-  /// duplicated copy — a server value equal to one of them is this device's own change, not a concurrent one.
-  var unacknowledgedSaves: [UnacknowledgedSave] = []
+  /// The last few versions sent and not yet acknowledged: should one have landed unanswered — or as a duplicated
+  /// copy — a server value equal to one of them is this device's own change, not a concurrent one.
+  var unacknowledgedSaves = UnacknowledgedSaves()
 
-  /// A version sent and not acknowledged.
-  struct UnacknowledgedSave: Sendable, Hashable {
-    /// What was sent.
-    var record: Record
-    /// Whether the server refused it as a conflict: it did not land, unless a duplicated copy of it landed first.
-    var refused = false
-  }
   /// After the zone was deleted and until this record's upload into the zone created since lands
   /// (``SimulatedDevice/zoneWasDeleted(_:recreated:)``), the last version the server had handed this device before:
   /// what its merge with the new zone's version starts from, where that version still holds the same values, so the
@@ -67,18 +60,10 @@ package struct LocalRecord: Sendable, Hashable {
     self.current = current
   }
 
-  /// Notes a save of `record` sent: it may land, and until it is acknowledged it is one of the last eight versions sent.
+  /// Notes a save of `record` sent: it may land, and until it is acknowledged it is one of the last versions sent.
   mutating func noteSent(_ record: Record) {
     sent = true
-    if unacknowledgedSaves.count == 8 { unacknowledgedSaves.removeFirst() }
-    unacknowledgedSaves.append(UnacknowledgedSave(record: record))
-  }
-
-  /// Notes that the server refused the save of `record` as a conflict.
-  mutating func noteRefused(_ record: Record) {
-    for index in unacknowledgedSaves.indices where unacknowledgedSaves[index].record == record {
-      unacknowledgedSaves[index].refused = true
-    }
+    unacknowledgedSaves.noteSent(record)
   }
 
   /// Whether the record has edits the server has not accepted.

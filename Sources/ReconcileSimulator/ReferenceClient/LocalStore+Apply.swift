@@ -302,9 +302,7 @@ extension LocalStore {
     let merged: Record
     let ancestor =
       local.reuploadAncestor.map { $0.sharedPast(with: server) }
-      ?? Self.ancestor(
-        known: local.lastKnownServer, unacknowledged: local.unacknowledgedSaves, server: server,
-        device: configuration.name)
+      ?? local.unacknowledgedSaves.ancestor(known: local.lastKnownServer, server: server, device: configuration.name)
     do {
       if configuration.defects.contains(.mergeWithoutAncestor) {
         merged = Self.twoWayMerge(client: local.current, server: server)
@@ -353,26 +351,6 @@ extension LocalStore {
       merged.markChanged(key)
     }
     return merged
-  }
-
-  /// The ancestor of a conflict: the last version the server acknowledged, except that a key the server holds with
-  /// the value of one of this device's own unacknowledged saves took that value from the save (it landed, its answer
-  /// was lost), so it is not the server's change. A save the server refused as a conflict did not land, unless the
-  /// server's version is this device's own (`modifiedByDevice`: a duplicated copy landed first): otherwise a value
-  /// equal to it is another device's, as two counters incremented to one number are.
-  static func ancestor(known: Record?, unacknowledged: [LocalRecord.UnacknowledgedSave], server: Record, device: String)
-    -> Record?
-  {
-    guard !unacknowledged.isEmpty else { return known }
-    var ancestor = known ?? Record(recordType: server.recordType, recordID: server.recordID)
-    let ownVersion = server.modifiedByDevice == device
-    for sent in unacknowledged.lazy.filter({ !$0.refused || ownVersion }).map(\.record) {
-      for key in Set(sent.allKeys).union(server.allKeys).sorted() where server.hasSameValue(forKey: key, as: sent) {
-        ancestor.takeValue(of: key, from: sent)
-      }
-    }
-    ancestor.clearChangedKeys()
-    return ancestor
   }
 
   /// Moves the device's hybrid logical clock past the stamps of a record it received. A stamp too far ahead is not

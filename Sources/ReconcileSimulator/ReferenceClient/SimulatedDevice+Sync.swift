@@ -496,7 +496,7 @@ extension SimulatedDevice {
       local.reuploadAncestor = nil
       local.mergedUploadPending = false
     }
-    local.unacknowledgedSaves = []
+    local.unacknowledgedSaves = UnacknowledgedSaves()
     local.replacesDeleted = false
     local.replacesDiscardedCopy = false
     if local.generation == sent.generation || configuration.defects.contains(.dropEditsDuringSave) {
@@ -596,10 +596,10 @@ extension SimulatedDevice {
   }
 
   /// The server answered the saves of `flight` (of `id` only, when given) with an error: they did not land, unless a
-  /// duplicated copy did first (``LocalRecord/noteRefused(_:)``).
+  /// duplicated copy did first (`UnacknowledgedSaves.noteRefused(_:)`).
   private mutating func noteRefused(_ flight: InFlight, _ id: RecordID? = nil) {
     for (saved, sent) in flight.sentSaves where id == nil || saved == id {
-      storage.records[saved]?.noteRefused(sent.record)
+      storage.records[saved]?.unacknowledgedSaves.noteRefused(sent.record)
     }
   }
 
