@@ -101,19 +101,26 @@ extension DemoScenario {
       file: "05-future-schema.rcp", title: "5. An app-1.0 device meets a record from app 2.0",
       script: """
         # 5. An app-1.0 device meets a record from app 2.0
-        # App 2.0 added a color field. The 1.0 app must stop rather than overwrite data it does not understand.
+        # App 2.0 added a color field. The 1.0 app shows the note but must not change it: its unsent edit, meeting the 2.0
+        # version, halts the device rather than overwrite data it does not understand.
         schema 1.0 Note title:string
         schema 2.0 Note title:string color:string
         device add phone --schema 1.0
         device add mac --schema 2.0
-        mac create Note/1 title=hello color=blue
+        phone create Note/1 title=hello
+        phone sync
+        wait phone
+        mac sync
+        wait mac
+        phone edit Note/1 title=hi
+        mac edit Note/1 color=blue
         mac sync
         wait mac
         phone sync
         wait phone
         expect halted phone
-        expect phone records = 0
         expect server Note/1 color = blue
+        expect server Note/1 title = hello
 
         """,
       subject: RecordPath(recordType: "Note", recordName: "1"), keys: ["title", "color"],

@@ -52,12 +52,31 @@ extension ZoneReplica {
   public mutating func edit(
     _ id: RecordID, setting values: [String: FieldValue?], at now: Date, syncEngine: inout SyncEngine.State
   ) throws(ReplicaError) {
+    try edit(id, at: now, syncEngine: &syncEngine) { record in
+      for (key, value) in values { record[key] = value }
+    }
+  }
+
+  /// The user edits a record through `change`, which may set plain and encrypted values but not the record's identity:
+  /// every key it writes is marked changed; the edit is stamped and the save queued.
+  /// - Parameters:
+  ///   - id: The record.
+  ///   - now: The device's time.
+  ///   - syncEngine: The engine's state.
+  ///   - change: Writes the new values.
+  /// - Throws: As ``edit(_:setting:at:syncEngine:)``. Nothing changed then.
+  public mutating func edit(
+    _ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State, _ change: (inout Record) -> Void
+  ) throws(ReplicaError) {
     guard var record = store[id] else { throw .recordNotFound(id) }
     if configuration.rule == .resolver, let schema = configuration.schema {
       // A record from a newer major version is this app's to show, never to change.
       do { _ = try schema.check(record) } catch { throw .schema(error) }
     }
-    for (key, value) in values { record[key] = value }
+    let recordType = record.recordType
+    change(&record)
+    record.recordID = id
+    record.recordType = recordType
     try stamp(&record, at: now)
     store[id] = record
     syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])

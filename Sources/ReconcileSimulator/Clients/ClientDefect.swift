@@ -16,8 +16,9 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// A save's acknowledgement overwrites the local copy even when the user edited it while the save was in flight,
   /// so those edits are never sent. Caught by ``Invariant/oneSidedChangesKept``.
   case dropEditsDuringSave = "drop-edits-during-save"
-  /// The pending queue lives in memory only: a crash forgets what was waiting to be sent. Caught by
-  /// ``Invariant/noLostRecords`` and ``Invariant/convergence``.
+  /// The pending queue lives in memory only: a crash forgets what was waiting to be sent — a deletion too, so the
+  /// next fetch brings the deleted record back. Caught by ``Invariant/noResurrection`` (and by
+  /// ``Invariant/convergence`` and ``Invariant/noLostRecords`` when an edit or a new record is forgotten).
   case forgetQueueOnCrash = "forget-queue-on-crash"
   /// Deletions in fetched changes are skipped: the device keeps records the server deleted. Caught by
   /// ``Invariant/convergence`` and ``Invariant/noResurrection``.
@@ -45,8 +46,9 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// A record the server deleted while the device edited it is saved again as new whatever the delete policy says (a
   /// fetched deletion, or `unknownItem` on a save). Caught by ``Invariant/noResurrection`` under `.deleteWins`.
   case resaveDeleted = "resave-deleted"
-  /// A conflict is merged into the local copy but the merged record is never queued to be sent. Caught by
-  /// ``Invariant/convergence``.
+  /// A conflict is merged into the local copy but the merged record is never queued to be sent: the next fetch
+  /// replaces it with the server's version, and the device's side of the merge is lost. Caught by
+  /// ``Invariant/oneSidedChangesKept``.
   case resolveWithoutResend = "resolve-without-resend"
   /// Conflicts are merged two-way, without the ancestor: every key the two sides disagree on takes the device's value,
   /// so the device's stale values overwrite other devices' newer ones. Caught by ``Invariant/oneSidedChangesKept``.

@@ -2,13 +2,14 @@ extension ClientDefect {
   /// The invariant that catches the defect in random runs.
   public var caughtBy: Invariant {
     switch self {
-    case .dropUnacknowledgedDeletes, .resaveDeleted, .ownSaveCancelsDeletion, .reuploadAfterPurge: .noResurrection
+    case .dropUnacknowledgedDeletes, .resaveDeleted, .ownSaveCancelsDeletion, .reuploadAfterPurge, .forgetQueueOnCrash:
+      .noResurrection
     case .dropRevivingEdits, .sendDeletionsWithoutFetch: .noLostRecords
     case .sendWhileHalted: .haltedDeviceSendsNothing
-    case .dropEditsDuringSave, .overwriteUnsentEdits, .mergeWithoutAncestor, .recreateRestoresDeletedFields:
+    case .dropEditsDuringSave, .overwriteUnsentEdits, .mergeWithoutAncestor, .recreateRestoresDeletedFields,
+      .resolveWithoutResend:
       .oneSidedChangesKept
-    case .forgetQueueOnCrash, .ignoreFetchedDeletions, .commitTokenBeforePage, .ignoreMoreComing, .resolveWithoutResend,
-      .keepSyncStateAcrossAccounts:
+    case .ignoreFetchedDeletions, .commitTokenBeforePage, .ignoreMoreComing, .keepSyncStateAcrossAccounts:
       .convergence
     case .skipStorageCheck: .damagedDataNeverUploaded
     case .rewindTokenOnCrash: .serverInvariants

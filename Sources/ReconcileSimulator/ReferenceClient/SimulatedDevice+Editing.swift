@@ -1,8 +1,8 @@
 public import Foundation
 public import Reconcile
 
-// The user's side of the reference device: each action is the store's (``LocalStore``); the device then takes what the
-// store left for the session.
+// The user's side of the reference app: it checks what it is about to store, then the replica's rules take each
+// action.
 extension SimulatedDevice {
   /// The app creates a record. It is queued to save; the resolver's bookkeeping fields and the schema's version field
   /// are written.
@@ -12,8 +12,22 @@ extension SimulatedDevice {
   /// - Throws: ``DeviceError/recordExists(_:)``, ``DeviceError/invalidRecord(_:)``, ``DeviceError/schema(_:)`` or
   ///   ``DeviceError/bookkeeping(_:_:)``; nothing is stored then.
   public mutating func create(_ record: Record, at now: Date) throws(DeviceError) {
-    defer { absorbStoreNotices() }
-    try store.create(record, at: now)
+    let id = record.recordID
+    var created = record
+    if configuration.defects.contains(.recreateRestoresDeletedFields), let old = storage.deletedCopies[id] {
+      for key in old.allKeys where created[key] == nil { created[key] = old[key] }
+    }
+    do { try created.validate() } catch { throw .invalidRecord(error) }
+    do {
+      let time = deviceTime(at: now)
+      try storage.withReplica { (replica, queue) throws(ReplicaError) in
+        try replica.create(created, at: time, syncEngine: &queue)
+      }
+    } catch {
+      throw DeviceError(error)
+    }
+    storage.deletedCopies[id] = nil
+    changedByUser(id)
   }
 
   /// The app edits a record: `changes` sets (or, with `nil`, removes) plain values. The record is queued to save.
@@ -22,11 +36,12 @@ extension SimulatedDevice {
   ///   - changes: New values by key; `nil` removes a key.
   ///   - now: True (virtual) time.
   /// - Throws: ``DeviceError/recordNotFound(_:)``, ``DeviceError/recordDamaged(_:)`` (the stored copy was corrupt; it
-  ///   is thrown away and fetched again), ``DeviceError/invalidRecord(_:)``, ``DeviceError/schema(_:)`` (a record from
-  ///   a newer app this one must not change) or ``DeviceError/bookkeeping(_:_:)``; nothing else changes then.
+  ///   is thrown away), ``DeviceError/invalidRecord(_:)``, ``DeviceError/schema(_:)`` (a record from a newer app this
+  ///   one must not change) or ``DeviceError/bookkeeping(_:_:)``; nothing else changes then.
   public mutating func edit(_ id: RecordID, setting changes: [String: FieldValue?], at now: Date) throws(DeviceError) {
-    defer { absorbStoreNotices() }
-    try store.edit(id, setting: changes, at: now)
+    try edit(id, at: now) { record in
+      for (key, value) in changes { record[key] = value }
+    }
   }
 
   /// The app edits a record with a closure that may change anything but its identity. The record is queued to save.
@@ -36,32 +51,87 @@ extension SimulatedDevice {
   ///   - change: Edits the record; keys it writes are marked changed.
   /// - Throws: As ``edit(_:setting:at:)``.
   public mutating func edit(_ id: RecordID, at now: Date, _ change: (inout Record) -> Void) throws(DeviceError) {
-    defer { absorbStoreNotices() }
-    try store.edit(id, at: now, change)
+    if storage.records.damaged.contains(id), discardDamagedRecords() { throw .recordDamaged(id) }
+    guard var preview = record(id) else { throw .recordNotFound(id) }
+    change(&preview)
+    do { try preview.validate() } catch { throw .invalidRecord(error) }
+    do {
+      let time = deviceTime(at: now)
+      try storage.withReplica { (replica, queue) throws(ReplicaError) in
+        try replica.edit(id, at: time, syncEngine: &queue, change)
+      }
+    } catch {
+      throw DeviceError(error)
+    }
+    changedByUser(id)
   }
 
-  /// The app deletes a record: it leaves the store at once, a tombstone remembers it, and the deletion is queued. Only
-  /// a record never sent is simply dropped: one whose save is unanswered may have landed, so its deletion is sent too
-  /// (deleting a record the server does not have succeeds).
+  /// The app deletes a record: it leaves the store at once, and its deletion is queued to be sent after a fetch that
+  /// starts after it (a deletion carries no change tag). A record the server cannot have is deleted here only.
   /// - Parameters:
   ///   - id: The record.
   ///   - now: True (virtual) time.
   /// - Throws: ``DeviceError/recordNotFound(_:)``.
   public mutating func delete(_ id: RecordID, at now: Date) throws(DeviceError) {
-    defer { absorbStoreNotices() }
-    try store.delete(id, at: now)
+    guard let copy = record(id) else { throw .recordNotFound(id) }
+    do {
+      let time = deviceTime(at: now)
+      try storage.withReplica { (replica, queue) throws(ReplicaError) in
+        try replica.delete(id, at: time, syncEngine: &queue)
+      }
+    } catch {
+      throw DeviceError(error)
+    }
+    if configuration.defects.contains(.recreateRestoresDeletedFields) { storage.deletedCopies[id] = copy }
+    if configuration.defects.contains(.saveAndDeleteTogether), !copy.changedKeys.isEmpty, copy.recordChangeTag != nil {
+      storage.savesBesideDeletes[id] = copy
+    }
+    changedByUser(id)
   }
 
   /// **Simulator only**: damages the device's stored copy of `id` behind its back, as a failing disk, a torn write or
-  /// a bad migration would. One value becomes ``StorageDamage/garbage`` and the record's seal goes stale.
+  /// a bad migration would. One value becomes ``StorageDamage/garbage`` and the row's seal breaks.
   ///
-  /// The device checks a record's seal whenever it reads the record to change or send it: before an edit, before it
-  /// puts the record in a batch, before it merges a fetched or conflicting server version, and before it takes a save's
-  /// answer. It checks the whole store when a sync starts, when it launches (``crash()``) and on ``restart()``. A
-  /// damaged record is thrown away — its unsent edits cannot be trusted, so they are lost — and the server's copy is
-  /// fetched again. Garbage is never uploaded.
+  /// The app checks the seals before the replica reads its rows: when a sync starts, before each answer is handled,
+  /// before a batch is built, before an edit, at launch (``crash()``) and on ``restart()``. A damaged row is thrown
+  /// away — its unsent edits cannot be trusted, so they are lost (`ZoneReplica.discardUnreadable(_:syncEngine:)`) —
+  /// and the zone is listed again from its beginning to fetch the server's copy. Garbage is never uploaded.
   /// - Parameter id: The record to damage.
   /// - Returns: Whether the device held such a record.
   @discardableResult
-  public mutating func corruptStoredRecord(_ id: RecordID) -> Bool { store.corruptStoredRecord(id) }
+  public mutating func corruptStoredRecord(_ id: RecordID) -> Bool { storage.replica.store.damage(id) }
+
+  /// Throws away every damaged row, unless the app skips its check; when the server may hold one of them, the zone is
+  /// listed again from its beginning to bring it back.
+  /// - Returns: Whether anything was thrown away.
+  @discardableResult
+  mutating func discardDamagedRecords() -> Bool {
+    let damaged = storage.records.damaged
+    guard !damaged.isEmpty, !configuration.defects.contains(.skipStorageCheck) else { return false }
+    var refetch = false
+    for id in damaged.sorted() {
+      if storage.withReplica({ replica, queue in replica.discardUnreadable(id, syncEngine: &queue) }) { refetch = true }
+      storage.damagedRecordsDiscarded += 1
+      session.lastError = "storage corruption: the stored copy of \(id) was damaged; discarded, fetching it again"
+    }
+    if refetch {
+      storage.zoneToken = nil
+      storage.zoneNeedsFetch = true
+      session.listing += 1
+      session.zoneFetchStarted = false
+      session.syncRequested = true
+    }
+    return true
+  }
+
+  /// A change the user made to `id`: it stays queued even if a batch in flight carried an older one, and the send
+  /// tries again.
+  private mutating func changedByUser(_ id: RecordID) {
+    if case .modifyRecords(let batch)? = session.inFlight?.request,
+      batch.saving.contains(where: { $0.recordID == id }) || batch.deleting.contains(id)
+    {
+      session.readded.insert(id)
+    }
+    session.heldBackAfterFetch = false
+  }
 }

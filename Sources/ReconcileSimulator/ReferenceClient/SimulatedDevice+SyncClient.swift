@@ -3,7 +3,7 @@ public import Reconcile
 
 extension SimulatedDevice: SyncClient {
   /// Every record ID the app sees, sorted.
-  public var recordIDs: [RecordID] { storage.records.keys.sorted() }
+  public var recordIDs: [RecordID] { storage.records.recordIDs.sorted() }
 
   /// Whether request `id` is the one in flight.
   public func isAwaitingAnswer(to id: Int) -> Bool { session.inFlight?.id == id }
@@ -14,24 +14,31 @@ extension SimulatedDevice: SyncClient {
   /// Damages the stored copy (see ``corruptStoredRecord(_:)``).
   public mutating func damageStoredRecord(_ id: RecordID) -> Bool { corruptStoredRecord(id) }
 
-  /// The number of entries in the pending queue.
-  public var pendingChangeCount: Int { storage.pending.count }
-
-  /// What the app was handed before local data went.
-  public var localDataDeletions: [LocalDataDeletion] { handedOver }
-
-  /// The merges made since the last call, each key's outcome and what it gave away.
-  public mutating func takeDecisions() -> [SyncDecision] {
-    guard !store.decisions.isEmpty else { return [] }
-    defer { store.decisions = [] }
-    return store.decisions
+  /// The number of pending record and zone changes.
+  public var pendingChangeCount: Int {
+    storage.queue.pendingRecordZoneChanges.count + storage.queue.pendingDatabaseChanges.count
   }
 
-  /// The app's choice, from its setup (``ClientSetup/accountChange``).
-  public var accountChangeResponse: AccountChangeResponse { configuration.accountChange }
+  /// What the app was handed before local data went.
+  public var localDataDeletions: [LocalDataDeletion] { storage.replica.discarded }
+
+  /// The replica's decisions since the last call: what fetches brought, merges key by key, deletions, zone loss.
+  public mutating func takeDecisions() -> [SyncDecision] { storage.replica.takeDecisions() }
 
   /// The committed zone token.
   public var persistedZoneToken: ZoneChangeToken? { storage.zoneToken }
+
+  /// What is queued for each record: `save` or `delete`.
+  package var queuedKinds: [RecordID: String] {
+    var kinds: [RecordID: String] = [:]
+    for change in storage.queue.pendingRecordZoneChanges {
+      switch change {
+      case .saveRecord(let id): kinds[id] = "save"
+      case .deleteRecord(let id): kinds[id] = "delete"
+      }
+    }
+    return kinds
+  }
 }
 
 extension SimulatedDevice.Configuration {
@@ -43,5 +50,15 @@ extension SimulatedDevice.Configuration {
       deletePolicy: setup.deletePolicy, schema: setup.schema, bookkeeping: setup.bookkeeping,
       clockOffset: setup.clockOffset, zoneDeletion: setup.zoneDeletion, defects: setup.defects)
     accountChange = setup.accountChange
+  }
+
+  /// The sync rules' configuration: the same policies, and the defects that remove one of the replica's rules.
+  var replicaConfiguration: ReplicaConfiguration {
+    var replica = ReplicaConfiguration(
+      zoneID: zoneID, deviceName: name, resolver: resolver, bookkeeping: bookkeeping, deletePolicy: deletePolicy,
+      schema: schema, zoneLoss: zoneDeletion)
+    replica.accountChange = accountChange
+    replica.flaws = Set(ClientDefect.allCases.filter { defects.contains($0) }.compactMap(\.replicaFlaw))
+    return replica
   }
 }

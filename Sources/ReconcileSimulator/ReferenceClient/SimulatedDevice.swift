@@ -1,22 +1,19 @@
 public import Foundation
 public import Reconcile
 
-/// The reference sync client: a device that keeps a local store, queues changes, and syncs one custom zone of its
-/// user's private database with a ``SimulatedServer`` the way seeds 000–004 recommend.
+/// The reference sync client: an app that syncs one custom zone of its user's private database with a
+/// ``SimulatedServer`` through CloudKit's operations themselves — no CKSyncEngine — and keeps every sync rule in
+/// Reconcile's `ZoneReplica`, the core a CKSyncEngine app runs too.
 ///
-/// - Its local store keeps, per record, the last server version (the conflict ancestor) and the current values with
-///   unsent edits; a persistent pending queue holds one entry per record ID; tombstones remember deletions.
-/// - A sync fetches database changes, then zone changes page by page (applying parents before children, committing
-///   each token only after its changes are applied), then sends the queue in batches of at most 400, one operation in
-///   flight at a time.
-/// - Conflicts — a `serverRecordChanged` reply, or a fetched change to a record with unsent edits — go through the
-///   resolver (``ClientSetup/resolver``), guarded by the device's schema; deletes against edits through the
-///   delete policy (``ClientSetup/deletePolicy``).
-/// - `limitExceeded` halves the batch; `batchRequestFailed` items are sent again; transient errors wait for the
-///   retry-after (else exponential backoff) up to a number of retries; a throttle between operations doubles on failure
-///   and shrinks by a third on success.
-/// - Not-authenticated, bad-database, quota, user-deleted-zone, schema halts and refusals it cannot fix **halt** the
-///   device with a readable ``HaltReason`` until ``restart()``.
+/// - **The app's part** is what a client of the operations must do itself: its requests, tokens and paging, the
+///   schedule (a sync reads the database feed, then the zone's changes page by page, committing each token only after
+///   the page is applied, then sends the queue in batches of at most 400, one operation in flight at a time), retries
+///   (transient errors wait for the retry-after, else an exponential backoff; a throttle between operations doubles on
+///   failure and shrinks by a third on success; `limitExceeded` halves the batch), a seal on each stored row checked
+///   before the row is read, and halts for errors only the user can answer (a sign-in, full storage).
+/// - **The rules** are the replica's: it hears each answer as the `SyncEngine.Event` a CKSyncEngine would deliver — the
+///   same events in the same order — and builds each batch, so conflicts, deletions, zone loss, account changes and
+///   halts over a newer app's records are settled exactly as in the `sync-engine` client.
 ///
 /// The device is a state machine with no clock of its own: a driver asks it for ``nextRequest(at:)``, delivers the
 /// server's answer with ``receive(_:for:at:)``, and moves time. ``sync(with:maximumRequests:)`` is such a driver, without faults; the
@@ -101,7 +98,7 @@ public struct SimulatedDevice: Sendable {
 
   /// Where a sync stands.
   enum Phase: String, Sendable {
-    case idle, creatingZone, fetchingDatabase, fetchingZone, sending
+    case idle, fetchingDatabase, fetchingZone, sending
   }
 
   /// What one in-flight request carried, to interpret its answer. A class, fixed once sent: the device asks whether
@@ -110,21 +107,13 @@ public struct SimulatedDevice: Sendable {
     let id: Int
     let request: ServerRequest
     let sentAt: Date
-    /// For saves: each record's generation and values when sent.
-    let sentSaves: [RecordID: (generation: Int, record: Record)]
-    let sentDeletes: Set<RecordID>
     /// The listing of the zone the request belongs to (``Session/listing`` when it was sent).
     let listing: Int
 
-    init(
-      id: Int, request: ServerRequest, sentAt: Date, sentSaves: [RecordID: (generation: Int, record: Record)] = [:],
-      sentDeletes: Set<RecordID> = [], listing: Int = 0
-    ) {
+    init(id: Int, request: ServerRequest, sentAt: Date, listing: Int) {
       self.id = id
       self.request = request
       self.sentAt = sentAt
-      self.sentSaves = sentSaves
-      self.sentDeletes = sentDeletes
       self.listing = listing
     }
   }
@@ -145,26 +134,22 @@ public struct SimulatedDevice: Sendable {
     var lastError: String?
     /// Kept as the request itself: its description is built only when diagnostics are read, not on every answer.
     var lastCompletedOperation: CompletedOperation?
-    var haltReason: HaltReason? { didSet { halted = haltReason != nil } }
-    /// Whether ``haltReason`` is set, read on every poll without copying the reason.
-    private(set) var halted = false
     /// Clean saves since the batch limit last changed: after ten, a halved limit doubles back toward the configured one.
     var cleanSaves = 0
     /// Counts persistence writes while an answer is handled, for a torn crash.
     var writes = PersistenceWrites()
-    /// The server answered `zoneNotFound` or `userDeletedZone`, with the reason the error implies (a client's deletion;
-    /// a purge): the device reads the database feed to learn why the zone went before it drops or uploads anything,
-    /// so that it handles the feed's report, once; if the feed does not say, the error's reason stands.
-    var zoneMissing: SyncEngine.ZoneDeletion.Reason?
-    /// ``databaseReads`` when the zone was found missing: another item of the same reply saying so again does not
-    /// stand for the feed's answer.
-    var zoneMissingReads = 0
-    /// Complete reads of the database feed so far.
-    var databaseReads = 0
-    /// Records with unsent changes a save found gone or created anew, with ``databaseReads`` at the time: whether the
-    /// zone went (and the record is to be uploaded again) or a user deleted or re-created it, the feed says, so the
-    /// change waits, queued, until the feed has been read since.
-    var goneAwaitingFeed: [RecordID: Int] = [:]
+    /// A torn crash struck while the answer was handled: nothing more is written.
+    var stopped = false
+    /// During a read of the database feed from the beginning, whether its pages so far named the zone.
+    var listedFromStart: Bool?
+    /// Whether the replica heard `willFetchRecordZoneChanges` for the zone's fetch under way.
+    var zoneFetchStarted = false
+    var sendContext = SyncEngine.SendChangesContext(reason: .scheduled, maximumItems: 400)
+    /// Records the user changed again while their batch was in flight: their pending changes stay when it lands.
+    var readded: Set<RecordID> = []
+    /// The replica held back everything queued, and the sync asked for then has not been followed by a change: a
+    /// second empty batch ends the send until the next reason to sync.
+    var heldBackAfterFetch = false
   }
 
   /// Everything the device holds, behind one reference: a device is a large value that drivers read often (through
@@ -175,22 +160,20 @@ public struct SimulatedDevice: Sendable {
     // values ever share a State that changes.
     // Unchecked exclusivity: the device reads these on every poll, and a dynamic check costs more than the read. Only
     // the owning value reaches them, through accessors that never overlap a read with a write.
-    @exclusivity(unchecked) var store: LocalStore
+    @exclusivity(unchecked) var configuration: Configuration
+    @exclusivity(unchecked) var storage: DeviceStorage
     @exclusivity(unchecked) var isOnline = true
     @exclusivity(unchecked) var session: Session
-    /// What the app was handed before local data went (``SyncClient/localDataDeletions``).
-    @exclusivity(unchecked) var handedOver: [LocalDataDeletion] = []
 
-    init(store: LocalStore, isOnline: Bool, session: Session) {
-      self.store = store
+    init(configuration: Configuration, storage: DeviceStorage, isOnline: Bool, session: Session) {
+      self.configuration = configuration
+      self.storage = storage
       self.isOnline = isOnline
       self.session = session
     }
 
     func copy() -> State {
-      let copy = State(store: store, isOnline: isOnline, session: session)
-      copy.handedOver = handedOver
-      return copy
+      State(configuration: configuration, storage: storage, isOnline: isOnline, session: session)
     }
   }
 
@@ -204,20 +187,15 @@ public struct SimulatedDevice: Sendable {
     }
   }
 
-  /// The local store: storage and the rules that change it.
-  package internal(set) var store: LocalStore {
-    _read { yield state.store }
-    _modify { yield &mutableState.store }
-  }
   /// How the device is set up.
   package internal(set) var configuration: Configuration {
-    _read { yield state.store.configuration }
-    _modify { yield &mutableState.store.configuration }
+    _read { yield state.configuration }
+    _modify { yield &mutableState.configuration }
   }
   /// What the device keeps on disk.
   package internal(set) var storage: DeviceStorage {
-    _read { yield state.store.storage }
-    _modify { yield &mutableState.store.storage }
+    _read { yield state.storage }
+    _modify { yield &mutableState.storage }
   }
   /// Whether the device has a network.
   public internal(set) var isOnline: Bool {
@@ -228,13 +206,6 @@ public struct SimulatedDevice: Sendable {
     _read { yield state.session }
     _modify { yield &mutableState.session }
   }
-  /// Every hand-over of local data before it went (the app's hook).
-  var handedOver: [LocalDataDeletion] {
-    _read { yield state.handedOver }
-    _modify { yield &mutableState.handedOver }
-  }
-  /// See ``LocalStore/mayHoldDamage``.
-  var mayHoldDamage: Bool { state.store.mayHoldDamage }
 
   /// Creates a device with an empty store, set up as ``ClientUnderTest/reference`` sets up every device of a run.
   /// - Parameter setup: The device's name, user, zone, resolver, delete policy, schema and defects.
@@ -243,10 +214,17 @@ public struct SimulatedDevice: Sendable {
 
   /// Creates a device with an empty store.
   /// - Parameter configuration: How it is set up.
-  /// - Throws: ``DeviceError/invalidDeviceName(_:)`` for a name that is empty or longer than 255 UTF-8 bytes.
+  /// - Throws: ``DeviceError/invalidDeviceName(_:)`` for a name that is empty or longer than 255 UTF-8 bytes (the
+  ///   name is the clock's node ID).
   package init(configuration: Configuration) throws(DeviceError) {
+    guard (try? HybridLogicalClock(nodeID: configuration.name)) != nil else {
+      throw .invalidDeviceName(configuration.name)
+    }
+    let replica = ZoneReplica(configuration: configuration.replicaConfiguration, store: SealedStore())
+    var storage = DeviceStorage(replica: replica)
+    storage.replica.recordsDecisions = true
     state = State(
-      store: try LocalStore(configuration: configuration), isOnline: true,
+      configuration: configuration, storage: storage, isOnline: true,
       session: Session(
         pacing: RequestPacing(batchLimit: configuration.batchLimit), throttle: configuration.retry.minimumInterval))
   }
@@ -262,25 +240,23 @@ public struct SimulatedDevice: Sendable {
   /// The device's own clock reading at true time `now`: skewed by the clock offset.
   /// - Parameter now: True (virtual) time.
   /// - Returns: What the device believes the time is.
-  package func deviceTime(at now: Date) -> Date { store.deviceTime(at: now) }
+  package func deviceTime(at now: Date) -> Date { now.addingTimeInterval(configuration.clockOffset) }
 
   // MARK: Looking
 
-  // Read from the storage directly: `store.record(id)` copies the whole store on this hot path (2,200 more
-  // instructions per simulated step, measured with callgrind).
-
   /// The record with `id` as the app sees it, or `nil`.
   /// - Parameter id: A record ID.
-  public func record(_ id: RecordID) -> Record? { storage.records[id]?.current }
+  public func record(_ id: RecordID) -> Record? { storage.replica.store[id] }
 
   /// Every record the app sees, sorted by ID.
-  public var records: [Record] { storage.records.values.map(\.current).sorted { $0.recordID < $1.recordID } }
+  public var records: [Record] { storage.replica.store.records }
 
-  /// Why the device halted, or `nil`.
-  public var haltReason: HaltReason? { session.haltReason }
+  /// Why the device halted, or `nil`: an error only the user can answer, or a halt of the sync rules (a newer app's
+  /// record, a conflict the resolver refused, an account question).
+  public var haltReason: HaltReason? { storage.operationHalt ?? storage.replica.halt.map(HaltReason.init) }
 
-  /// Whether the device has halted; cheaper than comparing ``haltReason`` with `nil`, which copies the reason.
-  public var isHalted: Bool { session.halted }
+  /// Whether the device has halted.
+  public var isHalted: Bool { storage.operationHalt != nil || storage.replica.halt != nil }
 
   /// One word for what the device is doing.
   package var status: DeviceStatus {
@@ -296,16 +272,17 @@ public struct SimulatedDevice: Sendable {
   /// Whether the device has nothing left to do: no sync requested or running, nothing queued.
   public var isIdle: Bool {
     session.phase == .idle && !session.syncRequested && !session.sendRequested && session.inFlight == nil
-      && storage.pending.isEmpty
+      && pendingChangeCount == 0
   }
 
   /// What the device can tell about its sync.
   package var diagnostics: DeviceDiagnostics {
-    DeviceDiagnostics(
+    let records = storage.replica.store.all
+    return DeviceDiagnostics(
       status: status,
-      queuedCount: storage.pending.count,
-      recordCount: storage.records.count,
-      recordsWithChangeTags: storage.records.values.filter { $0.current.recordChangeTag != nil }.count,
+      queuedCount: pendingChangeCount,
+      recordCount: records.count,
+      recordsWithChangeTags: records.values.filter { $0.recordChangeTag != nil }.count,
       lastSuccessfulFetch: storage.lastSuccessfulFetch,
       lastSuccessfulSave: storage.lastSuccessfulSave,
       inFlightOperation: session.inFlight.map { $0.request.description },
@@ -313,7 +290,7 @@ public struct SimulatedDevice: Sendable {
       throttle: session.throttle,
       retryCount: session.pacing.retryCount,
       lastError: session.lastError,
-      haltReason: session.haltReason)
+      haltReason: haltReason)
   }
 
   // MARK: Life cycle
@@ -326,30 +303,28 @@ public struct SimulatedDevice: Sendable {
   /// conflict then comes back from the server as `serverRecordChanged`. A sync already running sends the queue anyway.
   public mutating func requestSend() { session.sendRequested = true }
 
-  /// Takes the device off the network. A request in flight is abandoned; nothing is sent until ``goOnline()``.
+  /// Takes the device off the network. A request in flight is abandoned, as one whose answer was lost; nothing is sent
+  /// until ``goOnline()``.
   public mutating func goOffline() {
-    markInFlightSavesInDoubt()
+    abandonInFlight()
     isOnline = false
-    session.inFlight = nil
-    if session.phase != .idle { session.syncRequested = true }
-    session.phase = .idle
   }
 
-  /// Puts the device back on the network.
-  public mutating func goOnline() { isOnline = true }
+  /// Puts the device back on the network: it fetches before it sends what it held.
+  public mutating func goOnline() {
+    if !isOnline { session.syncRequested = true }
+    isOnline = true
+  }
 
-  /// The app crashes and relaunches: everything but its storage and a halt is lost — the operation in flight, retry
-  /// counts, the throttle — and a sync is requested, as an app does at launch. The relaunched app checks its store and
-  /// throws away damaged records (see ``corruptStoredRecord(_:)``).
+  /// The app crashes and relaunches: everything but its storage is lost — the operation in flight, retry counts, the
+  /// throttle — and a sync is requested, as an app does at launch. The relaunched app checks its store and throws away
+  /// damaged records (see ``corruptStoredRecord(_:)``).
   public mutating func crash() {
-    // A halt waits for the user (an update, a sign-in, freed storage): relaunching does not clear it.
-    let halt = session.haltReason
-    markInFlightSavesInDoubt()
     session = Session(
       pacing: RequestPacing(batchLimit: configuration.batchLimit), throttle: configuration.retry.minimumInterval)
-    session.haltReason = halt
     session.syncRequested = true
-    if configuration.defects.contains(.forgetQueueOnCrash) { storage.pending = PendingQueue() }
+    storage.replica.relaunch()
+    if configuration.defects.contains(.forgetQueueOnCrash) { storage.queue = SyncEngine.State() }
     if configuration.defects.contains(.rewindTokenOnCrash), storage.zoneToken != nil {
       storage.zoneToken = storage.firstZoneToken
     }
@@ -358,89 +333,61 @@ public struct SimulatedDevice: Sendable {
 
   /// The user resets sync: the change tokens and the sync under way go — a save in flight may have landed — and a
   /// sync lists the database and the zone from the beginning, so a record the listing leaves out is dropped as
-  /// deleted. The store stays: records, tombstones and the queue, so nothing unsent is lost. A halt stays too.
+  /// deleted. The replica keeps what was pending and queues it again, so nothing unsent is lost. A halt stays.
   public mutating func resetSync() {
-    markInFlightSavesInDoubt()
-    session.inFlight = nil
-    session.phase = .idle
-    storage.databaseToken = nil
-    restartZoneListing()
+    dropRound()
+    let old = storage.queue
+    storage.queue = SyncEngine.State()
+    storage.withReplica { replica, queue in replica.resetSync(replacing: old, syncEngine: &queue) }
+    forgetTokens()
     session.syncRequested = true
-    if configuration.defects.contains(.resetSyncDropsUnsent) {
-      // The defect: the reset starts from the server's copies, and what waited to be sent is forgotten.
-      for (id, local) in storage.records where storage.pending[id] != nil {
-        storage.records[id] = local.lastKnownServer.map { LocalRecord(lastKnownServer: $0, current: $0) }
-      }
-      storage.pending = PendingQueue()
-    }
   }
 
-  /// Hands the app the copies a wholesale deletion of local data takes (``LocalDataDeletion``), before they go.
-  mutating func handOver(_ cause: LocalDataDeletion.Cause, _ records: [Record]) {
-    guard !records.isEmpty else { return }
-    handedOver.append(LocalDataDeletion(cause: cause, records: records))
-  }
-
-  /// Hands the app the copies of `held` (what the store held before a wholesale deletion) that are gone now.
-  mutating func handOver(_ cause: LocalDataDeletion.Cause, goneFrom held: [RecordID: LocalRecord]) {
-    handOver(cause, held.filter { storage.records[$0.key] == nil }.map(\.value.current))
-  }
-
-  /// The device's iCloud account changed. Where the app deletes its local data (``AccountChangeResponse``: by default
-  /// on a sign-out or a switch, as Apple asks; keeping it for the same account, when another account signs in), it
-  /// deletes records, queue, tombstones, tokens and a halt (a new account is not the old one's to answer for). A
-  /// sign-in that deletes nothing uploads what the device holds, made while signed out, listing the zone from the
-  /// beginning — or, signing in again to the account whose data it kept, resumes where it stopped.
+  /// The device's iCloud account changed. As a CKSyncEngine does, the app forgets its tokens and its queue, then the
+  /// replica does with the records what its account-change policy says (``AccountChangeResponse``); an operation halt
+  /// goes, as a new account is not the old one's to answer for.
   public mutating func accountChanged(_ change: SyncEngine.AccountChange) {
-    markInFlightSavesInDoubt()
-    session.inFlight = nil
-    session.phase = .idle
-    session.haltReason = nil
-    let owner = storage.dataOwner ?? configuration.userRecordName
-    defer { if let user = change.currentUser { storage.dataOwner = user } }
-    let deletes = configuration.accountChange.deletesLocalData(
-      from: change.previousUser, to: change.currentUser, owner: owner)
-    if change.currentUser == nil, !deletes {
-      // Kept through the sign-out, for the account to find again.
-    } else if change.previousUser == nil, change.currentUser == owner, !deletes,
-      configuration.accountChange == .keepForSameAccount
-    {
-      // The same account again: everything kept is its own, tokens included.
-    } else if deletes, !configuration.defects.contains(.keepDataAcrossAccounts) {
-      handOver(.accountChange(change), storage.records.values.map(\.current))
-      let queued = Set(storage.pending.entries.map(\.recordID))
-      let unsent = storage.records.filter { queued.contains($0.key) }
-      let state = (storage.zoneToken, storage.databaseToken, storage.zoneCreated)
-      let deletes = storage.pending.entries.filter { $0.kind == .delete }.map(\.recordID)
-      storage = DeviceStorage(clock: storage.clock)
-      if configuration.defects.contains(.uploadPendingToNewAccount) {
-        for (id, record) in unsent.sorted(by: { $0.key < $1.key }) {
-          storage.records[id] = record
-          store.reupload(id)
-        }
-      }
-      if configuration.defects.contains(.keepSyncStateAcrossAccounts) {
-        (storage.zoneToken, storage.databaseToken, storage.zoneCreated) = state
-        for id in deletes { storage.pending.enqueue(id, .delete) }
-      }
+    dropRound()
+    storage.operationHalt = nil
+    if !configuration.defects.contains(.keepSyncStateAcrossAccounts) {
+      forgetTokens()
+      storage.queue = SyncEngine.State()
     } else {
-      // Uploaded as new records, copies are checked first: a damaged one must not pass for the user's data.
-      _ = discardDamagedRecords()
-      storage.databaseToken = nil
-      storage.zoneCreated = false
-      restartZoneListing()
-      for id in storage.records.keys.sorted() { store.reupload(id) }
+      // The defect: the tokens stay, and the deletions still queued with them.
+      let deletions = storage.queue.pendingRecordZoneChanges.filter {
+        if case .deleteRecord = $0 { return true }
+        return false
+      }
+      storage.queue = SyncEngine.State()
+      storage.queue.add(pendingRecordZoneChanges: deletions)
     }
-    session.syncRequested = change.currentUser != nil
+    deliver(.accountChange(change))
+    session.stopped = false
+    if change.currentUser != nil { session.syncRequested = true }
+  }
+
+  /// What the app does with local data when the account changes.
+  public var accountChangeResponse: AccountChangeResponse { storage.replica.configuration.accountChange }
+
+  /// The replica takes the user's answer to the account question; the app then lists everything again and sends what
+  /// the answer left pending, as after a forced resync.
+  public mutating func answerAccountQuestion(keepingData: Bool) -> Bool {
+    let resolved = storage.withReplica { replica, queue in
+      replica.resolveAccountChange(keepingData: keepingData, syncEngine: &queue)
+    }
+    guard resolved else {
+      return false
+    }
+    resetSync()
+    return true
   }
 
   /// Clears a halt, checks the store (see ``corruptStoredRecord(_:)``) and requests a sync, as an app does when the
   /// user acts on the halt reason.
   public mutating func restart() {
     discardDamagedRecords()
-    session.haltReason = nil
-    session.phase = .idle
-    session.inFlight = nil
+    storage.operationHalt = nil
+    dropRound()
     session.pacing.waitUntil = nil
     session.pacing.retryCount = 0
     session.syncRequested = true
@@ -450,9 +397,12 @@ public struct SimulatedDevice: Sendable {
   /// - Parameter seconds: Positive to jump ahead, negative to fall behind.
   public mutating func jumpClock(by seconds: TimeInterval) { configuration.clockOffset += seconds }
 
-  /// Installs a new app version's schema (an app update).
+  /// Installs a new app version's schema (an app update): a halt over a newer app's record is lifted.
   /// - Parameter schema: The new schema.
-  public mutating func upgrade(to schema: Schema?) { configuration.schema = schema }
+  public mutating func upgrade(to schema: Schema?) {
+    configuration.schema = schema
+    storage.replica.upgrade(to: schema)
+  }
 
   /// Replaces the resolver, the fields written for it, and the delete policy (the app ships another merge).
   /// - Parameters:
@@ -465,26 +415,46 @@ public struct SimulatedDevice: Sendable {
     configuration.resolver = resolver
     configuration.bookkeeping = bookkeeping
     configuration.deletePolicy = deletePolicy
+    storage.replica.configuration.resolver = resolver
+    storage.replica.configuration.bookkeeping = bookkeeping
+    storage.replica.configuration.deletePolicy = deletePolicy
   }
 
-  /// The request in flight is abandoned without an answer: each save in it may or may not have landed.
-  mutating func markInFlightSavesInDoubt() {
+  /// Forgets the change tokens: the next sync reads the database feed and lists the zone from the beginning, and a
+  /// page still on its way for the listing before continues one the device no longer follows.
+  mutating func forgetTokens() {
+    storage.databaseToken = nil
+    storage.zoneToken = nil
+    storage.zoneNeedsFetch = false
+    session.listing += 1
+  }
+
+  /// The request in flight is abandoned without an answer, as one whose answer was lost: a send's items each fail
+  /// with a network error (each may have landed), the send ends and the next sync fetches first; a fetch resumes.
+  mutating func abandonInFlight() {
     guard let flight = session.inFlight else { return }
-    for id in flight.sentSaves.keys { noteInDoubt(id) }
-  }
-
-  /// A save of `id` went unanswered: it may have landed, whatever later answers say.
-  mutating func noteInDoubt(_ id: RecordID) {
-    storage.records[id]?.inDoubt = true
-    if storage.deletesOfUnconfirmed[id] != nil { storage.deletesOfUnconfirmed[id] = true }
-    // Deleted here since it was sent: a copy of this save may land after the deletion.
-    if storage.records[id] == nil, storage.tombstones[id] != nil { storage.staleSavesInDoubt.insert(id) }
-  }
-
-  mutating func halt(_ reason: HaltReason) {
-    session.haltReason = reason
-    session.phase = .idle
     session.inFlight = nil
+    guard case .modifyRecords(let request) = flight.request else { return }
+    reportEveryItem(of: request, failedWith: .networkFailure(retryAfter: nil))
+    endRound(nil)
+    session.stopped = false
+    session.syncRequested = true
+  }
+
+  /// Drops the sync under way without ending it, as an app replacing its sync machinery does: the next sync starts
+  /// from the beginning.
+  mutating func dropRound() {
+    abandonInFlight()
+    session.phase = .idle
+    session.zoneFetchStarted = false
+    session.listedFromStart = nil
+  }
+
+  /// Stops the operation layer for a halt it must wait out with the user.
+  mutating func halt(_ reason: HaltReason) {
+    storage.operationHalt = reason
+    session.inFlight = nil
+    endRound(nil)
     session.pacing.waitUntil = nil
     session.lastError = reason.description
   }

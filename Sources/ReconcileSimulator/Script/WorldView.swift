@@ -15,7 +15,7 @@ package struct WorldView {
     /// Changes queued to send.
     var queued: Int
     /// What is queued for each record, where the client tells (the built-in device does; other clients need not).
-    var queuedKinds: [RecordID: PendingQueue.Kind]
+    var queuedKinds: [RecordID: String]
     var clockOffset: TimeInterval
     var appVersion: String?
     /// The last error the device noted, where the client keeps one (the reference client does).
@@ -66,7 +66,7 @@ package struct WorldView {
         name: client.name, records: client.records.sorted { $0.recordID < $1.recordID },
         status: device?.status ?? Self.status(of: client), haltReason: client.haltReason,
         queued: client.pendingChangeCount,
-        queuedKinds: device.map { Dictionary(uniqueKeysWithValues: $0.storage.pending.entries) } ?? [:],
+        queuedKinds: device?.queuedKinds ?? [:],
         clockOffset: clockOffsets[client.name] ?? 0,
         appVersion: device?.configuration.schema.flatMap { $0.recordSchemas.values.first?.version.description },
         lastError: device?.diagnostics.lastError, serverRecords: users[client.name].flatMap { byOwner[$0] } ?? [])
@@ -124,7 +124,7 @@ package struct WorldView {
       let rows = device.records.map { record in
         RecordRow(
           record: RecordText.path(record), changeTag: record.recordChangeTag,
-          queued: device.queuedKinds[record.recordID].map { "\($0)" }, fields: RecordText.json(record))
+          queued: device.queuedKinds[record.recordID], fields: RecordText.json(record))
       }
       if json {
         return try Self.json(

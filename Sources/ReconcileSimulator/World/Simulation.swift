@@ -221,9 +221,6 @@ public struct Simulation: Sendable {
   public func result(quiescent: Bool?) -> SimulationResult {
     var statistics = self.statistics
     statistics.virtualSeconds = now.timeIntervalSince(start)
-    statistics.resurrectionsBlocked = clients.reduce(0) {
-      $0 + (($1 as? SimulatedDevice)?.storage.resurrectionsBlocked ?? 0)
-    }
     statistics.tokenChecks = auditor.tokenChecks
     statistics.retryAftersHanded = auditor.retryAftersHanded
     let verdict = judge(quiescent: quiescent)

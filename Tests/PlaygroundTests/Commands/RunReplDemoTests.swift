@@ -78,7 +78,7 @@ struct RunReplDemoTests {
     #expect(result.status == 1)
     #expect(
       result.text.contains(
-        "old.rcp:6: error: B has no Note/n1 yet: its sync has started but not finished — add \"wait B\" or use \"sync all\""
+        "old.rcp:6: error: B has no Note/n1 yet: it has not fetched it — add \"B sync\" and \"wait B\", or use \"sync all\""
       ), "\(result.text)")
     #expect(!result.text.contains("expectation failed"), "nothing after the line runs: \(result.text)")
 

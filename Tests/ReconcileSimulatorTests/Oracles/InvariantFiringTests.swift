@@ -70,7 +70,13 @@ struct InvariantFiringTests {
         schemas major
         device add new --upgraded
         device add old
-        new create Note/r1 title="hello" color="red"
+        old create Note/r1 title="hello"
+        old sync
+        advance 5s
+        new sync
+        advance 5s
+        old edit Note/r1 title="mine"
+        new edit Note/r1 color="red"
         new sync
         advance 5s
         old sync
@@ -85,10 +91,11 @@ struct InvariantFiringTests {
         resolver field-merge
         device add d1
         send-after-edits
+        d1 create Note/r1 title="zero"
         d1 sync
         advance 5s
         fault delay d1 5s
-        d1 create Note/r1 title="first"
+        d1 edit Note/r1 title="first"
         d1 edit Note/r1 title="second"
         advance 10s
         quiesce
@@ -149,6 +156,8 @@ struct InvariantFiringTests {
     Case(
       defect: .rewindTokenOnCrash, invariant: .serverInvariants,
       script: sharedRecord + """
+        d1 sync
+        advance 5s
         d2 edit Note/r1 title="y"
         d2 sync
         advance 5s

@@ -99,10 +99,10 @@ struct DeviceSyncTests {
     #expect(kiosk.haltReason == .notAuthenticated)
     #expect(kiosk.diagnostics.haltReason?.description.contains("Sign in") == true)
     #expect(kiosk.nextRequest(at: server.now) == nil)
-    #expect(kiosk.diagnostics.queuedCount == 1)
+    #expect(kiosk.diagnostics.queuedCount == 2, "the zone and the note")
   }
 
-  @Test("an app 1.0 device halts on a record from app 2.0 and writes nothing")
+  @Test("an app 1.0 device shows a record from app 2.0, refuses to edit it, and halts when its unsent edit meets one")
   func schemaHalt() throws {
     func schema(_ version: String, extra: [RecordSchema.Field] = []) throws -> Schema {
       Schema([
@@ -115,6 +115,18 @@ struct DeviceSyncTests {
     var new = try device("new", schema: try schema("2.0.0", extra: [RecordSchema.Field("color", .string)]))
     var old = try device("old", schema: try schema("1.0.0"))
     try new.create(try note("n1", ["title": "a", "color": "red"]), at: server.now)
+    try old.create(try note("n2", ["title": "b"]), at: server.now)
+    new.sync(with: &server)
+    old.sync(with: &server)
+    new.sync(with: &server)
+    // A newer app's record is shown, never changed.
+    let n1 = try RecordID(recordName: "n1", zoneID: notes)
+    #expect(old.record(n1)?["color"] == .string("red"))
+    #expect(throws: DeviceError.self) { try old.edit(n1, setting: ["title": .string("x")], at: server.now) }
+    // An unsent edit of its own record meets app 2.0's version of it: the device halts and saves nothing.
+    let n2 = try RecordID(recordName: "n2", zoneID: notes)
+    try old.edit(n2, setting: ["title": .string("mine")], at: server.now)
+    try new.edit(n2, setting: ["color": .string("blue")], at: server.now)
     new.sync(with: &server)
     let before = server.changeTagsIssued
     old.sync(with: &server)
@@ -124,8 +136,8 @@ struct DeviceSyncTests {
       return
     }
     #expect(halt.description.contains("Nothing was saved"))
-    #expect(old.records.isEmpty)
     #expect(server.changeTagsIssued == before)
+    #expect(old.record(n2)?["title"] == .string("mine"))
   }
 
   @Test("1,000 queued records go up in batches of at most 400, halving on limitExceeded")

@@ -71,9 +71,6 @@ struct SyncBugZooTests {
 
   /// Where the core's mistake shows first under another invariant than the reference client's, and why.
   static let coreCaughtBy: [ClientDefect: Invariant] = [
-    // A merge left unqueued is replaced by the server's version at the next fetch (nothing is pending): the edit is
-    // lost rather than shown apart from the server.
-    .resolveWithoutResend: .oneSidedChangesKept,
     // The queued deletion goes with the rest, and the next fetch brings the deleted record back.
     .resetSyncDropsUnsent: .noResurrection,
     // The record kept across accounts comes back to its own account carrying the other account's edits, over the

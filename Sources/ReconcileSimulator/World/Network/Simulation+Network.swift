@@ -138,7 +138,11 @@ extension Simulation {
       } else {
         clients[index].receive(answer, for: id, at: now, crashingAfterWrites: nil)
       }
-      for decision in clients[index].takeDecisions() { traceEntries.append(.decision(name, decision)) }
+      for decision in clients[index].takeDecisions() {
+        // A fetched copy of a record the device deleted, kept from coming back.
+        if case .deletion(_, .deletionStands) = decision { statistics.resurrectionsBlocked += 1 }
+        traceEntries.append(.decision(name, decision))
+      }
       auditor.tokenMoved(on: name, from: before, to: clients[index].persistedZoneToken)
       if !wasHalted, let reason = clients[index].haltReason {
         statistics.halts += 1

@@ -1,0 +1,31 @@
+import Foundation
+
+extension ZoneReplica {
+  /// The app found its stored copy of `id` unreadable — a failing disk, a torn write, a bad migration — and must never
+  /// upload it. The copy goes, with its unsent values, which cannot be trusted; a record that replaced one the user
+  /// deleted owes that deletion again.
+  ///
+  /// When the server may hold a version of the record (the copy was acknowledged, or a save of it may have landed),
+  /// the app fetches the zone again from its beginning to get it back: until then the record is not shown, and a
+  /// fetched version of it is stored as any new record is.
+  /// - Parameters:
+  ///   - id: The record whose stored copy is unreadable.
+  ///   - syncEngine: The engine's state.
+  /// - Returns: Whether the server may hold a version of the record to fetch again.
+  @discardableResult
+  public mutating func discardUnreadable(_ id: RecordID, syncEngine: inout SyncEngine.State) -> Bool {
+    guard let damaged = store.removeValue(forKey: id) else { return false }
+    syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+    metadata.reuploaded.remove(id)
+    if let replaced = metadata.replacing.removeValue(forKey: id) {
+      // A re-created record: the deletion it replaced still stands, and sent after a fetch it deletes whatever of
+      // the replacement's saves landed.
+      metadata.replacementKeys[id] = nil
+      metadata.deletions[id] = replaced
+      metadata.deletionsAwaitingFetch.insert(id)
+      syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
+      return true
+    }
+    return damaged.recordChangeTag != nil || metadata.saveMayLandLate(id)
+  }
+}
