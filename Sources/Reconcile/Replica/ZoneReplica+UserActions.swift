@@ -113,9 +113,11 @@ extension ZoneReplica {
     if deleted.recordChangeTag == nil, !metadata.newRecordsHandedOut.contains(id) || flawed(.dropUnacknowledgedDeletes),
       heldBack == nil
     {
-      // The server never had it: nothing to delete there (a deletion could only hit another device's record).
+      // The server never had it: nothing to delete there (a deletion could only hit another device's record). Only
+      // a save that may still land is worth remembering the deletion for: a version fetched later is otherwise
+      // another record under the same ID (one saved before an account's data was deleted here, say).
       syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
-      metadata.deletedLocally[id] = tombstone
+      if metadata.saveMayLandLate(id) { metadata.deletedLocally[id] = tombstone }
       return
     }
     metadata.deletions[id] = tombstone

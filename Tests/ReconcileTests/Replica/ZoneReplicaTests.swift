@@ -200,6 +200,23 @@ struct ZoneReplicaTests {
     }
   }
 
+  @Test("a note created and deleted before any save of it left leaves nothing to delete when its ID is fetched")
+  func deletionOfNeverSentNoteSparesAFetchedNoteOfThatID() throws {
+    var replica = try Self.replica()
+    var state = SyncEngine.State()
+    // Created and deleted here, never handed out: the server never had this note.
+    let note = try Self.note("n1", title: "draft")
+    try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
+    try replica.delete(note.recordID, at: Date(timeIntervalSince1970: 11), syncEngine: &state)
+    #expect(state.pendingRecordZoneChanges.isEmpty)
+    // The server holds a note of that ID this device saved earlier (before its data was deleted, say).
+    var earlier = Self.saved(try Self.note("n1", title: "milk"), tag: "t4")
+    earlier.modifiedByDevice = "phone"
+    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [earlier], deletions: [])), syncEngine: &state)
+    #expect(replica.store[note.recordID]?["title"] == .string("milk"), "the fetched note is another record: shown")
+    #expect(!state.pendingRecordZoneChanges.contains(.deleteRecord(note.recordID)), "and never deleted")
+  }
+
   @Test("an action that cannot apply throws an error naming the note and changes nothing")
   func refusedActionsChangeNothing() throws {
     var replica = try Self.replica()
