@@ -15,6 +15,9 @@ extension SimulatedDevice {
     // Each pass either sends, ends a phase or returns: a few passes move through a whole sync.
     for _ in 0..<16 {
       if session.phase == .idle {
+        // A device that never read the database feed fetches before its first send, as CKSyncEngine does at its first
+        // launch: otherwise a zone deleted and created again before it first fetched hides its reason.
+        if session.sendRequested, storage.databaseToken == nil { session.syncRequested = true }
         if session.syncRequested {
           // Each sync starts by checking the store, as an app verifies its database when it opens it.
           discardDamagedRecords()
