@@ -76,8 +76,9 @@ public struct ReplicaMetadata: Sendable, Hashable, Codable {
   /// Why the replica stopped sending: a conflict with a newer app's record, which it must not merge, or one the
   /// resolver refused. The unsent change waits, kept, until an upgrade.
   package var halt: SyncHalt?
-  /// Server versions a halt kept from merging, until a merge takes them: the server holds the record, though the
-  /// copy shown may be one it never acknowledged, so deleting it must reach the server.
+  /// Server versions this device holds no readable copy of — a halt kept them from merging, or the app discarded its
+  /// copy as unreadable — until a merge takes them: the server holds the record, though the copy shown may be one it
+  /// never acknowledged, so deleting it must reach the server.
   package var heldBack: [RecordID: Record] = [:]
   /// A save found the zone gone, with the reason its error implies (`zoneNotFound`: a client's deletion;
   /// `userDeletedZone`: a purge): nothing is sent until the database feed says why — what to keep depends on it,

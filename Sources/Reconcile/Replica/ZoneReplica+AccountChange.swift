@@ -120,6 +120,9 @@ extension ZoneReplica {
 
   /// Uploads every record as new to the account signed in now (records made signed out, or kept from another account).
   private mutating func uploadAsNew(for account: String?, _ syncEngine: inout SyncEngine.State) {
+    // Records nobody owned were made while no account was signed in: none of their saves left this device, so a
+    // version of one of their IDs fetched for this account is another record, never one to delete again.
+    if metadata.accountOwner == nil { metadata.deletedLocally = [:] }
     metadata.accountOwner = account
     metadata.zoneCreated = false
     metadata.ancestors = [:]

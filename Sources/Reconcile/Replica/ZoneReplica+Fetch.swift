@@ -75,6 +75,9 @@ extension ZoneReplica {
     metadata.replacing[id] = nil
     metadata.replacementKeys[id] = nil
     metadata.recreatedVersions[id] = nil
+    // The version a halt or a discarded copy left unmerged is gone too: a deletion made from now on is of whatever
+    // the server holds next.
+    metadata.heldBack[id] = nil
     guard let local = store[id], local.recordChangeTag != nil else { return }
     if revivingPolicy == .editWins || flawed(.resaveDeleted),
       syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id))

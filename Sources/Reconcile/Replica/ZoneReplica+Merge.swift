@@ -14,6 +14,7 @@ extension ZoneReplica {
   mutating func merge(server: Record, local: Record?, _ syncEngine: inout SyncEngine.State) -> Record {
     switch configuration.rule {
     case .lastModifiedWins(let key):
+      metadata.heldBack[server.recordID] = nil
       guard let local, Self.date(key, of: local) > Self.date(key, of: server) else { return server }
       return Self.values(of: local, on: server)
     case .resolver:

@@ -113,11 +113,9 @@ extension ZoneReplica {
     if deleted.recordChangeTag == nil, !metadata.newRecordsHandedOut.contains(id) || flawed(.dropUnacknowledgedDeletes),
       heldBack == nil
     {
-      // The server never had it: nothing to delete there (a deletion could only hit another device's record). Only
-      // a save that may still land is worth remembering the deletion for: a version fetched later is otherwise
-      // another record under the same ID (one saved before an account's data was deleted here, say).
+      // The server never had it: nothing to delete there (a deletion could only hit another device's record).
       syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
-      if metadata.saveMayLandLate(id) { metadata.deletedLocally[id] = tombstone }
+      metadata.deletedLocally[id] = tombstone
       return
     }
     metadata.deletions[id] = tombstone

@@ -16,9 +16,9 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// A save's acknowledgement overwrites the local copy even when the user edited it while the save was in flight,
   /// so those edits are never sent. Caught by ``Invariant/oneSidedChangesKept``.
   case dropEditsDuringSave = "drop-edits-during-save"
-  /// The pending queue lives in memory only: a crash forgets what was waiting to be sent — a deletion too, so the
-  /// next fetch brings the deleted record back. Caught by ``Invariant/noResurrection`` (and by
-  /// ``Invariant/convergence`` and ``Invariant/noLostRecords`` when an edit or a new record is forgotten).
+  /// The pending queue lives in memory only: a crash forgets what was waiting to be sent, so a new record or an edit
+  /// stays on the device and never reaches the server. Caught by ``Invariant/convergence`` (and by
+  /// ``Invariant/noResurrection`` when a deletion is forgotten and the next fetch brings the record back).
   case forgetQueueOnCrash = "forget-queue-on-crash"
   /// Deletions in fetched changes are skipped: the device keeps records the server deleted. Caught by
   /// ``Invariant/convergence`` and ``Invariant/noResurrection``.
@@ -84,7 +84,8 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   case recreateRestoresDeletedFields = "recreate-restores-deleted-fields"
   /// Resetting sync starts over from the server's copies: the queue is dropped and each record waiting to be sent goes
   /// back to the last version the server acknowledged, or away (sqlite-data #524, where tearing the engine down lost
-  /// unsent changes). Caught by ``Invariant/noLostRecords``.
+  /// unsent changes). Caught by ``Invariant/oneSidedChangesKept`` (an unsent edit goes back) and
+  /// ``Invariant/noLostRecords`` (a new record goes away).
   case resetSyncDropsUnsent = "reset-sync-drops-unsent"
   /// A purge in Settings is answered by uploading everything again, as to an encrypted-data reset: what the user
   /// deleted comes back (SyncKit, IceCream and Seam3 users report it). Caught by ``Invariant/noResurrection``.

@@ -2,21 +2,20 @@ extension ClientDefect {
   /// The invariant that catches the defect in random runs.
   public var caughtBy: Invariant {
     switch self {
-    case .dropUnacknowledgedDeletes, .resaveDeleted, .ownSaveCancelsDeletion, .reuploadAfterPurge, .forgetQueueOnCrash:
-      .noResurrection
+    case .dropUnacknowledgedDeletes, .resaveDeleted, .ownSaveCancelsDeletion, .reuploadAfterPurge: .noResurrection
     case .dropRevivingEdits, .sendDeletionsWithoutFetch: .noLostRecords
     case .sendWhileHalted: .haltedDeviceSendsNothing
     case .dropEditsDuringSave, .overwriteUnsentEdits, .mergeWithoutAncestor, .recreateRestoresDeletedFields,
-      .resolveWithoutResend:
+      .resolveWithoutResend, .resetSyncDropsUnsent:
       .oneSidedChangesKept
-    case .ignoreFetchedDeletions, .commitTokenBeforePage, .ignoreMoreComing, .keepSyncStateAcrossAccounts:
+    case .ignoreFetchedDeletions, .commitTokenBeforePage, .ignoreMoreComing, .keepSyncStateAcrossAccounts,
+      .forgetQueueOnCrash:
       .convergence
     case .skipStorageCheck: .damagedDataNeverUploaded
     case .rewindTokenOnCrash: .serverInvariants
     case .keepDataAcrossAccounts, .uploadPendingToNewAccount: .accountsKeptApart
     case .stripUnknownKeys: .unknownKeysKept
-    case .dropDataOnZoneNotFound, .resetSyncDropsUnsent, .resetTreatedAsPurge:
-      .noLostRecords
+    case .dropDataOnZoneNotFound, .resetTreatedAsPurge: .noLostRecords
     case .ignoreRetryAfter, .retryEarly: .retryAfterHonoured
     case .neverHalveBatch, .saveAndDeleteTogether: .liveness
     }

@@ -190,7 +190,11 @@ extension SimulatedDevice {
     }
     for id in result.deleted {
       storage.savesBesideDeletes[id] = nil
-      items.append((SyncEngine.SentRecordZoneChanges(savedRecords: [], deletedRecordIDs: [id]), readded.contains(id) ? nil : .deleteRecord(id)))
+      items.append(
+        (
+          SyncEngine.SentRecordZoneChanges(savedRecords: [], deletedRecordIDs: [id]),
+          readded.contains(id) ? nil : .deleteRecord(id)
+        ))
     }
     for id in result.failures.keys.sorted() {
       guard let error = result.failures[id] else { continue }
@@ -201,7 +205,11 @@ extension SimulatedDevice {
       let settles = !retried && !readded.contains(id)
       if let record = sent[id], !request.deleting.contains(id) {
         let failure = SyncEngine.FailedRecordSave(record: record, error: error.cloudKitError)
-        items.append((SyncEngine.SentRecordZoneChanges(savedRecords: [], failedRecordSaves: [failure]), settles ? .saveRecord(id) : nil))
+        items.append(
+          (
+            SyncEngine.SentRecordZoneChanges(savedRecords: [], failedRecordSaves: [failure]),
+            settles ? .saveRecord(id) : nil
+          ))
       } else {
         items.append(
           (

@@ -115,6 +115,7 @@ extension SimulatedDevice {
       session.lastError = "storage corruption: the stored copy of \(id) was damaged; discarded, fetching it again"
     }
     if refetch {
+      storage.withReplica { replica, _ in replica.zoneWillBeListedFromBeginning() }
       storage.zoneToken = nil
       storage.zoneNeedsFetch = true
       session.listing += 1

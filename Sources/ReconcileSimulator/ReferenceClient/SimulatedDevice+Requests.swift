@@ -155,7 +155,8 @@ extension SimulatedDevice {
       if session.phase == .fetchingZone, session.zoneFetchStarted {
         session.zoneFetchStarted = false
         deliver(
-          .didFetchRecordZoneChanges(configuration.zoneID, error: (error ?? .networkFailure(retryAfter: nil)).cloudKitError))
+          .didFetchRecordZoneChanges(
+            configuration.zoneID, error: (error ?? .networkFailure(retryAfter: nil)).cloudKitError))
       }
       session.listedFromStart = nil
       deliver(.didFetchChanges)

@@ -200,21 +200,71 @@ struct ZoneReplicaTests {
     }
   }
 
-  @Test("a note created and deleted before any save of it left leaves nothing to delete when its ID is fetched")
-  func deletionOfNeverSentNoteSparesAFetchedNoteOfThatID() throws {
+  @Test("an unreadable copy goes with its unsent values; the app refetches only when the server may hold the note")
+  func unreadableCopyGoes() throws {
     var replica = try Self.replica()
     var state = SyncEngine.State()
-    // Created and deleted here, never handed out: the server never had this note.
-    let note = try Self.note("n1", title: "draft")
+    let draft = try Self.note("n1", title: "draft")
+    try replica.create(draft, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
+    #expect(!replica.discardUnreadable(draft.recordID, syncEngine: &state), "never handed out: nothing to refetch")
+    #expect(replica.store.isEmpty && state.pendingRecordZoneChanges.isEmpty)
+    let sent = try Self.note("n2", title: "milk")
+    try replica.create(sent, at: Date(timeIntervalSince1970: 11), syncEngine: &state)
+    _ = Self.batch(&replica, &state)
+    #expect(replica.discardUnreadable(sent.recordID, syncEngine: &state), "its save may land: refetch")
+    #expect(replica.store.isEmpty && state.pendingRecordZoneChanges.isEmpty)
+  }
+
+  @Test(
+    "a note whose copy went unreadable is still the server's: a copy made and deleted before the refetch deletes it",
+    arguments: [false, true])
+  func deletionBeforeRefetchReachesTheServer(answeredBeforeDamage: Bool) throws {
+    var replica = try Self.replica()
+    var state = SyncEngine.State()
+    let note = try Self.note("n1", title: "milk")
     try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
-    try replica.delete(note.recordID, at: Date(timeIntervalSince1970: 11), syncEngine: &state)
-    #expect(state.pendingRecordZoneChanges.isEmpty)
-    // The server holds a note of that ID this device saved earlier (before its data was deleted, say).
-    var earlier = Self.saved(try Self.note("n1", title: "milk"), tag: "t4")
-    earlier.modifiedByDevice = "phone"
-    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [earlier], deletions: [])), syncEngine: &state)
-    #expect(replica.store[note.recordID]?["title"] == .string("milk"), "the fetched note is another record: shown")
-    #expect(!state.pendingRecordZoneChanges.contains(.deleteRecord(note.recordID)), "and never deleted")
+    _ = Self.batch(&replica, &state)
+    var landed = Self.saved(note, tag: "t1")
+    landed.modifiedByDevice = "phone"
+    // The stored copy goes unreadable after its save was answered, or while it was in flight.
+    let saved = SyncEngine.Event.sentRecordZoneChanges(.init(savedRecords: [landed]))
+    if answeredBeforeDamage { replica.handleEvent(saved, syncEngine: &state) }
+    #expect(replica.discardUnreadable(note.recordID, syncEngine: &state), "the server holds it: refetch")
+    if !answeredBeforeDamage { replica.handleEvent(saved, syncEngine: &state) }
+    // Before the refetch, the user makes the note again and deletes it.
+    try replica.create(try Self.note("n1", title: "again"), at: Date(timeIntervalSince1970: 20), syncEngine: &state)
+    try replica.delete(note.recordID, at: Date(timeIntervalSince1970: 21), syncEngine: &state)
+    #expect(state.pendingRecordZoneChanges == [.deleteRecord(note.recordID)], "the deletion is owed to the server")
+    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [landed], deletions: [])), syncEngine: &state)
+    #expect(replica.store[note.recordID] == nil, "the user's last word on n1 is its deletion")
+    #expect(state.pendingRecordZoneChanges.contains(.deleteRecord(note.recordID)))
+  }
+
+  @Test(
+    "a server version left unmerged is forgotten when the server deletes the note: a later deletion is of the new one")
+  func heldBackVersionGoesWithTheServersDeletion() throws {
+    var replica = try Self.replica()
+    var state = SyncEngine.State()
+    let note = try Self.note("n1", title: "milk")
+    try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
+    _ = Self.batch(&replica, &state)
+    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [Self.saved(note, tag: "t1")])), syncEngine: &state)
+    replica.discardUnreadable(note.recordID, syncEngine: &state)
+    // Another device deletes n1; this one makes n1 anew, saves it, and deletes it.
+    replica.handleEvent(
+      .fetchedRecordZoneChanges(
+        .init(modifications: [], deletions: [.init(recordID: note.recordID, recordType: "Note")])),
+      syncEngine: &state)
+    let again = try Self.note("n1", title: "again")
+    try replica.create(again, at: Date(timeIntervalSince1970: 20), syncEngine: &state)
+    _ = Self.batch(&replica, &state)
+    var second = Self.saved(again, tag: "t2", created: Date(timeIntervalSince1970: 20))
+    second.modifiedByDevice = "phone"
+    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [second])), syncEngine: &state)
+    try replica.delete(note.recordID, at: Date(timeIntervalSince1970: 21), syncEngine: &state)
+    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [second], deletions: [])), syncEngine: &state)
+    #expect(replica.store[note.recordID] == nil, "the deletion is of the note made anew, which the server holds")
+    #expect(state.pendingRecordZoneChanges.contains(.deleteRecord(note.recordID)))
   }
 
   @Test("an action that cannot apply throws an error naming the note and changes nothing")
@@ -366,6 +416,24 @@ struct ZoneReplicaAccountTests {
   }
 
   static let switched = SyncEngine.AccountChange.switchAccounts(previousUser: "_user", currentUser: "_other")
+
+  @Test("a note created and deleted while signed out leaves nothing to delete when the account's note of its ID comes")
+  func deletionWhileSignedOutSparesTheAccountsNote() throws {
+    var (replica, saved) = try Self.replica(.deleteLocalData)
+    var state = SyncEngine.State()
+    replica.handleEvent(.accountChange(.signOut(previousUser: "_user")), syncEngine: &state)
+    // Signed out, the user makes a note under the same ID and deletes it: no save of it can leave the device.
+    let draft = try ZoneReplicaTests.note("n1", title: "draft")
+    try replica.create(draft, at: Date(timeIntervalSince1970: 20), syncEngine: &state)
+    try replica.delete(draft.recordID, at: Date(timeIntervalSince1970: 21), syncEngine: &state)
+    replica.handleEvent(.accountChange(.signIn(currentUser: "_user")), syncEngine: &state)
+    // The account's note, saved by this device before its data was deleted at the sign-out, comes back.
+    var earlier = saved
+    earlier.modifiedByDevice = "phone"
+    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [earlier], deletions: [])), syncEngine: &state)
+    #expect(replica.store[saved.recordID]?["title"] == .string("milk"), "the account's note is another record: shown")
+    #expect(!state.pendingRecordZoneChanges.contains(.deleteRecord(saved.recordID)), "and never deleted")
+  }
 
   @Test("ask: a switch pauses syncing and keeps every record; nothing fetched for the new account reaches the store")
   func askPauses() throws {
