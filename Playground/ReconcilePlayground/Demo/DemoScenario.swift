@@ -112,8 +112,9 @@ struct DemoScenario: Sendable {
       if let reason = device.haltReason { return "HALTED (\(reason.code))" }
       return values(id.flatMap { device.record($0) })
     case .lost:
-      let lost = intents.lost(for: id, onServer: view?.serverRecords ?? [])
-      return lost.isEmpty ? "nothing" : lost.joined(separator: "; ")
+      let (lost, unsent) = intents.lost(for: id, onServer: view?.serverRecords ?? [], devices: view?.devices ?? [])
+      let waiting = unsent.isEmpty ? "" : " (unsent, kept: \(unsent.joined(separator: "; ")))"
+      return (lost.isEmpty ? "nothing" : lost.joined(separator: "; ")) + waiting
     case .converged:
       return view?.convergenceProblem().map { "no: \($0)" } ?? "yes"
     case .requests(let name):
@@ -184,10 +185,14 @@ private struct Intents {
     }
   }
 
-  /// The changes to `id` (or to every record) the server does not hold.
-  func lost(for id: RecordID?, onServer records: [Record]) -> [String] {
+  /// The changes to `id` (or to every record) the server does not hold: `lost`, or `unsent` when the device that made
+  /// one still holds it (a halted device keeps its edit until the app is updated).
+  func lost(for id: RecordID?, onServer records: [Record], devices: [WorldView.Device]) -> (
+    lost: [String], unsent: [String]
+  ) {
     let server = Dictionary(records.map { ($0.recordID, $0) }) { first, _ in first }
     var lost: [String] = []
+    var unsent: [String] = []
     for (device, intents) in byDevice.sorted(by: { $0.key < $1.key }) {
       for (recordID, intent) in intents.sorted(by: { $0.key < $1.key }) where id == nil || recordID == id {
         let onServer = server[recordID]
@@ -203,12 +208,17 @@ private struct Intents {
           where !Self.kept(change, in: onServer[key] ?? onServer.encryptedValuesByKey[key]) {
             let shown =
               onServer.encryptedValuesByKey[key] != nil ? RecordText.redacted : ValueSyntax.render(change.after)
-            lost.append("\(device): \(key)=\(shown)")
+            let held = devices.first { $0.name == device }?.record(recordID)
+            if let held, Self.kept(change, in: held[key] ?? held.encryptedValuesByKey[key]) {
+              unsent.append("\(device): \(key)=\(shown)")
+            } else {
+              lost.append("\(device): \(key)=\(shown)")
+            }
           }
         }
       }
     }
-    return lost
+    return (lost, unsent)
   }
 
   /// Whether a change survives in the value the server ended with: the value itself, or, for text, every line the
