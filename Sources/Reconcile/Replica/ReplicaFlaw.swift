@@ -42,6 +42,8 @@ package enum ReplicaFlaw: String, Sendable, Hashable, CaseIterable {
   /// Deletions are sent at once, without waiting for a fetch: a deletion carries no change tag, so it deletes
   /// whatever version the server holds, even a record created anew elsewhere.
   case sendDeletionsWithoutFetch = "send-deletions-without-fetch"
+  /// A save whose answer was lost is forgotten: fetched, the value it landed is merged as another device's change.
+  case forgetUnansweredSaves = "forget-unanswered-saves"
 }
 
 extension ZoneReplica {

@@ -73,9 +73,11 @@ extension ZoneReplica {
       var ancestor =
         reuploaded
         ? metadata.ancestors[id].map { $0.sharedPast(with: server) }
-        : (metadata.unacknowledgedSaves[id] ?? UnacknowledgedSaves()).ancestor(
-          known: local.recordChangeTag == nil ? nil : metadata.ancestors[id], server: server,
-          device: configuration.deviceName)
+        : flawed(.forgetUnansweredSaves)
+          ? (local.recordChangeTag == nil ? nil : metadata.ancestors[id])
+          : (metadata.unacknowledgedSaves[id] ?? UnacknowledgedSaves()).ancestor(
+            known: local.recordChangeTag == nil ? nil : metadata.ancestors[id], server: server,
+            device: configuration.deviceName)
       // (A copy uploaded again after its zone went meets the new zone's record under another creation date: that is
       // the zone's doing, not a user's.)
       if !reuploaded, let known = local.creationDate, let created = server.creationDate, known != created {

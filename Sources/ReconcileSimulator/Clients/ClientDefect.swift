@@ -110,6 +110,10 @@ public enum ClientDefect: String, Sendable, Hashable, CaseIterable, CustomString
   /// deletes whatever the server holds under the ID — even a record another device created anew after this one was
   /// deleted here. Caught by ``Invariant/noLostRecords``.
   case sendDeletionsWithoutFetch = "send-deletions-without-fetch"
+  /// A save whose answer was lost is forgotten (seed 004's pitfall): when a fetch brings the value it landed, the
+  /// merge takes it for another device's change made over the last version the server acknowledged, and the user's
+  /// later edit of the same key loses to the user's own earlier value. Caught by ``Invariant/oneSidedChangesKept``.
+  case forgetUnansweredSaves = "forget-unanswered-saves"
 
   /// The delete policy the defect needs to show: the two `.editWins` mistakes cannot happen under `.deleteWins`.
   public var deletePolicy: DeletePolicy {

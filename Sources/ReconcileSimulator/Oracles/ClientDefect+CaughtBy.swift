@@ -6,7 +6,7 @@ extension ClientDefect {
     case .dropRevivingEdits, .sendDeletionsWithoutFetch: .noLostRecords
     case .sendWhileHalted: .haltedDeviceSendsNothing
     case .dropEditsDuringSave, .overwriteUnsentEdits, .mergeWithoutAncestor, .recreateRestoresDeletedFields,
-      .resolveWithoutResend, .resetSyncDropsUnsent:
+      .resolveWithoutResend, .resetSyncDropsUnsent, .forgetUnansweredSaves:
       .oneSidedChangesKept
     case .ignoreFetchedDeletions, .commitTokenBeforePage, .ignoreMoreComing, .keepSyncStateAcrossAccounts,
       .forgetQueueOnCrash:

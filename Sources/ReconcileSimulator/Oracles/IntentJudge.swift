@@ -368,10 +368,12 @@ struct IntentJudge {
         }
       }
       // A device whose save went unanswered cannot tell whether its value landed and was overwritten since: when the
-      // key ends with that device's value, it re-sent what it could not know was superseded. Not judged.
+      // key ends with that device's latest value of it, it re-sent what it could not know was superseded. Not judged.
+      // (A value its own later write replaced is no resend: that write saw it, and its value is what goes again.)
       if !kept, let ended,
         writers.contains(where: { write in
           unanswered.contains(write.device) && (write.writes[key] ?? nil).map { contract.carries(ended, $0) } == true
+            && !writers.contains { $0.device == write.device && $0.order > write.order }
         })
       {
         tally.setAside(id, .unansweredValueResent)

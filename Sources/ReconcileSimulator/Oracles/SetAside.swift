@@ -35,8 +35,9 @@ public enum SetAside: String, CaseIterable, Sendable, Hashable, Codable, CustomS
   /// Under `.editWins`, a record that was deleted at some point: a revived copy may carry any earlier value of the
   /// device that revived it, so its values are not judged (its existence is).
   case revivedValues
-  /// A key ends with the value of a device whose save of the record went unanswered: it cannot know whether its value
-  /// landed and was overwritten since, so re-sending it is what it must do. That key is not judged.
+  /// A key ends with the latest value of it a device wrote whose save of the record went unanswered: it cannot know
+  /// whether its value landed and was overwritten since, so re-sending it is what it must do. That key is not judged.
+  /// (A value the device's own later write replaced is judged: that write saw it, and its value is what goes again.)
   case unansweredValueResent
   /// A key a merging policy settles did not end as its writes' edits would leave it, and a device whose save of the
   /// record went unanswered wrote it: the device cannot tell whether that save landed, so merging its edit again

@@ -45,6 +45,7 @@ package struct DefectSet: Sendable, Hashable {
     case .keepSyncStateAcrossAccounts: 1 << 26
     case .resetTreatedAsPurge: 1 << 27
     case .sendDeletionsWithoutFetch: 1 << 28
+    case .forgetUnansweredSaves: 1 << 29
     }
   }
 }

@@ -166,6 +166,23 @@ struct InvariantFiringTests {
         d1 crash
         quiesce
         """),
+    // The phone's save of "a" lands with its answer lost; the user types "b"; the fetch brings "a".
+    Case(
+      defect: .forgetUnansweredSaves, invariant: .oneSidedChangesKept,
+      script: """
+        resolver field-merge
+        device add phone --clock-offset 0s
+        device add mac --clock-offset 0s
+        send-after-edits
+        phone create Note/1 title="draft"
+        quiesce
+        advance 10s
+        fault lose-response phone
+        phone edit Note/1 title="a"
+        advance 1s
+        phone edit Note/1 title="b"
+        quiesce
+        """),
   ]
 
   @Test("each client defect makes its invariant fire; the correct client keeps it", arguments: cases)
