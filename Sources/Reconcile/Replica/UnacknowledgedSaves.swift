@@ -35,12 +35,16 @@ package struct UnacknowledgedSaves: Sendable, Hashable, Codable {
   /// key the server holds with the value of one of these versions took it from that save (it landed, its answer was
   /// lost), so it is not another device's change. A refused version did not land, unless the server's version is
   /// `device`'s own (a duplicated copy landed first): otherwise a value equal to it is another device's, as two
-  /// counters incremented to one number are.
+  /// counters incremented to one number are. A version sent on an older change tag than `known`'s cannot land any
+  /// more (the server moved past it, and a save names the tag it was made on): what it did is in `known` already.
   package func ancestor(known: Record?, server: Record, device: String) -> Record? {
     guard !versions.isEmpty else { return known }
     var ancestor = known ?? Record(recordType: server.recordType, recordID: server.recordID)
     let ownVersion = server.modifiedByDevice == device
     for version in versions where !version.refused || ownVersion {
+      // A create carries no tag: it may land whenever the server holds no record of its ID.
+      guard version.record.recordChangeTag == nil || version.record.recordChangeTag == known?.recordChangeTag
+      else { continue }
       for key in Set(version.record.allKeys).union(server.allKeys).sorted()
       where server.hasSameValue(forKey: key, as: version.record) {
         ancestor.takeValue(of: key, from: version.record)

@@ -113,6 +113,8 @@ extension ZoneReplica {
         applyDeletion(of: id, &syncEngine)
       }
     }
+    // A version held back that the listing left out is gone from the server: nothing of it is left to delete.
+    for id in metadata.heldBack.keys.sorted() where !seen.contains(id) { metadata.heldBack[id] = nil }
     // A record created anew that the listing left out is gone too: a deletion of the stale copy has nothing to
     // settle against.
     for id in metadata.recreatedVersions.keys.sorted() where !seen.contains(id) {

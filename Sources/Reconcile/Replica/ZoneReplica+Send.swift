@@ -24,6 +24,8 @@ extension ZoneReplica {
       metadata.reuploaded.remove(saved.recordID)
       metadata.replacing[saved.recordID] = nil
       metadata.replacementKeys[saved.recordID] = nil
+      // The server's record is this copy now: a version held back before is no longer what a deletion deletes.
+      metadata.heldBack[saved.recordID] = nil
       if configuration.rule == .resolver { metadata.ancestors[saved.recordID] = saved }
     }
     for saved in sent.savedRecords {

@@ -276,6 +276,9 @@ extension SimulatedDevice {
       }
       waitBeforeRetry(error, at: now)
     case .limitExceeded:
+      // Refused whole: no item landed. The replica hears it of each, so a version it handed out is not taken later
+      // for a save of its own that landed (another device's equal counter would then count once).
+      if case .modifyRecords(let request) = flight.request { reportEveryItem(of: request, failedWith: error) }
       guard !configuration.defects.contains(.neverHalveBatch) else { break }
       session.pacing.halveBatch()
       session.cleanSaves = 0

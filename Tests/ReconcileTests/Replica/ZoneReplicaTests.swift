@@ -267,6 +267,50 @@ struct ZoneReplicaTests {
     #expect(state.pendingRecordZoneChanges.contains(.deleteRecord(note.recordID)))
   }
 
+  @Test(
+    "a version held back is forgotten once this device's own copy is acknowledged: a later deletion is of that copy")
+  func heldBackVersionGoesWhenTheCopyIsSaved() throws {
+    var replica = try Self.replica()
+    var state = SyncEngine.State()
+    let note = try Self.note("n1", title: "milk")
+    try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
+    _ = Self.batch(&replica, &state)
+    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [Self.saved(note, tag: "t1")])), syncEngine: &state)
+    replica.discardUnreadable(note.recordID, syncEngine: &state)
+    // Unheard of here, the server lost n1 (its zone went and came back); the note made anew lands as a new record.
+    let again = try Self.note("n1", title: "again")
+    try replica.create(again, at: Date(timeIntervalSince1970: 20), syncEngine: &state)
+    _ = Self.batch(&replica, &state)
+    var second = Self.saved(again, tag: "t2", created: Date(timeIntervalSince1970: 20))
+    second.modifiedByDevice = "phone"
+    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [second])), syncEngine: &state)
+    try replica.delete(note.recordID, at: Date(timeIntervalSince1970: 21), syncEngine: &state)
+    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [second], deletions: [])), syncEngine: &state)
+    #expect(replica.store[note.recordID] == nil, "the deletion is of the copy the server acknowledged last")
+    #expect(state.pendingRecordZoneChanges.contains(.deleteRecord(note.recordID)))
+  }
+
+  @Test(
+    "a version held back that a listing from the beginning leaves out is gone: a copy made and deleted sends nothing")
+  func heldBackVersionGoesWithTheListing() throws {
+    var replica = try Self.replica()
+    var state = SyncEngine.State()
+    let note = try Self.note("n1", title: "milk")
+    try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
+    _ = Self.batch(&replica, &state)
+    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [Self.saved(note, tag: "t1")])), syncEngine: &state)
+    replica.discardUnreadable(note.recordID, syncEngine: &state)
+    // The refetch lists the zone from its beginning: n1 is not there any more.
+    replica.zoneWillBeListedFromBeginning()
+    let zone = try Self.zone()
+    replica.handleEvent(.willFetchRecordZoneChanges(zone), syncEngine: &state)
+    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [], deletions: [])), syncEngine: &state)
+    replica.handleEvent(.didFetchRecordZoneChanges(zone, error: nil), syncEngine: &state)
+    try replica.create(try Self.note("n1", title: "draft"), at: Date(timeIntervalSince1970: 20), syncEngine: &state)
+    try replica.delete(note.recordID, at: Date(timeIntervalSince1970: 21), syncEngine: &state)
+    #expect(state.pendingRecordZoneChanges.isEmpty, "the server holds no n1: nothing to delete")
+  }
+
   @Test("an action that cannot apply throws an error naming the note and changes nothing")
   func refusedActionsChangeNothing() throws {
     var replica = try Self.replica()
