@@ -239,6 +239,10 @@ struct Auditor: WorldListener, Sendable {
     for key in editContractKeys where action.writes[key] != nil {
       bases[key] = .some(before.flatMap { Observer.value(of: key, in: $0) })
     }
+    // A removal's base too, whatever the key: one of a key the copy did not hold changed nothing, so no save proves it.
+    for (key, value) in action.writes where value == nil && bases[key] == nil {
+      bases[key] = .some(before.flatMap { Observer.value(of: key, in: $0) })
+    }
     if let after {
       if let key = rules.editCountKey, case .int64(let count)? = after[key] { action.editCount = count }
       if let key = rules.stampsKey {

@@ -218,6 +218,8 @@ extension IntentJudge {
 
   /// Whether the removal of `key` by `action` is proven to have landed before the damage (see ``withdrawn(_:forExistence:)``).
   func removalProven(_ action: UserHistory.Action, key: String, damage: UserHistory.Damage) -> Bool {
+    // A removal of a key the device's copy did not hold (a merge had taken it) changed nothing: no save carries it.
+    guard history.base(of: action, key: key) != nil else { return false }
     let own = (byRecord[action.recordID] ?? []).filter { $0.device == action.device }
     let bound = own.first { $0.order > damage.order }?.time ?? .distantFuture
     let versions = timeline.versions[action.recordID] ?? []

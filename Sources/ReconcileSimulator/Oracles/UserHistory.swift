@@ -178,10 +178,12 @@ package struct UserHistory: Sendable {
     if !before.isEmpty { editBases[counter] = before }
   }
 
-  /// By action order, the values the device showed before the action, for keys whose contract judges edits.
+  /// By action order, the values the device showed before the action, for keys whose contract judges edits and for
+  /// keys the action removed.
   package private(set) var editBases: [Int: [String: FieldValue?]] = [:]
 
-  /// The value `action`'s device showed of `key` before it, where the key's contract judges edits.
+  /// The value `action`'s device showed of `key` before it, where the key's contract judges edits or the action
+  /// removed the key.
   package func base(of action: Action, key: String) -> FieldValue? { editBases[action.order]?[key] ?? nil }
 
   package mutating func recordReset(_ reset: ZoneReset) { resets.append(reset) }
