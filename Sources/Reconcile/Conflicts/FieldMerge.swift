@@ -209,6 +209,13 @@ public struct FieldMerge: ConflictResolver {
     return Resolution(record: record, keptAside: sorted)
   }
 
+  /// Whether two sides holding one value of `key` both count (a counter's two increments to one number), where under
+  /// every other policy equal values agree.
+  package func equalValuesBothCount(_ key: String) -> Bool {
+    if case .counter = policy(for: key) { return true }
+    return false
+  }
+
   /// The policy that settles `key`.
   private func policy(for key: String) -> Policy {
     guard let fewOverrides else { return overrides[key] ?? defaultPolicy }

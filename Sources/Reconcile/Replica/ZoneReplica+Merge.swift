@@ -77,7 +77,7 @@ extension ZoneReplica {
           ? (local.recordChangeTag == nil ? nil : metadata.ancestors[id])
           : (metadata.unacknowledgedSaves[id] ?? UnacknowledgedSaves()).ancestor(
             known: local.recordChangeTag == nil ? nil : metadata.ancestors[id], server: server,
-            device: configuration.deviceName)
+            device: configuration.deviceName, equalValuesBothCount: Self.equalValuesBothCount(configuration.resolver))
       // (A copy uploaded again after its zone went meets the new zone's record under another creation date: that is
       // the zone's doing, not a user's.)
       if !reuploaded, let known = local.creationDate, let created = server.creationDate, known != created {
@@ -130,6 +130,14 @@ extension ZoneReplica {
       }
       return merged
     }
+  }
+
+  /// Which keys `resolver` counts both sides of when they hold one value (a ``FieldMerge/Policy/counter``); every key,
+  /// for a resolver whose policies the core cannot read.
+  static func equalValuesBothCount(_ resolver: any ConflictResolver) -> (String) -> Bool {
+    let base = (resolver as? SchemaGuardedResolver)?.base ?? resolver
+    guard let fields = base as? FieldMerge else { return { _ in true } }
+    return { fields.equalValuesBothCount($0) }
   }
 
   /// A record created again after a deletion here replaces the server's version whole: every key takes the new

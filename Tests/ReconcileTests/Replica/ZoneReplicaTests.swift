@@ -170,7 +170,7 @@ struct ZoneReplicaTests {
   }
 
   @Test(
-    "a save whose answer was lost landed: its value, fetched, is this device's own, so the edit made since wins; a value equal to a refused save is another device's",
+    "a save whose answer was lost landed: its value, fetched, is this device's own, so the edit made since wins",
     arguments: [true, false])
   func ownUnansweredSaveIsNotAnotherDevicesChange(answerLost: Bool) throws {
     var (replica, state, note, first) = try Self.savedThenEdited()
@@ -183,21 +183,48 @@ struct ZoneReplicaTests {
       syncEngine: &state)
     try replica.edit(
       note.recordID, setting: ["title": .string("soy milk")], at: Date(timeIntervalSince1970: 30), syncEngine: &state)
-    // The server holds "oat milk": this device's landed save, or (after a refusal) another device's equal write.
+    // The server holds "oat milk": this device's landed save, or (after a refusal) another device's equal write —
+    // equal values agree, so either way only this device changed the title since.
     var server = first
     server["title"] = .string("oat milk")
     server.recordChangeTag = "t2"
     server.clearChangedKeys()
     replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [server], deletions: [])), syncEngine: &state)
     let merged = try #require(replica.store[note.recordID])
-    if answerLost {
-      #expect(merged["title"] == .string("soy milk"), "only this device changed the title: its latest edit stands")
-    } else {
-      // Both sides changed the title over "milk": the resolver decides, as for any concurrent edit.
-      let concurrent = try FieldMerge().resolve(
-        Conflict(client: sent.withTitle("soy milk"), ancestor: first, server: server))
-      #expect(merged["title"] == concurrent["title"])
-    }
+    #expect(merged["title"] == .string("soy milk"), "this device's latest edit stands")
+  }
+
+  @Test(
+    "a counter equal to a refused save's is another device's increment: both count; one whose answer was lost is its own",
+    arguments: [true, false])
+  func counterEqualToARefusedSaveCountsTwice(refused: Bool) throws {
+    var replica = ZoneReplica(
+      configuration: ReplicaConfiguration(
+        zoneID: try Self.zone(), deviceName: "phone", resolver: FieldMerge(overrides: ["plays": .counter])),
+      store: DictionaryReplicaStore())
+    var state = SyncEngine.State()
+    var note = try Self.note("n1", title: "song")
+    note["plays"] = .int64(0)
+    try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
+    _ = Self.batch(&replica, &state)
+    let first = Self.saved(note, tag: "t1")
+    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [first])), syncEngine: &state)
+    try replica.edit(
+      note.recordID, setting: ["plays": .int64(1)], at: Date(timeIntervalSince1970: 20), syncEngine: &state)
+    let sent = try #require(Self.batch(&replica, &state)?.recordsToSave.first)
+    let error = CloudKitError(code: refused ? .serverRecordChanged : .networkFailure)
+    replica.handleEvent(
+      .sentRecordZoneChanges(
+        .init(savedRecords: [], failedRecordSaves: [SyncEngine.FailedRecordSave(record: sent, error: error)])),
+      syncEngine: &state)
+    // The server holds 1: another device's increment (the refused save did not land), or this device's own.
+    var server = first
+    server["plays"] = .int64(1)
+    server.recordChangeTag = "t2"
+    server.modifiedByDevice = "mac"
+    server.clearChangedKeys()
+    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [server], deletions: [])), syncEngine: &state)
+    #expect(replica.store[note.recordID]?["plays"] == .int64(refused ? 2 : 1))
   }
 
   @Test("an unreadable copy goes with its unsent values; the app refetches only when the server may hold the note")
