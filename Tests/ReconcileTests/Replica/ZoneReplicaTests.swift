@@ -267,9 +267,8 @@ struct ZoneReplicaTests {
     #expect(state.pendingRecordZoneChanges.contains(.deleteRecord(note.recordID)))
   }
 
-  @Test(
-    "a server version left unmerged is forgotten when the server deletes the note: a later deletion is of the new one")
-  func heldBackVersionGoesWithTheServersDeletion() throws {
+  /// A replica whose note n1 ("milk") the server acknowledged as t1, and whose stored copy then went unreadable.
+  static func acknowledgedThenDiscarded() throws -> (ZoneReplica<DictionaryReplicaStore>, SyncEngine.State, Record) {
     var replica = try Self.replica()
     var state = SyncEngine.State()
     let note = try Self.note("n1", title: "milk")
@@ -277,17 +276,32 @@ struct ZoneReplicaTests {
     _ = Self.batch(&replica, &state)
     replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [Self.saved(note, tag: "t1")])), syncEngine: &state)
     replica.discardUnreadable(note.recordID, syncEngine: &state)
-    // Another device deletes n1; this one makes n1 anew, saves it, and deletes it.
-    replica.handleEvent(
-      .fetchedRecordZoneChanges(
-        .init(modifications: [], deletions: [.init(recordID: note.recordID, recordType: "Note")])),
-      syncEngine: &state)
+    return (replica, state, note)
+  }
+
+  /// The user makes n1 ("again") anew; its save lands as t2, a record created at 20 s.
+  static func madeAnewAndSaved(
+    _ replica: inout ZoneReplica<DictionaryReplicaStore>, _ state: inout SyncEngine.State
+  ) throws -> Record {
     let again = try Self.note("n1", title: "again")
     try replica.create(again, at: Date(timeIntervalSince1970: 20), syncEngine: &state)
     _ = Self.batch(&replica, &state)
     var second = Self.saved(again, tag: "t2", created: Date(timeIntervalSince1970: 20))
     second.modifiedByDevice = "phone"
     replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [second])), syncEngine: &state)
+    return second
+  }
+
+  @Test(
+    "a server version left unmerged is forgotten when the server deletes the note: a later deletion is of the new one")
+  func heldBackVersionGoesWithTheServersDeletion() throws {
+    var (replica, state, note) = try Self.acknowledgedThenDiscarded()
+    // Another device deletes n1; this one makes n1 anew, saves it, and deletes it.
+    replica.handleEvent(
+      .fetchedRecordZoneChanges(
+        .init(modifications: [], deletions: [.init(recordID: note.recordID, recordType: "Note")])),
+      syncEngine: &state)
+    let second = try Self.madeAnewAndSaved(&replica, &state)
     try replica.delete(note.recordID, at: Date(timeIntervalSince1970: 21), syncEngine: &state)
     replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [second], deletions: [])), syncEngine: &state)
     #expect(replica.store[note.recordID] == nil, "the deletion is of the note made anew, which the server holds")
@@ -297,20 +311,9 @@ struct ZoneReplicaTests {
   @Test(
     "a version held back is forgotten once this device's own copy is acknowledged: a later deletion is of that copy")
   func heldBackVersionGoesWhenTheCopyIsSaved() throws {
-    var replica = try Self.replica()
-    var state = SyncEngine.State()
-    let note = try Self.note("n1", title: "milk")
-    try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
-    _ = Self.batch(&replica, &state)
-    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [Self.saved(note, tag: "t1")])), syncEngine: &state)
-    replica.discardUnreadable(note.recordID, syncEngine: &state)
+    var (replica, state, note) = try Self.acknowledgedThenDiscarded()
     // Unheard of here, the server lost n1 (its zone went and came back); the note made anew lands as a new record.
-    let again = try Self.note("n1", title: "again")
-    try replica.create(again, at: Date(timeIntervalSince1970: 20), syncEngine: &state)
-    _ = Self.batch(&replica, &state)
-    var second = Self.saved(again, tag: "t2", created: Date(timeIntervalSince1970: 20))
-    second.modifiedByDevice = "phone"
-    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [second])), syncEngine: &state)
+    let second = try Self.madeAnewAndSaved(&replica, &state)
     try replica.delete(note.recordID, at: Date(timeIntervalSince1970: 21), syncEngine: &state)
     replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [second], deletions: [])), syncEngine: &state)
     #expect(replica.store[note.recordID] == nil, "the deletion is of the copy the server acknowledged last")
@@ -320,13 +323,7 @@ struct ZoneReplicaTests {
   @Test(
     "a version held back that a listing from the beginning leaves out is gone: a copy made and deleted sends nothing")
   func heldBackVersionGoesWithTheListing() throws {
-    var replica = try Self.replica()
-    var state = SyncEngine.State()
-    let note = try Self.note("n1", title: "milk")
-    try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
-    _ = Self.batch(&replica, &state)
-    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [Self.saved(note, tag: "t1")])), syncEngine: &state)
-    replica.discardUnreadable(note.recordID, syncEngine: &state)
+    var (replica, state, note) = try Self.acknowledgedThenDiscarded()
     // The refetch lists the zone from its beginning: n1 is not there any more.
     replica.zoneWillBeListedFromBeginning()
     let zone = try Self.zone()
