@@ -257,6 +257,14 @@ extension SimulatedDevice {
   private mutating func handleOperationError(_ error: ServerError, flight: InFlight, at now: Date) {
     session.lastError = error.description
     let zone = configuration.zoneID
+    if case .modifyRecords(let request) = flight.request, !error.isTransient, error != .serverResponseLost,
+      !Self.reportsAMissingZone(error)
+    {
+      // Refused whole (too large, full storage, signed out, …): no item landed. The replica hears it of each, so a
+      // version it handed out is not taken later for a save of its own that landed — another device's equal counter
+      // would then count once. (Errors that may hide a landing, and a missing zone, are reported below.)
+      reportEveryItem(of: request, failedWith: error)
+    }
     switch error {
     case _ where error.isTransient || error == .serverResponseLost:
       if case .modifyRecords(let request) = flight.request {
@@ -276,9 +284,6 @@ extension SimulatedDevice {
       }
       waitBeforeRetry(error, at: now)
     case .limitExceeded:
-      // Refused whole: no item landed. The replica hears it of each, so a version it handed out is not taken later
-      // for a save of its own that landed (another device's equal counter would then count once).
-      if case .modifyRecords(let request) = flight.request { reportEveryItem(of: request, failedWith: error) }
       guard !configuration.defects.contains(.neverHalveBatch) else { break }
       session.pacing.halveBatch()
       session.cleanSaves = 0
@@ -319,6 +324,14 @@ extension SimulatedDevice {
       }
     default:
       halt(.rejected(error))
+    }
+  }
+
+  /// Whether `error` says the zone is gone (its items are reported as the zone-loss rules need).
+  static func reportsAMissingZone(_ error: ServerError) -> Bool {
+    switch error {
+    case .zoneNotFound, .userDeletedZone: true
+    default: false
     }
   }
 
