@@ -125,6 +125,11 @@ public struct ReplicaMetadata: Sendable, Hashable, Codable {
   /// every zone, and the zone is listed from its beginning, so what either leaves out is gone.
   package mutating func listEverythingAgain() {
     databaseListingStartsOver = true
+    listZoneAgain()
+  }
+
+  /// The zone's next fetch starts from its beginning: the records it lists are all there are.
+  package mutating func listZoneAgain() {
     zoneFetchStartsOver = true
     fullFetchSeen = nil
   }

@@ -29,10 +29,7 @@ extension ZoneReplica {
     if damaged.recordChangeTag != nil {
       // The server holds the version it acknowledged, which the refetch brings back: a copy the user makes and
       // deletes before then must delete it too. Only its system fields are kept; its values cannot be trusted.
-      var acknowledged = Record(recordType: damaged.recordType, recordID: id)
-      acknowledged.recordChangeTag = damaged.recordChangeTag
-      acknowledged.creationDate = damaged.creationDate
-      metadata.heldBack[id] = acknowledged
+      metadata.heldBack[id] = damaged.systemFieldsOnly
       return true
     }
     return metadata.saveMayLandLate(id)
@@ -41,8 +38,5 @@ extension ZoneReplica {
   /// The app fetches the zone again from its beginning (no token): that listing names every record the zone holds, so
   /// a copy it leaves out was deleted, or its zone was deleted and created again, while this device was not looking.
   /// (A CKSyncEngine app gets such a listing by a forced resync instead.)
-  package mutating func zoneWillBeListedFromBeginning() {
-    metadata.zoneFetchStartsOver = true
-    metadata.fullFetchSeen = nil
-  }
+  package mutating func zoneWillBeListedFromBeginning() { metadata.listZoneAgain() }
 }

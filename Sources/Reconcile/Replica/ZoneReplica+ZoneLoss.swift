@@ -58,8 +58,7 @@ extension ZoneReplica {
     metadata.zoneMissing = nil
     metadata.recreatedWhileUnsent = [:]
     metadata.recreatedVersions = [:]
-    metadata.zoneFetchStartsOver = true
-    metadata.fullFetchSeen = nil
+    metadata.listZoneAgain()
     if recreated {
       if dropsLocalData(after: reason) {
         for id in metadata.uploadedAgain.sorted() where store[id]?.recordChangeTag != nil {

@@ -227,17 +227,7 @@ extension SimulatedDevice {
 
   /// Tells the replica every save and deletion of `request` failed with `error`, each staying queued to be retried.
   mutating func reportEveryItem(of request: ModifyRecordsRequest, failedWith error: ServerError) {
-    let reported = error.cloudKitError
-    var deletes: [RecordID: CloudKitError] = [:]
-    for id in request.deleting { deletes[id] = reported }
-    deliver(
-      .sentRecordZoneChanges(
-        SyncEngine.SentRecordZoneChanges(
-          savedRecords: [],
-          failedRecordSaves: request.saving.filter { !request.deleting.contains($0.recordID) }.map {
-            SyncEngine.FailedRecordSave(record: $0, error: reported)
-          },
-          deletedRecordIDs: [], failedRecordDeletes: deletes)))
+    deliver(.sentRecordZoneChanges(SyncEngine.SentRecordZoneChanges(everyItemOf: request, failedWith: error)))
   }
 
   /// Waits the retry-after `error` asks (else a backoff); ``ClientDefect/ignoreRetryAfter`` and

@@ -18,13 +18,8 @@ extension SimulatedDevice {
       for key in old.allKeys where created[key] == nil { created[key] = old[key] }
     }
     do { try created.validate() } catch { throw .invalidRecord(error) }
-    do {
-      let time = deviceTime(at: now)
-      try storage.withReplica { (replica, queue) throws(ReplicaError) in
-        try replica.create(created, at: time, syncEngine: &queue)
-      }
-    } catch {
-      throw DeviceError(error)
+    try applyUserAction(at: now) { (replica, queue, time) throws(ReplicaError) in
+      try replica.create(created, at: time, syncEngine: &queue)
     }
     storage.deletedCopies[id] = nil
     changedByUser(id)
@@ -55,13 +50,8 @@ extension SimulatedDevice {
     guard var preview = record(id) else { throw .recordNotFound(id) }
     change(&preview)
     do { try preview.validate() } catch { throw .invalidRecord(error) }
-    do {
-      let time = deviceTime(at: now)
-      try storage.withReplica { (replica, queue) throws(ReplicaError) in
-        try replica.edit(id, at: time, syncEngine: &queue, change)
-      }
-    } catch {
-      throw DeviceError(error)
+    try applyUserAction(at: now) { (replica, queue, time) throws(ReplicaError) in
+      try replica.edit(id, at: time, syncEngine: &queue, change)
     }
     changedByUser(id)
   }
@@ -74,13 +64,8 @@ extension SimulatedDevice {
   /// - Throws: ``DeviceError/recordNotFound(_:)``.
   public mutating func delete(_ id: RecordID, at now: Date) throws(DeviceError) {
     guard let copy = record(id) else { throw .recordNotFound(id) }
-    do {
-      let time = deviceTime(at: now)
-      try storage.withReplica { (replica, queue) throws(ReplicaError) in
-        try replica.delete(id, at: time, syncEngine: &queue)
-      }
-    } catch {
-      throw DeviceError(error)
+    try applyUserAction(at: now) { (replica, queue, time) throws(ReplicaError) in
+      try replica.delete(id, at: time, syncEngine: &queue)
     }
     if configuration.defects.contains(.recreateRestoresDeletedFields) { storage.deletedCopies[id] = copy }
     if configuration.defects.contains(.saveAndDeleteTogether), !copy.changedKeys.isEmpty, copy.recordChangeTag != nil {
@@ -123,6 +108,19 @@ extension SimulatedDevice {
       session.syncRequested = true
     }
     return true
+  }
+
+  /// Runs one user action on the replica at the device's time, in one write; the replica's error becomes the device's.
+  private mutating func applyUserAction(
+    at now: Date,
+    _ action: (inout ZoneReplica<SealedStore>, inout SyncEngine.State, Date) throws(ReplicaError) -> Void
+  ) throws(DeviceError) {
+    let time = deviceTime(at: now)
+    do {
+      try storage.withReplica { (replica, queue) throws(ReplicaError) in try action(&replica, &queue, time) }
+    } catch {
+      throw DeviceError(error)
+    }
   }
 
   /// A change the user made to `id`: it stays queued even if a batch in flight carried an older one, and the send

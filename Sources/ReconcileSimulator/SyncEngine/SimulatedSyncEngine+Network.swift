@@ -144,15 +144,7 @@ extension SimulatedSyncEngine {
   /// Tells the delegate every save and deletion of `request` failed with `error` (`sentRecordZoneChanges`); `false`
   /// when a torn crash struck.
   mutating func reportEveryItem(of request: ModifyRecordsRequest, failedWith error: ServerError) -> Bool {
-    let reported = error.cloudKitError
-    var deletes: [RecordID: CloudKitError] = [:]
-    for id in request.deleting { deletes[id] = reported }
-    return emit(
-      .sentRecordZoneChanges(
-        SyncEngine.SentRecordZoneChanges(
-          savedRecords: [],
-          failedRecordSaves: request.saving.map { SyncEngine.FailedRecordSave(record: $0, error: reported) },
-          deletedRecordIDs: [], failedRecordDeletes: deletes)))
+    emit(.sentRecordZoneChanges(SyncEngine.SentRecordZoneChanges(everyItemOf: request, failedWith: error)))
   }
 
   private mutating func handleFailure(_ error: ServerError, flight: InFlight, at now: Date) {
