@@ -54,6 +54,9 @@ extension ZoneReplica {
         metadata.reuploaded.remove(id)
         return local
       }
+      // Set when an edit the replaced deletion did not see cancels it: the version the user deleted, from which the
+      // record created again is an edit.
+      var deletedVersion: Record?? = nil
       if let replaced = metadata.replacing[id] {
         // A record the server created after the user deleted the one replaced (whose creation the server never
         // confirmed), while a save of the replacement is in doubt, is that save landed unanswered (and perhaps edited
@@ -61,12 +64,18 @@ extension ZoneReplica {
         let ownLanded =
           replaced.creationDate == nil && metadata.savesInDoubt.contains(id)
           && (server.creationDate.map { $0 > replaced.deletedAt } ?? false)
+        // Under `.editWins` an edit the deletion did not see cancels it, as it cancels a pending deletion at a fetch:
+        // the record stays, and the one created again merges into it as a create does.
         if !ownLanded && (replaced.creationDate == nil || replaced.creationDate == server.creationDate) {
-          return replacement(local, over: server, &syncEngine)
+          guard configuration.deletePolicy == .editWins, !replaced.saw(server) else {
+            return replacement(local, over: server, &syncEngine)
+          }
+          deletedVersion = .some(metadata.ancestors[id])
+        } else {
+          // The record it was to replace is gone; this one was created anew elsewhere: merge as two creates do.
+          metadata.replacing[id] = nil
+          metadata.replacementKeys[id] = nil
         }
-        // The record it was to replace is gone; this one was created anew elsewhere: merge as two creates do.
-        metadata.replacing[id] = nil
-        metadata.replacementKeys[id] = nil
       }
       let resolver = configuration.schema.map { configuration.resolver.guarded(by: $0) } ?? configuration.resolver
       let reuploaded = metadata.reuploaded.remove(id) != nil
@@ -78,6 +87,7 @@ extension ZoneReplica {
           : (metadata.unacknowledgedSaves[id] ?? UnacknowledgedSaves()).ancestor(
             known: local.recordChangeTag == nil ? nil : metadata.ancestors[id], server: server,
             device: configuration.deviceName, equalValuesBothCount: Self.equalValuesBothCount(configuration.resolver))
+      if let deletedVersion { ancestor = deletedVersion }
       // (A copy uploaded again after its zone went meets the new zone's record under another creation date: that is
       // the zone's doing, not a user's.)
       if !reuploaded, let known = local.creationDate, let created = server.creationDate, known != created {
@@ -121,6 +131,11 @@ extension ZoneReplica {
         decide(.halted(.unresolvableConflict(id, "\(error)")))
         halted = true
         return local
+      }
+      if deletedVersion != nil {
+        // Merged: the record stays, with the one created again as an edit of it; its deletion is over.
+        metadata.replacing[id] = nil
+        metadata.replacementKeys[id] = nil
       }
       decide(.merged(SyncDecision.Merge(client: local, ancestor: ancestor, server: server, result: merged)))
       if merged.changedKeys.isEmpty {

@@ -11,6 +11,7 @@ extension ZoneReplica {
           if deletion.creationDate == nil { deletion.creationDate = saved.creationDate }
           deletion.recordChangeTag = saved.recordChangeTag
           metadata.deletions[saved.recordID] = deletion
+          if configuration.rule == .resolver { metadata.ancestors[saved.recordID] = saved }
         } else {
           // The copy went unreadable while its save was in flight (``discardUnreadable(_:syncEngine:)``): the server
           // holds this version, which the app's refetch brings back; a deletion made before then must reach it.

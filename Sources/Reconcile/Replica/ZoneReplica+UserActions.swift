@@ -17,7 +17,6 @@ extension ZoneReplica {
     var new = record
     for key in new.allKeys { new.markChanged(key) }
     try stamp(&new, at: now)
-    metadata.ancestors[id] = nil
     metadata.unacknowledgedSaves[id] = nil
     // A deletion remembered because a save of the deleted record was in doubt is one this record replaces too: that
     // save may land, and the user's latest word is this record.
@@ -34,6 +33,8 @@ extension ZoneReplica {
         metadata.replacementKeys[id] = Set(fields.keys)
       }
       syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id)])
+    } else {
+      metadata.ancestors[id] = nil
     }
     metadata.deletionsAwaitingFetch.remove(id)
     store[id] = new
@@ -91,7 +92,8 @@ extension ZoneReplica {
   /// - Throws: ``ReplicaError/recordNotFound(_:)``. Nothing changed then.
   public mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws(ReplicaError) {
     guard let deleted = store.removeValue(forKey: id) else { throw .recordNotFound(id) }
-    metadata.ancestors[id] = nil
+    // The ancestor stays while the deletion is owed: it is the version the user deleted, which a record created again
+    // before the deletion is sent merges from if an edit the deletion did not see cancels it.
     metadata.unacknowledgedSaves[id] = nil
     if metadata.recreatedWhileUnsent[id] == true, metadata.recreatedVersions[id] != nil {
       // The copy deleted is of a record the server no longer has: one created anew by a user elsewhere stands there.
@@ -107,15 +109,18 @@ extension ZoneReplica {
       syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
       return
     }
-    // A server version held back by a halt is the one the deletion is of.
+    // A server version held back (by a halt, or when the app discarded its copy) is the record the deletion is of;
+    // what the deletion saw is what the user saw: the copy deleted.
     let heldBack = metadata.heldBack.removeValue(forKey: id)
-    let tombstone = Tombstone(deleting: heldBack ?? deleted, at: now, by: configuration.deviceName)
+    var tombstone = Tombstone(deleting: deleted, at: now, by: configuration.deviceName)
+    if tombstone.creationDate == nil { tombstone.creationDate = heldBack?.creationDate }
     if deleted.recordChangeTag == nil, !metadata.newRecordsHandedOut.contains(id) || flawed(.dropUnacknowledgedDeletes),
       heldBack == nil
     {
       // The server never had it: nothing to delete there (a deletion could only hit another device's record).
       syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       metadata.deletedLocally[id] = tombstone
+      metadata.ancestors[id] = nil
       return
     }
     metadata.deletions[id] = tombstone
