@@ -79,7 +79,20 @@ public struct ReplicaMetadata: Sendable, Hashable, Codable {
   /// Server versions this device holds no readable copy of — a halt kept them from merging, or the app discarded its
   /// copy as unreadable — until a merge takes them: the server holds the record, though the copy shown may be one it
   /// never acknowledged, so deleting it must reach the server.
-  package var heldBack: [RecordID: Record] = [:]
+  package var heldBack: [RecordID: Record] = [:] {
+    didSet {
+      guard let byHalt = heldBackByHaltStorage, byHalt.contains(where: { heldBack[$0] == nil }) else { return }
+      heldBackByHalt = byHalt.filter { heldBack[$0] != nil }
+    }
+  }
+  /// Which of ``heldBack`` a halt kept from merging: versions the user was never shown, so a deletion made meanwhile
+  /// did not see them (a copy the app discarded was the user's to see before it went).
+  package var heldBackByHalt: Set<RecordID> {
+    get { heldBackByHaltStorage ?? [] }
+    set { heldBackByHaltStorage = newValue.isEmpty ? nil : newValue }
+  }
+  /// Stored optional, so that metadata persisted by a release without it still decodes.
+  private var heldBackByHaltStorage: Set<RecordID>?
   /// A save found the zone gone, with the reason its error implies (`zoneNotFound`: a client's deletion;
   /// `userDeletedZone`: a purge): nothing is sent until the database feed says why — what to keep depends on it,
   /// and the feed's report is the one the device handles, once — or, when a whole fetch does not say, the error's

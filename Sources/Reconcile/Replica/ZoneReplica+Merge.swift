@@ -31,6 +31,7 @@ extension ZoneReplica {
       defer {
         if halted {
           metadata.heldBack[id] = server
+          metadata.heldBackByHalt.insert(id)
         } else if !undecided {
           metadata.ancestors[id] = server
           metadata.heldBack[id] = nil

@@ -16,6 +16,7 @@ extension ZoneReplica {
           // The copy went unreadable while its save was in flight (``discardUnreadable(_:syncEngine:)``): the server
           // holds this version, which the app's refetch brings back; a deletion made before then must reach it.
           metadata.heldBack[saved.recordID] = saved
+          metadata.heldBackByHalt.remove(saved.recordID)
         }
         continue
       }

@@ -30,6 +30,7 @@ extension ZoneReplica {
       // The server holds the version it acknowledged, which the refetch brings back: a copy the user makes and
       // deletes before then must delete it too. Only its system fields are kept; its values cannot be trusted.
       metadata.heldBack[id] = damaged.systemFieldsOnly
+      metadata.heldBackByHalt.remove(id)
       return true
     }
     return metadata.saveMayLandLate(id)

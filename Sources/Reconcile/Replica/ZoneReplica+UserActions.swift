@@ -109,11 +109,24 @@ extension ZoneReplica {
       syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
       return
     }
-    // A server version held back (by a halt, or when the app discarded its copy) is the record the deletion is of;
-    // what the deletion saw is what the user saw: the copy deleted.
+    // A server version held back is the record the deletion is of. It saw what the user saw: the version of a copy
+    // the app discarded, but not one a halt kept from being shown.
+    let byHalt = metadata.heldBackByHalt.contains(id)
     let heldBack = metadata.heldBack.removeValue(forKey: id)
-    var tombstone = Tombstone(deleting: deleted, at: now, by: configuration.deviceName)
+    var tombstone = Tombstone(deleting: byHalt ? deleted : heldBack ?? deleted, at: now, by: configuration.deviceName)
     if tombstone.creationDate == nil { tombstone.creationDate = heldBack?.creationDate }
+    if byHalt, let heldBack, configuration.deletePolicy == .editWins, !tombstone.saw(heldBack),
+      deleted.creationDate == nil || deleted.creationDate == heldBack.creationDate
+    {
+      // An edit the deletion did not see cancels it, as a fetch of that edit would: the server's version stays.
+      var kept = heldBack
+      kept.clearChangedKeys()
+      store[id] = kept
+      if configuration.rule == .resolver { metadata.ancestors[id] = heldBack }
+      syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+      decide(.deletion(id, .deletionCancelled))
+      return
+    }
     if deleted.recordChangeTag == nil, !metadata.newRecordsHandedOut.contains(id) || flawed(.dropUnacknowledgedDeletes),
       heldBack == nil
     {
