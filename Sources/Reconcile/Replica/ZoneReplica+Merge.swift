@@ -88,7 +88,15 @@ extension ZoneReplica {
           : (metadata.unacknowledgedSaves[id] ?? UnacknowledgedSaves()).ancestor(
             known: local.recordChangeTag == nil ? nil : metadata.ancestors[id], server: server,
             device: configuration.deviceName, equalValuesBothCount: Self.equalValuesBothCount(configuration.resolver))
-      if let deletedVersion { ancestor = deletedVersion }
+      var client = local
+      if let deletedVersion {
+        ancestor = deletedVersion
+        // The record created again leaves out keys of the version deleted: those it knew, it removes.
+        let known = metadata.replacementKeys[id]
+        for key in deletedVersion?.allKeys ?? [] where !client.allKeys.contains(key) && known?.contains(key) ?? true {
+          client.markChanged(key)
+        }
+      }
       // (A copy uploaded again after its zone went meets the new zone's record under another creation date: that is
       // the zone's doing, not a user's.)
       if !reuploaded, let known = local.creationDate, let created = server.creationDate, known != created {
@@ -115,7 +123,7 @@ extension ZoneReplica {
         merged =
           flawed(.mergeWithoutAncestor)
           ? Self.values(of: local, on: server)
-          : try resolver.resolve(Conflict(client: local, ancestor: ancestor, server: server))
+          : try resolver.resolve(Conflict(client: client, ancestor: ancestor, server: server))
       } catch let halt as SchemaHalt {
         // A newer app's record: this one must not merge into it. The user's change waits, unsent, for an upgrade. So
         // does a copy from a zone since deleted: queued, it meets this version again as a conflict once upgraded.
@@ -138,7 +146,7 @@ extension ZoneReplica {
         metadata.replacing[id] = nil
         metadata.replacementKeys[id] = nil
       }
-      decide(.merged(SyncDecision.Merge(client: local, ancestor: ancestor, server: server, result: merged)))
+      decide(.merged(SyncDecision.Merge(client: client, ancestor: ancestor, server: server, result: merged)))
       if merged.changedKeys.isEmpty {
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       } else if !pending {

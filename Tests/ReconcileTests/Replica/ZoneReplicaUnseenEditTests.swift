@@ -8,14 +8,16 @@ import Testing
 struct ZoneReplicaUnseenEditTests {
   typealias Helpers = ZoneReplicaTests
 
-  /// n1 ("milk") saved as `t1`, deleted here, and created again ("bread", no body) before the deletion was sent;
-  /// then a fetch brings `t2`, another device's edit of `t1` (a body added) that the deletion did not see.
+  /// n1 ("milk", coloured red) saved as `t1`, deleted here, and created again ("bread", no colour, no body) before the
+  /// deletion was sent; then a fetch brings `t2`, another device's edit of `t1` (a body added) that the deletion did
+  /// not see.
   static func createdAgainOverAnUnseenEdit(_ policy: DeletePolicy) throws -> (
     ZoneReplica<DictionaryReplicaStore>, SyncEngine.State, RecordID
   ) {
     var replica = try Helpers.replica(policy)
     var state = SyncEngine.State()
-    let note = try Helpers.note("n1", title: "milk")
+    var note = try Helpers.note("n1", title: "milk")
+    note["color"] = .string("red")
     try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
     _ = Helpers.batch(&replica, &state)
     let first = Helpers.saved(note, tag: "t1")
@@ -35,6 +37,7 @@ struct ZoneReplicaUnseenEditTests {
     let merged = try #require(replica.store[id])
     #expect(merged["body"] == .string("2 litres"), "the edit the deletion did not see stays")
     #expect(merged["title"] == .string("bread"), "the new note's title is a change from the version deleted")
+    #expect(merged["color"] == nil, "a key the new note left out, it removed")
     #expect(state.pendingRecordZoneChanges.contains(.saveRecord(id)))
     #expect(!state.pendingRecordZoneChanges.contains(.deleteRecord(id)))
   }
@@ -45,6 +48,7 @@ struct ZoneReplicaUnseenEditTests {
     let replaced = try #require(replica.store[id])
     #expect(replaced["title"] == .string("bread"))
     #expect(replaced["body"] == nil, "the deletion took the body with the record")
+    #expect(replaced["color"] == nil)
   }
 
   /// n1 saved as `t1` under schema 1.0, edited here ("oat milk", unsent); a fetch brings `t2`, a 2.0 app's edit from
