@@ -169,7 +169,7 @@ struct Auditor: WorldListener, Sendable {
   ) {
     var positions: [RecordID: Int] = [:]
     var holders: [RecordID: Set<String>] = [:]
-    var copies: [RecordID: [Record]] = [:]
+    var copies: [RecordID: [String: Record]] = [:]
     let wipes = rules.zoneDeletion.dropsLocalData(after: reason)
     for (device, records) in shown {
       for record in records {
@@ -180,7 +180,7 @@ struct Auditor: WorldListener, Sendable {
         positions[record.recordID] = max(positions[record.recordID] ?? 0, seen)
         if !StorageDamage.isDamaged(record) {
           holders[record.recordID, default: []].insert(device)
-          if !wipes { copies[record.recordID, default: []].append(record) }
+          if !wipes { copies[record.recordID, default: [:]][device] = record }
         }
         if seen > 0 { acknowledged[device, default: [:]][record.recordID] = wipes ? nil : seen }
       }

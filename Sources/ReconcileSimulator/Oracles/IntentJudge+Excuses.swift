@@ -359,17 +359,33 @@ extension IntentJudge {
   }
 
   /// Whether `value` of `key` is what a device's copy of the record held when a zone deletion that devices answer by
-  /// uploading what they hold took it, after every write among `latest`: the devices upload their copies, and a write
-  /// no copy held then — on the server only, its device signed out or never fetched it since — went with the zone.
-  /// The key may end with any copy's value (CloudKit keeps no version across a zone's deletion, so which copy's value
-  /// wins a key is the resolver's pick between two creates), and must end with one of them.
+  /// uploading what they hold took it, and every write among `latest` is one that copy cannot know it is older than:
+  /// made before the deletion, or landed in the new zone before the holder first read the database feed after it
+  /// (and so learnt of it, and merged its copy into whatever the new zone held then). The devices upload their copies,
+  /// and a write no copy held then — on the server only, its device signed out or never fetched it since — went with
+  /// the zone; CloudKit keeps no version across a zone's deletion, so which copy's value wins a key is the resolver's
+  /// pick between two creates, and a copy that meets the new zone only after a write there cannot tell that write
+  /// from an older copy another device uploaded first. The key may end with any such copy's value.
   func heldByACopyAtReupload(_ id: RecordID, key: String, value: FieldValue?, after latest: [UserHistory.Action])
     -> Bool
   {
     history.resets.contains { reset in
-      !reset.wipes && latest.allSatisfy { $0.time < reset.time }
-        && (reset.copies[id] ?? []).contains { Observer.value(of: key, in: $0) == value }
+      !reset.wipes
+        && (reset.copies[id] ?? [:]).contains { holder, copy in
+          guard Observer.value(of: key, in: copy) == value else { return false }
+          let learnt = history.databaseReads[holder]?.first { $0 > reset.time } ?? .distantFuture
+          return latest.allSatisfy { write in
+            write.time < reset.time
+              || (write.device != holder && landingTime(write, key: key).map { $0 < learnt } == true)
+          }
+        }
     }
+  }
+
+  /// When `write`'s value of `key` landed on the server, if it did.
+  func landingTime(_ write: UserHistory.Action, key: String) -> Date? {
+    guard let position = causality.landing(write, key: key) else { return nil }
+    return timeline.versions[write.recordID]?.first { $0.position == position }?.time
   }
 
   /// Whether a zone deletion among `latest` that wipes was followed by one for a reason that does not: the database

@@ -91,14 +91,14 @@ package struct UserHistory: Sendable {
     /// Per record, the devices that showed an undamaged copy just before the deletion: when the deletion does not
     /// wipe, each may upload its copy again.
     package var holders: [RecordID: Set<String>]
-    /// Per record, the undamaged copies the holders showed just before the deletion: when it does not wipe, what
-    /// comes back is what these held.
-    package var copies: [RecordID: [Record]]
+    /// Per record, the undamaged copy each holder showed just before the deletion: when it does not wipe, what comes
+    /// back is what these held.
+    package var copies: [RecordID: [String: Record]]
 
     /// A zone deletion at `position`, with what the devices showed.
     package init(
       time: Date, position: Int, shown: [RecordID: Int], wipes: Bool, holders: [RecordID: Set<String>] = [:],
-      copies: [RecordID: [Record]] = [:]
+      copies: [RecordID: [String: Record]] = [:]
     ) {
       self.time = time
       self.position = position

@@ -120,4 +120,36 @@ struct JudgeRulesHeldTests {
     var sound = Simulation(script: try SimulationScript.parse(script))
     #expect(sound.run().passed)
   }
+
+  /// Weakening: letting a copy from before an encrypted-data reset bring back its value over any write made in the new
+  /// zone, not only one landed before its holder learnt of the reset. d2 learnt of the reset, and merged its copy,
+  /// before d3 removed the body; its later save (merging without an ancestor) writes the old body back.
+  @Test("a copy's value from before a reset may win only a write landed before its holder learnt of the reset")
+  func resetCopyWinsOnlyUnseenWrites() throws {
+    try expectCaught(
+      """
+      resolver field-merge
+      defect merge-without-ancestor
+      device add d2 --clock-offset 0s
+      device add d3 --clock-offset 0s
+      send-after-edits
+      d2 create Note/r7 title="a"
+      d2 edit Note/r7 body="b"
+      advance 2s
+      d3 sync
+      advance 2s
+      fault reset-encrypted-data
+      d3 sync
+      advance 2s
+      d2 sync
+      advance 2s
+      d2 offline
+      d3 edit Note/r7 -body
+      advance 2s
+      d2 edit Note/r7 title="c"
+      d2 online
+      quiesce
+      expect invariants
+      """, .oneSidedChangesKept, "d3 removed body of r7")
+  }
 }
