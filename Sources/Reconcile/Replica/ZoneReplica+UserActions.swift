@@ -139,6 +139,12 @@ extension ZoneReplica {
     metadata.deletions[id] = tombstone
     metadata.deletionsAwaitingFetch.insert(id)
     syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
+    if metadata.ancestors[id] == nil, configuration.rule == .resolver {
+      // No server version known (its create's answer went missing): the copy deleted is the version the user saw.
+      var seen = deleted
+      seen.clearChangedKeys()
+      metadata.ancestors[id] = seen
+    }
   }
 
   /// The user deleted a stale copy of `id` while a record created anew elsewhere, fetched and left undecided, stands

@@ -98,4 +98,27 @@ struct ZoneReplicaUnseenEditTests {
     #expect(replica.store[id] == nil)
     #expect(state.pendingRecordZoneChanges.contains(.deleteRecord(id)))
   }
+
+  @Test(
+    "editWins: a note whose create went unanswered, deleted and created again, merges with an unseen edit from the copy deleted"
+  )
+  func createdAgainAfterAnUnansweredCreate() throws {
+    var replica = try Helpers.replica(.editWins)
+    var state = SyncEngine.State()
+    let note = try Helpers.note("n1", title: "milk")
+    try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
+    _ = Helpers.batch(&replica, &state)
+    let lost = SyncEngine.FailedRecordSave(record: note, error: CloudKitError(code: .networkFailure))
+    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [], failedRecordSaves: [lost])), syncEngine: &state)
+    try replica.delete(note.recordID, at: Date(timeIntervalSince1970: 20), syncEngine: &state)
+    try replica.create(
+      try Helpers.note("n1", title: "bread"), at: Date(timeIntervalSince1970: 21), syncEngine: &state)
+    // The create had landed (at 11 s), and another device added a body to it since.
+    var server = Helpers.editedElsewhere(Helpers.saved(note, tag: "t1", created: Date(timeIntervalSince1970: 11)))
+    server.modifiedByDevice = "tablet"
+    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [server], deletions: [])), syncEngine: &state)
+    let merged = try #require(replica.store[note.recordID])
+    #expect(merged["body"] == .string("2 litres"), "the edit the deletion did not see stays")
+    #expect(merged["title"] == .string("bread"), "the new note's title is a change from the copy deleted")
+  }
 }
