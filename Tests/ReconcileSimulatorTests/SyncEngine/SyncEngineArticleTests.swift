@@ -5,64 +5,21 @@ import ReconcileTestSupport
 import Testing
 
 // snippet: simulated-app
-/// The notes app as the simulation drives it: the user's operations call what the app's UI calls, and the delegate
-/// inside is the one the app hands `CloudKitSyncEngineAdapter`.
-struct SimulatedNotesApp: SimulatedSyncEngineDelegate {
-  var app: NotesSyncDelegate
-  var clockOffset: TimeInterval
-
-  init(setup: ClientSetup) throws {
-    app = NotesSyncDelegate(
+/// The notes app as the simulation drives it: each device launches the delegate the app hands
+/// `CloudKitSyncEngineAdapter`, with the policies the run picked, from what it saved.
+extension NotesSyncDelegate: ReplicaBackedDelegate {
+  init(setup: ClientSetup, saved: Saved?) {
+    self.init(
       zoneID: setup.zoneID, device: setup.name, deletePolicy: setup.deletePolicy,
-      reuploadAfterZoneLoss: setup.zoneDeletion == .reuploadLocalData, schema: setup.schema)
-    clockOffset = setup.clockOffset
-  }
-
-  mutating func handleEvent(_ event: SyncEngine.Event, syncEngine: inout SyncEngine.State) {
-    app.handleEvent(event, syncEngine: &syncEngine)
-  }
-  mutating func nextRecordZoneChangeBatch(
-    _ context: SyncEngine.SendChangesContext, syncEngine: inout SyncEngine.State
-  ) -> SyncEngine.RecordZoneChangeBatch? { app.nextRecordZoneChangeBatch(context, syncEngine: &syncEngine) }
-
-  var stateSerialization: SyncEngine.StateSerialization? { app.replica.metadata.stateSerialization }
-  /// The app is launched again from what it wrote after its last change.
-  mutating func relaunch() {
-    let saved = app.saved
-    app = NotesSyncDelegate(
-      zoneID: app.replica.configuration.zoneID, device: app.replica.configuration.deviceName,
-      deletePolicy: app.replica.configuration.deletePolicy,
-      reuploadAfterZoneLoss: app.replica.configuration.zoneLoss == .reuploadLocalData,
-      schema: app.replica.configuration.schema, saved: saved)
-  }
-  var records: [Record] { app.notes }
-  func record(_ id: RecordID) -> Record? { app.replica.store[id] }
-  var haltReason: HaltReason? { app.replica.halt.map(HaltReason.init) }
-  mutating func upgrade(to schema: Schema?) { app.replica.upgrade(to: schema) }
-  mutating func jumpClock(by seconds: TimeInterval) { clockOffset += seconds }
-  mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State) {
-    app.replica.resetSync(replacing: old, syncEngine: &syncEngine)
-  }
-  var localDataDeletions: [LocalDataDeletion] {
-    app.replica.discarded
-  }
-
-  mutating func create(_ record: Record, at now: Date, syncEngine: inout SyncEngine.State) throws {
-    try app.userCreated(record, at: now.addingTimeInterval(clockOffset), syncEngine: &syncEngine)
-  }
-  mutating func edit(
-    _ id: RecordID, setting values: [String: FieldValue?], at now: Date, syncEngine: inout SyncEngine.State
-  ) throws {
-    try app.userEdited(id, values, at: now.addingTimeInterval(clockOffset), syncEngine: &syncEngine)
-  }
-  mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws {
-    try app.userDeleted(id, at: now.addingTimeInterval(clockOffset), syncEngine: &syncEngine)
+      reuploadAfterZoneLoss: setup.zoneDeletion == .reuploadLocalData, schema: setup.schema, saved: saved ?? Saved())
   }
 }
 
 extension ClientUnderTest {
   /// The article's notes app in a simulated CKSyncEngine.
-  static let notes = ClientUnderTest(name: "notes") { try SimulatedSyncEngine<SimulatedNotesApp>(setup: $0) }
+  static let notes = ClientUnderTest(name: "notes") {
+    try SimulatedSyncEngine<SimulatedReplicaApp<NotesSyncDelegate>>(setup: $0)
+  }
 }
 // end snippet
 
