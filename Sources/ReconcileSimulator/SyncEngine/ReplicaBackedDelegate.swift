@@ -55,6 +55,11 @@ public protocol ReplicaBackedDelegate: SyncEngineDelegate {
   ///   - syncEngine: The engine's state.
   /// - Throws: Any error, when the app refuses.
   mutating func userDeleted(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws
+
+  /// The simulation changed ``replica`` outside an event or a user action — an upgrade, a forced resync, the user's
+  /// answer to an account question — and the app writes what it keeps, as it would after doing so itself. The default
+  /// writes nothing: right for an app whose ``saved`` reads the replica.
+  mutating func replicaChanged()
 }
 
 extension ReplicaBackedDelegate {
@@ -72,4 +77,7 @@ extension ReplicaBackedDelegate {
   public mutating func userDeleted(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws {
     try replica.delete(id, at: now, syncEngine: &syncEngine)
   }
+
+  /// Writes nothing.
+  public mutating func replicaChanged() {}
 }

@@ -74,11 +74,13 @@ public struct SimulatedReplicaApp<App: ReplicaBackedDelegate>: SimulatedSyncEngi
   public mutating func upgrade(to schema: Schema?) {
     setup.schema = schema
     app.replica.upgrade(to: schema)
+    app.replicaChanged()
   }
 
   /// The replica's forced resync.
   public mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State) {
     app.replica.resetSync(replacing: old, syncEngine: &syncEngine)
+    app.replicaChanged()
   }
 
   /// What the replica handed over before deleting it.
@@ -88,6 +90,7 @@ public struct SimulatedReplicaApp<App: ReplicaBackedDelegate>: SimulatedSyncEngi
 
   /// Passes the user's answer to the replica.
   public mutating func answerAccountQuestion(keepingData: Bool, syncEngine: inout SyncEngine.State) -> Bool {
-    app.replica.resolveAccountChange(keepingData: keepingData, syncEngine: &syncEngine)
+    defer { app.replicaChanged() }
+    return app.replica.resolveAccountChange(keepingData: keepingData, syncEngine: &syncEngine)
   }
 }
