@@ -29,6 +29,7 @@ public struct NotesAppDelegate: ReplicaBackedDelegate {
     var metadata: Data
   }
 
+  /// The sync rules, over the app's table.
   public var replica: ZoneReplica<NoteRows>
   /// The bookkeeping as last written to disk: read back at every launch.
   private var savedMetadata = Data()
@@ -45,16 +46,19 @@ public struct NotesAppDelegate: ReplicaBackedDelegate {
     persist()
   }
 
+  /// The rows and the bookkeeping as last written.
   public var saved: Saved { Saved(rows: replica.store, metadata: savedMetadata) }
 
   /// Writes the bookkeeping, as the app does after every event and change (the rows are written as they change).
   mutating func persist() { savedMetadata = (try? JSONEncoder().encode(replica.metadata)) ?? Data() }
 
+  /// The replica answers the engine's event; the bookkeeping is written.
   public mutating func handleEvent(_ event: SyncEngine.Event, syncEngine: inout SyncEngine.State) {
     replica.handleEvent(event, syncEngine: &syncEngine)
     persist()
   }
 
+  /// The replica builds the next batch; the bookkeeping is written (it notes the new notes handed out).
   public mutating func nextRecordZoneChangeBatch(
     _ context: SyncEngine.SendChangesContext, syncEngine: inout SyncEngine.State
   ) -> SyncEngine.RecordZoneChangeBatch? {
