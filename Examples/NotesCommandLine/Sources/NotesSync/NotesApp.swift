@@ -13,11 +13,13 @@ public struct NoteRows: ReplicaStore, Sendable {
   /// An empty table.
   public init() {}
 
+  /// The note in row `id`, decoded; setting encodes it (`nil` deletes the row).
   public subscript(id: RecordID) -> Record? {
     get { rows[id].flatMap { try? JSONDecoder().decode(Record.self, from: $0) } }
     set { rows[id] = newValue.flatMap { try? JSONEncoder().encode($0) } }
   }
 
+  /// The IDs of every row.
   public var recordIDs: [RecordID] { Array(rows.keys) }
 }
 
