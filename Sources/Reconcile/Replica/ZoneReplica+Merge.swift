@@ -90,7 +90,10 @@ extension ZoneReplica {
             device: configuration.deviceName, equalValuesBothCount: Self.equalValuesBothCount(configuration.resolver))
       var client = local
       if let deletedVersion {
-        ancestor = deletedVersion
+        // The version deleted, with what of this device's unanswered saves the server shows landed.
+        ancestor = (metadata.unacknowledgedSaves[id] ?? UnacknowledgedSaves()).ancestor(
+          known: deletedVersion, server: server, device: configuration.deviceName,
+          equalValuesBothCount: Self.equalValuesBothCount(configuration.resolver))
         // The record created again leaves out keys of the version deleted: those it knew, it removes.
         let known = metadata.replacementKeys[id]
         for key in deletedVersion?.allKeys ?? [] where !client.allKeys.contains(key) && known?.contains(key) ?? true {

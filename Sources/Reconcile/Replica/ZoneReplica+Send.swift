@@ -42,6 +42,10 @@ extension ZoneReplica {
       // (this device's own) is deleted again.
       let deletion = metadata.deletions.removeValue(forKey: id)
       if metadata.saveMayLandLate(id) { metadata.deletedLocally[id] = deletion }
+      if store[id] == nil {
+        metadata.ancestors[id] = nil
+        metadata.unacknowledgedSaves[id] = nil
+      }
     }
     // A deletion whose answer went missing may have landed: before it is sent again, a fetch shows whether the
     // record was created anew since (then the retry would delete another device's record).

@@ -17,7 +17,6 @@ extension ZoneReplica {
     var new = record
     for key in new.allKeys { new.markChanged(key) }
     try stamp(&new, at: now)
-    metadata.unacknowledgedSaves[id] = nil
     // A deletion remembered because a save of the deleted record was in doubt is one this record replaces too: that
     // save may land, and the user's latest word is this record.
     let inDoubt = metadata.saveMayLandLate(id)
@@ -35,6 +34,7 @@ extension ZoneReplica {
       syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id)])
     } else {
       metadata.ancestors[id] = nil
+      metadata.unacknowledgedSaves[id] = nil
     }
     metadata.deletionsAwaitingFetch.remove(id)
     store[id] = new
@@ -92,11 +92,12 @@ extension ZoneReplica {
   /// - Throws: ``ReplicaError/recordNotFound(_:)``. Nothing changed then.
   public mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws(ReplicaError) {
     guard let deleted = store.removeValue(forKey: id) else { throw .recordNotFound(id) }
-    // The ancestor stays while the deletion is owed: it is the version the user deleted, which a record created again
-    // before the deletion is sent merges from if an edit the deletion did not see cancels it.
-    metadata.unacknowledgedSaves[id] = nil
+    // The ancestor and the saves sent unanswered stay while the deletion is owed: they tell the version the user
+    // deleted, which a record created again before the deletion is sent merges from if an edit the deletion did not
+    // see cancels it.
     if metadata.recreatedWhileUnsent[id] == true, metadata.recreatedVersions[id] != nil {
       // The copy deleted is of a record the server no longer has: one created anew by a user elsewhere stands there.
+      metadata.unacknowledgedSaves[id] = nil
       showRecreatedVersion(of: id, &syncEngine)
       return
     }
@@ -134,6 +135,7 @@ extension ZoneReplica {
       syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       metadata.deletedLocally[id] = tombstone
       metadata.ancestors[id] = nil
+      metadata.unacknowledgedSaves[id] = nil
       return
     }
     metadata.deletions[id] = tombstone

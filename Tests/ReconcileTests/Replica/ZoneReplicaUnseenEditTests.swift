@@ -121,4 +121,35 @@ struct ZoneReplicaUnseenEditTests {
     #expect(merged["body"] == .string("2 litres"), "the edit the deletion did not see stays")
     #expect(merged["title"] == .string("bread"), "the new note's title is a change from the copy deleted")
   }
+
+  @Test(
+    "editWins: a note created again over an unseen edit counts the deleted copy's unanswered save as its own, not a change"
+  )
+  func createdAgainAfterAnUnansweredEdit() throws {
+    var replica = try Helpers.replica(.editWins)
+    var state = SyncEngine.State()
+    let note = try Helpers.note("n1", title: "milk")
+    try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
+    _ = Helpers.batch(&replica, &state)
+    let first = Helpers.saved(note, tag: "t1")
+    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [first])), syncEngine: &state)
+    try replica.edit(
+      note.recordID, setting: ["title": .string("oat milk")], at: Date(timeIntervalSince1970: 20), syncEngine: &state)
+    let sent = try #require(Helpers.batch(&replica, &state)?.recordsToSave.first)
+    let lost = SyncEngine.FailedRecordSave(record: sent, error: CloudKitError(code: .networkFailure))
+    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [], failedRecordSaves: [lost])), syncEngine: &state)
+    try replica.delete(note.recordID, at: Date(timeIntervalSince1970: 30), syncEngine: &state)
+    try replica.create(
+      try Helpers.note("n1", title: "bread"), at: Date(timeIntervalSince1970: 31), syncEngine: &state)
+    // The edit landed (its answer lost), and another device added a body on top of it.
+    var landed = first
+    landed["title"] = .string("oat milk")
+    var server = Helpers.editedElsewhere(landed)
+    server.recordChangeTag = "t3"
+    server.modifiedByDevice = "tablet"
+    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [server], deletions: [])), syncEngine: &state)
+    let merged = try #require(replica.store[note.recordID])
+    #expect(merged["body"] == .string("2 litres"), "the edit the deletion did not see stays")
+    #expect(merged["title"] == .string("bread"), "the user's own landed title is no other device's change")
+  }
 }
