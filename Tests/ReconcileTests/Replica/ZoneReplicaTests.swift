@@ -81,10 +81,10 @@ struct ZoneReplicaTests {
   }
 
   /// A note created, saved as `t1` (`first`), then edited here ("oat milk"): the edit is unsent.
-  static func savedThenEdited() throws -> (
+  static func savedThenEdited(_ policy: DeletePolicy = .deleteWins) throws -> (
     ZoneReplica<DictionaryReplicaStore>, SyncEngine.State, note: Record, first: Record
   ) {
-    var replica = try Self.replica()
+    var replica = try Self.replica(policy)
     var state = SyncEngine.State()
     let note = try Self.note("n1", title: "milk")
     try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)

@@ -8,6 +8,27 @@ import Testing
 struct ZoneReplicaUnseenEditTests {
   typealias Helpers = ZoneReplicaTests
 
+  /// The engine's answer to a batch that saved `record`: lost (`networkFailure`).
+  static func answerLost(_ record: Record) -> SyncEngine.Event {
+    .sentRecordZoneChanges(
+      .init(
+        savedRecords: [],
+        failedRecordSaves: [SyncEngine.FailedRecordSave(record: record, error: CloudKitError(code: .networkFailure))]))
+  }
+
+  /// The user deletes `id` and creates it again ("bread", no body) before the deletion is sent; then `server`, another
+  /// device's edit (with a body) the deletion did not see, is fetched. Returns the note as the replica holds it then.
+  static func createdAgainThenFetched(
+    _ id: RecordID, _ server: Record, _ replica: inout ZoneReplica<DictionaryReplicaStore>,
+    _ state: inout SyncEngine.State
+  ) throws -> Record {
+    try replica.delete(id, at: Date(timeIntervalSince1970: 30), syncEngine: &state)
+    try replica.create(
+      try Helpers.note(id.recordName, title: "bread"), at: Date(timeIntervalSince1970: 31), syncEngine: &state)
+    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [server], deletions: [])), syncEngine: &state)
+    return try #require(replica.store[id])
+  }
+
   /// n1 ("milk", coloured red) saved as `t1`, deleted here, and created again ("bread", no colour, no body) before the
   /// deletion was sent; then a fetch brings `t2`, another device's edit of `t1` (a body added) that the deletion did
   /// not see.
@@ -108,16 +129,11 @@ struct ZoneReplicaUnseenEditTests {
     let note = try Helpers.note("n1", title: "milk")
     try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
     _ = Helpers.batch(&replica, &state)
-    let lost = SyncEngine.FailedRecordSave(record: note, error: CloudKitError(code: .networkFailure))
-    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [], failedRecordSaves: [lost])), syncEngine: &state)
-    try replica.delete(note.recordID, at: Date(timeIntervalSince1970: 20), syncEngine: &state)
-    try replica.create(
-      try Helpers.note("n1", title: "bread"), at: Date(timeIntervalSince1970: 21), syncEngine: &state)
+    replica.handleEvent(Self.answerLost(note), syncEngine: &state)
     // The create had landed (at 11 s), and another device added a body to it since.
     var server = Helpers.editedElsewhere(Helpers.saved(note, tag: "t1", created: Date(timeIntervalSince1970: 11)))
     server.modifiedByDevice = "tablet"
-    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [server], deletions: [])), syncEngine: &state)
-    let merged = try #require(replica.store[note.recordID])
+    let merged = try Self.createdAgainThenFetched(note.recordID, server, &replica, &state)
     #expect(merged["body"] == .string("2 litres"), "the edit the deletion did not see stays")
     #expect(merged["title"] == .string("bread"), "the new note's title is a change from the copy deleted")
   }
@@ -126,29 +142,16 @@ struct ZoneReplicaUnseenEditTests {
     "editWins: a note created again over an unseen edit counts the deleted copy's unanswered save as its own, not a change"
   )
   func createdAgainAfterAnUnansweredEdit() throws {
-    var replica = try Helpers.replica(.editWins)
-    var state = SyncEngine.State()
-    let note = try Helpers.note("n1", title: "milk")
-    try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
-    _ = Helpers.batch(&replica, &state)
-    let first = Helpers.saved(note, tag: "t1")
-    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [first])), syncEngine: &state)
-    try replica.edit(
-      note.recordID, setting: ["title": .string("oat milk")], at: Date(timeIntervalSince1970: 20), syncEngine: &state)
+    var (replica, state, note, first) = try Helpers.savedThenEdited(.editWins)
     let sent = try #require(Helpers.batch(&replica, &state)?.recordsToSave.first)
-    let lost = SyncEngine.FailedRecordSave(record: sent, error: CloudKitError(code: .networkFailure))
-    replica.handleEvent(.sentRecordZoneChanges(.init(savedRecords: [], failedRecordSaves: [lost])), syncEngine: &state)
-    try replica.delete(note.recordID, at: Date(timeIntervalSince1970: 30), syncEngine: &state)
-    try replica.create(
-      try Helpers.note("n1", title: "bread"), at: Date(timeIntervalSince1970: 31), syncEngine: &state)
+    replica.handleEvent(Self.answerLost(sent), syncEngine: &state)
     // The edit landed (its answer lost), and another device added a body on top of it.
     var landed = first
     landed["title"] = .string("oat milk")
     var server = Helpers.editedElsewhere(landed)
     server.recordChangeTag = "t3"
     server.modifiedByDevice = "tablet"
-    replica.handleEvent(.fetchedRecordZoneChanges(.init(modifications: [server], deletions: [])), syncEngine: &state)
-    let merged = try #require(replica.store[note.recordID])
+    let merged = try Self.createdAgainThenFetched(note.recordID, server, &replica, &state)
     #expect(merged["body"] == .string("2 litres"), "the edit the deletion did not see stays")
     #expect(merged["title"] == .string("bread"), "the user's own landed title is no other device's change")
   }
