@@ -336,6 +336,8 @@ struct IntentJudge {
         switch judgeEdits(key, contract, writers: required, withdrawn: withdrawn + maybe, unanswered: unanswered, ended)
         {
         case .kept: kept = true
+        // What comes back with a zone deletion devices answer by uploading again is a copy's, merged key included.
+        case .lost where heldByACopyAtReupload(id, key: key, value: ended, after: latest): kept = true
         case .lost where oldCopyMayReturn:
           tally.setAside(id, .zoneDeletionReasonLost)
           continue

@@ -168,6 +168,11 @@ extension SimulatedSyncEngine {
         abandonRound(error)
       }
     case .limitExceeded:
+      // Too many items or bytes for one request: every change of the batch failed with the error, as Apple documents
+      // for a batch too large, and stays pending; the next batch is half the size.
+      if case .modifyRecords(let request) = flight.request {
+        guard reportEveryItem(of: request, failedWith: error) else { return }
+      }
       session.pacing.halveBatch()
     case .changeTokenExpired:
       if session.phase == .fetchingDatabase {
