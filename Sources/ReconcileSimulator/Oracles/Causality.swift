@@ -158,6 +158,15 @@ package struct Causality: Sendable {
       save = timeline.firstSave(of: id, by: action.device, from: action.time) { _ in true }
     }
     guard let save else { return nil }
+    // A removal its device overwrote (wrote the key again) before that save was never sent: the save's missing key is
+    // another story — a record created anew without it, say.
+    if let key, (action.writes[key] ?? nil) == nil,
+      byRecord[id]?.contains(where: {
+        $0.device == action.device && $0.order > action.order && $0.time < save.time && $0.writes.keys.contains(key)
+      }) == true
+    {
+      return nil
+    }
     // A removal (or any save) found after the device's own next create or delete of the record belongs to that new
     // record: only a written value is unique enough to be found later — not a merged key's edit (an increment, a
     // set's element), which a later record's value may carry as well.

@@ -33,6 +33,11 @@ private struct SyntheticRun {
     act(device, .edit(values.mapValues { .string($0) }), on: base)
   }
 
+  /// A user removes `key` on `device`, made on server version `base`.
+  @discardableResult mutating func remove(_ device: String, _ key: String, on base: Int) -> Int {
+    act(device, .edit([key: nil]), on: base)
+  }
+
   /// A user deletes the record on `device`, made on server version `base`.
   @discardableResult mutating func delete(_ device: String, on base: Int) -> Int { act(device, .delete, on: base) }
 
@@ -169,6 +174,17 @@ struct CausalityTests {
         let other = run.edit("d2", ["color": "blue"], on: second)
         run.saved(by: "d1", ["title": "b", "color": "red"])
         return (other, color, "color")
+      }, saw: false),
+    CausalityCase(
+      name:
+        "per key, a removal its device overwrote before any save carried it never landed (a later save lacking the key is not it)",
+      build: { run in
+        run.create("d1", ["title": "a"])
+        let removal = run.remove("d1", "body", on: 0)
+        run.edit("d1", ["body": "b"], on: 0)
+        run.saved(by: "d1", ["title": "a", "body": "b"])
+        let later = run.saved(by: "d1", ["title": "c"])  // say, the record created anew without a body, merged
+        return (run.edit("d2", ["body": "d"], on: later), removal, "body")
       }, saw: false),
     CausalityCase(
       name: "per key, a write whose value landed at the version an action was made on was seen",
