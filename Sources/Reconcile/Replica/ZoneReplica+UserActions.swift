@@ -116,17 +116,17 @@ extension ZoneReplica {
     let heldBack = metadata.heldBack.removeValue(forKey: id)
     var tombstone = Tombstone(deleting: byHalt ? deleted : heldBack ?? deleted, at: now, by: configuration.deviceName)
     if tombstone.creationDate == nil { tombstone.creationDate = heldBack?.creationDate }
-    if byHalt, let heldBack, configuration.deletePolicy == .editWins, !tombstone.saw(heldBack),
-      deleted.creationDate == nil || deleted.creationDate == heldBack.creationDate
-    {
-      // An edit the deletion did not see cancels it, as a fetch of that edit would: the server's version stays.
-      var kept = heldBack
-      kept.clearChangedKeys()
-      store[id] = kept
-      if configuration.rule == .resolver { metadata.ancestors[id] = heldBack }
-      syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
-      decide(.deletion(id, .deletionCancelled))
-      return
+    if byHalt, let heldBack {
+      // The held-back version meets the deletion as a fetch of it would: an edit the deletion did not see cancels
+      // it (under `.editWins`), and the server's version stays.
+      metadata.deletions[id] = tombstone
+      if !deletionStands(against: heldBack) {
+        metadata.deletions[id] = nil
+        syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+        store[id] = merge(server: heldBack, local: nil, &syncEngine)
+        decide(.deletion(id, .deletionCancelled))
+        return
+      }
     }
     if deleted.recordChangeTag == nil, !metadata.newRecordsHandedOut.contains(id) || flawed(.dropUnacknowledgedDeletes),
       heldBack == nil
