@@ -40,6 +40,10 @@ struct IntentJudge {
   var byRecord: [RecordID: [UserHistory.Action]] { causality.byRecord }
   /// Which action saw which.
   let causality: Causality
+  /// Whether a check that fails under the placement the server's log shows is held to the other placements of the
+  /// requests in doubt (and a deletion's copies on their way) that no device can tell from it, which the excuses
+  /// name: on, a record those placements explain is set aside under the excuse's ``SetAside`` reason.
+  var excusing = true
 
   init(
     history: UserHistory, timeline: ServerTimeline, deletePolicy: DeletePolicy, editCountKey: String?,
@@ -66,44 +70,17 @@ struct IntentJudge {
   ) {
     let ids = Set(byRecord.keys).union(server.keys).sorted()
     tally.recordsConsidered += ids.count
+    var strict = self
+    strict.excusing = false
     for id in ids {
-      let actions = byRecord[id] ?? []
-      // Whose record survives is unknowable where a save went unanswered and another device created or deleted it:
-      // neither its existence nor its values are judged.
-      if let reason = unknowable(id, actions: actions) {
-        tally.setAside(id, reason)
-        continue
-      }
-      var existence = InvariantTally()
-      judgeExistence(id, actions: actions, server: server, devices: devices, into: &existence)
-      if invariants.contains(.noResurrection) || invariants.contains(.noLostRecords) {
-        tally.merge(existence, label: nil)
-      }
-      guard let final = server[id], !actions.isEmpty else { continue }
-      // A record a device uploaded again after a zone deletion, though deleted before it, came back with whatever its
-      // copy held, values of the deleted life included: they are not judged.
-      if existence.setAside[.reuploadedAfterZoneDeletion]?.contains(id) == true {
-        tally.setAside(id, .reuploadedAfterZoneDeletion)
-        continue
-      }
-      let life = lifeStart(of: id, actions: actions)
-      if deletePolicy == .editWins, life != nil {
-        tally.setAside(id, .revivedValues)
-        continue
-      }
-      let epoch = actions.filter { !$0.isDelete && !withdrawn($0) && inEpoch($0, since: life, among: actions) }
-      let writes = actions.filter { !$0.isDelete && inEpoch($0, since: life, among: actions) }
-      let revived = revivedDeletions(of: id)
-      let optional = actions.filter {
-        optionallyWithdrawn($0, revived: revived) && inEpoch($0, since: life, among: actions)
-      }
-      if invariants.contains(.oneSidedChangesKept) {
-        judgeKeys(
-          id, writes: writes, optional: optional, inherited: inheritedWrites(life: life, actions: actions, writes),
-          final: final, into: &tally)
-      }
-      if invariants.contains(.highestEditCountKept) { judgeEditCount(id, epoch: epoch, final: final, into: &tally) }
-      if invariants.contains(.latestStampKept) { judgeStamps(id, epoch: epoch, final: final, into: &tally) }
+      // The placement the server's log shows is one no device can tell from the others its requests in doubt allow:
+      // an end state that keeps every contract there is judged and held. Only one that does not is held to the other
+      // placements, which the excuses name.
+      let before = tally
+      strict.judgeRecord(id, server: server, devices: devices, invariants: invariants, into: &tally)
+      guard tally.violations.count > before.violations.count else { continue }
+      tally = before
+      judgeRecord(id, server: server, devices: devices, invariants: invariants, into: &tally)
     }
     if !history.hasDeletes && !history.resets.contains(where: \.wipes) {
       tally.inapplicable(.noResurrection, "no user deleted a record and no zone was deleted")
@@ -114,6 +91,49 @@ struct IntentJudge {
     tally.inapplicable(
       .highestEditCountKept, "no user edit of a record the server holds at the end carried an edit count")
     tally.inapplicable(.latestStampKept, "no user edit of a record the server holds at the end carried field stamps")
+  }
+
+  /// Judges one record into `tally`; with ``excusing`` off, under the placement the server's log shows only.
+  private func judgeRecord(
+    _ id: RecordID, server: [RecordID: Record], devices: [(name: String, records: [RecordID: Record])],
+    invariants: Set<Invariant>, into tally: inout InvariantTally
+  ) {
+    let actions = byRecord[id] ?? []
+    // Whose record survives is unknowable where a save went unanswered and another device created or deleted it.
+    if excusing, let reason = unknowable(id, actions: actions) {
+      tally.setAside(id, reason)
+      return
+    }
+    var existence = InvariantTally()
+    judgeExistence(id, actions: actions, server: server, devices: devices, into: &existence)
+    if invariants.contains(.noResurrection) || invariants.contains(.noLostRecords) {
+      tally.merge(existence, label: nil)
+    }
+    guard let final = server[id], !actions.isEmpty else { return }
+    // A record a device uploaded again after a zone deletion, though deleted before it, came back with whatever its
+    // copy held, values of the deleted life included: they are not judged.
+    if existence.setAside[.reuploadedAfterZoneDeletion]?.contains(id) == true {
+      tally.setAside(id, .reuploadedAfterZoneDeletion)
+      return
+    }
+    let life = lifeStart(of: id, actions: actions)
+    if excusing, deletePolicy == .editWins, life != nil {
+      tally.setAside(id, .revivedValues)
+      return
+    }
+    let epoch = actions.filter { !$0.isDelete && !withdrawn($0) && inEpoch($0, since: life, among: actions) }
+    let writes = actions.filter { !$0.isDelete && inEpoch($0, since: life, among: actions) }
+    let revived = revivedDeletions(of: id)
+    let optional = actions.filter {
+      optionallyWithdrawn($0, revived: revived) && inEpoch($0, since: life, among: actions)
+    }
+    if invariants.contains(.oneSidedChangesKept) {
+      judgeKeys(
+        id, writes: writes, optional: optional, inherited: inheritedWrites(life: life, actions: actions, writes),
+        final: final, into: &tally)
+    }
+    if invariants.contains(.highestEditCountKept) { judgeEditCount(id, epoch: epoch, final: final, into: &tally) }
+    if invariants.contains(.latestStampKept) { judgeStamps(id, epoch: epoch, final: final, into: &tally) }
   }
 
   // MARK: Existence
@@ -144,19 +164,19 @@ struct IntentJudge {
     guard !latest.isEmpty else { return }
     let name = id.recordName
     if latest.allSatisfy(\.isRemoval) {
-      if excusedByReupload(id, latest: latest) {
+      if excusing, excusedByReupload(id, latest: latest) {
         tally.setAside(id, .reuploadedAfterZoneDeletion)
         return
       }
-      if revivedByStaleSave(id, latest: latest) {
+      if excusing, revivedByStaleSave(id, latest: latest) {
         tally.setAside(id, .staleSaveRevived)
         return
       }
-      if wipeReasonMasked(latest) || wipeUnheardByReuploader(id, latest: latest) {
+      if excusing, wipeReasonMasked(latest) || wipeUnheardByReuploader(id, latest: latest) {
         tally.setAside(id, .zoneDeletionReasonLost)
         return
       }
-      if deletePolicy == .editWins, actions.contains(where: { editMayHaveRevived($0, latest: latest) }) {
+      if excusing, deletePolicy == .editWins, actions.contains(where: { editMayHaveRevived($0, latest: latest) }) {
         tally.setAside(id, .editRemovedByDeletion)
         return
       }
@@ -173,7 +193,7 @@ struct IntentJudge {
           .noResurrection, "\(name) was deleted (\(what)) and nothing later revived it, yet \(device.name) shows it")
       }
     } else if latest.allSatisfy({ !$0.isRemoval }) {
-      if server[id] == nil, let reason = lostWithZone(id, latest: latest) {
+      if excusing, server[id] == nil, let reason = lostWithZone(id, latest: latest) {
         tally.setAside(id, reason)
         return
       }
@@ -185,7 +205,7 @@ struct IntentJudge {
     } else if let create = createdAnewBeforeDeletion(id, latest: latest) {
       // Whatever the policy, the deletion is of a record that was gone before the user deleted it: the record created
       // since is another, which a client that fetches before it sends a deletion never deletes.
-      if server[id] == nil, let reason = lostWithZone(id, latest: latest) {
+      if excusing, server[id] == nil, let reason = lostWithZone(id, latest: latest) {
         tally.setAside(id, reason)
         return
       }
@@ -198,18 +218,20 @@ struct IntentJudge {
             + "before that; a deletion must not take a record created anew, yet the server does not hold \(name)")
       }
     } else if deletePolicy == .editWins, !latest.contains(where: { if case .reset = $0 { true } else { false } }) {
-      guard !editLandedBeforeConcurrentDeletion(latest),
-        latest.contains(where: { op in
-          guard case .action(let edit) = op, !edit.isDelete else { return false }
-          return !contested(edit)
-        })
+      guard
+        !excusing
+          || !editLandedBeforeConcurrentDeletion(latest)
+            && latest.contains(where: { op in
+              guard case .action(let edit) = op, !edit.isDelete else { return false }
+              return !contested(edit)
+            })
       else {
         tally.setAside(id, .editRemovedByDeletion)
         return
       }
       // An edit and a deletion that did not see each other: the edit revives the record — unless a zone deletion took
       // it later and no device held a copy to upload again.
-      if server[id] == nil, let reason = lostWithZone(id, latest: latest) {
+      if excusing, server[id] == nil, let reason = lostWithZone(id, latest: latest) {
         tally.setAside(id, reason)
         return
       }
@@ -338,15 +360,16 @@ struct IntentJudge {
         case .kept: kept = true
         // What comes back with a zone deletion devices answer by uploading again is a copy's, merged key included.
         case .lost where heldByACopyAtReupload(id, key: key, value: ended, after: latest): kept = true
-        case .lost where oldCopyMayReturn:
+        case .lost where excusing && oldCopyMayReturn:
           tally.setAside(id, .zoneDeletionReasonLost)
           continue
         // A merged key counts every write, so one made before a zone deletion devices answer by uploading again may
         // be lost to another device's older copy, whichever write is latest.
-        case .lost where all.contains(where: basedBeforeReupload):
+        case .lost where excusing && all.contains(where: basedBeforeReupload):
           tally.setAside(id, all.lazy.compactMap(reuploadMayLose).first ?? .copiesOfUnknownAge)
           continue
         case .lost: kept = false
+        case .unknowable where !excusing: kept = false
         case .unknowable:
           tally.setAside(id, .unansweredEditMerged)
           continue
@@ -360,11 +383,11 @@ struct IntentJudge {
           // What came back with the zone is a copy's: the latest writes, all before the deletion, are in no copy.
           kept = true
         }
-        if !kept, oldCopyMayReturn {
+        if !kept, excusing, oldCopyMayReturn {
           tally.setAside(id, .zoneDeletionReasonLost)
           continue
         }
-        if !kept, latest.allSatisfy(basedBeforeReupload) {
+        if !kept, excusing, latest.allSatisfy(basedBeforeReupload) {
           tally.setAside(id, latest.lazy.compactMap(reuploadMayLose).first ?? .copiesOfUnknownAge)
           continue
         }
@@ -372,7 +395,7 @@ struct IntentJudge {
       // A device whose save went unanswered cannot tell whether its value landed and was overwritten since: when the
       // key ends with that device's latest value of it, it re-sent what it could not know was superseded. Not judged.
       // (A value its own later write replaced is no resend: that write saw it, and its value is what goes again.)
-      if !kept, let ended,
+      if !kept, excusing, let ended,
         writers.contains(where: { write in
           unanswered.contains(write.device) && (write.writes[key] ?? nil).map { contract.carries(ended, $0) } == true
             && !writers.contains { $0.device == write.device && $0.order > write.order }
@@ -501,7 +524,7 @@ struct IntentJudge {
       return
     }
     // The highest count shown may have been lost to a zone deletion answered by uploading again.
-    if let reason = epoch.filter({ $0.editCount == top }).lazy.compactMap(reuploadMayLose).first {
+    if excusing, let reason = epoch.filter({ $0.editCount == top }).lazy.compactMap(reuploadMayLose).first {
       tally.setAside(id, reason)
       return
     }
@@ -535,7 +558,7 @@ struct IntentJudge {
         continue
       }
       // The latest stamp may have been lost to a zone deletion answered by uploading again.
-      if let reason = stamper[field].flatMap(reuploadMayLose) {
+      if excusing, let reason = stamper[field].flatMap(reuploadMayLose) {
         tally.setAside(id, reason)
         continue
       }
