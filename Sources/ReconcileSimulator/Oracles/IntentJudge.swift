@@ -193,10 +193,7 @@ struct IntentJudge {
           .noResurrection, "\(name) was deleted (\(what)) and nothing later revived it, yet \(device.name) shows it")
       }
     } else if latest.allSatisfy({ !$0.isRemoval }) {
-      if excusing, server[id] == nil, let reason = lostWithZone(id, latest: latest) {
-        tally.setAside(id, reason)
-        return
-      }
+      if goneWithZone(id, latest: latest, server: server, into: &tally) { return }
       tally.judged(.noLostRecords)
       if server[id] == nil {
         let what = latest.map(describe).joined(separator: " and ")
@@ -205,10 +202,7 @@ struct IntentJudge {
     } else if let create = createdAnewBeforeDeletion(id, latest: latest) {
       // Whatever the policy, the deletion is of a record that was gone before the user deleted it: the record created
       // since is another, which a client that fetches before it sends a deletion never deletes.
-      if excusing, server[id] == nil, let reason = lostWithZone(id, latest: latest) {
-        tally.setAside(id, reason)
-        return
-      }
+      if goneWithZone(id, latest: latest, server: server, into: &tally) { return }
       tally.judged(.noLostRecords)
       if server[id] == nil {
         let deletions = latest.filter(\.isRemoval).map(describe).joined(separator: " and ")
@@ -231,10 +225,7 @@ struct IntentJudge {
       }
       // An edit and a deletion that did not see each other: the edit revives the record — unless a zone deletion took
       // it later and no device held a copy to upload again.
-      if excusing, server[id] == nil, let reason = lostWithZone(id, latest: latest) {
-        tally.setAside(id, reason)
-        return
-      }
+      if goneWithZone(id, latest: latest, server: server, into: &tally) { return }
       tally.judged(.noLostRecords)
       if server[id] == nil {
         let what = latest.map(describe).joined(separator: " and ")
@@ -272,12 +263,22 @@ struct IntentJudge {
     return nil
   }
 
-  /// Why a record that should exist may be gone with a zone deletion devices answer by uploading again, if it may:
-  /// no device had a copy left to upload, or none could learn why the zone went.
-  private func lostWithZone(_ id: RecordID, latest: [Causality.Event]) -> SetAside? {
-    if noCopyLeftAfterZoneDeletion(id, latest: latest) { return .noCopyLeftAfterZoneDeletion }
-    if zoneDeletionReasonLost(id, latest: latest) { return .zoneDeletionReasonLost }
-    return nil
+  /// Whether a record that should exist is gone with a zone deletion devices answer by uploading again, as the model
+  /// says it must be or as an excuse allows; judged or set aside into `tally` when it is. CloudKit keeps nothing of a
+  /// deleted zone, so when every device that held an acknowledged copy lost it to damage before uploading it again,
+  /// no client has the record to give back: its absence is judged and holds. When no holder could learn why the zone
+  /// went, it may have answered as to a client's deletion, and dropped the copy (an excuse).
+  private func goneWithZone(
+    _ id: RecordID, latest: [Causality.Event], server: [RecordID: Record], into tally: inout InvariantTally
+  ) -> Bool {
+    guard server[id] == nil else { return false }
+    if noCopyLeftAfterZoneDeletion(id, latest: latest) {
+      tally.judged(.noLostRecords)
+      return true
+    }
+    guard excusing, zoneDeletionReasonLost(id, latest: latest) else { return false }
+    tally.setAside(id, .zoneDeletionReasonLost)
+    return true
   }
 
   private func describe(_ op: Causality.Event) -> String {
