@@ -44,6 +44,10 @@ struct IntentJudge {
   /// requests in doubt (and a deletion's copies on their way) that no device can tell from it, which the excuses
   /// name: on, a record those placements explain is set aside under the excuse's ``SetAside`` reason.
   var excusing = true
+  /// Whether, excusing, a record whose existence turns on a save in doubt that another device's create or deletion
+  /// raced (or a deletion's copy landing after a re-create) is set aside whole: the widest excuse, tried only when the
+  /// narrower ones leave a check failing, so a record is set aside under the reason nearest to what happened.
+  var excusingWholeRecords = true
 
   init(
     history: UserHistory, timeline: ServerTimeline, deletePolicy: DeletePolicy, editCountKey: String?,
@@ -72,15 +76,19 @@ struct IntentJudge {
     tally.recordsConsidered += ids.count
     var strict = self
     strict.excusing = false
+    var narrow = self
+    narrow.excusingWholeRecords = false
+    let judges = [strict, narrow, self]
     for id in ids {
       // The placement the server's log shows is one no device can tell from the others its requests in doubt allow:
       // an end state that keeps every contract there is judged and held. Only one that does not is held to the other
-      // placements, which the excuses name.
+      // placements, which the excuses name: the narrow ones first, then the whole record's doubt.
       let before = tally
-      strict.judgeRecord(id, server: server, devices: devices, invariants: invariants, into: &tally)
-      guard tally.violations.count > before.violations.count else { continue }
-      tally = before
-      judgeRecord(id, server: server, devices: devices, invariants: invariants, into: &tally)
+      for judge in judges {
+        tally = before
+        judge.judgeRecord(id, server: server, devices: devices, invariants: invariants, into: &tally)
+        if tally.violations.count == before.violations.count { break }
+      }
     }
     if !history.hasDeletes && !history.resets.contains(where: \.wipes) {
       tally.inapplicable(.noResurrection, "no user deleted a record and no zone was deleted")
@@ -100,7 +108,7 @@ struct IntentJudge {
   ) {
     let actions = byRecord[id] ?? []
     // Whose record survives is unknowable where a save went unanswered and another device created or deleted it.
-    if excusing, let reason = unknowable(id, actions: actions) {
+    if excusing, excusingWholeRecords, let reason = unknowable(id, actions: actions) {
       tally.setAside(id, reason)
       return
     }
