@@ -33,11 +33,14 @@ extension IntentJudge {
     // A create or deletion the device's write had seen is ordered before it by what the device knew; any other — made
     // later, or concurrently — may have met the unanswered save on the server before or after it landed, and the
     // device, which never learned where its save landed, cannot tell (even when the other device saw the save land).
+    // Under `.deleteWins` an edit never decides whether a record exists, wherever its save landed (a save with a change
+    // tag cannot re-create a deleted record), so only a create in doubt races a deletion there.
     if actions.contains(where: { other in
       (other.isDelete || other.isCreate)
         && actions.contains { write in
           !write.isDelete && write.device != other.device && unanswered.contains(write.device)
             && !causality.sees(write, other, key: nil)
+            && (write.isCreate || other.isCreate || deletePolicy == .editWins)
         }
     }) {
       return .unansweredSaveRaced
@@ -379,6 +382,14 @@ extension IntentJudge {
               || (write.device != holder && landingTime(write, key: key).map { $0 < learnt } == true)
           }
         }
+    }
+  }
+
+  /// Whether some device's copy of the record held `value` of `key` when a zone deletion that devices answer by
+  /// uploading what they hold took it.
+  func heldByACopy(_ id: RecordID, key: String, value: FieldValue?) -> Bool {
+    history.resets.contains { reset in
+      !reset.wipes && (reset.copies[id] ?? [:]).values.contains { Observer.value(of: key, in: $0) == value }
     }
   }
 

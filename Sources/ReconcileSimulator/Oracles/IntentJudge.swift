@@ -1,5 +1,5 @@
-import Foundation
-import Reconcile
+package import Foundation
+package import Reconcile
 
 /// Judges the end state of a run — the server's records and what each device shows — against what users did
 /// (``UserHistory``), reading only what any sync client exposes.
@@ -28,7 +28,7 @@ import Reconcile
 ///
 /// Writes to a copy the device's storage later damaged, before they landed, are withdrawn: the device throws the
 /// copy away.
-struct IntentJudge {
+package struct IntentJudge {
   let history: UserHistory
   let timeline: ServerTimeline
   let deletePolicy: DeletePolicy
@@ -49,9 +49,9 @@ struct IntentJudge {
   /// narrower ones leave a check failing, so a record is set aside under the reason nearest to what happened.
   var excusingWholeRecords = true
 
-  init(
-    history: UserHistory, timeline: ServerTimeline, deletePolicy: DeletePolicy, editCountKey: String?,
-    stampsKey: String?, start: Date, contracts: [String: KeyContract] = [:]
+  package init(
+    history: UserHistory, timeline: ServerTimeline, deletePolicy: DeletePolicy, editCountKey: String? = nil,
+    stampsKey: String? = nil, start: Date = Date(timeIntervalSince1970: 0), contracts: [String: KeyContract] = [:]
   ) {
     self.history = history
     self.timeline = timeline
@@ -99,6 +99,17 @@ struct IntentJudge {
     tally.inapplicable(
       .highestEditCountKept, "no user edit of a record the server holds at the end carried an edit count")
     tally.inapplicable(.latestStampKept, "no user edit of a record the server holds at the end carried field stamps")
+  }
+
+  /// What judging an end state found, for tests on synthetic histories: the violations, what each invariant judged,
+  /// and the records each reason set aside.
+  package func verdict(
+    server: [RecordID: Record], devices: [(name: String, records: [RecordID: Record])] = [],
+    invariants: Set<Invariant> = Set(Invariant.allCases)
+  ) -> (violations: [InvariantViolation], judged: [Invariant: Int], setAside: [SetAside: Int]) {
+    var tally = InvariantTally()
+    judge(server: server, devices: devices, invariants: invariants, into: &tally)
+    return (tally.violations, tally.checks, tally.setAsideCounts)
   }
 
   /// Judges one record into `tally`; with ``excusing`` off, under the placement the server's log shows only.
@@ -397,8 +408,12 @@ struct IntentJudge {
           continue
         }
         if !kept, excusing, latest.allSatisfy(basedBeforeReupload) {
-          tally.setAside(id, latest.lazy.compactMap(reuploadMayLose).first ?? .copiesOfUnknownAge)
-          continue
+          let reason = latest.lazy.compactMap(reuploadMayLose).first ?? .copiesOfUnknownAge
+          // Copies of unknown age give back what a copy held, whichever wins; never a value none of them held.
+          if reason != .copiesOfUnknownAge || heldByACopy(id, key: key, value: ended) {
+            tally.setAside(id, reason)
+            continue
+          }
         }
       }
       // A device whose save went unanswered cannot tell whether its value landed and was overwritten since: when the
