@@ -94,8 +94,13 @@ extension IntentJudge {
     }
     return history.resets.contains { reset in
       guard !reset.wipes else { return false }
+      // A device that uploaded the record after the deletion held a copy, even one no holder showed at that moment
+      // (a fetch's answer still on its way to it).
+      let uploaders = (timeline.versions[id] ?? []).compactMap { version in
+        version.record != nil && version.time > reset.time ? version.device : nil
+      }
       return deletions.contains { deletion in
-        let others = (reset.holders[id] ?? []).subtracting([deletion.device])
+        let others = (reset.holders[id] ?? []).union(uploaders).subtracting([deletion.device])
         return (deletion.base < reset.position && !others.isEmpty)
           // Made on a version from after it, the deletion is no more than history in the new zone: another holder
           // that uploads its copy only after the deletion lists that zone from its beginning, which names no deletion.
@@ -134,6 +139,14 @@ extension IntentJudge {
       !other.isDelete && other.device != edit.device && !causality.sees(other, edit, key: nil)
         && !causality.sees(edit, other, key: nil)
     }
+  }
+
+  /// Whether `edit`, a write raced by another device's write, lost every value it wrote to it, and its device saved
+  /// the record no more: nothing of it ever reached the server (the conflict's merge kept the other side's values).
+  func resolvedAway(_ edit: UserHistory.Action) -> Bool {
+    !edit.isDelete && !edit.writes.isEmpty && contested(edit)
+      && edit.writes.keys.allSatisfy { causality.landing(edit, key: $0) == nil }
+      && timeline.firstSave(of: edit.recordID, by: edit.device, from: edit.time, where: { _ in true }) == nil
   }
 
   /// Under `.editWins`, the deletions an edit revived: each raced a create or edit of another device (neither saw

@@ -6,8 +6,10 @@ package import Reconcile
 ///
 /// It applies the model the *What the oracles judge* article states: which action saw which comes from ``Causality``;
 /// the latest actions on a record, held to the delete policy's and the resolver's contracts, decide its existence and
-/// each user key's value; and where the outcome turns on what no client can know — a request in doubt, a deletion's
-/// copy still on its way — the record (or the one key) is set aside under a ``SetAside`` reason, which the tally counts.
+/// each user key's value. Every record is judged first under the placement of its requests in doubt that the server's
+/// log shows; an end state that breaks a contract there is held to the other placements no device can tell from it
+/// — a request in doubt landing elsewhere, a deletion's copy still on its way — and when one of them allows it, the
+/// record (or the one key) is set aside under that placement's ``SetAside`` reason, which the tally counts.
 ///
 /// ## Rules
 /// - **noResurrection**: when every latest action on a record is a deletion (a user's, or under
@@ -176,10 +178,18 @@ package struct IntentJudge {
     ops += history.resets.filter { $0.wipes && (wiped.contains($0.position) || ($0.shown[id] ?? 0) > 0) }.map(
       Causality.Event.reset)
     guard !ops.isEmpty else { return }
-    let latest = ops.indices.filter { a in
+    var latest = ops.indices.filter { a in
       !ops.indices.contains { b in b != a && causality.sees(ops[b], ops[a], key: nil) }
     }
     .map { ops[$0] }
+    // Under editWins, an edit that lost every value it wrote to another device's concurrent write, so that no server
+    // version ever carried any of it, revives nothing: no device could see it, and the deletion it raced stands.
+    if deletePolicy == .editWins, latest.contains(where: \.isRemoval) {
+      latest.removeAll { op in
+        guard case .action(let edit) = op else { return false }
+        return resolvedAway(edit)
+      }
+    }
     guard !latest.isEmpty else { return }
     let name = id.recordName
     if latest.allSatisfy(\.isRemoval) {

@@ -1,9 +1,11 @@
-/// Why the judge left a record, or one key of it, unjudged in a run: each case is a consequence of the model in
-/// *What the oracles judge* — what a device could observe, and what CloudKit guarantees — where no client can know
-/// what it would need to do better.
+/// Why the judge left a record, or one key of it, unjudged in a run: each case is a placement of requests in doubt
+/// (or an outcome of a zone deletion) that the model in *What the oracles judge* derives from what a device could
+/// observe and what CloudKit guarantees, which no device can tell from the placement the server's log shows.
 ///
-/// ``SimulationResult/setAside`` counts, per run, the records each reason set aside, so a report shows how much of a
-/// run went unjudged and why.
+/// The judge judges every record under the log's placement first; a record is set aside under a reason only when its
+/// end state breaks a contract there and that reason's placement allows it (the narrow reasons tried before the
+/// whole-record ones). ``SimulationResult/setAside`` counts, per run, the records each reason set aside, so a report
+/// shows how much of a run went unjudged and why.
 public enum SetAside: String, CaseIterable, Sendable, Hashable, Codable, CustomStringConvertible {
   /// A device saved the record and never got the answer, and another device created or deleted it without the
   /// device's writes having seen that (a create or deletion they saw is ordered before them). The change feed reports
@@ -45,9 +47,10 @@ public enum SetAside: String, CaseIterable, Sendable, Hashable, Codable, CustomS
   /// if it did not. That key is not judged.
   case unansweredEditMerged
   /// The zone was deleted in a way devices answer by uploading what they hold (an encrypted-data reset; a client's
-  /// deletion under `ZoneDeletionResponse.reuploadLocalData`), and every device that held a copy the server had
-  /// acknowledged lost it to storage damage before uploading it again: the server's copy went with the zone, so no
-  /// client has the record to give back. Its existence and values are not judged.
+  /// deletion under `ZoneDeletionResponse.reuploadLocalData`), and the device that made the key's latest write lost its
+  /// copy to storage damage before uploading it again, as did every other device that held one: the server's copy went
+  /// with the zone, so no client has the value to give back. That key is not judged. (A record whose every copy was
+  /// lost so is judged gone: its absence is what CloudKit guarantees.)
   case noCopyLeftAfterZoneDeletion
   /// The zone was deleted in a way devices answer by uploading what they hold, the key's latest writes were made on
   /// versions from before that, and another device held a copy too: each device uploads its own copy, some older than

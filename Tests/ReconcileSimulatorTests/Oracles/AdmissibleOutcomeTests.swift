@@ -86,6 +86,15 @@ struct AdmissibleOutcomeTests {
     run.saved(by: "d1", ["title": "a"])
   }
 
+  /// d1 creates r1; d2, which never fetched it, creates r1 too, and the conflict's merge keeps d1's value of every key
+  /// it wrote, so d2 has nothing to save; d1 then deletes r1.
+  @Sendable static func createResolvedAwayThenDeleted(_ run: inout SyntheticRun) {
+    let landed = run.createLanded("d1", ["title": "a"]).landed
+    run.create("d2", ["title": "b"])
+    run.delete("d1", on: landed)
+    run.deleted(by: "d1")
+  }
+
   static let cases: [AdmissibleCase] = [
     AdmissibleCase(
       name: "a lost answer before a deletion that saw the save: the record gone is judged and held",
@@ -118,6 +127,24 @@ struct AdmissibleOutcomeTests {
       build: { run in
         editAnswerLostAfterDeletion(&run)
         run.saved(by: "d1", ["title": "b"])
+      }, final: ["title": "b"], expected: .held),
+    AdmissibleCase(
+      name: "editWins, a concurrent write that lost every value to the conflict's merge revives nothing: the record "
+        + "gone is judged and held",
+      policy: .editWins, build: createResolvedAwayThenDeleted, final: nil, expected: .held),
+    AdmissibleCase(
+      name: "editWins, the same with the record back: a resurrection",
+      policy: .editWins,
+      build: { run in
+        createResolvedAwayThenDeleted(&run)
+        run.saved(by: "d1", ["title": "a"])
+      }, final: ["title": "a"], expected: .violated(.noResurrection)),
+    AdmissibleCase(
+      name: "editWins, a concurrent write whose value landed after the deletion revives the record, judged and held",
+      policy: .editWins,
+      build: { run in
+        createResolvedAwayThenDeleted(&run)
+        run.saved(by: "d2", ["title": "b"])
       }, final: ["title": "b"], expected: .held),
     AdmissibleCase(
       name: "a deletion's copy landing after a re-create: the record gone is explained only by that copy",
