@@ -95,6 +95,60 @@ struct AdmissibleOutcomeTests {
     run.deleted(by: "d1")
   }
 
+  /// d1 creates r1 and edits it; the edit's save is on its way when d1's user deletes r1, and lands after the
+  /// deletion, reviving it; d2 saves the revived record. `answered` says whether d1 heard back about the edit's save.
+  static func staleSaveRevived(answered: Bool) -> @Sendable (inout SyntheticRun) -> Void {
+    { run in
+      let landed = run.createLanded("d1", ["title": "a"]).landed
+      run.edit("d1", ["title": "b"], on: landed)
+      run.delete("d1", on: landed)
+      run.deleted(by: "d1")
+      let revived = run.saved(by: "d1", ["title": "b"])
+      if !answered { run.answerLost("d1") }
+      run.edit("d2", ["title": "c"], on: revived)
+      run.saved(by: "d2", ["title": "c"])
+    }
+  }
+
+  /// d1 sets title b and its save lands unanswered; d2 sees b and writes c; d1, not knowing b landed, sends it again.
+  static func valueResent(answered: Bool) -> @Sendable (inout SyntheticRun) -> Void {
+    { run in
+      let landed = run.createLanded("d1", ["title": "a"]).landed
+      run.edit("d1", ["title": "b"], on: landed)
+      let sent = run.saved(by: "d1", ["title": "b"])
+      if !answered { run.answerLost("d1") }
+      run.edit("d2", ["title": "c"], on: sent)
+      run.saved(by: "d2", ["title": "c"])
+      run.saved(by: "d1", ["title": "b"])
+    }
+  }
+
+  /// d1 edits r1 and its save lands unanswered; another client deletes the zone (devices drop what the server had
+  /// acknowledged), and d1's save, sent again, re-creates r1.
+  static func saveAcrossZoneDeletion(answered: Bool) -> @Sendable (inout SyntheticRun) -> Void {
+    { run in
+      let landed = run.createLanded("d1", ["title": "a"]).landed
+      run.edit("d1", ["title": "b"], on: landed)
+      let sent = run.saved(by: "d1", ["title": "b"])
+      if !answered { run.answerLost("d1") }
+      run.zoneWiped(shown: sent)
+      run.saved(by: "d1", ["title": "b"])
+    }
+  }
+
+  /// d1 creates r1 and d2 fetches it; an encrypted-data reset takes the zone; `damaged` says whether both devices then
+  /// lose their copies before uploading them again.
+  static func resetThenCopiesLost(damaged: Bool) -> @Sendable (inout SyntheticRun) -> Void {
+    { run in
+      run.createLanded("d1", ["title": "a"])
+      run.zoneReset(copies: ["d1": ["title": "a"], "d2": ["title": "a"]])
+      if damaged {
+        run.damage("d1")
+        run.damage("d2")
+      }
+    }
+  }
+
   static let cases: [AdmissibleCase] = [
     AdmissibleCase(
       name: "a lost answer before a deletion that saw the save: the record gone is judged and held",
@@ -159,6 +213,34 @@ struct AdmissibleOutcomeTests {
         run.saved(by: "d3", ["title": "c"])
         run.deleted(by: "d4")
       }, final: nil, expected: .violated(.noLostRecords)),
+    AdmissibleCase(
+      name: "a save in doubt on its way when its user deleted the record revived it, and another device saved it: "
+        + "explained only by that save",
+      build: staleSaveRevived(answered: false), final: ["title": "c"], expected: .setAside(.staleSaveRevived)),
+    AdmissibleCase(
+      name: "the same save answered: the device knew it revived the record, and must delete it again",
+      build: staleSaveRevived(answered: true), final: ["title": "c"], expected: .violated(.noResurrection)),
+    AdmissibleCase(
+      name: "a value whose save went unanswered, sent again over a later write that saw it: explained only by the "
+        + "device not knowing it landed",
+      build: valueResent(answered: false), final: ["title": "b"], expected: .setAside(.unansweredValueResent)),
+    AdmissibleCase(
+      name: "the same value sent again though its save was answered overwrites a later write",
+      build: valueResent(answered: true), final: ["title": "b"], expected: .violated(.oneSidedChangesKept)),
+    AdmissibleCase(
+      name: "a save in doubt across a client's zone deletion re-created the record: explained only by the save "
+        + "landing after the deletion",
+      build: saveAcrossZoneDeletion(answered: false), final: ["title": "b"],
+      expected: .setAside(.unansweredSaveAcrossZoneDeletion)),
+    AdmissibleCase(
+      name: "the same save answered before the zone deletion: sending it again revives what the deletion took",
+      build: saveAcrossZoneDeletion(answered: true), final: ["title": "b"], expected: .violated(.noResurrection)),
+    AdmissibleCase(
+      name: "a reset after which every holder lost its copy before uploading it: the record gone is judged and held",
+      build: resetThenCopiesLost(damaged: true), final: nil, expected: .held),
+    AdmissibleCase(
+      name: "a reset after which a holder kept its copy: the record gone is lost",
+      build: resetThenCopiesLost(damaged: false), final: nil, expected: .violated(.noLostRecords)),
     AdmissibleCase(
       name: "a reset with copies of unknown age: the older copy's value is one a copy held, judged and held",
       build: resetWithCopiesOfUnknownAge, final: ["title": "a"], expected: .held),

@@ -77,6 +77,19 @@ struct SyntheticRun {
     return position
   }
 
+  /// Another client deletes the zone, which devices answer by dropping what the server had acknowledged (the user
+  /// deleting every record); `shown` is the newest version any device showed at that moment. Returns the position.
+  @discardableResult mutating func zoneWiped(shown: Int) -> Int {
+    let position = events.count + 1
+    let time = tick()
+    events.append(
+      ServerEvent(
+        sequence: position, time: time, client: nil, owner: Self.owner, kind: .zoneDeleted(id.zoneID, reason: .deleted))
+    )
+    history.recordReset(UserHistory.ZoneReset(time: time, position: position, shown: [id: shown], wipes: true))
+    return position
+  }
+
   /// `device` never heard back about its latest save of the record: it cannot know whether it landed.
   mutating func answerLost(_ device: String) { history.recordUnanswered(saved: [id], device: device) }
 
