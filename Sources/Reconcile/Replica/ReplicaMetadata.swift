@@ -75,7 +75,7 @@ public struct ReplicaMetadata: Sendable, Hashable, Codable {
   package var accountOwner: String?
   /// Why the replica stopped sending: a conflict with a newer app's record, which it must not merge, or one the
   /// resolver refused. The unsent change waits, kept, until an upgrade.
-  package var halt: SyncHalt?
+  @usableFromInline package var halt: SyncHalt?
   /// Server versions this device holds no readable copy of — a halt kept them from merging, or the app discarded its
   /// copy as unreadable — until a merge takes them: the server holds the record, though the copy shown may be one it
   /// never acknowledged, so deleting it must reach the server.

@@ -77,6 +77,13 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   /// Why the replica stopped sending, or `nil`.
   public var halt: SyncHalt? { metadata.halt }
 
+  /// Whether the replica stopped sending (``halt`` is set). Cheaper than reading ``halt``: a host asks on every poll,
+  /// and this reads the halt where it is stored instead of copying it out.
+  @inlinable public var isHalted: Bool {
+    if case .some = metadata.halt { return true }
+    return false
+  }
+
   /// A new app version is installed: its schema checks what is fetched and edited from now on, and a halt is lifted.
   /// - Parameter schema: The new app's schema.
   public mutating func upgrade(to schema: Schema?) {

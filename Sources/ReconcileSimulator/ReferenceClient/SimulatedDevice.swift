@@ -256,7 +256,10 @@ public struct SimulatedDevice: Sendable {
   public var haltReason: HaltReason? { storage.operationHalt ?? storage.replica.halt.map(HaltReason.init) }
 
   /// Whether the device has halted.
-  public var isHalted: Bool { storage.operationHalt != nil || storage.replica.halt != nil }
+  public var isHalted: Bool {
+    if case .some = storage.operationHalt { return true }
+    return storage.replica.isHalted
+  }
 
   /// One word for what the device is doing.
   package var status: DeviceStatus {
