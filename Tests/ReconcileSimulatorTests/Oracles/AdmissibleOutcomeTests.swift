@@ -149,6 +149,22 @@ struct AdmissibleOutcomeTests {
     }
   }
 
+  /// d3 creates r1; d1 edits it and d2, which never saw the edit, deletes it. `editFirst` says whether the edit landed
+  /// before the deletion (which, carrying no change tag, then removes the edited version) or after it (reviving r1).
+  static func editRacingDeletion(editFirst: Bool) -> @Sendable (inout SyntheticRun) -> Void {
+    { run in
+      let landed = run.createLanded("d3", ["title": "a"]).landed
+      run.edit("d1", ["title": "b"], on: landed)
+      run.delete("d2", on: landed)
+      if editFirst {
+        run.saved(by: "d1", ["title": "b"])
+        run.deleted(by: "d2")
+      } else {
+        run.deleted(by: "d2")
+      }
+    }
+  }
+
   static let cases: [AdmissibleCase] = [
     AdmissibleCase(
       name: "a lost answer before a deletion that saw the save: the record gone is judged and held",
@@ -200,6 +216,15 @@ struct AdmissibleOutcomeTests {
         createResolvedAwayThenDeleted(&run)
         run.saved(by: "d2", ["title": "b"])
       }, final: ["title": "b"], expected: .held),
+    AdmissibleCase(
+      name: "editWins, an edit that landed before a deletion made without it: the record gone is explained only by "
+        + "a deletion made after seeing the edit, which the editing device cannot tell from it",
+      policy: .editWins, build: editRacingDeletion(editFirst: true), final: nil,
+      expected: .setAside(.editRemovedByDeletion)),
+    AdmissibleCase(
+      name: "editWins, an edit whose device learnt of the deletion before sending it: the record gone is lost",
+      policy: .editWins, build: editRacingDeletion(editFirst: false), final: nil,
+      expected: .violated(.noLostRecords)),
     AdmissibleCase(
       name: "a deletion's copy landing after a re-create: the record gone is explained only by that copy",
       build: deletionCopyAfterRecreate, final: nil, expected: .setAside(.lateDeletionCopy)),
