@@ -1,5 +1,6 @@
 import Foundation
 import ReconcileSimulator
+import ReconcileTestSupport
 import Testing
 
 /// Runs no device can tell apart get one verdict: the judge's demands follow from what devices observed. The scripts
@@ -70,5 +71,49 @@ struct JudgeTwinTests {
       expect invariants
       """
     #expect(try Self.verdict(script).isEmpty)
+  }
+
+  /// A zone deleted twice at once, for the same reason: no request can land and no device can read the feed between
+  /// the two, and the feed reports a zone's last deletion only, so every device receives the same events as when it
+  /// went once. The judge's verdict must be the same.
+  static func twinWithZoneDeletionsRepeated(_ script: String) -> String? {
+    let deletions: Set<String> = ["fault delete-zone", "fault purge-zone", "fault reset-encrypted-data"]
+    var lines: [String] = []
+    var repeated = false
+    for line in script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+      lines.append(line)
+      if deletions.contains(line.trimmingCharacters(in: .whitespaces)) {
+        lines.append(line)
+        repeated = true
+      }
+    }
+    return repeated ? lines.joined(separator: "\n") : nil
+  }
+
+  @Test("a zone deletion repeated at once, which no device can tell from one, gets the same verdict in seeded runs")
+  func repeatedZoneDeletionIsATwin() throws {
+    let budget = SweepBudget(unit: (40, 100), quick: (200, 100), full: (600, 200))
+    var twins = 0
+    var differing: [UInt64] = []
+    for seed in budget.seeds {
+      var configuration = SimulationConfiguration(steps: budget.steps, resolver: .fieldMerge, faults: .hostile)
+      configuration.maximumClockSkew = 0
+      var simulation = Simulation(seed: seed, configuration: configuration)
+      let run = simulation.run()
+      guard let twin = Self.twinWithZoneDeletionsRepeated(run.script) else { continue }
+      twins += 1
+      let original = Set(try Simulation.replay(run.script).violations.map { "\($0.invariant)" })
+      let repeated = Set(try Simulation.replay(twin).violations.map { "\($0.invariant)" })
+      if original != repeated {
+        differing.append(seed)
+        Issue.record(
+          "seed \(seed): \(original.sorted()) against the twin's \(repeated.sorted()) (replay: RECONCILE_SWEEP=\(SweepDepth.current) swift test --filter JudgeTwinTests)"
+        )
+      }
+    }
+    budget.report(
+      "judge twins: zone deletion repeated at once", failures: differing.count,
+      detail: differing.prefix(10).map(String.init).joined(separator: " "))
+    #expect(twins >= 5, "hostile runs must delete zones, or the twins prove nothing (\(twins) twins)")
   }
 }
