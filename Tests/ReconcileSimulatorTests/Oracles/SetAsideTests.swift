@@ -10,29 +10,29 @@ struct SetAsideTests {
   /// d1's save of r1 lands but its answer is lost; d2, which never saw r1, creates it too. Whose record the server
   /// keeps, d1 cannot tell — but the end state keeps every contract under the placement the server's log shows, so
   /// it is judged, not set aside.
-  static let unansweredSaveRaced = """
-    resolver field-merge
-    delete-policy deleteWins
-    device add d1
-    device add d2
-    send-after-edits
-    d1 create Note/r0 title="d1.0"
-    advance 3s
-    fault lose-response d1
-    d1 create Note/r1 title="d1.1"
-    advance 3s
-    d2 create Note/r1 title="d2.2"
-    advance 3s
-    d1 create Note/r2 title="d1.3"
-    quiesce
-    expect invariants
-    """
+  static let unansweredSaveRaced = answerLost(
+    then: """
+      advance 3s
+      d2 create Note/r1 title="d2.2"
+      advance 3s
+      """)
 
   /// d1's create of r1 lands but its answer is lost; d2 fetches it and deletes it. d1 then reads a deletion of r1 it
   /// cannot tell from one of an older r1, so it sends its create again, and r1 is back: under the placement the log
   /// shows, d2's deletion saw the create and should stand, but had d1's create landed after the deletion, the record
   /// would be its, and d1 sees the same either way.
-  static let unansweredCreateDeleted = """
+  static let unansweredCreateDeleted = answerLost(
+    then: """
+      advance 1s
+      d2 sync
+      advance 1s
+      d2 delete Note/r1
+      advance 3s
+      """)
+
+  /// d1 creates r0, then r1 with the answer lost; `then` follows, and d1 creates r2 before quiescence.
+  static func answerLost(then: String) -> String {
+    """
     resolver field-merge
     delete-policy deleteWins
     device add d1
@@ -42,15 +42,12 @@ struct SetAsideTests {
     advance 3s
     fault lose-response d1
     d1 create Note/r1 title="d1.1"
-    advance 1s
-    d2 sync
-    advance 1s
-    d2 delete Note/r1
-    advance 3s
+    \(then)
     d1 create Note/r2 title="d1.3"
     quiesce
     expect invariants
     """
+  }
 
   @Test(
     "a record in doubt whose end state keeps the contracts where the log placed its requests is judged, not set aside")
