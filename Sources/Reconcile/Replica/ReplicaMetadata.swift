@@ -93,6 +93,16 @@ public struct ReplicaMetadata: Sendable, Hashable, Codable {
   }
   /// Stored optional, so that metadata persisted by a release without it still decodes.
   private var heldBackByHaltStorage: Set<RecordID>?
+  /// Acknowledged copies the last listing from the zone's beginning left out, and so dropped, kept until the next read
+  /// of the database feed: a listing answered after a deletion of the zone that the feed had not yet reported lists
+  /// the zone created since, and what it leaves out did not go with a user's deletion. When that read reports the
+  /// zone deleted, they come back, for the deletion's policy to upload again or drop; otherwise they are forgotten.
+  package var droppedByListing: [RecordID: Record] {
+    get { droppedByListingStorage ?? [:] }
+    set { droppedByListingStorage = newValue.isEmpty ? nil : newValue }
+  }
+  /// Stored optional, so that metadata persisted by a release without it still decodes.
+  private var droppedByListingStorage: [RecordID: Record]?
   /// A save found the zone gone, with the reason its error implies (`zoneNotFound`: a client's deletion;
   /// `userDeletedZone`: a purge): nothing is sent until the database feed says why — what to keep depends on it,
   /// and the feed's report is the one the device handles, once — or, when a whole fetch does not say, the error's

@@ -37,6 +37,16 @@ extension ZoneReplica {
     case .fetchedDatabaseChanges(let changes):
       let listing = metadata.databaseListingStartsOver
       metadata.databaseListingStartsOver = false
+      // What the last listing of the zone left out went with the zone when the feed reports it deleted since: the
+      // listing was of the zone created again. Those copies come back, for the deletion's policy to answer.
+      let dropped = metadata.droppedByListing
+      metadata.droppedByListing = [:]
+      let zoneWent =
+        changes.deletions.contains(where: { $0.zoneID == zoneID })
+        || (listing && metadata.zoneCreated && !changes.modifications.contains(zoneID))
+      if zoneWent {
+        for (id, copy) in dropped.sorted(by: { $0.key < $1.key }) where store[id] == nil { store[id] = copy }
+      }
       if listing, metadata.zoneCreated, !changes.modifications.contains(zoneID),
         !changes.deletions.contains(where: { $0.zoneID == zoneID })
       {

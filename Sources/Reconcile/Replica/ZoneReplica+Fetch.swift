@@ -110,7 +110,10 @@ extension ZoneReplica {
         // A copy waiting to be uploaded again after an earlier deletion: not in the new zone yet, it still goes up.
         continue
       } else {
+        let copy = store[id]
         applyDeletion(of: id, &syncEngine)
+        // Until the next read of the database feed says the zone did not go meanwhile.
+        if store[id] == nil, let copy, copy.recordChangeTag != nil { metadata.droppedByListing[id] = copy }
       }
     }
     // A version held back that the listing left out is gone from the server: nothing of it is left to delete.

@@ -140,7 +140,7 @@ struct AdmissibleOutcomeTests {
   /// lose their copies before uploading them again.
   static func resetThenCopiesLost(damaged: Bool) -> @Sendable (inout SyntheticRun) -> Void {
     { run in
-      run.createLanded("d1", ["title": "a"])
+      _ = run.createLanded("d1", ["title": "a"])
       run.zoneReset(copies: ["d1": ["title": "a"], "d2": ["title": "a"]])
       if damaged {
         run.damage("d1")
