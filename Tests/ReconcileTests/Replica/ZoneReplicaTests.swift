@@ -35,15 +35,23 @@ struct ZoneReplicaTests {
     replica.nextRecordZoneChangeBatch(SyncEngine.SendChangesContext(reason: .scheduled), syncEngine: &state)
   }
 
-  @Test("a deletion of a note the server has waits for a fetch that starts after it, then is sent")
-  func deletionWaitsForAFetch() throws {
-    var replica = try Self.replica()
-    var state = SyncEngine.State()
+  /// The user creates n1 ("milk"), and its save is answered as `t1`; returns the note as created.
+  static func createdAndSaved(_ replica: inout ZoneReplica<DictionaryReplicaStore>, _ state: inout SyncEngine.State)
+    throws -> Record
+  {
     let note = try Self.note("n1", title: "milk")
     try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
     _ = Self.batch(&replica, &state)
     replica.handleEvent(
       .sentRecordZoneChanges(.init(savedRecords: [Self.saved(note, tag: "t1")])), syncEngine: &state)
+    return note
+  }
+
+  @Test("a deletion of a note the server has waits for a fetch that starts after it, then is sent")
+  func deletionWaitsForAFetch() throws {
+    var replica = try Self.replica()
+    var state = SyncEngine.State()
+    let note = try Self.createdAndSaved(&replica, &state)
     try replica.delete(note.recordID, at: Date(timeIntervalSince1970: 20), syncEngine: &state)
     #expect(state.pendingRecordZoneChanges.contains(.deleteRecord(note.recordID)))
     #expect(Self.batch(&replica, &state)?.recordIDsToDelete.isEmpty ?? true, "sent before any fetch")

@@ -16,11 +16,7 @@ struct ZoneReplicaUnreportedResetTests {
   ) {
     var replica = try Helpers.replica()
     var state = SyncEngine.State()
-    let note = try Helpers.note("n1", title: "milk")
-    try replica.create(note, at: Date(timeIntervalSince1970: 10), syncEngine: &state)
-    _ = Helpers.batch(&replica, &state)
-    replica.handleEvent(
-      .sentRecordZoneChanges(.init(savedRecords: [Helpers.saved(note, tag: "t1")])), syncEngine: &state)
+    let note = try Helpers.createdAndSaved(&replica, &state)
     let zone = try Helpers.zone()
     for event in [
       SyncEngine.Event.willFetchChanges, .fetchedDatabaseChanges(.init(modifications: [zone], deletions: [])),
