@@ -34,13 +34,15 @@ extension IntentJudge {
     // later, or concurrently — may have met the unanswered save on the server before or after it landed, and the
     // device, which never learned where its save landed, cannot tell (even when the other device saw the save land).
     // Under `.deleteWins` an edit never decides whether a record exists, wherever its save landed (a save with a change
-    // tag cannot re-create a deleted record), so only a create in doubt races a deletion there.
+    // tag cannot re-create a deleted record), so only a create in doubt — its save sent with no change tag — races a
+    // deletion there.
+    let createsInDoubt = history.unansweredCreates[id] ?? []
     if actions.contains(where: { other in
       (other.isDelete || other.isCreate)
         && actions.contains { write in
           !write.isDelete && write.device != other.device && unanswered.contains(write.device)
             && !causality.sees(write, other, key: nil)
-            && (write.isCreate || other.isCreate || deletePolicy == .editWins)
+            && (other.isCreate || deletePolicy == .editWins || write.isCreate && createsInDoubt.contains(write.device))
         }
     }) {
       return .unansweredSaveRaced

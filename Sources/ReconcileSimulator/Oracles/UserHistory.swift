@@ -155,6 +155,11 @@ package struct UserHistory: Sendable {
   /// Per record, the devices whose deletion of it landed with no answer reaching them (lost, a stale copy after they
   /// gave up, or a duplicate): they cannot know when it landed.
   package private(set) var unansweredDeletes: [RecordID: Set<String>] = [:]
+  /// Per record, the devices whose unanswered save of it carried no change tag: a create (or a copy uploaded again)
+  /// in doubt, which may have landed after a deletion and made the record anew. A save with a change tag cannot.
+  package private(set) var unansweredCreates: [RecordID: Set<String>] = [:]
+  /// Per device, the records its latest save request of each carried with no change tag.
+  private var lastSaveCreated: [String: Set<RecordID>] = [:]
   /// Every key a user wrote in the run: the keys whose values are unique and judged (bookkeeping fields repeat).
   package private(set) var userKeys: Set<String> = []
   private var counter = 0
@@ -355,10 +360,25 @@ package struct UserHistory: Sendable {
   /// The accounts whose databases users wrote for.
   package var accounts: Set<String> { Set(actions.compactMap { destination(of: $0) }) }
 
-  /// Notes saves and deletions of `device` that landed, or may have landed, with no answer reaching it.
+  /// Notes saves and deletions of `device` that landed, or may have landed, with no answer reaching it. A save whose
+  /// latest request carried no change tag (a create, or a copy uploaded again) is a create in doubt too.
   package mutating func recordUnanswered(saved: [RecordID], deleted: [RecordID] = [], device: String) {
-    for id in saved { unansweredSaves[id, default: []].insert(device) }
+    for id in saved {
+      unansweredSaves[id, default: []].insert(device)
+      if lastSaveCreated[device]?.contains(id) == true { unansweredCreates[id, default: []].insert(device) }
+    }
     for id in deleted { unansweredDeletes[id, default: []].insert(device) }
+  }
+
+  /// Notes a save request `device` sent: `created` are the records it saved with no change tag (a new record on the
+  /// wire), `saved` every record it saved.
+  package mutating func recordSaveSent(saved: [RecordID], created: Set<RecordID>, device: String) {
+    guard !saved.isEmpty else { return }
+    var tagless = lastSaveCreated[device] ?? []
+    for id in saved {
+      if created.contains(id) { tagless.insert(id) } else { tagless.remove(id) }
+    }
+    lastSaveCreated[device] = tagless
   }
 
   /// Whether the history holds any deletion by a user.

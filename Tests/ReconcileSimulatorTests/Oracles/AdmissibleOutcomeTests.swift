@@ -42,7 +42,7 @@ struct AdmissibleOutcomeTests {
   /// d1 creates r1; its save lands but the answer is lost. d2 fetches it and deletes it.
   @Sendable static func createAnswerLostThenDeleted(_ run: inout SyntheticRun) {
     let landed = run.createLanded("d1", ["title": "a"]).landed
-    run.answerLost("d1")
+    run.answerLost("d1", created: true)
     run.delete("d2", on: landed)
     run.deleted(by: "d2")
   }
@@ -189,6 +189,17 @@ struct AdmissibleOutcomeTests {
         + "so the record back (its copy sent again as a new record) is a resurrection",
       build: { run in
         editAnswerLostAfterDeletion(&run)
+        run.saved(by: "d1", ["title": "b"])
+      }, final: ["title": "b"], expected: .violated(.noResurrection)),
+    AdmissibleCase(
+      name: "deleteWins, a create answered and a later edit in doubt: only a save with no change tag can make the "
+        + "record anew, so the create sent again after the deletion it saw is a resurrection",
+      build: { run in
+        let landed = run.createLanded("d1", ["title": "a"]).landed
+        run.delete("d2", on: landed)
+        run.deleted(by: "d2")
+        run.edit("d1", ["title": "b"], on: landed)
+        run.answerLost("d1")
         run.saved(by: "d1", ["title": "b"])
       }, final: ["title": "b"], expected: .violated(.noResurrection)),
     AdmissibleCase(
