@@ -73,9 +73,9 @@ struct Auditor: WorldListener, Sendable {
 
   mutating func requestSent(by index: Int, _ device: String, _ request: ServerRequest, halted: Bool, at now: Date) {
     if case .modifyRecords(let modify) = request {
-      history.recordSaveSent(
-        saved: modify.saving.map(\.recordID),
-        created: Set(modify.saving.filter { $0.recordChangeTag == nil }.map(\.recordID)), device: device)
+      for record in modify.saving {
+        history.recordSaveSent(record.recordID, created: record.recordChangeTag == nil, device: device)
+      }
     }
     haltedSends.requestSent(by: index, device, request, halted: halted, at: now)
     retryAfters.requestSent(by: index, device, request, halted: halted, at: now)

@@ -370,15 +370,13 @@ package struct UserHistory: Sendable {
     for id in deleted { unansweredDeletes[id, default: []].insert(device) }
   }
 
-  /// Notes a save request `device` sent: `created` are the records it saved with no change tag (a new record on the
-  /// wire), `saved` every record it saved.
-  package mutating func recordSaveSent(saved: [RecordID], created: Set<RecordID>, device: String) {
-    guard !saved.isEmpty else { return }
-    var tagless = lastSaveCreated[device] ?? []
-    for id in saved {
-      if created.contains(id) { tagless.insert(id) } else { tagless.remove(id) }
+  /// Notes that `device` sent a save of `id`, with no change tag (`created`: a new record on the wire) or with one.
+  package mutating func recordSaveSent(_ id: RecordID, created: Bool, device: String) {
+    if created {
+      lastSaveCreated[device, default: []].insert(id)
+    } else if lastSaveCreated[device]?.isEmpty == false {
+      lastSaveCreated[device]?.remove(id)
     }
-    lastSaveCreated[device] = tagless
   }
 
   /// Whether the history holds any deletion by a user.

@@ -93,7 +93,7 @@ struct SyntheticRun {
   /// `device` never heard back about its latest save of the record: it cannot know whether it landed. `created` says
   /// whether that save carried no change tag (a create on the wire), which may make the record anew after a deletion.
   mutating func answerLost(_ device: String, created: Bool = false) {
-    history.recordSaveSent(saved: [id], created: created ? [id] : [], device: device)
+    history.recordSaveSent(id, created: created, device: device)
     history.recordUnanswered(saved: [id], device: device)
   }
 
