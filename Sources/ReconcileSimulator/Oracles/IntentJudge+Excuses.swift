@@ -143,14 +143,6 @@ extension IntentJudge {
     }
   }
 
-  /// Whether `edit`, a write raced by another device's write, lost every value it wrote to it, and its device saved
-  /// the record no more: nothing of it ever reached the server (the conflict's merge kept the other side's values).
-  func resolvedAway(_ edit: UserHistory.Action) -> Bool {
-    !edit.isDelete && !edit.writes.isEmpty && contested(edit)
-      && edit.writes.keys.allSatisfy { causality.landing(edit, key: $0) == nil }
-      && timeline.firstSave(of: edit.recordID, by: edit.device, from: edit.time, where: { _ in true }) == nil
-  }
-
   /// Under `.editWins`, the deletions an edit revived: each raced a create or edit of another device (neither saw
   /// the other) that its user did not withdraw.
   func revivedDeletions(of id: RecordID) -> Set<Int> {
@@ -387,24 +379,26 @@ extension IntentJudge {
   func heldByACopyAtReupload(_ id: RecordID, key: String, value: FieldValue?, after latest: [UserHistory.Action])
     -> Bool
   {
-    history.resets.contains { reset in
-      !reset.wipes
-        && (reset.copies[id] ?? [:]).contains { holder, copy in
-          guard Observer.value(of: key, in: copy) == value else { return false }
-          let learnt = history.databaseReads[holder]?.first { $0 > reset.time } ?? .distantFuture
-          return latest.allSatisfy { write in
-            write.time < reset.time
-              || (write.device != holder && landingTime(write, key: key).map { $0 < learnt } == true)
-          }
-        }
+    heldByACopy(id, key: key, value: value) { reset, holder in
+      let learnt = history.databaseReads[holder]?.first { $0 > reset.time } ?? .distantFuture
+      return latest.allSatisfy { write in
+        write.time < reset.time
+          || (write.device != holder && landingTime(write, key: key).map { $0 < learnt } == true)
+      }
     }
   }
 
   /// Whether some device's copy of the record held `value` of `key` when a zone deletion that devices answer by
-  /// uploading what they hold took it.
-  func heldByACopy(_ id: RecordID, key: String, value: FieldValue?) -> Bool {
+  /// uploading what they hold took it (and, for that deletion and holder, `also` holds).
+  func heldByACopy(
+    _ id: RecordID, key: String, value: FieldValue?,
+    also: (UserHistory.ZoneReset, String) -> Bool = { _, _ in true }
+  ) -> Bool {
     history.resets.contains { reset in
-      !reset.wipes && (reset.copies[id] ?? [:]).values.contains { Observer.value(of: key, in: $0) == value }
+      !reset.wipes
+        && (reset.copies[id] ?? [:]).contains { holder, copy in
+          Observer.value(of: key, in: copy) == value && also(reset, holder)
+        }
     }
   }
 

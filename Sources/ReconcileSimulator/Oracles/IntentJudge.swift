@@ -42,14 +42,22 @@ package struct IntentJudge {
   var byRecord: [RecordID: [UserHistory.Action]] { causality.byRecord }
   /// Which action saw which.
   let causality: Causality
-  /// Whether a check that fails under the placement the server's log shows is held to the other placements of the
-  /// requests in doubt (and a deletion's copies on their way) that no device can tell from it, which the excuses
-  /// name: on, a record those placements explain is set aside under the excuse's ``SetAside`` reason.
-  var excusing = true
-  /// Whether, excusing, a record whose existence turns on a save in doubt that another device's create or deletion
-  /// raced (or a deletion's copy landing after a re-create) is set aside whole: the widest excuse, tried only when the
-  /// narrower ones leave a check failing, so a record is set aside under the reason nearest to what happened.
-  var excusingWholeRecords = true
+  /// Which placements other than the server log's a check that fails there is held to.
+  enum Excuses {
+    /// None: the placement the log shows only.
+    case none
+    /// The narrow ones: one request's, one key's, one race's.
+    case narrow
+    /// The narrow ones and the widest: a record whose existence turns on a save in doubt that another device's
+    /// create or deletion raced (or a deletion's copy landing after a re-create) is set aside whole.
+    case all
+  }
+  /// The placements a failing check is held to; a record one of them explains is set aside under its ``SetAside``
+  /// reason. The judge tries none, then the narrow ones, then all, so a record is set aside under the reason nearest
+  /// to what happened.
+  var excuses = Excuses.all
+  /// Whether a failing check is held to any other placement.
+  var excusing: Bool { excuses != .none }
 
   package init(
     history: UserHistory, timeline: ServerTimeline, deletePolicy: DeletePolicy, editCountKey: String? = nil,
@@ -76,11 +84,11 @@ package struct IntentJudge {
   ) {
     let ids = Set(byRecord.keys).union(server.keys).sorted()
     tally.recordsConsidered += ids.count
-    var strict = self
-    strict.excusing = false
-    var narrow = self
-    narrow.excusingWholeRecords = false
-    let judges = [strict, narrow, self]
+    let judges = [Excuses.none, .narrow, .all].map { excuses in
+      var judge = self
+      judge.excuses = excuses
+      return judge
+    }
     for id in ids {
       // The placement the server's log shows is one no device can tell from the others its requests in doubt allow:
       // an end state that keeps every contract there is judged and held. Only one that does not is held to the other
@@ -114,14 +122,14 @@ package struct IntentJudge {
     return (tally.violations, tally.checks, tally.setAsideCounts)
   }
 
-  /// Judges one record into `tally`; with ``excusing`` off, under the placement the server's log shows only.
+  /// Judges one record into `tally`, holding a check that fails under the log's placement to ``excuses``.
   private func judgeRecord(
     _ id: RecordID, server: [RecordID: Record], devices: [(name: String, records: [RecordID: Record])],
     invariants: Set<Invariant>, into tally: inout InvariantTally
   ) {
     let actions = byRecord[id] ?? []
     // Whose record survives is unknowable where a save went unanswered and another device created or deleted it.
-    if excusing, excusingWholeRecords, let reason = unknowable(id, actions: actions) {
+    if excuses == .all, let reason = unknowable(id, actions: actions) {
       tally.setAside(id, reason)
       return
     }
@@ -263,6 +271,14 @@ package struct IntentJudge {
           "\(what), concurrently; under editWins the edit revives it, yet the server does not hold \(name)")
       }
     }
+  }
+
+  /// Whether `edit`, a write raced by another device's write, lost every value it wrote to it, and its device saved
+  /// the record no more: nothing of it ever reached the server (the conflict's merge kept the other side's values).
+  private func resolvedAway(_ edit: UserHistory.Action) -> Bool {
+    !edit.isDelete && !edit.writes.isEmpty && contested(edit)
+      && edit.writes.keys.allSatisfy { causality.landing(edit, key: $0) == nil }
+      && timeline.firstSave(of: edit.recordID, by: edit.device, from: edit.time, where: { _ in true }) == nil
   }
 
   /// A create among `latest` that every deletion among them missed, though it had landed as a new record before the

@@ -8,10 +8,11 @@ extension SimulatedDevice {
   /// - Parameter now: True (virtual) time.
   /// - Returns: The request and its ID; hand the answer to ``receive(_:for:at:)`` with that ID.
   public mutating func nextRequest(at now: Date) -> OutgoingRequest? {
-    guard isOnline, session.inFlight == nil else { return nil }
-    // Nothing to do is the common answer to a poll: it is given before the halt, which costs more to read.
+    guard !isHalted || configuration.defects.contains(.sendWhileHalted), isOnline, session.inFlight == nil else {
+      return nil
+    }
+    // Nothing to do is the common answer to a poll.
     if session.phase == .idle, !session.syncRequested, !session.sendRequested { return nil }
-    guard !isHalted || configuration.defects.contains(.sendWhileHalted) else { return nil }
     if session.pacing.isWaiting(at: now) { return nil }
     // Each pass either sends, ends a phase or returns: a few passes move through a whole sync.
     for _ in 0..<16 {
@@ -48,13 +49,10 @@ extension SimulatedDevice {
   /// When the device next wants attention without an answer arriving: the end of a wait, or the moment a request in
   /// flight counts as lost. `nil` when only an answer or a new sync request can move it.
   public var nextWakeTime: Date? {
-    guard isOnline else { return nil }
-    // The halt is read last, only when there is a time to give: it costs more to read than the rest.
-    if let flight = session.inFlight {
-      return isHalted ? nil : RequestPacing.deadline(sentAt: flight.sentAt, configuration.retry)
-    }
+    if isHalted || !isOnline { return nil }
+    if let flight = session.inFlight { return RequestPacing.deadline(sentAt: flight.sentAt, configuration.retry) }
     if let until = session.pacing.waitUntil, session.phase != .idle || session.syncRequested || session.sendRequested {
-      return isHalted ? nil : until
+      return until
     }
     return nil
   }
