@@ -22,7 +22,7 @@ public struct ClientSetup: Sendable {
   /// What the app does when another client deletes its zone.
   public var zoneDeletion: ZoneDeletionResponse
   /// What the app does with its local data when the device's iCloud account changes; `.deleteLocalData` unless set.
-  /// A client that offers the choice reports the one it made (``SyncClient/accountChangeResponse``), which the oracles
+  /// A client that offers the choice reports the one it made (`accountChangeResponse`), which the oracles
   /// hold it to: the `sync-engine` client runs the core's policy of this name, and `sync-engine-sample` deletes, as
   /// Apple's sample does, whatever this says.
   public var accountChange: AccountChangeResponse = .deleteLocalData

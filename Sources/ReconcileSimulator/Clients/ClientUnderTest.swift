@@ -1,8 +1,11 @@
 /// A sync client plugged into the simulation: a name for replay scripts (`client NAME`) and a way to build one client
 /// per device.
 ///
+/// Your own sync code plugs in as a CKSyncEngine-shaped delegate: the simulation runs it inside a simulated
+/// CKSyncEngine, as Apple's engine runs it in the app.
+///
 /// ```swift
-/// let mine = ClientUnderTest(name: "my-engine") { setup in MyEngine(device: setup.name, zone: setup.zoneID) }
+/// let mine = ClientUnderTest(name: "my-engine") { setup in try MyDelegate(setup: setup) }
 /// var configuration = SimulationConfiguration(resolver: .fieldMerge, faults: .flaky)
 /// configuration.client = mine
 /// let report = PropertyRunner(configuration: configuration, seeds: 0..<500).run()
@@ -14,18 +17,32 @@ public struct ClientUnderTest: Sendable, Hashable, CustomStringConvertible {
   /// The name scripts use; it must not be a built-in's name.
   public var name: String
   /// Builds the client of one device.
-  public var make: @Sendable (ClientSetup) throws -> any SyncClient
+  package var make: @Sendable (ClientSetup) throws -> any SyncClient
   /// The one resolver this client's runs may name, when it merges by a rule of its own whatever the resolver: its
   /// runs are judged by that resolver's contract, and a run naming another is refused. `nil` (the default) for a
   /// client that merges with the run's resolver.
   public var ownRule: String?
 
-  /// Describes a client under test.
+  /// Describes a client under test: your delegate, run by a simulated CKSyncEngine on each device.
+  /// - Parameters:
+  ///   - name: Its script name.
+  ///   - ownRule: The one resolver name its runs may use, when it merges by a rule of its own; `nil` unless given.
+  ///   - delegate: Builds the app's delegate on one device, as its first launch does; a thrown error leaves the device
+  ///     out of the run.
+  public init<Delegate: SimulatedSyncEngineDelegate>(
+    name: String, ownRule: String? = nil, delegate: @escaping @Sendable (ClientSetup) throws -> Delegate
+  ) {
+    self.init(name: name, ownRule: ownRule) { setup in
+      SimulatedSyncEngine(delegate: try delegate(setup), setup: setup)
+    }
+  }
+
+  /// Describes a client that speaks the simulator's own request dialect (the reference client, the simulated engine).
   /// - Parameters:
   ///   - name: Its script name.
   ///   - ownRule: The one resolver name its runs may use, when it merges by a rule of its own; `nil` unless given.
   ///   - make: Builds the client of one device; a thrown error leaves the device out of the run.
-  public init(
+  package init(
     name: String, ownRule: String? = nil, make: @escaping @Sendable (ClientSetup) throws -> any SyncClient
   ) {
     self.name = name

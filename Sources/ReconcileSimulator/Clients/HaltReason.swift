@@ -1,6 +1,6 @@
 public import Reconcile
 
-/// Why a device stopped syncing. A halted device sends nothing until ``SimulatedDevice/restart()``.
+/// Why a device stopped syncing. A halted device sends nothing until it is restarted (a `restart` step).
 public enum HaltReason: Sendable, Hashable, CustomStringConvertible {
   /// There is no iCloud account; wait for the user to sign in.
   case notAuthenticated
@@ -15,7 +15,7 @@ public enum HaltReason: Sendable, Hashable, CustomStringConvertible {
   /// The resolver could not merge a conflict.
   case unresolvableConflict(RecordID, String)
   /// The server refused a request the device cannot fix by retrying (a bad record, a permission).
-  case rejected(ServerError)
+  case rejected(CloudKitError)
   /// The iCloud account changed and the app asks the user whether to keep this device's data or delete it
   /// (`AccountChangePolicy.ask`): nothing is sent until they answer.
   case accountChanged(SyncEngine.AccountChange)
@@ -31,7 +31,8 @@ public enum HaltReason: Sendable, Hashable, CustomStringConvertible {
     case .schema(let halt): halt.description
     case .unresolvableConflict(let id, let reason):
       "A conflict on \(id.recordName) could not be merged: \(reason). Nothing was saved."
-    case .rejected(let error): "The server refused a change: \(error). Nothing more is sent until syncing restarts."
+    case .rejected(let error):
+      "The server refused a change: \(error.message ?? error.code.description). Nothing more is sent until syncing restarts."
     case .accountChanged(let change): SyncHalt.accountChanged(change).description
     }
   }

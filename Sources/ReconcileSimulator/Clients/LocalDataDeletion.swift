@@ -6,6 +6,6 @@ public import Reconcile
 /// record the user deleted on another device, fetched as a deletion, is not handed over: that is the user's deletion,
 /// not the app's.
 ///
-/// The simulator keeps every hand-over (``SyncClient/localDataDeletions``); the reference client and `ZoneReplica`
+/// The simulator keeps every hand-over; the reference client and `ZoneReplica`
 /// make one before each such deletion.
 public typealias LocalDataDeletion = DiscardedRecords

@@ -11,25 +11,25 @@
 ///   return torn
 /// }
 /// ```
-public struct PersistenceWrites: Sendable, Hashable {
+package struct PersistenceWrites: Sendable, Hashable {
   /// Writes left before the crash, while one is armed.
-  public private(set) var remaining: Int?
+  package private(set) var remaining: Int?
   /// Whether the armed crash was reached.
-  public private(set) var reached = false
+  package private(set) var reached = false
 
   /// Nothing armed.
-  public init() {}
+  package init() {}
 
   /// Arms a crash after `writes` writes (at least 1), or nothing for `nil`.
   /// - Parameter writes: Writes that complete before the crash.
-  public mutating func arm(crashingAfter writes: Int?) {
+  package mutating func arm(crashingAfter writes: Int?) {
     remaining = writes.map { max(1, $0) }
     reached = false
   }
 
   /// Counts one completed write.
   /// - Returns: `true` when the crash strikes now: the handler must stop at once.
-  public mutating func wrote() -> Bool {
+  package mutating func wrote() -> Bool {
     guard let left = remaining else { return false }
     if left <= 1 {
       remaining = nil
@@ -42,7 +42,7 @@ public struct PersistenceWrites: Sendable, Hashable {
 
   /// Ends the answer's handling.
   /// - Returns: Whether the crash was reached (the caller then crashes).
-  public mutating func disarm() -> Bool {
+  package mutating func disarm() -> Bool {
     let torn = reached
     remaining = nil
     reached = false

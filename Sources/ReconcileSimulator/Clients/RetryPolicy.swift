@@ -1,21 +1,21 @@
-public import Foundation
+package import Foundation
 
 /// How a device waits between operations and retries, after seed 004: honour the server's retry-after, otherwise back
 /// off exponentially up to a cap, give up after a number of tries; keep a throttle between operations that doubles on
 /// every failure and shrinks by a third on every success.
-public struct RetryPolicy: Sendable, Hashable {
+package struct RetryPolicy: Sendable, Hashable {
   /// The first backoff wait when the server gives no retry-after.
-  public var baseDelay: TimeInterval
+  package var baseDelay: TimeInterval
   /// The longest backoff wait.
-  public var maximumDelay: TimeInterval
+  package var maximumDelay: TimeInterval
   /// Retries of one operation before the device gives up on the sync (it tries again at the next sync).
-  public var maximumRetries: Int
+  package var maximumRetries: Int
   /// The least wait between two operations; the throttle never shrinks below it.
-  public var minimumInterval: TimeInterval
+  package var minimumInterval: TimeInterval
   /// The longest the throttle grows to.
-  public var maximumThrottle: TimeInterval
+  package var maximumThrottle: TimeInterval
   /// How long a request may stay unanswered before the device counts it lost.
-  public var requestTimeout: TimeInterval
+  package var requestTimeout: TimeInterval
 
   /// Creates a policy.
   /// - Parameters:
@@ -25,7 +25,7 @@ public struct RetryPolicy: Sendable, Hashable {
   ///   - minimumInterval: 0.5 s unless given.
   ///   - maximumThrottle: 60 s unless given.
   ///   - requestTimeout: 60 s unless given.
-  public init(
+  package init(
     baseDelay: TimeInterval = 1,
     maximumDelay: TimeInterval = 300,
     maximumRetries: Int = 5,
@@ -44,7 +44,7 @@ public struct RetryPolicy: Sendable, Hashable {
   /// The wait before retry number `attempt` (from 1) when the server gave none: `baseDelay × 2^(attempt−1)`, capped.
   /// - Parameter attempt: The retry's number.
   /// - Returns: Seconds.
-  public func backoff(attempt: Int) -> TimeInterval {
+  package func backoff(attempt: Int) -> TimeInterval {
     let exponent = Double(max(0, min(attempt - 1, 30)))
     return min(maximumDelay, baseDelay * pow(2, exponent))
   }

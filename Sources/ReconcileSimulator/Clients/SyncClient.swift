@@ -1,5 +1,5 @@
-public import Foundation
-public import Reconcile
+package import Foundation
+package import Reconcile
 
 /// A sync client the ``Simulation`` drives: your own sync engine, Reconcile's reference ``SimulatedDevice``, or a
 /// CKSyncEngine-style app around a ``SimulatedSyncEngine``.
@@ -25,7 +25,7 @@ public import Reconcile
 /// Build requests from ``ServerRequest`` and read ``ServerReply`` and ``ServerError``, exactly what the
 /// ``SimulatedServer`` speaks. Give each request an ID with ``OutgoingRequest``; an answer carries it back. Wrap the
 /// client in a ``ClientUnderTest`` to run it under a ``PropertyRunner`` and to name it in replay scripts.
-public protocol SyncClient: Sendable {
+package protocol SyncClient: Sendable {
   /// The device's name, recorded by the server on every save it makes.
   var name: String { get }
   /// Who the client is, as the server sees it.
@@ -165,39 +165,39 @@ public protocol SyncClient: Sendable {
 
 extension SyncClient {
   /// Maps ``records``.
-  public var recordIDs: [RecordID] { records.map(\.recordID) }
+  package var recordIDs: [RecordID] { records.map(\.recordID) }
   /// Compares ``haltReason`` with `nil`.
-  public var isHalted: Bool { haltReason != nil }
+  package var isHalted: Bool { haltReason != nil }
   /// Not checked.
-  public var persistedZoneToken: ZoneChangeToken? { nil }
+  package var persistedZoneToken: ZoneChangeToken? { nil }
   /// Nothing to damage.
-  public mutating func damageStoredRecord(_ id: RecordID) -> Bool { false }
+  package mutating func damageStoredRecord(_ id: RecordID) -> Bool { false }
   /// Does nothing: the client has no reset.
-  public mutating func resetSync() {}
+  package mutating func resetSync() {}
   /// Does nothing: the client ignores account changes.
-  public mutating func accountChanged(_ change: SyncEngine.AccountChange) {}
+  package mutating func accountChanged(_ change: SyncEngine.AccountChange) {}
   /// `AccountChangePolicy.deleteLocalData`, as Apple asks.
-  public var accountChangeResponse: AccountChangeResponse { .deleteLocalData }
+  package var accountChangeResponse: AccountChangeResponse { .deleteLocalData }
   /// Nothing was asked.
-  public mutating func answerAccountQuestion(keepingData: Bool) -> Bool { false }
+  package mutating func answerAccountQuestion(keepingData: Bool) -> Bool { false }
   /// None: the client has no hook.
-  public var localDataDeletions: [LocalDataDeletion] { [] }
+  package var localDataDeletions: [LocalDataDeletion] { [] }
   /// None: the client does not report its decisions.
-  public mutating func takeDecisions() -> [SyncDecision] { [] }
+  package mutating func takeDecisions() -> [SyncDecision] { [] }
 }
 
 /// A request a client wants sent, tagged so its answer can be matched.
-public struct OutgoingRequest: Sendable, Hashable {
+package struct OutgoingRequest: Sendable, Hashable {
   /// The client's ID for the request; the answer comes back with it. Never reuse one, across crashes too.
-  public var id: Int
+  package var id: Int
   /// The request.
-  public var request: ServerRequest
+  package var request: ServerRequest
 
   /// Tags a request.
   /// - Parameters:
   ///   - id: The client's ID for it.
   ///   - request: The request.
-  public init(id: Int, request: ServerRequest) {
+  package init(id: Int, request: ServerRequest) {
     self.id = id
     self.request = request
   }

@@ -25,7 +25,7 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable, Codable, Custom
   /// Judged on the wire: after a client is handed an error carrying a retry-after (the request's, or one of its
   /// items'), it sends nothing until that time has passed. A crash excuses it (a relaunched app cannot know).
   case retryAfterHonoured
-  /// No device uploads a record its storage damaged: the server never holds ``StorageDamage/garbage``.
+  /// No device uploads a record its storage damaged: the server never holds the bytes a damaged copy reads as.
   case damagedDataNeverUploaded
   /// No save removes a key the saving device's schema does not know.
   case unknownKeysKept

@@ -1,5 +1,5 @@
 extension ClientUnderTest {
-  /// Reconcile's reference client, ``SimulatedDevice``.
+  /// Reconcile's reference client: it sends CloudKit's operations itself and keeps its sync rules in `ZoneReplica`.
   public static let reference = ClientUnderTest(name: "reference") { setup in
     try SimulatedDevice(setup: setup)
   }

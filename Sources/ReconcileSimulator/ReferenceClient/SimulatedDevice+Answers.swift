@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Reconcile
 
 // The server's answers: the app's part (tokens, paging, waits, halts) here; what each answer means for the records is
@@ -10,7 +10,7 @@ extension SimulatedDevice {
   ///   - response: The server's answer.
   ///   - id: The ID from ``OutgoingRequest/id``.
   ///   - now: True (virtual) time.
-  public mutating func receive(_ response: Result<ServerReply, ServerError>, for id: Int, at now: Date) {
+  package mutating func receive(_ response: Result<ServerReply, ServerError>, for id: Int, at now: Date) {
     handle(response, for: id, at: now)
     session.stopped = false
   }
@@ -26,7 +26,7 @@ extension SimulatedDevice {
   /// - Returns: Whether the crash landed between two writes; when the answer needed fewer writes it is handled
   ///   whole and the device does not crash.
   @discardableResult
-  public mutating func receive(
+  package mutating func receive(
     _ response: Result<ServerReply, ServerError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
   ) -> Bool {
     session.writes.arm(crashingAfter: writes)
@@ -313,7 +313,7 @@ extension SimulatedDevice {
         session.syncRequested = true
       }
     default:
-      halt(.rejected(error))
+      halt(.rejected(error.cloudKitError))
     }
   }
 

@@ -13,7 +13,7 @@ extension SimulatedDevice {
   ///   - maximumRequests: A bound on requests, so a livelock ends; 10,000 unless given.
   /// - Returns: How many requests were sent.
   @discardableResult
-  public mutating func sync(with server: inout SimulatedServer, maximumRequests: Int = 10_000) -> Int {
+  package mutating func sync(with server: inout SimulatedServer, maximumRequests: Int = 10_000) -> Int {
     requestSync()
     var sent = 0
     while sent < maximumRequests {

@@ -1,5 +1,5 @@
-public import Foundation
-public import Reconcile
+package import Foundation
+package import Reconcile
 
 // The user's side of the reference app: it checks what it is about to store, then the replica's rules take each
 // action.
@@ -11,7 +11,7 @@ extension SimulatedDevice {
   ///   - now: True (virtual) time; the device's clock reads it with its offset.
   /// - Throws: ``DeviceError/recordExists(_:)``, ``DeviceError/invalidRecord(_:)``, ``DeviceError/schema(_:)`` or
   ///   ``DeviceError/bookkeeping(_:_:)``; nothing is stored then.
-  public mutating func create(_ record: Record, at now: Date) throws(DeviceError) {
+  package mutating func create(_ record: Record, at now: Date) throws(DeviceError) {
     let id = record.recordID
     var created = record
     if configuration.defects.contains(.recreateRestoresDeletedFields), let old = storage.deletedCopies[id] {
@@ -33,7 +33,7 @@ extension SimulatedDevice {
   /// - Throws: ``DeviceError/recordNotFound(_:)``, ``DeviceError/recordDamaged(_:)`` (the stored copy was corrupt; it
   ///   is thrown away), ``DeviceError/invalidRecord(_:)``, ``DeviceError/schema(_:)`` (a record from a newer app this
   ///   one must not change) or ``DeviceError/bookkeeping(_:_:)``; nothing else changes then.
-  public mutating func edit(_ id: RecordID, setting changes: [String: FieldValue?], at now: Date) throws(DeviceError) {
+  package mutating func edit(_ id: RecordID, setting changes: [String: FieldValue?], at now: Date) throws(DeviceError) {
     try edit(id, at: now) { record in
       for (key, value) in changes { record[key] = value }
     }
@@ -45,7 +45,7 @@ extension SimulatedDevice {
   ///   - now: True (virtual) time.
   ///   - change: Edits the record; keys it writes are marked changed.
   /// - Throws: As ``edit(_:setting:at:)``.
-  public mutating func edit(_ id: RecordID, at now: Date, _ change: (inout Record) -> Void) throws(DeviceError) {
+  package mutating func edit(_ id: RecordID, at now: Date, _ change: (inout Record) -> Void) throws(DeviceError) {
     if storage.records.damaged.contains(id), discardDamagedRecords() { throw .recordDamaged(id) }
     guard var preview = record(id) else { throw .recordNotFound(id) }
     change(&preview)
@@ -62,7 +62,7 @@ extension SimulatedDevice {
   ///   - id: The record.
   ///   - now: True (virtual) time.
   /// - Throws: ``DeviceError/recordNotFound(_:)``.
-  public mutating func delete(_ id: RecordID, at now: Date) throws(DeviceError) {
+  package mutating func delete(_ id: RecordID, at now: Date) throws(DeviceError) {
     guard let copy = record(id) else { throw .recordNotFound(id) }
     try applyUserAction(at: now) { (replica, queue, time) throws(ReplicaError) in
       try replica.delete(id, at: time, syncEngine: &queue)
@@ -84,7 +84,7 @@ extension SimulatedDevice {
   /// - Parameter id: The record to damage.
   /// - Returns: Whether the device held such a record.
   @discardableResult
-  public mutating func corruptStoredRecord(_ id: RecordID) -> Bool { storage.replica.store.damage(id) }
+  package mutating func corruptStoredRecord(_ id: RecordID) -> Bool { storage.replica.store.damage(id) }
 
   /// Throws away every damaged row, unless the app skips its check; when the server may hold one of them, the zone is
   /// listed again from its beginning to bring it back.

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Reconcile
 
 // The app's requests: what to send next, in what order, and when to wait. The batches themselves are the replica's.
@@ -7,7 +7,7 @@ extension SimulatedDevice {
   /// flight. Starts a sync when one was requested.
   /// - Parameter now: True (virtual) time.
   /// - Returns: The request and its ID; hand the answer to ``receive(_:for:at:)`` with that ID.
-  public mutating func nextRequest(at now: Date) -> OutgoingRequest? {
+  package mutating func nextRequest(at now: Date) -> OutgoingRequest? {
     guard !isHalted || configuration.defects.contains(.sendWhileHalted), isOnline, session.inFlight == nil else {
       return nil
     }
@@ -48,7 +48,7 @@ extension SimulatedDevice {
 
   /// When the device next wants attention without an answer arriving: the end of a wait, or the moment a request in
   /// flight counts as lost. `nil` when only an answer or a new sync request can move it.
-  public var nextWakeTime: Date? {
+  package var nextWakeTime: Date? {
     if isHalted || !isOnline { return nil }
     if let flight = session.inFlight { return RequestPacing.deadline(sentAt: flight.sentAt, configuration.retry) }
     if let until = session.pacing.waitUntil, session.phase != .idle || session.syncRequested || session.sendRequested {

@@ -1,32 +1,32 @@
-public import Foundation
-public import Reconcile
+package import Foundation
+package import Reconcile
 
 extension SimulatedDevice: SyncClient {
   /// Every record ID the app sees, sorted.
-  public var recordIDs: [RecordID] { storage.records.recordIDs.sorted() }
+  package var recordIDs: [RecordID] { storage.records.recordIDs.sorted() }
 
   /// Whether request `id` is the one in flight.
-  public func isAwaitingAnswer(to id: Int) -> Bool { session.inFlight?.id == id }
+  package func isAwaitingAnswer(to id: Int) -> Bool { session.inFlight?.id == id }
 
   /// Times out a request in flight for too long (see `checkTimeout(at:)`).
-  public mutating func wake(at now: Date) { checkTimeout(at: now) }
+  package mutating func wake(at now: Date) { checkTimeout(at: now) }
 
   /// Damages the stored copy (see ``corruptStoredRecord(_:)``).
-  public mutating func damageStoredRecord(_ id: RecordID) -> Bool { corruptStoredRecord(id) }
+  package mutating func damageStoredRecord(_ id: RecordID) -> Bool { corruptStoredRecord(id) }
 
   /// The number of pending record and zone changes.
-  public var pendingChangeCount: Int {
+  package var pendingChangeCount: Int {
     storage.queue.pendingRecordZoneChanges.count + storage.queue.pendingDatabaseChanges.count
   }
 
   /// What the app was handed before local data went.
-  public var localDataDeletions: [LocalDataDeletion] { storage.replica.discarded }
+  package var localDataDeletions: [LocalDataDeletion] { storage.replica.discarded }
 
   /// The replica's decisions since the last call: what fetches brought, merges key by key, deletions, zone loss.
-  public mutating func takeDecisions() -> [SyncDecision] { storage.replica.takeDecisions() }
+  package mutating func takeDecisions() -> [SyncDecision] { storage.replica.takeDecisions() }
 
   /// The committed zone token.
-  public var persistedZoneToken: ZoneChangeToken? { storage.zoneToken }
+  package var persistedZoneToken: ZoneChangeToken? { storage.zoneToken }
 
   /// What is queued for each record: `save` or `delete`.
   package var queuedKinds: [RecordID: String] {
@@ -44,7 +44,7 @@ extension SimulatedDevice: SyncClient {
 extension SimulatedDevice.Configuration {
   /// The configuration of a reference device the simulation builds.
   /// - Parameter setup: What the simulation asks for.
-  public init(_ setup: ClientSetup) {
+  package init(_ setup: ClientSetup) {
     self.init(
       name: setup.name, userRecordName: setup.userRecordName, zoneID: setup.zoneID, resolver: setup.resolver,
       deletePolicy: setup.deletePolicy, schema: setup.schema, bookkeeping: setup.bookkeeping,

@@ -1,5 +1,5 @@
-public import Foundation
-public import Reconcile
+package import Foundation
+package import Reconcile
 
 /// The reference sync client: an app that syncs one custom zone of its user's private database with a
 /// ``SimulatedServer`` through CloudKit's operations themselves — no CKSyncEngine — and keeps every sync rule in
@@ -18,7 +18,7 @@ public import Reconcile
 /// The device is a state machine with no clock of its own: a driver asks it for ``nextRequest(at:)``, delivers the
 /// server's answer with ``receive(_:for:at:)``, and moves time. ``sync(with:maximumRequests:)`` is such a driver, without faults; the
 /// ``Simulation`` is another, with a network that loses, delays and duplicates messages.
-public struct SimulatedDevice: Sendable {
+package struct SimulatedDevice: Sendable {
   /// How a device is set up.
   package struct Configuration: Sendable {
     /// The device's name, recorded by the server on every save it makes.
@@ -198,7 +198,7 @@ public struct SimulatedDevice: Sendable {
     _modify { yield &mutableState.storage }
   }
   /// Whether the device has a network.
-  public internal(set) var isOnline: Bool {
+  package internal(set) var isOnline: Bool {
     _read { yield state.isOnline }
     _modify { yield &mutableState.isOnline }
   }
@@ -210,7 +210,7 @@ public struct SimulatedDevice: Sendable {
   /// Creates a device with an empty store, set up as ``ClientUnderTest/reference`` sets up every device of a run.
   /// - Parameter setup: The device's name, user, zone, resolver, delete policy, schema and defects.
   /// - Throws: ``DeviceError/invalidDeviceName(_:)`` for a name that is empty or longer than 255 UTF-8 bytes.
-  public init(setup: ClientSetup) throws(DeviceError) { try self.init(configuration: Configuration(setup)) }
+  package init(setup: ClientSetup) throws(DeviceError) { try self.init(configuration: Configuration(setup)) }
 
   /// Creates a device with an empty store.
   /// - Parameter configuration: How it is set up.
@@ -230,10 +230,10 @@ public struct SimulatedDevice: Sendable {
   }
 
   /// The device's name.
-  public var name: String { configuration.name }
+  package var name: String { configuration.name }
 
   /// Who the device is, as the server sees it.
-  public var identity: ClientIdentity {
+  package var identity: ClientIdentity {
     ClientIdentity(userRecordName: configuration.userRecordName, deviceName: configuration.name)
   }
 
@@ -246,17 +246,17 @@ public struct SimulatedDevice: Sendable {
 
   /// The record with `id` as the app sees it, or `nil`.
   /// - Parameter id: A record ID.
-  public func record(_ id: RecordID) -> Record? { storage.replica.store[id] }
+  package func record(_ id: RecordID) -> Record? { storage.replica.store[id] }
 
   /// Every record the app sees, sorted by ID.
-  public var records: [Record] { storage.replica.store.records }
+  package var records: [Record] { storage.replica.store.records }
 
   /// Why the device halted, or `nil`: an error only the user can answer, or a halt of the sync rules (a newer app's
   /// record, a conflict the resolver refused, an account question).
-  public var haltReason: HaltReason? { storage.operationHalt ?? storage.replica.halt.map(HaltReason.init) }
+  package var haltReason: HaltReason? { storage.operationHalt ?? storage.replica.halt.map(HaltReason.init) }
 
   /// Whether the device has halted.
-  public var isHalted: Bool {
+  package var isHalted: Bool {
     if case .some = storage.operationHalt { return true }
     return storage.replica.isHalted
   }
@@ -273,7 +273,7 @@ public struct SimulatedDevice: Sendable {
   }
 
   /// Whether the device has nothing left to do: no sync requested or running, nothing queued.
-  public var isIdle: Bool {
+  package var isIdle: Bool {
     session.phase == .idle && !session.syncRequested && !session.sendRequested && session.inFlight == nil
       && pendingChangeCount == 0
   }
@@ -300,21 +300,21 @@ public struct SimulatedDevice: Sendable {
 
   /// Asks the device to sync: fetch, then send what is queued. A sync already running picks the request up when it
   /// finishes.
-  public mutating func requestSync() { session.syncRequested = true }
+  package mutating func requestSync() { session.syncRequested = true }
 
   /// Asks the device to send its queue without fetching first, as CKSyncEngine does shortly after local changes; a
   /// conflict then comes back from the server as `serverRecordChanged`. A sync already running sends the queue anyway.
-  public mutating func requestSend() { session.sendRequested = true }
+  package mutating func requestSend() { session.sendRequested = true }
 
   /// Takes the device off the network. A request in flight is abandoned, as one whose answer was lost; nothing is sent
   /// until ``goOnline()``.
-  public mutating func goOffline() {
+  package mutating func goOffline() {
     abandonInFlight()
     isOnline = false
   }
 
   /// Puts the device back on the network: it fetches before it sends what it held.
-  public mutating func goOnline() {
+  package mutating func goOnline() {
     if !isOnline { session.syncRequested = true }
     isOnline = true
   }
@@ -322,7 +322,7 @@ public struct SimulatedDevice: Sendable {
   /// The app crashes and relaunches: everything but its storage is lost — the operation in flight, retry counts, the
   /// throttle — and a sync is requested, as an app does at launch. The relaunched app checks its store and throws away
   /// damaged records (see ``corruptStoredRecord(_:)``).
-  public mutating func crash() {
+  package mutating func crash() {
     session = Session(
       pacing: RequestPacing(batchLimit: configuration.batchLimit), throttle: configuration.retry.minimumInterval)
     session.syncRequested = true
@@ -337,7 +337,7 @@ public struct SimulatedDevice: Sendable {
   /// The user resets sync: the change tokens and the sync under way go — a save in flight may have landed — and a
   /// sync lists the database and the zone from the beginning, so a record the listing leaves out is dropped as
   /// deleted. The replica keeps what was pending and queues it again, so nothing unsent is lost. A halt stays.
-  public mutating func resetSync() {
+  package mutating func resetSync() {
     dropRound()
     let old = storage.queue
     storage.queue = SyncEngine.State()
@@ -349,7 +349,7 @@ public struct SimulatedDevice: Sendable {
   /// The device's iCloud account changed. As a CKSyncEngine does, the app forgets its tokens and its queue, then the
   /// replica does with the records what its account-change policy says (``AccountChangeResponse``); an operation halt
   /// goes, as a new account is not the old one's to answer for.
-  public mutating func accountChanged(_ change: SyncEngine.AccountChange) {
+  package mutating func accountChanged(_ change: SyncEngine.AccountChange) {
     dropRound()
     storage.operationHalt = nil
     if !configuration.defects.contains(.keepSyncStateAcrossAccounts) {
@@ -370,11 +370,11 @@ public struct SimulatedDevice: Sendable {
   }
 
   /// What the app does with local data when the account changes.
-  public var accountChangeResponse: AccountChangeResponse { storage.replica.configuration.accountChange }
+  package var accountChangeResponse: AccountChangeResponse { storage.replica.configuration.accountChange }
 
   /// The replica takes the user's answer to the account question; the app then lists everything again and sends what
   /// the answer left pending, as after a forced resync.
-  public mutating func answerAccountQuestion(keepingData: Bool) -> Bool {
+  package mutating func answerAccountQuestion(keepingData: Bool) -> Bool {
     let resolved = storage.withReplica { replica, queue in
       replica.resolveAccountChange(keepingData: keepingData, syncEngine: &queue)
     }
@@ -387,7 +387,7 @@ public struct SimulatedDevice: Sendable {
 
   /// Clears a halt, checks the store (see ``corruptStoredRecord(_:)``) and requests a sync, as an app does when the
   /// user acts on the halt reason.
-  public mutating func restart() {
+  package mutating func restart() {
     discardDamagedRecords()
     storage.operationHalt = nil
     dropRound()
@@ -398,11 +398,11 @@ public struct SimulatedDevice: Sendable {
 
   /// Moves the device's clock by `seconds` (a user or network time change).
   /// - Parameter seconds: Positive to jump ahead, negative to fall behind.
-  public mutating func jumpClock(by seconds: TimeInterval) { configuration.clockOffset += seconds }
+  package mutating func jumpClock(by seconds: TimeInterval) { configuration.clockOffset += seconds }
 
   /// Installs a new app version's schema (an app update): a halt over a newer app's record is lifted.
   /// - Parameter schema: The new schema.
-  public mutating func upgrade(to schema: Schema?) {
+  package mutating func upgrade(to schema: Schema?) {
     configuration.schema = schema
     storage.replica.upgrade(to: schema)
   }

@@ -1,9 +1,9 @@
-public import Reconcile
+package import Reconcile
 
 /// Where a client stands in one zone's change feed. Opaque to clients: keep it, hand it back, compare only for equality.
-public struct ZoneChangeToken: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct ZoneChangeToken: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The zone the token belongs to.
-  public let zoneID: ZoneID
+  package let zoneID: ZoneID
   /// Which incarnation of the zone: deleting and re-creating a zone starts a new one, so old tokens expire.
   let incarnation: Int
   /// The last change the client has seen.
@@ -21,11 +21,11 @@ public struct ZoneChangeToken: Sendable, Hashable, Codable, CustomStringConverti
   }
 
   /// `zone@incarnation.sequence`, for logs.
-  public var description: String { "\(zoneID.zoneName)@\(incarnation).\(sequence)" }
+  package var description: String { "\(zoneID.zoneName)@\(incarnation).\(sequence)" }
 }
 
 /// Where a client stands in a database's feed of changed and deleted zones.
-public struct DatabaseChangeToken: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct DatabaseChangeToken: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The last change seen in each owner's database: one entry for a private database, one per sharing owner for the
   /// shared database.
   let sequences: [String: Int]
@@ -33,13 +33,13 @@ public struct DatabaseChangeToken: Sendable, Hashable, Codable, CustomStringConv
   init(sequences: [String: Int]) { self.sequences = sequences }
 
   /// `db[owner.sequence, …]`, for logs.
-  public var description: String {
+  package var description: String {
     "db[" + sequences.keys.sorted().map { "\($0).\(sequences[$0] ?? 0)" }.joined(separator: ", ") + "]"
   }
 }
 
 /// Where a query stopped, to continue it with ``QueryRequest/cursor``.
-public struct QueryCursor: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct QueryCursor: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The query it continues, as text, so a cursor cannot continue a different query.
   let query: String
   /// How many results were handed out already.
@@ -51,5 +51,5 @@ public struct QueryCursor: Sendable, Hashable, Codable, CustomStringConvertible 
   }
 
   /// `cursor@offset`, for logs.
-  public var description: String { "cursor@\(offset)" }
+  package var description: String { "cursor@\(offset)" }
 }

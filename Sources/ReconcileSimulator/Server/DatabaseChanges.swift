@@ -1,20 +1,20 @@
-public import Reconcile
+package import Reconcile
 
 /// Asks which zones changed in a database since a token, as `CKFetchDatabaseChangesOperation`.
-public struct DatabaseChangesRequest: Sendable, Hashable {
+package struct DatabaseChangesRequest: Sendable, Hashable {
   /// The database: `.private` or `.shared`.
-  public var scope: DatabaseScope
+  package var scope: DatabaseScope
   /// The token from the last fetch; `nil` for everything.
-  public var since: DatabaseChangeToken?
+  package var since: DatabaseChangeToken?
   /// The most zones in one reply; `nil` for the server's own page size.
-  public var resultsLimit: Int?
+  package var resultsLimit: Int?
 
   /// Creates a request.
   /// - Parameters:
   ///   - scope: `.private` unless given.
   ///   - since: The last token.
   ///   - resultsLimit: A page size.
-  public init(scope: DatabaseScope = .private, since: DatabaseChangeToken? = nil, resultsLimit: Int? = nil) {
+  package init(scope: DatabaseScope = .private, since: DatabaseChangeToken? = nil, resultsLimit: Int? = nil) {
     self.scope = scope
     self.since = since
     self.resultsLimit = resultsLimit
@@ -22,19 +22,19 @@ public struct DatabaseChangesRequest: Sendable, Hashable {
 }
 
 /// One page of a database's feed of zone changes.
-public struct DatabaseChanges: Sendable, Hashable {
+package struct DatabaseChanges: Sendable, Hashable {
   /// Zones whose records changed (or that were created).
-  public var changedZones: [ZoneID]
+  package var changedZones: [ZoneID]
   /// Zones deleted by a client: their records are gone; a client may re-create the zone and upload again.
-  public var deletedZones: [ZoneID]
+  package var deletedZones: [ZoneID]
   /// Zones the user wiped in Settings: delete local data and do not upload it again.
-  public var purgedZones: [ZoneID]
+  package var purgedZones: [ZoneID]
   /// Zones an encrypted-data reset deleted: the user still wants what devices hold, so upload it again.
-  public var resetZones: [ZoneID]
+  package var resetZones: [ZoneID]
   /// The token to keep once these changes are handled.
-  public var token: DatabaseChangeToken
+  package var token: DatabaseChangeToken
   /// Whether more remain.
-  public var moreComing: Bool
+  package var moreComing: Bool
 
   /// Creates a page.
   /// - Parameters:
@@ -44,7 +44,7 @@ public struct DatabaseChanges: Sendable, Hashable {
   ///   - resetZones: Zones an encrypted-data reset deleted.
   ///   - token: The new token.
   ///   - moreComing: Whether more remain.
-  public init(
+  package init(
     changedZones: [ZoneID],
     deletedZones: [ZoneID],
     purgedZones: [ZoneID],

@@ -1,20 +1,20 @@
-public import Reconcile
+package import Reconcile
 
 /// Fetches records by ID, as `CKFetchRecordsOperation`.
-public struct FetchRecordsRequest: Sendable, Hashable {
+package struct FetchRecordsRequest: Sendable, Hashable {
   /// The database.
-  public var scope: DatabaseScope
+  package var scope: DatabaseScope
   /// The IDs.
-  public var recordIDs: [RecordID]
+  package var recordIDs: [RecordID]
   /// The keys to include: `nil` for all, `[]` for system fields only.
-  public var desiredKeys: [String]?
+  package var desiredKeys: [String]?
 
   /// Creates a request.
   /// - Parameters:
   ///   - scope: `.private` unless given.
   ///   - recordIDs: The IDs.
   ///   - desiredKeys: The keys to include.
-  public init(scope: DatabaseScope = .private, recordIDs: [RecordID], desiredKeys: [String]? = nil) {
+  package init(scope: DatabaseScope = .private, recordIDs: [RecordID], desiredKeys: [String]? = nil) {
     self.scope = scope
     self.recordIDs = recordIDs
     self.desiredKeys = desiredKeys
@@ -22,17 +22,17 @@ public struct FetchRecordsRequest: Sendable, Hashable {
 }
 
 /// The records found, and an error for each ID that was not.
-public struct FetchRecordsReply: Sendable, Hashable {
+package struct FetchRecordsReply: Sendable, Hashable {
   /// The records found, in request order.
-  public var records: [Record]
+  package var records: [Record]
   /// Each missing or unreachable ID's error (``ServerError/unknownItem(_:)``, ``ServerError/zoneNotFound(_:)``, …).
-  public var failures: [RecordID: ServerError]
+  package var failures: [RecordID: ServerError]
 
   /// Creates a reply.
   /// - Parameters:
   ///   - records: Found records.
   ///   - failures: Per-ID errors.
-  public init(records: [Record], failures: [RecordID: ServerError]) {
+  package init(records: [Record], failures: [RecordID: ServerError]) {
     self.records = records
     self.failures = failures
   }

@@ -1,21 +1,21 @@
-public import Foundation
-public import Reconcile
+package import Foundation
+package import Reconcile
 
 /// Saves and deletes in one request, as `CKModifyRecordsOperation`.
-public struct ModifyRecordsRequest: Sendable, Hashable {
+package struct ModifyRecordsRequest: Sendable, Hashable {
   /// The database.
-  public var scope: DatabaseScope
+  package var scope: DatabaseScope
   /// Records to save, in order. Under ``SavePolicy/ifServerRecordUnchanged`` and ``SavePolicy/changedKeys`` only each
   /// record's `Record/changedKeys` are sent (every key for a record without a change tag).
-  public var saving: [Record]
+  package var saving: [Record]
   /// Records to delete, by ID. A delete carries no change tag: it removes whatever the server holds.
-  public var deleting: [RecordID]
+  package var deleting: [RecordID]
   /// How existing records are treated.
-  public var savePolicy: SavePolicy
+  package var savePolicy: SavePolicy
   /// Whether a failure in an ``ZoneCapabilities/atomic`` zone rejects every item of that zone.
-  public var isAtomic: Bool
+  package var isAtomic: Bool
   /// Opaque client data the server keeps per zone and echoes in zone-change fetches.
-  public var clientChangeToken: Data?
+  package var clientChangeToken: Data?
   /// Per-record save policies that override ``savePolicy`` (the Web Services give each operation its own).
   var savePolicies: [RecordID: SavePolicy] = [:]
   /// Records saved whole: keys the server has that the record lacks are removed (the Web Services' `replace`).
@@ -29,7 +29,7 @@ public struct ModifyRecordsRequest: Sendable, Hashable {
   ///   - savePolicy: `.ifServerRecordUnchanged` unless given, as in CloudKit.
   ///   - isAtomic: `true` unless given, as in CloudKit.
   ///   - clientChangeToken: Opaque data to keep with each zone touched.
-  public init(
+  package init(
     scope: DatabaseScope = .private,
     saving: [Record] = [],
     deleting: [RecordID] = [],
@@ -50,23 +50,23 @@ public struct ModifyRecordsRequest: Sendable, Hashable {
 }
 
 /// What the server did with each item of a ``ModifyRecordsRequest``.
-public struct ModifyRecordsReply: Sendable, Hashable {
+package struct ModifyRecordsReply: Sendable, Hashable {
   /// Every saved record as the server now holds it: all its keys, new change tag and modification date.
   ///
   /// CloudKit's response echoes the fields the client sent; the simulator returns the whole server record, so a client
   /// also learns keys another device wrote under a tagless save policy.
-  public var saved: [Record]
+  package var saved: [Record]
   /// The IDs deleted, including records removed by a `deleteSelf` cascade.
-  public var deleted: [RecordID]
+  package var deleted: [RecordID]
   /// Each failed item's own error. Empty when everything succeeded.
-  public var failures: [RecordID: ServerError]
+  package var failures: [RecordID: ServerError]
 
   /// Creates a reply.
   /// - Parameters:
   ///   - saved: Saved records.
   ///   - deleted: Deleted IDs.
   ///   - failures: Per-item errors.
-  public init(saved: [Record] = [], deleted: [RecordID] = [], failures: [RecordID: ServerError] = [:]) {
+  package init(saved: [Record] = [], deleted: [RecordID] = [], failures: [RecordID: ServerError] = [:]) {
     self.saved = saved
     self.deleted = deleted
     self.failures = failures

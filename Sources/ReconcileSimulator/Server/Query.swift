@@ -1,4 +1,4 @@
-public import Reconcile
+package import Reconcile
 
 /// A condition on one record type's fields, as the `NSPredicate` subset CloudKit accepts (no OR).
 ///
@@ -6,7 +6,7 @@ public import Reconcile
 /// on every type. A record without the field matches no comparison, and `notEquals` only when it has the field.
 /// Encrypted fields cannot be queried: CloudKit cannot index them, so a predicate or sort on one is
 /// ``ServerError/invalidArguments(reason:)``.
-public indirect enum QueryPredicate: Sendable, Hashable, CustomStringConvertible {
+package indirect enum QueryPredicate: Sendable, Hashable, CustomStringConvertible {
   /// Every record of the type (`TRUEPREDICATE`).
   case all
   /// `key == value`.
@@ -31,7 +31,7 @@ public indirect enum QueryPredicate: Sendable, Hashable, CustomStringConvertible
   case not(QueryPredicate)
 
   /// The predicate in `NSPredicate`-like text.
-  public var description: String {
+  package var description: String {
     switch self {
     case .all: "TRUEPREDICATE"
     case .equals(let key, let value): "\(key) == \(value)"
@@ -61,66 +61,66 @@ public indirect enum QueryPredicate: Sendable, Hashable, CustomStringConvertible
 }
 
 /// One sort key of a query.
-public struct QuerySort: Sendable, Hashable, CustomStringConvertible {
+package struct QuerySort: Sendable, Hashable, CustomStringConvertible {
   /// The field to sort by.
-  public var key: String
+  package var key: String
   /// Ascending (`true`) or descending.
-  public var ascending: Bool
+  package var ascending: Bool
 
   /// Creates a sort key.
   /// - Parameters:
   ///   - key: The field.
   ///   - ascending: `true` unless given.
-  public init(_ key: String, ascending: Bool = true) {
+  package init(_ key: String, ascending: Bool = true) {
     self.key = key
     self.ascending = ascending
   }
 
   /// `key ASC` or `key DESC`.
-  public var description: String { "\(key) \(ascending ? "ASC" : "DESC")" }
+  package var description: String { "\(key) \(ascending ? "ASC" : "DESC")" }
 }
 
 /// A query over one record type, as `CKQuery`.
-public struct Query: Sendable, Hashable, CustomStringConvertible {
+package struct Query: Sendable, Hashable, CustomStringConvertible {
   /// The record type.
-  public var recordType: String
+  package var recordType: String
   /// The condition.
-  public var predicate: QueryPredicate
+  package var predicate: QueryPredicate
   /// Sort keys, most significant first. Records equal on every key come in record-name order, so results are stable.
-  public var sortedBy: [QuerySort]
+  package var sortedBy: [QuerySort]
 
   /// Creates a query.
   /// - Parameters:
   ///   - recordType: The record type.
   ///   - predicate: The condition; every record unless given.
   ///   - sortedBy: Sort keys.
-  public init(recordType: String, predicate: QueryPredicate = .all, sortedBy: [QuerySort] = []) {
+  package init(recordType: String, predicate: QueryPredicate = .all, sortedBy: [QuerySort] = []) {
     self.recordType = recordType
     self.predicate = predicate
     self.sortedBy = sortedBy
   }
 
   /// `Type WHERE predicate SORT keys`.
-  public var description: String {
+  package var description: String {
     let sort = sortedBy.isEmpty ? "" : " SORT " + sortedBy.map(\.description).joined(separator: ", ")
     return "\(recordType) WHERE \(predicate)\(sort)"
   }
 }
 
 /// Runs a ``Query`` in one zone, as `CKQueryOperation`.
-public struct QueryRequest: Sendable, Hashable {
+package struct QueryRequest: Sendable, Hashable {
   /// The database.
-  public var scope: DatabaseScope
+  package var scope: DatabaseScope
   /// The zone; the default zone unless given.
-  public var zoneID: ZoneID
+  package var zoneID: ZoneID
   /// The query.
-  public var query: Query
+  package var query: Query
   /// The most records in one reply; `nil` for the server's page size (200, as Web Services).
-  public var resultsLimit: Int?
+  package var resultsLimit: Int?
   /// The keys to include: `nil` for all, `[]` for system fields only.
-  public var desiredKeys: [String]?
+  package var desiredKeys: [String]?
   /// Where an earlier reply stopped; `nil` to start.
-  public var cursor: QueryCursor?
+  package var cursor: QueryCursor?
 
   /// Creates a request.
   /// - Parameters:
@@ -130,7 +130,7 @@ public struct QueryRequest: Sendable, Hashable {
   ///   - resultsLimit: A page size.
   ///   - desiredKeys: The keys to include.
   ///   - cursor: Where to continue.
-  public init(
+  package init(
     scope: DatabaseScope = .private,
     zoneID: ZoneID = .default,
     query: Query,
@@ -148,17 +148,17 @@ public struct QueryRequest: Sendable, Hashable {
 }
 
 /// One page of query results.
-public struct QueryReply: Sendable, Hashable {
+package struct QueryReply: Sendable, Hashable {
   /// The matching records of this page, in sort order.
-  public var records: [Record]
+  package var records: [Record]
   /// Where to continue; `nil` when this was the last page.
-  public var cursor: QueryCursor?
+  package var cursor: QueryCursor?
 
   /// Creates a page.
   /// - Parameters:
   ///   - records: The records.
   ///   - cursor: The continuation, if any.
-  public init(records: [Record], cursor: QueryCursor?) {
+  package init(records: [Record], cursor: QueryCursor?) {
     self.records = records
     self.cursor = cursor
   }

@@ -2,7 +2,7 @@
 ///
 /// In every policy the server merges per key: keys the client does not send keep their server values, and a key goes
 /// away only when the client sends it removed.
-public enum SavePolicy: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+package enum SavePolicy: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
   /// Compare change tags; a stale tag fails with ``ServerError/serverRecordChanged(client:ancestor:server:)``. Sends the
   /// changed keys. CloudKit's default.
   case ifServerRecordUnchanged
@@ -12,5 +12,5 @@ public enum SavePolicy: String, Sendable, Hashable, CaseIterable, Codable, Custo
   case allKeys
 
   /// The policy's name.
-  public var description: String { rawValue }
+  package var description: String { rawValue }
 }

@@ -35,7 +35,7 @@ extension SimulatedServer {
   }
 
   /// A per-device request budget over virtual time: how throttling really arrives, as
-  /// ``ServerError/serviceUnavailable(retryAfter:)``.
+  /// `serviceUnavailable` with a retry delay.
   ///
   /// Each device holds up to `burst` requests and earns `refillPerSecond` more each second. A request with no budget left
   /// is refused with a retry-after of the time until one request is earned, multiplied by one plus the device's strikes.
@@ -84,8 +84,8 @@ extension SimulatedServer {
     public var schemaMode: SchemaMode
     /// How many earlier versions of each record the server keeps to hand back as the ancestor of a conflict.
     public var ancestorDepth: Int
-    /// Whether to keep a log of every save, deletion and zone change in ``SimulatedServer/events``, for invariant
-    /// checks. Costs memory in long runs.
+    /// Whether to keep a log of every save, deletion and zone change, which the oracles and the trace read. Costs
+    /// memory in long runs.
     public var recordsEvents: Bool
 
     /// Creates a configuration.

@@ -1,10 +1,10 @@
-public import Reconcile
+package import Reconcile
 
 extension ServerError {
   /// The error as a device's CloudKit reports it, as the simulated sync engine hands it to a
   /// `SyncEngineDelegate`: the code, the retry delay, the three records of a `serverRecordChanged` as a
   /// `Conflict`, and each item of a `partialFailure`.
-  public var cloudKitError: CloudKitError {
+  package var cloudKitError: CloudKitError {
     var conflict: Conflict?
     var partial: [String: CloudKitError] = [:]
     switch self {

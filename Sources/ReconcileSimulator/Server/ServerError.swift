@@ -1,12 +1,12 @@
-public import Foundation
-public import Reconcile
+package import Foundation
+package import Reconcile
 
 /// Every error the simulated server returns: CloudKit's `CKError` codes, with the payloads a client needs to react.
 ///
 /// The numeric ``code`` of each case is CloudKit's (`CKError.Code`), so logs read the same as on a device. Transient errors
 /// carry the wait the server asks for in ``retryAfter``; per-item errors arrive inside ``ModifyRecordsReply/failures``
 /// (and ``FetchRecordsReply/failures``) the way CloudKit nests them in `partialFailure`.
-public indirect enum ServerError: Error, Sendable, Hashable, CustomStringConvertible {
+package indirect enum ServerError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The server failed in a way the client cannot fix (1).
   case internalError(String)
   /// Some items of a batch failed; the map holds each failed record's own error (2).
@@ -62,7 +62,7 @@ public indirect enum ServerError: Error, Sendable, Hashable, CustomStringConvert
   case accountTemporarilyUnavailable(retryAfter: TimeInterval)
 
   /// CloudKit's numeric code for this error (`CKError.Code.rawValue`).
-  public var code: Int {
+  package var code: Int {
     switch self {
     case .internalError: 1
     case .partialFailure: 2
@@ -93,10 +93,10 @@ public indirect enum ServerError: Error, Sendable, Hashable, CustomStringConvert
   }
 
   /// CloudKit's name for the code, such as `serverRecordChanged`.
-  public var name: String { CloudKitError.Code(rawValue: code).name }
+  package var name: String { CloudKitError.Code(rawValue: code).name }
 
   /// The wait, in seconds, the server asks for before a retry (`CKErrorRetryAfterKey`); `nil` when it gives none.
-  public var retryAfter: TimeInterval? {
+  package var retryAfter: TimeInterval? {
     switch self {
     case .networkFailure(let wait): wait
     case .serviceUnavailable(let wait), .requestRateLimited(let wait), .zoneBusy(let wait),
@@ -108,7 +108,7 @@ public indirect enum ServerError: Error, Sendable, Hashable, CustomStringConvert
 
   /// Whether retrying the same request later can succeed: network trouble, throttling, a busy zone, an account that is
   /// briefly unavailable.
-  public var isTransient: Bool {
+  package var isTransient: Bool {
     switch self {
     case .networkUnavailable, .networkFailure, .serviceUnavailable, .requestRateLimited, .zoneBusy,
       .accountTemporarilyUnavailable:
@@ -118,7 +118,7 @@ public indirect enum ServerError: Error, Sendable, Hashable, CustomStringConvert
   }
 
   /// A sentence with the code, its name and what went wrong; record values are never printed.
-  public var description: String {
+  package var description: String {
     "\(name) (\(code))" + detail
   }
 
@@ -155,5 +155,5 @@ public indirect enum ServerError: Error, Sendable, Hashable, CustomStringConvert
 // `localizedDescription` says what `description` says, as for the core's errors.
 extension ServerError: LocalizedError {
   /// The same sentence as `description`.
-  public var errorDescription: String? { description }
+  package var errorDescription: String? { description }
 }

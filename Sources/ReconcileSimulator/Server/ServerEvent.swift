@@ -1,11 +1,11 @@
-public import Foundation
-public import Reconcile
+package import Foundation
+package import Reconcile
 
 /// One change the server made, kept in ``SimulatedServer/events`` when
 /// ``SimulatedServer/Configuration/recordsEvents`` is on.
-public struct ServerEvent: Sendable, Hashable, CustomStringConvertible {
+package struct ServerEvent: Sendable, Hashable, CustomStringConvertible {
   /// What changed.
-  public enum Kind: Sendable, Hashable {
+  package enum Kind: Sendable, Hashable {
     /// A record was created or modified; the record as stored.
     case saved(Record)
     /// A record was deleted (directly or by a `deleteSelf` cascade).
@@ -18,15 +18,15 @@ public struct ServerEvent: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The event's position in the server's history, from 1.
-  public var sequence: Int
+  package var sequence: Int
   /// The virtual time.
-  public var time: Date
+  package var time: Date
   /// Who caused it; `nil` for the simulator's own interventions (faults, admin calls).
-  public var client: ClientIdentity?
+  package var client: ClientIdentity?
   /// The owner of the database it happened in (the user record name), or `nil` for the public database.
-  public var owner: String?
+  package var owner: String?
   /// What changed.
-  public var kind: Kind
+  package var kind: Kind
 
   /// An event, for the simulator's own bookkeeping and tests.
   package init(sequence: Int, time: Date, client: ClientIdentity?, owner: String?, kind: Kind) {
@@ -38,7 +38,7 @@ public struct ServerEvent: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// `#sequence device: change`.
-  public var description: String {
+  package var description: String {
     let who = client?.deviceName ?? "server"
     switch kind {
     case .saved(let record):

@@ -1,5 +1,5 @@
 /// Any request a client sends, so a simulated network can carry, lose, delay or duplicate it without knowing its kind.
-public enum ServerRequest: Sendable, Hashable, CustomStringConvertible {
+package enum ServerRequest: Sendable, Hashable, CustomStringConvertible {
   /// Save and delete records.
   case modifyRecords(ModifyRecordsRequest)
   /// Create and delete zones.
@@ -14,7 +14,7 @@ public enum ServerRequest: Sendable, Hashable, CustomStringConvertible {
   case query(QueryRequest)
 
   /// The database addressed.
-  public var scope: DatabaseScope {
+  package var scope: DatabaseScope {
     switch self {
     case .modifyRecords(let r): r.scope
     case .modifyZones(let r): r.scope
@@ -34,7 +34,7 @@ public enum ServerRequest: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// A short summary: the operation and its size.
-  public var description: String {
+  package var description: String {
     switch self {
     case .modifyRecords(let r): "modifyRecords(save \(r.saving.count), delete \(r.deleting.count), \(r.savePolicy))"
     case .modifyZones(let r): "modifyZones(save \(r.saving.count), delete \(r.deleting.count))"
@@ -47,7 +47,7 @@ public enum ServerRequest: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The successful answer to a ``ServerRequest``, of the matching kind.
-public enum ServerReply: Sendable, Hashable {
+package enum ServerReply: Sendable, Hashable {
   /// Answers ``ServerRequest/modifyRecords(_:)``.
   case modifyRecords(ModifyRecordsReply)
   /// Answers ``ServerRequest/modifyZones(_:)``.

@@ -1,10 +1,10 @@
 /// What a participant of a shared zone may do.
-public enum SharePermission: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+package enum SharePermission: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
   /// Read the zone's records.
   case readOnly
   /// Read, save and delete the zone's records.
   case readWrite
 
   /// `readOnly` or `readWrite`.
-  public var description: String { rawValue }
+  package var description: String { rawValue }
 }

@@ -11,7 +11,7 @@ extension SimulatedServer {
   ///   - error: The error to return, such as `.zoneBusy(retryAfter: 5)` or `.networkFailure(retryAfter: nil)`.
   ///   - count: How many requests; 1 unless given.
   ///   - device: Only requests from this device; any device unless given.
-  public mutating func injectFailure(_ error: ServerError, count: Int = 1, device: String? = nil) {
+  package mutating func injectFailure(_ error: ServerError, count: Int = 1, device: String? = nil) {
     guard count > 0 else { return }
     injected.append(InjectedFailure(error: error, remaining: count, device: device))
   }
@@ -26,7 +26,7 @@ extension SimulatedServer {
     injectedItemFailures[device, default: []].append(error)
   }
 
-  /// Refuses every request with ``ServerError/serviceUnavailable(retryAfter:)`` until `seconds` of virtual time pass,
+  /// Refuses every request with `serviceUnavailable` (HTTP 503) until `seconds` of virtual time pass,
   /// as when CloudKit throttles a whole container.
   /// - Parameter seconds: How long.
   public mutating func throttle(for seconds: TimeInterval) {
@@ -42,7 +42,7 @@ extension SimulatedServer {
     budgets.removeAll()
   }
 
-  /// Marks a user's storage as full (saves fail with ``ServerError/quotaExceeded``) or not.
+  /// Marks a user's storage as full (saves fail with `quotaExceeded`) or not.
   /// - Parameters:
   ///   - user: The user's record name.
   ///   - exceeded: Whether the quota is exceeded.
@@ -51,7 +51,7 @@ extension SimulatedServer {
   }
 
   /// Makes every change token of a zone expire, as when the server compacts its history: the next fetch from an old
-  /// token fails with ``ServerError/changeTokenExpired``; a fetch from `nil` still returns every record (deletions
+  /// token fails with `changeTokenExpired`; a fetch from `nil` still returns every record (deletions
   /// before now are forgotten).
   /// - Parameters:
   ///   - zoneID: The zone, as its owner names it.
@@ -69,7 +69,7 @@ extension SimulatedServer {
   }
 
   /// Makes every database change token of a user's private database expire: the next database fetch from an old
-  /// token fails with ``ServerError/changeTokenExpired``; a fetch from `nil` lists every zone that exists.
+  /// token fails with `changeTokenExpired`; a fetch from `nil` lists every zone that exists.
   /// - Parameter owner: The user's record name.
   public mutating func expireDatabaseChangeTokens(ownedBy owner: String) {
     withDatabase(.privateDatabase(owner: owner)) { database in
@@ -88,7 +88,7 @@ extension SimulatedServer {
   }
 
   /// Deletes a zone as the user does in Settings ("purge"): devices see it as purged, and saves into it fail with
-  /// ``ServerError/userDeletedZone(_:)`` until a client re-creates it.
+  /// `userDeletedZone` until a client re-creates it.
   /// - Parameters:
   ///   - zoneID: The zone.
   ///   - owner: The owner's user record name.
@@ -122,7 +122,7 @@ extension SimulatedServer {
   ///   - participant: The user it is shared with.
   ///   - permission: What the participant may do; `nil` removes the participant, whose shared database then reports
   ///     the zone as deleted.
-  public mutating func share(
+  package mutating func share(
     _ zoneID: ZoneID,
     ownedBy owner: String,
     with participant: String,
@@ -192,7 +192,7 @@ extension SimulatedServer {
   ///   - zoneID: The zone.
   ///   - owner: The owner's user record name.
   /// - Returns: The current token, or `nil` when the zone does not exist.
-  public func currentChangeToken(for zoneID: ZoneID, ownedBy owner: String) -> ZoneChangeToken? {
+  package func currentChangeToken(for zoneID: ZoneID, ownedBy owner: String) -> ZoneChangeToken? {
     privateDatabases[owner]?.zones[Self.storedZone(zoneID)]?.token
   }
 
@@ -212,7 +212,7 @@ extension SimulatedServer {
   /// The zones of a user's private database, sorted.
   /// - Parameter owner: The user's record name.
   /// - Returns: The zones.
-  public func zones(ownedBy owner: String) -> [RecordZone] {
+  package func zones(ownedBy owner: String) -> [RecordZone] {
     (privateDatabases[owner]?.zones.values.map(\.zone) ?? []).sorted { $0.zoneID < $1.zoneID }
   }
 

@@ -13,12 +13,17 @@ import Reconcile
 /// var server = SimulatedServer()
 /// let phone = ClientIdentity(userRecordName: "_alice", deviceName: "phone")
 /// let notes = try ZoneID(zoneName: "Notes")
-/// _ = try server.modifyZones(ModifyZonesRequest(saving: [RecordZone(zoneID: notes)]), as: phone)
+/// _ = server.respond(to: .modifyZones(.init(operations: [.create(notes)])), database: .private, from: phone)
 /// var note = Record(recordType: "Note", recordID: try RecordID(recordName: "n1", zoneID: notes))
 /// note["title"] = "Hello"
-/// let reply = try server.modifyRecords(ModifyRecordsRequest(saving: [note]), as: phone)
-/// // reply.saved[0].recordChangeTag is the server's new tag
+/// let reply = server.respond(
+///   to: .modifyRecords(.init(zoneID: notes, operations: [.create(note)])), database: .private, from: phone)
+/// // reply is .records(page), and page.records[0].recordChangeTag is the server's new tag
 /// ```
+///
+/// Outside Reconcile's own clients, the server speaks CloudKit's two public dialects only: CloudKit Web Services
+/// bodies (``respond(to:database:from:)``, ``respond(toBody:endpoint:database:from:)``) and, through a
+/// ``ClientUnderTest`` built from your delegate, CKSyncEngine's events. Its internal request dialect is not public.
 ///
 /// The server is a value: copy it to fork a world, compare copies in tests. Time moves only through
 /// ``advanceClock(by:)`` and ``advanceClock(to:)``.
@@ -28,7 +33,7 @@ public struct SimulatedServer: Sendable {
   /// The server's virtual clock: modification dates and throttling read it.
   public private(set) var clock: VirtualClock
   /// Every change the server made, oldest first, when ``Configuration/recordsEvents`` is on.
-  public private(set) var events: [ServerEvent] = []
+  package private(set) var events: [ServerEvent] = []
 
   var publicDatabase = DatabaseStore()
   var privateDatabases: [String: DatabaseStore] = [:]
@@ -81,8 +86,9 @@ public struct SimulatedServer: Sendable {
   ///   - request: The request.
   ///   - client: Who sends it.
   /// - Returns: The reply, or the error for the whole request. Per-item errors are inside the reply.
-  public mutating func handle(_ request: ServerRequest, from client: ClientIdentity) -> Result<ServerReply, ServerError>
-  {
+  package mutating func handle(_ request: ServerRequest, from client: ClientIdentity) -> Result<
+    ServerReply, ServerError
+  > {
     if let refusal = admit(request, from: client) { return .failure(refusal) }
     let result: Result<ServerReply, ServerError>
     do {
@@ -127,7 +133,7 @@ public struct SimulatedServer: Sendable {
   /// - Returns: Saved records, deleted IDs and per-item failures.
   /// - Throws: ``ServerError`` for the whole request: `notAuthenticated`, `limitExceeded`, `invalidArguments`,
   ///   throttling.
-  public mutating func modifyRecords(_ request: ModifyRecordsRequest, as client: ClientIdentity) throws(ServerError)
+  package mutating func modifyRecords(_ request: ModifyRecordsRequest, as client: ClientIdentity) throws(ServerError)
     -> ModifyRecordsReply
   {
     guard case .modifyRecords(let reply) = try handle(.modifyRecords(request), from: client).get() else {
@@ -142,7 +148,7 @@ public struct SimulatedServer: Sendable {
   ///   - client: Who sends it.
   /// - Returns: The zones saved and deleted.
   /// - Throws: ``ServerError/badDatabase(reason:)`` outside the private database; `notAuthenticated`; throttling.
-  public mutating func modifyZones(_ request: ModifyZonesRequest, as client: ClientIdentity) throws(ServerError)
+  package mutating func modifyZones(_ request: ModifyZonesRequest, as client: ClientIdentity) throws(ServerError)
     -> ModifyZonesReply
   {
     guard case .modifyZones(let reply) = try handle(.modifyZones(request), from: client).get() else {
@@ -163,7 +169,7 @@ public struct SimulatedServer: Sendable {
   /// - Throws: ``ServerError/changeTokenExpired`` for a token from a compacted history or an earlier incarnation of
   ///   the zone; `zoneNotFound`; `badDatabase` on the public database; `invalidArguments` for a zone without the
   ///   ``ZoneCapabilities/fetchChanges`` capability.
-  public mutating func fetchZoneChanges(_ request: ZoneChangesRequest, as client: ClientIdentity) throws(ServerError)
+  package mutating func fetchZoneChanges(_ request: ZoneChangesRequest, as client: ClientIdentity) throws(ServerError)
     -> ZoneChanges
   {
     guard case .zoneChanges(let reply) = try handle(.fetchZoneChanges(request), from: client).get() else {
@@ -178,7 +184,7 @@ public struct SimulatedServer: Sendable {
   ///   - client: Who sends it.
   /// - Returns: Changed, deleted and purged zones with the next token.
   /// - Throws: `badDatabase` on the public database; `notAuthenticated`; throttling.
-  public mutating func fetchDatabaseChanges(_ request: DatabaseChangesRequest, as client: ClientIdentity)
+  package mutating func fetchDatabaseChanges(_ request: DatabaseChangesRequest, as client: ClientIdentity)
     throws(ServerError) -> DatabaseChanges
   {
     guard case .databaseChanges(let reply) = try handle(.fetchDatabaseChanges(request), from: client).get() else {
@@ -193,7 +199,7 @@ public struct SimulatedServer: Sendable {
   ///   - client: Who sends it.
   /// - Returns: The records found and a per-ID error for the rest.
   /// - Throws: `notAuthenticated`; throttling.
-  public mutating func fetchRecords(_ request: FetchRecordsRequest, as client: ClientIdentity) throws(ServerError)
+  package mutating func fetchRecords(_ request: FetchRecordsRequest, as client: ClientIdentity) throws(ServerError)
     -> FetchRecordsReply
   {
     guard case .fetchRecords(let reply) = try handle(.fetchRecords(request), from: client).get() else {
@@ -209,7 +215,7 @@ public struct SimulatedServer: Sendable {
   /// - Returns: One page of results and a cursor when more remain.
   /// - Throws: `invalidArguments` for a predicate or sort on an encrypted field or a cursor of another query;
   ///   `zoneNotFound`; `notAuthenticated` (private and shared); throttling.
-  public mutating func query(_ request: QueryRequest, as client: ClientIdentity) throws(ServerError) -> QueryReply {
+  package mutating func query(_ request: QueryRequest, as client: ClientIdentity) throws(ServerError) -> QueryReply {
     guard case .query(let reply) = try handle(.query(request), from: client).get() else {
       throw .internalError("reply of the wrong kind")
     }

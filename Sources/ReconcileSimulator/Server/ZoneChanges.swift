@@ -1,18 +1,18 @@
-public import Foundation
-public import Reconcile
+package import Foundation
+package import Reconcile
 
 /// Asks for what changed in one zone since a token, as `CKFetchRecordZoneChangesOperation`.
-public struct ZoneChangesRequest: Sendable, Hashable {
+package struct ZoneChangesRequest: Sendable, Hashable {
   /// The database: `.private` or `.shared` (the public database has no change feeds).
-  public var scope: DatabaseScope
+  package var scope: DatabaseScope
   /// The zone.
-  public var zoneID: ZoneID
+  package var zoneID: ZoneID
   /// The token from the last fetch; `nil` fetches the whole history.
-  public var since: ZoneChangeToken?
+  package var since: ZoneChangeToken?
   /// The most changes (saved records plus deletions) in one reply; `nil` for the server's own page size.
-  public var resultsLimit: Int?
+  package var resultsLimit: Int?
   /// The keys to include in each record: `nil` for all, `[]` for system fields only.
-  public var desiredKeys: [String]?
+  package var desiredKeys: [String]?
 
   /// Creates a request.
   /// - Parameters:
@@ -21,7 +21,7 @@ public struct ZoneChangesRequest: Sendable, Hashable {
   ///   - since: The last token, or `nil` for everything.
   ///   - resultsLimit: A page size, or `nil`.
   ///   - desiredKeys: The keys to include, or `nil` for all.
-  public init(
+  package init(
     scope: DatabaseScope = .private,
     zoneID: ZoneID,
     since: ZoneChangeToken? = nil,
@@ -37,17 +37,17 @@ public struct ZoneChangesRequest: Sendable, Hashable {
 }
 
 /// One page of a zone's change feed.
-public struct ZoneChanges: Sendable, Hashable {
+package struct ZoneChanges: Sendable, Hashable {
   /// Records changed since the token, each once, in its latest state, in the order of their latest change.
-  public var changed: [Record]
+  package var changed: [Record]
   /// Records deleted since the token.
-  public var deleted: [DeletedRecord]
+  package var deleted: [DeletedRecord]
   /// The token to keep once these changes are applied.
-  public var token: ZoneChangeToken
+  package var token: ZoneChangeToken
   /// Whether more changes remain: fetch again from ``token``.
-  public var moreComing: Bool
+  package var moreComing: Bool
   /// The last ``ModifyRecordsRequest/clientChangeToken`` saved into the zone.
-  public var clientChangeToken: Data?
+  package var clientChangeToken: Data?
 
   /// Creates a page.
   /// - Parameters:
@@ -56,7 +56,7 @@ public struct ZoneChanges: Sendable, Hashable {
   ///   - token: The new token.
   ///   - moreComing: Whether more remain.
   ///   - clientChangeToken: The echoed client token.
-  public init(
+  package init(
     changed: [Record],
     deleted: [DeletedRecord],
     token: ZoneChangeToken,

@@ -79,7 +79,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
     clockOffset = setup.clockOffset
   }
 
-  /// What the app was handed before local data went: its hook before deletion (``SyncClient/localDataDeletions``).
+  /// What the app was handed before local data went: its hook before deletion.
   public var localDataDeletions: [LocalDataDeletion] {
     replica.discarded
   }
@@ -170,14 +170,14 @@ extension DeviceError {
 }
 
 /// The built-in CKSyncEngine-style client.
-public typealias ExampleSyncEngine = SimulatedSyncEngine<ExampleSyncDelegate>
+package typealias ExampleSyncEngine = SimulatedSyncEngine<ExampleSyncDelegate>
 
 extension ClientUnderTest {
-  /// A ``SimulatedSyncEngine`` with the ``ExampleSyncDelegate`` under Reconcile's rules (script name `sync-engine`):
+  /// A simulated CKSyncEngine with the ``ExampleSyncDelegate`` under Reconcile's rules (script name `sync-engine`):
   /// the run's resolver, delete policy and schema.
   public static let syncEngine = ClientUnderTest(name: "sync-engine") { setup in try ExampleSyncEngine(setup: setup) }
 
-  /// A ``SimulatedSyncEngine`` with the ``ExampleSyncDelegate`` under Apple's sample's rules (script name
+  /// A simulated CKSyncEngine with the ``ExampleSyncDelegate`` under Apple's sample's rules (script name
   /// `sync-engine-sample`): whole-record last-writer-wins on a device-written date, whatever the run's resolver.
   /// Its rule promises no more than server last-writer-wins, so its runs name `server-lww` and no other resolver.
   public static let syncEngineSample = ClientUnderTest(name: "sync-engine-sample", ownRule: "server-lww") { setup in

@@ -1,9 +1,9 @@
-public import Foundation
+package import Foundation
 import Reconcile
 
 extension SimulatedSyncEngine {
   /// The next request: nothing while halted, offline, waiting or with a request in flight.
-  public mutating func nextRequest(at now: Date) -> OutgoingRequest? {
+  package mutating func nextRequest(at now: Date) -> OutgoingRequest? {
     guard haltReason == nil, isOnline, session.inFlight == nil else { return nil }
     if session.pacing.isWaiting(at: now) { return nil }
     var guardCount = 0
@@ -89,10 +89,10 @@ extension SimulatedSyncEngine {
   }
 
   /// Whether request `id` is the one in flight.
-  public func isAwaitingAnswer(to id: Int) -> Bool { session.inFlight?.id == id }
+  package func isAwaitingAnswer(to id: Int) -> Bool { session.inFlight?.id == id }
 
   /// When a wait ends or the request in flight times out.
-  public var nextWakeTime: Date? {
+  package var nextWakeTime: Date? {
     guard haltReason == nil, isOnline else { return nil }
     if let flight = session.inFlight { return RequestPacing.deadline(sentAt: flight.sentAt, retry) }
     if let until = session.pacing.waitUntil,
@@ -104,7 +104,7 @@ extension SimulatedSyncEngine {
   }
 
   /// Times out the request in flight: it counts as a network failure, retried after a backoff.
-  public mutating func wake(at now: Date) {
+  package mutating func wake(at now: Date) {
     guard let flight = session.inFlight, RequestPacing.hasTimedOut(sentAt: flight.sentAt, at: now, retry) else {
       return
     }
@@ -114,7 +114,7 @@ extension SimulatedSyncEngine {
   /// Hands the engine the answer to request `id`; events go to the delegate, and a torn crash stops them after
   /// `writes` events.
   @discardableResult
-  public mutating func receive(
+  package mutating func receive(
     _ answer: Result<ServerReply, ServerError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
   ) -> Bool {
     guard let flight = session.inFlight, flight.id == id, haltReason == nil else { return false }

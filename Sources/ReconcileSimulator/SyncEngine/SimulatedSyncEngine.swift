@@ -1,5 +1,5 @@
-public import Foundation
-public import Reconcile
+package import Foundation
+package import Reconcile
 
 /// A simulated `CKSyncEngine` with your ``SimulatedSyncEngineDelegate`` inside: the engine's part — pending changes kept in a
 /// state the app persists through `SyncEngine.Event.stateUpdate(_:)` events, fetch and send scheduling, batches from the
@@ -22,17 +22,17 @@ public import Reconcile
 /// private database, of the account signed in), and the exact timing of CKSyncEngine's
 /// scheduler. A batch of `nil` while record changes are pending ends the send and keeps them: the engine tries again when
 /// the app adds a change, a fetch completes or the app asks to sync.
-public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncClient {
+package struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncClient {
   /// The app.
-  public internal(set) var delegate: Delegate
+  package internal(set) var delegate: Delegate
   /// The engine's state, as the delegate sees it.
-  public internal(set) var state: SyncEngine.State
+  package internal(set) var state: SyncEngine.State
   /// The engine's change tokens: they live in the state's serialization, which the app persists.
   var tokens: SimulatedEngineTokens { SimulatedEngineTokens(state.serialization) }
   /// What the simulation set up.
-  public let setup: ClientSetup
+  package let setup: ClientSetup
   /// Waits and retries.
-  public var retry = RetryPolicy()
+  package var retry = RetryPolicy()
 
   enum Phase: Sendable, Hashable {
     case idle, fetchingDatabase, fetchingZones, sending
@@ -80,14 +80,14 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   /// process, or a new engine, has new connections; a new session counts its requests from zero again).
   var launches = 0
   /// Whether the device has a network.
-  public internal(set) var isOnline = true
+  package internal(set) var isOnline = true
   /// Why the engine stopped (an error it cannot retry, or its delegate halted), or `nil`.
-  public internal(set) var haltReason: HaltReason?
+  package internal(set) var haltReason: HaltReason?
 
   /// Launches the app and its engine for the first time.
   /// - Parameter setup: What the simulation set up.
   /// - Throws: What the delegate's first launch throws.
-  public init(setup: ClientSetup) throws {
+  package init(setup: ClientSetup) throws {
     self.setup = setup
     delegate = try Delegate(setup: setup)
     state = SyncEngine.State(delegate.stateSerialization ?? SyncEngine.StateSerialization())
@@ -97,33 +97,33 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   /// - Parameters:
   ///   - delegate: The app's delegate, as its first launch made it.
   ///   - setup: What the simulation set up.
-  public init(delegate: Delegate, setup: ClientSetup) {
+  package init(delegate: Delegate, setup: ClientSetup) {
     self.setup = setup
     self.delegate = delegate
     state = SyncEngine.State(delegate.stateSerialization ?? SyncEngine.StateSerialization())
   }
 
   /// The device's name.
-  public var name: String { setup.name }
+  package var name: String { setup.name }
   /// Who the device is.
-  public var identity: ClientIdentity { ClientIdentity(userRecordName: setup.userRecordName, deviceName: setup.name) }
+  package var identity: ClientIdentity { ClientIdentity(userRecordName: setup.userRecordName, deviceName: setup.name) }
 
   // MARK: The user's operations
 
   /// The app creates a record.
-  public mutating func create(_ record: Record, at now: Date) throws {
+  package mutating func create(_ record: Record, at now: Date) throws {
     try delegate.create(record, at: now, syncEngine: &state)
     changesAdded([record.recordID])
   }
 
   /// The app edits a record.
-  public mutating func edit(_ id: RecordID, setting values: [String: FieldValue?], at now: Date) throws {
+  package mutating func edit(_ id: RecordID, setting values: [String: FieldValue?], at now: Date) throws {
     try delegate.edit(id, setting: values, at: now, syncEngine: &state)
     changesAdded([id])
   }
 
   /// The app deletes a record.
-  public mutating func delete(_ id: RecordID, at now: Date) throws {
+  package mutating func delete(_ id: RecordID, at now: Date) throws {
     try delegate.delete(id, at: now, syncEngine: &state)
     changesAdded([id])
   }
@@ -141,43 +141,43 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   // MARK: What the user sees
 
   /// The record the app shows.
-  public func record(_ id: RecordID) -> Record? { delegate.record(id) }
+  package func record(_ id: RecordID) -> Record? { delegate.record(id) }
   /// Every record the app shows.
-  public var records: [Record] { delegate.records }
+  package var records: [Record] { delegate.records }
   /// What the app was handed before local data went (its delegate's hook).
-  public var localDataDeletions: [LocalDataDeletion] { delegate.localDataDeletions }
+  package var localDataDeletions: [LocalDataDeletion] { delegate.localDataDeletions }
   /// The delegate's decisions since the last call.
-  public mutating func takeDecisions() -> [SyncDecision] { delegate.takeDecisions() }
+  package mutating func takeDecisions() -> [SyncDecision] { delegate.takeDecisions() }
 
   // MARK: State
 
   /// Pending record and zone changes.
-  public var pendingChangeCount: Int { state.pendingRecordZoneChanges.count + state.pendingDatabaseChanges.count }
+  package var pendingChangeCount: Int { state.pendingRecordZoneChanges.count + state.pendingDatabaseChanges.count }
   /// The zone token in the serialization the app persisted.
-  public var persistedZoneToken: ZoneChangeToken? {
+  package var persistedZoneToken: ZoneChangeToken? {
     SimulatedEngineTokens(delegate.stateSerialization).zones[setup.zoneID]
   }
   /// Nothing running, asked for or pending.
-  public var isIdle: Bool {
+  package var isIdle: Bool {
     session.phase == .idle && !session.fetchRequested && session.inFlight == nil && pendingChangeCount == 0
   }
 
   // MARK: Life
 
   /// Asks for a fetch, then a send of what is pending (reason `.explicit`), as `fetchChanges()` and `sendChanges()` do.
-  public mutating func requestSync() {
+  package mutating func requestSync() {
     session.fetchRequested = true
     session.explicitSendRequested = true
     session.nothingToSend = false
   }
   /// Nothing to do: the engine sends whenever changes are pending, as CKSyncEngine's automatic sync does.
-  public mutating func requestSend() {}
+  package mutating func requestSend() {}
   /// Loses the network and with it the request in flight. A send whose records were on their way ends as CKSyncEngine
   /// ends one: each item is reported failed with a network error (it may have landed), then `didSendChanges`; the
   /// engine fetches before it sends again. A fetch under way is not over: it resumes when the network returns, as
   /// CKSyncEngine retries its operation, so its events keep their order (a `willFetchChanges` never comes inside a
   /// fetch the delegate was not told had ended).
-  public mutating func goOffline() {
+  package mutating func goOffline() {
     isOnline = false
     guard let flight = session.inFlight else { return }
     session.inFlight = nil
@@ -188,14 +188,14 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
     _ = emit(.didSendChanges(session.sendContext))
   }
   /// The network is back: the engine fetches before it sends anything held while offline.
-  public mutating func goOnline() {
+  package mutating func goOnline() {
     if !isOnline { session.fetchRequested = true }
     isOnline = true
   }
 
   /// The app is killed and relaunched: the delegate keeps what it persisted, and the engine starts from the
   /// serialization the delegate persisted, then fetches and sends, as at launch.
-  public mutating func crash() {
+  package mutating func crash() {
     delegate.relaunch()
     state = SyncEngine.State(delegate.stateSerialization ?? SyncEngine.StateSerialization())
     launches += 1
@@ -206,7 +206,7 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   /// state serialization (the wait a retry-after asked for still holds: the app did not relaunch); the delegate hands it what the old one had pending
   /// (``SimulatedSyncEngineDelegate/resetSync(replacing:syncEngine:)``) and persists the new state. The new engine
   /// fetches everything, then sends.
-  public mutating func resetSync() {
+  package mutating func resetSync() {
     abandonInFlight()
     let old = state
     state = SyncEngine.State(SyncEngine.StateSerialization())
@@ -232,7 +232,7 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   ///
   /// Several changes while the app is not running (``SimulationStep/quit(device:)``) arrive as one, at launch, from
   /// the account the app last knew to the current one, as CKSyncEngine's documentation says.
-  public mutating func accountChanged(_ change: SyncEngine.AccountChange) {
+  package mutating func accountChanged(_ change: SyncEngine.AccountChange) {
     abandonInFlight()
     haltReason = nil
     state = SyncEngine.State(SyncEngine.StateSerialization())
@@ -244,12 +244,12 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   }
 
   /// What the delegate does with local data when the account changes.
-  public var accountChangeResponse: AccountChangeResponse { delegate.accountChangeResponse }
+  package var accountChangeResponse: AccountChangeResponse { delegate.accountChangeResponse }
 
   /// The delegate takes the user's answer; the app then replaces the engine by one started from no state, as for a
   /// forced resync (what was fetched while the question was open was set aside), which fetches everything again and
   /// sends what the answer left pending.
-  public mutating func answerAccountQuestion(keepingData: Bool) -> Bool {
+  package mutating func answerAccountQuestion(keepingData: Bool) -> Bool {
     guard delegate.answerAccountQuestion(keepingData: keepingData, syncEngine: &state) else { return false }
     haltReason = nil
     resetSync()
@@ -258,15 +258,15 @@ public struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncCl
   }
 
   /// Clears a halt and syncs.
-  public mutating func restart() {
+  package mutating func restart() {
     haltReason = nil
     requestSync()
   }
 
   /// Tells the delegate.
-  public mutating func jumpClock(by seconds: TimeInterval) { delegate.jumpClock(by: seconds) }
+  package mutating func jumpClock(by seconds: TimeInterval) { delegate.jumpClock(by: seconds) }
   /// Tells the delegate.
-  public mutating func upgrade(to schema: Schema?) { delegate.upgrade(to: schema) }
+  package mutating func upgrade(to schema: Schema?) { delegate.upgrade(to: schema) }
 
   private mutating func abandonInFlight() {
     guard session.inFlight != nil else { return }

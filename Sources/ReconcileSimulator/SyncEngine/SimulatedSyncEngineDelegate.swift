@@ -1,7 +1,7 @@
 public import Foundation
 public import Reconcile
 
-/// Your app around a ``SimulatedSyncEngine``: a `SyncEngineDelegate` — the part CKSyncEngine talks to,
+/// Your app around a simulated CKSyncEngine: a `SyncEngineDelegate` — the part CKSyncEngine talks to,
 /// which runs unchanged in the app behind `CloudKitSyncEngineAdapter` — plus the app's side the simulation needs: the
 /// user's operations, the records the app shows, and relaunching from what the app persisted.
 ///
@@ -67,7 +67,7 @@ public protocol SimulatedSyncEngineDelegate: SyncEngineDelegate {
   ///   - old: The replaced engine's state, pending changes included.
   ///   - syncEngine: The new engine's state.
   mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State)
-  /// Every hand-over of local data the app made before deleting it for good (``SyncClient/localDataDeletions``); the
+  /// Every hand-over of local data the app made before deleting it for good ; the
   /// default is empty.
   var localDataDeletions: [LocalDataDeletion] { get }
   /// What the app does with its local data when the account changes; the default deletes it, as Apple's sample does.

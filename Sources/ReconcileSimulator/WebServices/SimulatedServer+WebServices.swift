@@ -5,7 +5,7 @@ extension SimulatedServer {
   /// Answers a Web Services request body as CloudKit would: the response body and its HTTP status.
   ///
   /// The body is decoded with `WebServices.Request(json:endpoint:)`; a body that does not decode is a 400
-  /// `BAD_REQUEST` naming the problem. The request then goes through ``handle(_:from:)`` — the same decision table,
+  /// `BAD_REQUEST` naming the problem. The request then goes where every simulated device's requests go — the same decision table,
   /// throttling and injected faults as every other client — and the reply is encoded as CloudKit's JSON.
   ///
   /// ```swift

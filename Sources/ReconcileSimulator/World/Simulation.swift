@@ -1,7 +1,7 @@
 public import Foundation
 public import Reconcile
 
-/// A deterministic simulated world: one ``SimulatedServer``, several ``SimulatedDevice``s of one user, and a network
+/// A deterministic simulated world: one ``SimulatedServer``, several devices of one user, each running a ``ClientUnderTest``,, and a network
 /// between them that can lose, duplicate and delay messages — all on virtual time.
 ///
 /// A seeded run generates its steps as it goes (``init(seed:configuration:)``); a replay runs given steps
@@ -37,9 +37,9 @@ public struct Simulation: Sendable {
   public let invariants: Set<Invariant>
   /// The server.
   public package(set) var server: SimulatedServer
-  /// The devices' sync clients, in setup order: ``SimulatedDevice``s unless the setup names another
+  /// The devices' sync clients, in setup order: the reference client unless the setup names another
   /// ``ClientUnderTest``.
-  public internal(set) var clients: [any SyncClient]
+  package internal(set) var clients: [any SyncClient]
   /// The clients' names, in the same order (clients are made once, at setup): steps name devices, and looking a name
   /// up here needs no call into a client.
   private var clientNames: [String] = []
@@ -167,11 +167,11 @@ public struct Simulation: Sendable {
 
   /// The client of the device with this name.
   /// - Parameter name: A device name.
-  public func client(named name: String) -> (any SyncClient)? { index(of: name).map { clients[$0] } }
+  package func client(named name: String) -> (any SyncClient)? { index(of: name).map { clients[$0] } }
 
   /// The reference device with this name; `nil` when there is none or the run uses another client.
   /// - Parameter name: A device name.
-  public func device(named name: String) -> SimulatedDevice? { client(named: name) as? SimulatedDevice }
+  package func device(named name: String) -> SimulatedDevice? { client(named: name) as? SimulatedDevice }
 
   /// The index of the client named `name`.
   func index(of name: String) -> Int? { clientNames.firstIndex(of: name) }

@@ -32,7 +32,7 @@ public enum SimulationStep: Sendable, Hashable {
   /// `device` updates its app to the simulation's newer schema.
   case upgrade(device: String)
   /// The user on `device` resets sync: the client drops its tokens and sync state and fetches everything again,
-  /// keeping what it has not sent (``SyncClient/resetSync()``).
+  /// keeping what it has not sent.
   case resetSync(device: String)
   /// The user on `device` signs in to the iCloud account `user` (a user record name such as `_user`), or signs out
   /// (`nil`); signing in to another account while signed in switches. An OS setting: it happens offline alike.

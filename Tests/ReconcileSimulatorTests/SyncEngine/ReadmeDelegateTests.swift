@@ -29,7 +29,7 @@ struct ReadmeDelegateTests {
   @Test("it keeps every invariant under swarm faults, editWins, relaunched from what it saved after each crash")
   func readmeDelegateHoldsUnderSwarm() {
     let app = ClientUnderTest(name: "notes-app") {
-      try SimulatedSyncEngine<SimulatedReplicaApp<ReadmeNotesDelegate>>(setup: $0)
+      try SimulatedReplicaApp<ReadmeNotesDelegate>(setup: $0)
     }
     var configuration = SimulationConfiguration(
       steps: 60, resolver: .fieldMerge, deletePolicy: .editWins, faults: .swarm)

@@ -17,9 +17,7 @@ extension NotesSyncDelegate: ReplicaBackedDelegate {
 
 extension ClientUnderTest {
   /// The article's notes app in a simulated CKSyncEngine.
-  static let notes = ClientUnderTest(name: "notes") {
-    try SimulatedSyncEngine<SimulatedReplicaApp<NotesSyncDelegate>>(setup: $0)
-  }
+  static let notes = ClientUnderTest(name: "notes") { try SimulatedReplicaApp<NotesSyncDelegate>(setup: $0) }
 }
 // end snippet
 

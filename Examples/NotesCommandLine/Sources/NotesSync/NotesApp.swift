@@ -95,6 +95,6 @@ public struct NotesAppDelegate: ReplicaBackedDelegate {
 extension ClientUnderTest {
   /// The notes app over its own table, in a simulated CKSyncEngine.
   public static let notesApp = ClientUnderTest(name: "notes-app") {
-    try SimulatedSyncEngine<SimulatedReplicaApp<NotesAppDelegate>>(setup: $0)
+    try SimulatedReplicaApp<NotesAppDelegate>(setup: $0)
   }
 }

@@ -14,15 +14,13 @@ extension ResolverUnderTest {
 
 extension ClientUnderTest {
   /// The app's delegate in a simulated CKSyncEngine.
-  public static let miniNotes = ClientUnderTest(name: "mini-notes") { setup in
-    try SimulatedSyncEngine<MiniNotesDelegate>(setup: setup)
-  }
+  public static let miniNotes = ClientUnderTest(name: "mini-notes") { setup in try MiniNotesDelegate(setup: setup) }
 
   /// The same delegate with a bug an app could ship: it skips deletions in fetched changes.
   public static let forgetfulNotes = ClientUnderTest(name: "forgetful-notes") { setup in
     var delegate = try MiniNotesDelegate(setup: setup)
     delegate.skipsFetchedDeletions = true
-    return SimulatedSyncEngine(delegate: delegate, setup: setup)
+    return delegate
   }
 }
 
