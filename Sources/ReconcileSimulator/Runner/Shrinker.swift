@@ -1,3 +1,4 @@
+import Foundation
 /// Shrinks a failing run: drops devices, then chunks of steps (halving the chunk size down to single steps), then
 /// turns steps that only let time pass into waits, then shrinks step parameters (waits, delays, clock jumps,
 /// retry-afters halved; keys dropped from creates and edits), merges neighbouring waits, then clock skew — for as long
@@ -49,7 +50,7 @@ enum Shrinker {
           continue
         }
         var candidate = steps
-        candidate[index] = .advance(seconds: Int(Simulation.stepInterval))
+        candidate[index] = .advance(seconds: Simulation.stepInterval)
         if let result = breaks(setup, candidate) { (steps, best, changed) = (candidate, result, true) }
         index += 1
       }
@@ -92,6 +93,8 @@ enum Shrinker {
   /// Simpler versions of one step, most promising first: a number halved (and zeroed), or one key fewer.
   static func smaller(_ step: SimulationStep) -> [SimulationStep] {
     func halves(_ value: Int) -> [Int] { value == 0 ? [] : [0, value / 2].filter { abs($0) < abs(value) } }
+    // Times halve in whole seconds, as the runner draws them; a fraction of a second (typed in a session) stays.
+    func halves(_ value: TimeInterval) -> [TimeInterval] { Int(exactly: value).map { halves($0).map(Double.init) } ?? [] }
     switch step {
     case .advance(let seconds): return halves(seconds).map { .advance(seconds: $0) }
     case .clockJump(let device, let seconds):
@@ -101,13 +104,15 @@ enum Shrinker {
     case .fault(.transient(let device, let error, let retryAfter)):
       return halves(retryAfter).map { .fault(.transient(device: device, error: error, retryAfter: $0)) }
     case .fault(.throttle(let seconds)): return halves(seconds).map { .fault(.throttle(seconds: $0)) }
-    case .create(let device, let record, let values) where values.count > 1:
-      return values.keys.sorted().map { key in
-        .create(device: device, record: record, values: values.filter { $0.key != key })
+    case .create(let device, let record) where record.values.count > 1:
+      return record.values.keys.sorted().map { key in
+        var smaller = record
+        smaller[key] = nil
+        return .create(device: device, record: smaller)
       }
-    case .edit(let device, let record, let values) where values.count > 1:
+    case .edit(let device, let type, let record, let values, let encrypted) where values.count > 1:
       return values.keys.sorted().map { key in
-        .edit(device: device, record: record, values: values.filter { $0.key != key })
+        .edit(device: device, type: type, record: record, values: values.filter { $0.key != key }, encrypted: encrypted)
       }
     default: return []
     }

@@ -108,27 +108,22 @@ package enum ScriptCommand: Sendable, Hashable {
 
   /// Whether a replay script may hold the line: it sets the world up or is one of its steps.
   package var runsInReplay: Bool {
-    let note = SimulationScript.recordType
     switch self {
     case .addDevice(let setup):
       return setup.schema == nil && setup.user == Simulation.user
         && DurationSyntax.wholeSeconds(setup.clockOffset) != nil
     case .resolver(let setting): return setting.prefer == .server && setting.unionKeys.isEmpty && setting.merges.isEmpty
-    case .create(_, let records, let fields):
-      return records.allSatisfy { $0.recordType == note } && fields.allSatisfy { !$0.encrypted && $0.value != nil }
-    case .edit(_, let records, let fields):
-      return records.allSatisfy { $0.recordType == note } && !fields.contains { $0.encrypted || $0.change != .set }
-    case .delete(_, let records): return records.allSatisfy { $0.recordType == note }
+    case .edit(_, _, let fields): return !fields.contains { $0.change != .set }
     case .upgrade(_, let version): return version == nil
-    case .jumpClock(_, let seconds), .advance(let seconds): return DurationSyntax.wholeSeconds(seconds) != nil
     case .fault(let fault): return fault.simulationFaults != nil
     case .expect(let expectation): return expectation == .invariants
     case .deletePolicy, .schemas, .client, .invariants, .zoneDeletion, .accountChange, .sendAfterEdits, .stepsMaySkip,
       .defect, .limits,
       .sync,
-      .setOnline, .crash, .running, .resetSync, .account, .answerAccount, .quiesce:
+      .setOnline, .crash, .running, .resetSync, .account, .answerAccount, .quiesce, .create, .delete, .restart,
+      .jumpClock, .advance:
       return true
-    case .schema, .syncAll, .wait, .restart, .show, .help, .reset: return false
+    case .schema, .syncAll, .wait, .show, .help, .reset: return false
     }
   }
 }

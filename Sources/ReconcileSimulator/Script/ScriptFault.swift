@@ -1,10 +1,11 @@
 package import Foundation
+package import Reconcile
 
 /// `fault …`: what goes wrong next, as a script line says it. Faults name their kind first
 /// (`fault lose-response phone`); the older order (`fault phone lose-response`) still reads.
 ///
-/// Most are the simulator's faults (``simulationFaults``) and belong in a replay script; `disconnect-after-save`,
-/// `error` and `clear` are operations on the world (`WorldOperation`) that only the REPL and `run` carry out.
+/// Each is one or more of the simulator's faults (``simulationFaults``), the steps every way of driving a world
+/// lowers to.
 package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
   /// `fault disconnect-after-save NAME`: the device's next save reaches the server, then the device loses its
   /// network before the answer arrives.
@@ -31,7 +32,7 @@ package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
   /// `fault throttle 30s`: the whole container answers `serviceUnavailable` with a retry-after.
   case throttle(TimeInterval)
   /// `fault error NAME [N] [--device D] [--retry-after 5s]`: the server answers the next N requests with an error.
-  case error(ServerError, count: Int, device: String?)
+  case error(CloudKitError.Code, count: Int, device: String?, retryAfter: TimeInterval)
   /// `fault expire-tokens`: the server compacts its history; old change tokens expire.
   case expireTokens
   /// `fault expire-database-tokens`: the user's database change tokens expire.
@@ -54,7 +55,7 @@ package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
       .duplicate(let device), .delay(let device, _), .transient(let device, _, _), .itemTransient(let device, _, _),
       .corruptStorage(let device, _), .tornCrash(let device, _):
       device
-    case .error(_, _, let device): device
+    case .error(_, _, let device, _): device
     case .throttle, .expireTokens, .expireDatabaseTokens, .quotaFull, .deleteZone, .purgeZone, .resetEncryptedData,
       .clear:
       nil
@@ -86,7 +87,10 @@ package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
     case .deleteZone: return [.deleteZone]
     case .purgeZone: return [.purgeZone]
     case .resetEncryptedData: return [.resetEncryptedData]
-    case .disconnectAfterSave, .error, .clear: return nil
+    case .disconnectAfterSave(let device): return [.disconnectAfterSave(device: device)]
+    case .error(let code, let count, let device, let wait):
+      return [.serverError(code: code, count: count, device: device, retryAfter: wait)]
+    case .clear: return [.clear]
     }
   }
 
@@ -114,6 +118,10 @@ package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
       self = .corruptStorage(
         device: device, record: RecordPath(recordType: SimulationScript.recordType, recordName: record))
     case .tornCrash(let device, let after): self = .tornCrash(device: device, afterWrites: after)
+    case .serverError(let code, let count, let device, let wait):
+      self = .error(code, count: count, device: device, retryAfter: wait)
+    case .disconnectAfterSave(let device): self = .disconnectAfterSave(device: device)
+    case .clear: self = .clear
     }
   }
 
@@ -140,8 +148,9 @@ package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
     case .corruptStorage(let device, let record): return "fault corrupt \(device) \(record)"
     case .tornCrash(let device, let after): return "fault torn-crash \(device)" + (after == 1 ? "" : " after \(after)")
     case .disconnectAfterSave(let device): return "fault disconnect-after-save \(device)"
-    case .error(let error, let count, let device):
-      return "fault error \(error.name) \(count)" + (device.map { " --device \($0)" } ?? "")
+    case .error(let code, let count, let device, let wait):
+      return "fault error \(code.name) \(count)" + (device.map { " --device \($0)" } ?? "")
+        + (wait == ScriptParser.defaultRetryAfter ? "" : " --retry-after \(seconds(wait))")
     case .clear: return "fault clear"
     }
   }

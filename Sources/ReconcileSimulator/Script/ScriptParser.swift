@@ -76,7 +76,7 @@ package enum ScriptParser {
       runs: .replay, example: "phone answer-account keep"),
     Entry(
       syntax: "NAME restart", summary: "clear a device's halt",
-      runs: .session, example: "phone restart"),
+      runs: .replay, example: "phone restart"),
     Entry(
       syntax: "NAME upgrade VERSION", summary: "install a declared app version's schema",
       runs: .session, example: "phone upgrade 2.0"),
@@ -138,11 +138,11 @@ package enum ScriptParser {
       runs: .replay, example: "fault throttle 30s"),
     Entry(
       syntax: "fault disconnect-after-save NAME", summary: "the next save lands, then the device goes offline",
-      runs: .session, example: "fault disconnect-after-save phone"),
+      runs: .replay, example: "fault disconnect-after-save phone"),
     Entry(
       syntax: "fault error CODE [N] [--device D] [--retry-after 5s] | clear",
       summary: "answer requests with an error; end every fault",
-      runs: .session, example: "fault error zoneBusy 3 --device phone"),
+      runs: .replay, example: "fault error zoneBusy 3 --device phone"),
     Entry(
       syntax: "fault lose-request | duplicate | torn-crash NAME [after N]",
       summary: "lose or repeat a request; crash between two writes",
@@ -232,10 +232,7 @@ package enum ScriptParser {
   static let maximumRange = 100_000
 
   /// The server errors `fault error` can inject, by name.
-  static let errorNames = [
-    "serviceUnavailable", "requestRateLimited", "zoneBusy", "networkFailure", "networkUnavailable", "internalError",
-    "serverResponseLost", "notAuthenticated", "quotaExceeded", "badDatabase", "accountTemporarilyUnavailable",
-  ]
+  static let errorNames = SimulationFault.injectableErrors.map(\.name)
 
   /// Parses one line.
   /// - Parameters:
@@ -548,7 +545,7 @@ package enum ScriptParser {
       let name = try words.required("an error name")
       var count = 1
       var device: String?
-      var retryAfter: TimeInterval = 10
+      var retryAfter = defaultRetryAfter
       while let word = words.next() {
         switch word {
         case "--device": device = try words.required("a device name")
@@ -556,7 +553,7 @@ package enum ScriptParser {
         default: count = try integer(word, in: 1...1_000_000)
         }
       }
-      return .error(try serverError(name, retryAfter: retryAfter), count: count, device: device)
+      return .error(try serverError(name), count: count, device: device, retryAfter: retryAfter)
     case _ where deviceFaultKinds.contains(first):
       return try deviceFault(first, device: try words.required("a device name"), &words)
     default:
@@ -620,21 +617,15 @@ package enum ScriptParser {
     return limits
   }
 
-  package static func serverError(_ name: String, retryAfter: TimeInterval) throws(ScriptError) -> ServerError {
-    switch name {
-    case "serviceUnavailable": return .serviceUnavailable(retryAfter: retryAfter)
-    case "requestRateLimited": return .requestRateLimited(retryAfter: retryAfter)
-    case "zoneBusy": return .zoneBusy(retryAfter: retryAfter)
-    case "networkFailure": return .networkFailure(retryAfter: nil)
-    case "networkUnavailable": return .networkUnavailable
-    case "internalError": return .internalError("injected by the playground")
-    case "serverResponseLost": return .serverResponseLost
-    case "notAuthenticated": return .notAuthenticated
-    case "quotaExceeded": return .quotaExceeded
-    case "badDatabase": return .badDatabase(reason: "injected by the playground")
-    case "accountTemporarilyUnavailable": return .accountTemporarilyUnavailable(retryAfter: retryAfter)
-    default: throw .unknown("server error", name, choices: errorNames)
+  /// The wait `fault error` asks for when the line gives none.
+  package static let defaultRetryAfter: TimeInterval = 10
+
+  /// The injectable CloudKit error named `name`.
+  package static func serverError(_ name: String) throws(ScriptError) -> CloudKitError.Code {
+    guard let code = SimulationFault.injectableErrors.first(where: { $0.name == name }) else {
+      throw .unknown("server error", name, choices: errorNames)
     }
+    return code
   }
 
   private static func show(_ words: inout Words) throws(ScriptError) -> ScriptCommand {

@@ -116,22 +116,26 @@ public enum SimulationScript {
   /// - Returns: The line.
   package static func line(for step: SimulationStep) -> String {
     switch step {
-    case .create(let device, let record, let values):
-      return "\(device) create Note/\(record)" + values.keys.sorted().map { " \($0)=\(literal(values[$0]))" }.joined()
-    case .edit(let device, let record, let values):
-      return "\(device) edit Note/\(record)"
+    case .create(let device, let record):
+      return "\(device) create \(RecordText.path(record))"
+        + record.values.keys.sorted().map { " \($0)=\(literal(record.values[$0]))" }.joined()
+        + record.encryptedValuesByKey.keys.sorted().map { " encrypted:\($0)=\(RecordText.redacted)" }.joined()
+    case .edit(let device, let type, let record, let values, let encrypted):
+      return "\(device) edit \(type)/\(record.recordName)"
         + values.keys.sorted().map { key in
           if case .some(.some(let value)) = values[key] { return " \(key)=\(literal(value))" }
           return " -\(key)"
         }.joined()
-    case .delete(let device, let record): return "\(device) delete Note/\(record)"
+        + encrypted.keys.sorted().map { " encrypted:\($0)=\(RecordText.redacted)" }.joined()
+    case .delete(let device, let type, let record): return "\(device) delete \(type)/\(record.recordName)"
     case .sync(let device): return "\(device) sync"
     case .crash(let device): return "\(device) crash"
     case .quit(let device): return "\(device) quit"
     case .launch(let device): return "\(device) launch"
     case .offline(let device): return "\(device) offline"
     case .online(let device): return "\(device) online"
-    case .upgrade(let device): return "\(device) upgrade"
+    case .upgrade(let device, let version): return "\(device) upgrade" + (version.map { " \($0)" } ?? "")
+    case .restart(let device): return "\(device) restart"
     case .resetSync(let device): return "\(device) reset-sync"
     case .account(let device, let user): return user.map { "\(device) sign-in \($0)" } ?? "\(device) sign-out"
     case .answerAccount(let device, let keep): return "\(device) answer-account \(keep ? "keep" : "delete")"
@@ -141,9 +145,7 @@ public enum SimulationScript {
     }
   }
 
-  /// Whole seconds as the language writes them: `30s`, `-37s`.
-  private static func seconds(_ value: some BinaryInteger) -> String { "\(value)s" }
-
+  /// A time as the language writes it: `30s`, `-37s`, `0.5s`.
   private static func seconds(_ value: Double) -> String {
     DurationSyntax.wholeSeconds(value).map { "\($0)s" } ?? DurationSyntax.render(value)
   }
@@ -248,9 +250,13 @@ public enum SimulationScript {
           }
           throw fail(ScriptError.unknown("device", device, choices: setup.devices.map(\.name)).message, device)
         }
-        guard let steps = Self.steps(command) else {
-          throw fail("a replay script cannot hold this line: \(Self.why(command))")
+        let steps: [SimulationStep]?
+        do {
+          steps = try Self.steps(command)
+        } catch {
+          throw fail(error.message, error.token)
         }
+        guard let steps else { throw fail("a replay script cannot hold this line: \(Self.why(command))") }
         parsed.steps += steps
       }
       // Checked once the resolver is named, or at the first line that runs the world (scripts name the client first).
@@ -266,22 +272,32 @@ public enum SimulationScript {
       return command
     }
 
-    /// The steps a step line stands for; `nil` when a value does not fit a simulation (a fraction of a second).
-    private static func steps(_ command: ScriptCommand) -> [SimulationStep]? {
-      let seconds = DurationSyntax.wholeSeconds
+    /// The steps a step line stands for — the one lowering every way of driving a world shares; `nil` for a line that
+    /// is not a step (a header, a look at the world) or a fault the simulator cannot cause.
+    /// - Throws: ``ScriptError`` for a record name the record-name rules refuse.
+    static func steps(_ command: ScriptCommand) throws(ScriptError) -> [SimulationStep]? {
       switch command {
       case .create(let device, let records, let fields):
-        var values: [String: FieldValue] = [:]
-        for field in fields {
-          guard let value = field.value else { return nil }
-          values[field.key] = value
+        return try records.map { (path) throws(ScriptError) in
+          var record = Record(recordType: path.recordType, recordID: try path.recordID())
+          for field in fields {
+            if field.encrypted { record.encryptedValues[field.key] = field.value } else { record[field.key] = field.value }
+          }
+          return .create(device: device, record: record)
         }
-        return records.map { .create(device: device, record: $0.recordName, values: values) }
       case .edit(let device, let records, let fields):
-        var values: [String: FieldValue?] = [:]
-        for field in fields { values[field.key] = .some(field.value) }
-        return records.map { .edit(device: device, record: $0.recordName, values: values) }
-      case .delete(let device, let records): return records.map { .delete(device: device, record: $0.recordName) }
+        var plain: [String: FieldValue?] = [:]
+        var encrypted: [String: FieldValue?] = [:]
+        for field in fields {
+          if field.encrypted { encrypted[field.key] = .some(field.value) } else { plain[field.key] = .some(field.value) }
+        }
+        return try records.map { (path) throws(ScriptError) in
+          .edit(device: device, type: path.recordType, record: try path.recordID(), values: plain, encrypted: encrypted)
+        }
+      case .delete(let device, let records):
+        return try records.map { (path) throws(ScriptError) in
+          .delete(device: device, type: path.recordType, record: try path.recordID())
+        }
       case .sync(let device): return [.sync(device: device)]
       case .crash(let device): return [.crash(device: device)]
       case .running(let device, let running): return [running ? .launch(device: device) : .quit(device: device)]
@@ -289,9 +305,10 @@ public enum SimulationScript {
       case .account(let device, let user): return [.account(device: device, user: user)]
       case .answerAccount(let device, let keep): return [.answerAccount(device: device, keepingData: keep)]
       case .setOnline(let device, let online): return [online ? .online(device: device) : .offline(device: device)]
-      case .upgrade(let device, _): return [.upgrade(device: device)]
-      case .jumpClock(let device, let jump): return seconds(jump).map { [.clockJump(device: device, seconds: $0)] }
-      case .advance(let wait): return seconds(wait).map { [.advance(seconds: $0)] }
+      case .upgrade(let device, let version): return [.upgrade(device: device, version: version)]
+      case .restart(let device): return [.restart(device: device)]
+      case .jumpClock(let device, let jump): return [.clockJump(device: device, seconds: jump)]
+      case .advance(let wait): return [.advance(seconds: wait)]
       case .fault(let fault): return fault.simulationFaults?.map { .fault($0) }
       default: return nil
       }
@@ -302,11 +319,9 @@ public enum SimulationScript {
       switch command {
       case .addDevice: "a simulated device takes a whole-second --clock-offset and --upgraded, not --schema or --user"
       case .resolver: "the simulator's resolvers take no options"
-      case .create, .edit, .delete:
-        "a simulation's records are \(SimulationScript.recordType)s, one name each, with plain values (no encrypted:, and a create sets values)"
-      case .upgrade: "a simulated device upgrades to the world's newer app: write `NAME upgrade` with no version"
-      case .fault: "the simulator has no such fault (or its duration is not whole seconds)"
-      case .jumpClock, .advance: "a simulation moves time in whole seconds"
+      case .edit: "`+=` and `-=` read what a device shows, which only the REPL and `run` know: write the value"
+      case .upgrade: "an app version is declared by `schema` lines, which only the REPL and `run` read"
+      case .fault: "the simulator counts this fault's time in whole seconds"
       default: "it is a line of the REPL and `run` only"
       }
     }

@@ -6,9 +6,9 @@ import Reconcile
 /// `quiesce` drives the world to quiescence, and `expect invariants` judges the run so far.
 ///
 /// A counterexample the property runner prints can be pasted into it line by line, and edited on the way: drop a
-/// step, change a value, add a fault. Lines a replay script does not hold run here too, as operations on the same
-/// world (``WorldOperation``): a record of another type or with encrypted values, a declared app version, a restart,
-/// a server error, a disconnect after a save, clearing faults.
+/// step, change a value, add a fault. Every line that acts on the world lowers to ``SimulationStep``s by the same
+/// lowering a replay script's lines take; a few lines need what only a session knows (`schema` declarations, the
+/// value a device shows for `+=`), and lower here.
 ///
 /// A header line after the first step builds the world again with the new setting and carries out again everything
 /// done since the start — deterministic, so the same steps under, say, another resolver.
@@ -32,7 +32,6 @@ package struct SimulationSession: Sendable {
   /// Something done to the world since its start, to do again when a header line builds it anew.
   private enum Action: Sendable {
     case step(SimulationStep)
-    case operation(WorldOperation, line: String)
     case quiesce
   }
 
@@ -68,13 +67,18 @@ package struct SimulationSession: Sendable {
   /// The world the header lines so far set up: its devices, resolver, faults and limits.
   package var setup: SimulationSetup { reader.parsed.setup }
 
-  /// Whether everything done so far is a replay script's: no line acted beyond a seeded run's steps.
+  /// Whether everything done so far can be written as a replay script: no declared app version (its `schema` lines
+  /// are the session's), no resolver with options, no encrypted value (a script never shows one).
   package var isReplayable: Bool {
     // A resolver with options is named by its line (`field-merge --text body`), which no replay script can name.
     appVersions.isEmpty && reader.resolverNames.contains(setup.resolver.name)
       && !actions.contains {
-        if case .operation = $0 { return true }
-        return false
+        switch $0 {
+        case .step(.upgrade(_, _?)): true
+        case .step(.create(_, let record)): !record.encryptedValuesByKey.isEmpty
+        case .step(.edit(_, _, _, _, let encrypted)): !encrypted.isEmpty
+        default: false
+        }
       }
   }
 
@@ -107,7 +111,7 @@ package struct SimulationSession: Sendable {
       }
       if command.runsInReplay, case .edit(_, let paths, let fields) = command, let path = paths.first {
         lineCount -= 1
-        let values = fields.map { "\($0.key)=\(ValueSyntax.render($0.value))" }
+        let values = fields.map { ($0.encrypted ? "encrypted:" : "") + "\($0.key)=\(ValueSyntax.render($0.value))" }
         return try execute(([device, "edit", path.description] + values).joined(separator: " "))
       }
     }
@@ -169,22 +173,23 @@ package struct SimulationSession: Sendable {
   /// has not fetched what another device saved yet (`sync` only starts one).
   static func explain(_ problem: String, of step: SimulationStep, in world: Simulation?) -> String {
     guard let device = step.device, let world else { return "cannot apply: \(problem)" }
-    let record: String? =
+    let target: (type: String, id: RecordID)? =
       switch step {
-      case .edit(_, let name, _), .delete(_, let name): name
+      case .edit(_, let type, let id, _, _), .delete(_, let type, let id): (type, id)
       default: nil
       }
-    guard let record else { return "cannot apply: \(problem)" }
+    guard let target else { return "cannot apply: \(problem)" }
+    let path = "\(target.type)/\(target.id.recordName)"
     if !world.isSettled(device) {
-      return "\(device) has no Note/\(record) yet: its sync has started but not finished — add \"wait \(device)\" "
+      return "\(device) has no \(path) yet: its sync has started but not finished — add \"wait \(device)\" "
         + "or use \"sync all\" (\(problem))"
     }
     let onServer = world.server.records(in: Simulation.zoneID, ownedBy: Simulation.user).contains {
-      $0.recordID.recordName == record
+      $0.recordID.recordName == target.id.recordName
     }
     if onServer {
       return
-        "\(device) has no Note/\(record) yet: it has not fetched it — add \"\(device) sync\" and \"wait \(device)\", "
+        "\(device) has no \(path) yet: it has not fetched it — add \"\(device) sync\" and \"wait \(device)\", "
         + "or use \"sync all\" (\(problem))"
     }
     return "cannot apply: \(problem)"
@@ -229,9 +234,6 @@ package struct SimulationSession: Sendable {
     case .step(let step):
       world.perform(step)
       quiescent = nil
-    case .operation(let operation, let line):
-      world.perform(operation, line: line)
-      quiescent = nil
     case .quiesce:
       quiescent = world.quiesce()
     }
@@ -245,11 +247,12 @@ package struct SimulationSession: Sendable {
     if let simulation { return simulation }
     let parsed = reader.parsed
     var world = Simulation(setup: parsed.setup, steps: [], invariants: parsed.invariants)
+    for version in Set(declarations.map(\.version)) {
+      world.declaredApps[version] = try? AppSchemaBuilder.schema(version, from: declarations)
+    }
     for device in parsed.setup.devices {
-      guard let version = appVersions[device.name], let install = try? install(version, on: device.name) else {
-        continue
-      }
-      world.perform(install, line: "\(device.name) runs app \(version)")
+      guard let version = appVersions[device.name] else { continue }
+      world.perform(.upgrade(device: device.name, version: version))
     }
     simulation = world
     return world
@@ -266,7 +269,6 @@ package struct SimulationSession: Sendable {
     for action in earlier {
       switch action {
       case .step(let step): world.perform(step)
-      case .operation(let operation, let line): world.perform(operation, line: line)
       case .quiesce: quiescent = world.quiesce()
       }
     }
@@ -288,6 +290,8 @@ package struct SimulationSession: Sendable {
         $0.version == declaration.version && $0.recordSchema.recordType == declaration.recordSchema.recordType
       }
       declarations.append(declaration)
+      simulation?.declaredApps[declaration.version] = try? AppSchemaBuilder.schema(
+        declaration.version, from: declarations)
       let keys = declaration.recordSchema.fields.keys.sorted().joined(separator: ", ")
       return Output(
         lines: ["app \(declaration.version) knows \(declaration.recordSchema.recordType): \(keys)"], violations: [])
@@ -320,63 +324,22 @@ package struct SimulationSession: Sendable {
     }
   }
 
-  /// A step line a replay script cannot hold, done as operations on the world.
+  /// A step line only a session can lower: an upgrade to an app version its `schema` lines declared.
   private mutating func operate(_ command: ScriptCommand, line: String) throws(ScriptError) -> Output {
     if let device = command.device, !setup.devices.contains(where: { $0.name == device }) {
       if setup.devices.isEmpty { throw ScriptError("no device '\(device)'; add one with `device add \(device)`") }
       throw .unknown("device", device, choices: setup.devices.map(\.name))
     }
-    var operations: [(WorldOperation, line: String)] = []
-    func add(_ operation: WorldOperation, _ text: String = line) { operations.append((operation, text)) }
-    /// The line for one record, encrypted values redacted: the trace never shows a secret.
-    func text(_ device: String, _ verb: String, _ path: RecordPath, _ fields: [FieldAssignment]) -> String {
-      ([device, verb, path.description] + fields.map(RecordText.assignment)).joined(separator: " ")
-    }
     switch command {
-    case .create(let device, let paths, let fields):
-      for path in paths {
-        var record = Record(recordType: path.recordType, recordID: try path.recordID())
-        for field in fields {
-          if field.encrypted {
-            record.encryptedValues[field.key] = field.value
-          } else {
-            record[field.key] = field.value
-          }
-        }
-        add(.create(device: device, record: record), text(device, "create", path, fields))
-      }
-    case .edit(let device, let paths, let fields):
-      var plain: [String: FieldValue?] = [:]
-      var encrypted: [String: FieldValue?] = [:]
-      for field in fields {
-        if field.encrypted { encrypted[field.key] = .some(field.value) } else { plain[field.key] = .some(field.value) }
-      }
-      for path in paths {
-        try checkType(path, on: device)
-        add(
-          .edit(device: device, id: try path.recordID(), values: plain, encrypted: encrypted),
-          text(device, "edit", path, fields))
-      }
-    case .delete(let device, let paths):
-      for path in paths {
-        try checkType(path, on: device)
-        add(.delete(device: device, id: try path.recordID()), text(device, "delete", path, []))
-      }
-    case .upgrade(let device, let version?): add(try install(version, on: device))
-    case .restart(let device): add(.restart(device: device))
-    case .jumpClock(let device, let seconds): add(.jumpClock(device: device, seconds: seconds))
-    case .advance(let seconds): add(.advance(seconds: seconds))
-    case .fault(.disconnectAfterSave(let device)): add(.disconnectAfterSave(device: device))
-    case .fault(.error(let error, let count, let device)): add(.serverError(error, count: count, device: device))
-    case .fault(.clear): add(.clearFaults)
+    case .upgrade(let device, let version?):
+      _ = try AppSchemaBuilder.schema(version, from: declarations)
+      let output = record(.step(.upgrade(device: device, version: version)))
+      return Output(lines: output.lines, violations: [])
     case .fault(let fault):
       throw ScriptError("\(fault): the simulator counts this fault's time in whole seconds")
     default:
       throw ScriptError("this line only looks at the world; the interpreter answers it (`SimulationSession.interpret`)")
     }
-    var lines: [String] = []
-    for (operation, text) in operations { lines += record(.operation(operation, line: text)).lines }
-    return Output(lines: lines, violations: [])
   }
 
   /// An edit with `+=` or `-=` as one that sets each field's result on `device`'s current record (one record only).
@@ -395,18 +358,4 @@ package struct SimulationSession: Sendable {
     return .edit(device: device, records: paths, fields: results)
   }
 
-  /// The operation that puts `device` on the declared app `version`.
-  private func install(_ version: SchemaVersion, on device: String) throws(ScriptError) -> WorldOperation {
-    let schema = try AppSchemaBuilder.schema(version, from: declarations)
-    let keys = Set(schema.recordSchemas.values.flatMap { $0.fields.keys })
-    return .install(device: device, schema: schema, knownKeys: keys)
-  }
-
-  /// Records are identified by name alone, so the type a line names must be the one the device holds.
-  private func checkType(_ path: RecordPath, on device: String) throws(ScriptError) {
-    guard let id = try? path.recordID(), let record = simulation?.client(named: device)?.record(id) else { return }
-    guard record.recordType == path.recordType else {
-      throw ScriptError("\(path): \(device) holds \(record.recordType)/\(path.recordName), not a \(path.recordType)")
-    }
-  }
 }

@@ -13,13 +13,13 @@ extension Simulation {
       traceEntries.append(.note(Self.skippedPrefix + problem))
     }
     if case .advance(let seconds) = step {
-      pump(until: now.addingTimeInterval(TimeInterval(max(0, seconds))))
+      pump(until: now.addingTimeInterval(seconds.isFinite ? max(0, seconds) : 0))
     } else {
       pump(until: now.addingTimeInterval(Self.stepInterval))
     }
   }
 
-  /// How the trace begins the note of a step or operation that could not apply; what follows says why.
+  /// How the trace begins the note of a step that could not apply; what follows says why.
   static let skippedPrefix = "skipped: "
 
   /// Applies a step; returns why it could not apply, if it could not.
@@ -29,24 +29,31 @@ extension Simulation {
       return "the app on \(name) is not running"
     }
     switch step {
-    case .create(let name, let record, let values):
-      guard let index = index(of: name), let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else {
-        return "invalid record name \(record)"
+    case .create(let name, let record):
+      guard let index = index(of: name) else { return nil }
+      if record.recordType == SimulationScript.recordType, let unknown = unknownKey(in: record.values.keys, device: name) {
+        return unknown
       }
-      if let unknown = unknownKey(in: values.keys, device: name) { return unknown }
-      var new = Record(recordType: "Note", recordID: id)
-      for (key, value) in values { new[key] = value }
-      return userCreates(new, values: values, on: index)
-    case .edit(let name, let record, let values):
-      guard let index = index(of: name), let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else {
-        return "invalid record name \(record)"
+      return userCreates(record, values: record.values, on: index)
+    case .edit(let name, let type, let id, let values, let encrypted):
+      guard let index = index(of: name) else { return nil }
+      if let wrongType = typeMismatch(type, id, on: index) { return wrongType }
+      if type == SimulationScript.recordType, let unknown = unknownKey(in: values.keys, device: name) { return unknown }
+      if encrypted.isEmpty { return userEdits(id, values, on: index) { try $0.edit(id, setting: values, at: $1) } }
+      guard clients[index] is SimulatedDevice else {
+        return "the client \(setup.client.name) edits plain values only; encrypted values need the reference client"
       }
-      if let unknown = unknownKey(in: values.keys, device: name) { return unknown }
-      return userEdits(id, values, on: index) { try $0.edit(id, setting: values, at: $1) }
-    case .delete(let name, let record):
-      guard let index = index(of: name), let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else {
-        return "invalid record name \(record)"
+      return userEdits(id, values, on: index) { client, now in
+        guard var device = client as? SimulatedDevice else { return }
+        try device.edit(id, at: now) { record in
+          for (key, value) in values { record[key] = value }
+          for (key, value) in encrypted { record.encryptedValues[key] = value }
+        }
+        client = device
       }
+    case .delete(let name, let type, let id):
+      guard let index = index(of: name) else { return nil }
+      if let wrongType = typeMismatch(type, id, on: index) { return wrongType }
       return userDeletes(id, on: index)
     case .sync(let name): withDevice(name) { $0.requestSync() }
     case .crash(let name):
@@ -71,8 +78,16 @@ extension Simulation {
       }
     case .offline(let name): withDevice(name) { $0.goOffline() }
     case .online(let name): withDevice(name) { $0.goOnline() }
-    case .clockJump(let name, let seconds): withDevice(name) { $0.jumpClock(by: TimeInterval(seconds)) }
-    case .upgrade(let name):
+    case .clockJump(let name, let seconds):
+      guard seconds.isFinite else { return "a clock jumps by a finite time" }
+      withDevice(name) { $0.jumpClock(by: seconds) }
+    case .restart(let name):
+      withDevice(name) { $0.restart() }
+    case .upgrade(let name, let version?):
+      guard let schema = declaredApps[version] else { return "no schema declared for app version \(version)" }
+      auditor.appInstalled(on: name, knownKeys: Set(schema.recordSchemas.values.flatMap { $0.fields.keys }))
+      withDevice(name) { $0.upgrade(to: schema) }
+    case .upgrade(let name, nil):
       guard setup.schemas != .none else { return "the run has no schemas to upgrade" }
       upgraded.insert(name)
       announceApp(on: name)
@@ -109,10 +124,10 @@ extension Simulation {
           noteAction(.create(auditor.keptValues(of: record)), device: index, recordID: record.recordID, before: nil)
         }
       }
-    case .advance:
-      break
+    case .advance(let seconds):
+      guard seconds >= 0, seconds.isFinite else { return "time only moves forward" }
     case .fault(let fault):
-      inject(fault)
+      return inject(fault)
     }
     return nil
   }
@@ -169,6 +184,12 @@ extension Simulation {
 
   /// Why an app cannot write one of `keys`: a key its schema does not know (an app writes only fields it declares; a
   /// shrunk script may ask for one after dropping the upgrade step).
+  /// Records are named by name alone, so the type a step names must be the one the device holds.
+  private func typeMismatch(_ type: String, _ id: RecordID, on index: Int) -> String? {
+    guard let held = clients[index].record(id)?.recordType, held != type else { return nil }
+    return "\(clients[index].name) holds \(held)/\(id.recordName), not a \(type)"
+  }
+
   func unknownKey(in keys: some Collection<String>, device: String) -> String? {
     guard let known = AppSchemas.knownKeys(upgraded: upgraded.contains(device), scenario: setup.schemas) else {
       return nil

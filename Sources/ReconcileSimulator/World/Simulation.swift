@@ -57,7 +57,7 @@ public struct Simulation: Sendable {
   /// lost on its way back, so the device gets the error and never learns what landed.
   var answersLost: [String: [ServerError]] = [:]
   /// Devices whose next save reaches the server and whose answer is lost as they go offline
-  /// (``WorldOperation/disconnectAfterSave(device:)``).
+  /// (``SimulationFault/disconnectAfterSave(device:)``).
   var disconnectsAfterSave: Set<String> = []
   /// Devices armed to crash between two persistence writes of their next answer.
   var tornCrashArmed: [String: Int] = [:]
@@ -72,6 +72,8 @@ public struct Simulation: Sendable {
   /// When the user's full storage is freed, while it is full.
   var quotaFreedAt: Date?
   var upgraded: Set<String> = []
+  /// The app versions a script's `schema` lines declared, each with its schema: what `upgrade NAME VERSION` installs.
+  package var declaredApps: [SchemaVersion: Schema] = [:]
   /// The oracles: the world tells them what happens (``WorldListener``) and asks for the verdict.
   var auditor: Auditor
   /// How many of the server's events the auditor has heard.

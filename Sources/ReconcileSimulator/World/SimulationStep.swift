@@ -1,18 +1,22 @@
-import Foundation
+public import Foundation
 public import Reconcile
 
-/// One thing that happens in a simulated run: a device action or a fault. After each step the simulation moves
-/// virtual time by one second (``Simulation/stepInterval``), delivering whatever the network carries.
+/// One thing that happens in a simulated run: a user's action, a device mishap or a fault. After each step the
+/// simulation moves virtual time by one second (``Simulation/stepInterval``), delivering whatever the network carries.
 ///
-/// Every step has a one-line text form — the playground's script syntax — so a run can be written out and replayed;
-/// see ``SimulationScript``.
+/// Every way of driving a world lowers to steps: the property runner draws them, a replay script and the playground's
+/// `run` and REPL read them from lines. Every step has a one-line text form — the playground's script syntax — so a
+/// run can be written out and replayed; see ``SimulationScript``.
 public enum SimulationStep: Sendable, Hashable {
-  /// The app on `device` creates record `record` (type `Note`) with these values.
-  case create(device: String, record: String, values: [String: FieldValue])
-  /// The app on `device` edits `record`: set each value, or remove the key for `nil`.
-  case edit(device: String, record: String, values: [String: FieldValue?])
-  /// The app on `device` deletes `record`.
-  case delete(device: String, record: String)
+  /// The app on `device` creates `record`, of any type, with its plain and encrypted values.
+  case create(device: String, record: Record)
+  /// The app on `device` edits the record `record` of type `type`: sets each value, or removes the key for `nil`;
+  /// `encrypted` values go to the record's encrypted values.
+  case edit(
+    device: String, type: String, record: RecordID, values: [String: FieldValue?],
+    encrypted: [String: FieldValue?] = [:])
+  /// The app on `device` deletes the record `record` of type `type`.
+  case delete(device: String, type: String, record: RecordID)
   /// `device` starts a sync.
   case sync(device: String)
   /// `device` crashes and relaunches, keeping only what it persisted.
@@ -27,10 +31,13 @@ public enum SimulationStep: Sendable, Hashable {
   case offline(device: String)
   /// `device` gets its network back.
   case online(device: String)
-  /// `device`'s clock jumps by `seconds`.
-  case clockJump(device: String, seconds: Int)
-  /// `device` updates its app to the simulation's newer schema.
-  case upgrade(device: String)
+  /// `device`'s clock jumps by `seconds` (back, when negative).
+  case clockJump(device: String, seconds: TimeInterval)
+  /// `device` updates its app: to the simulation's newer schema (`nil`), or to the app `version` a script's `schema`
+  /// lines declared.
+  case upgrade(device: String, version: SchemaVersion? = nil)
+  /// `device` clears its halt and syncs again.
+  case restart(device: String)
   /// The user on `device` resets sync: the client drops its tokens and sync state and fetches everything again,
   /// keeping what it has not sent.
   case resetSync(device: String)
@@ -41,16 +48,16 @@ public enum SimulationStep: Sendable, Hashable {
   /// account signed in now, or delete them.
   case answerAccount(device: String, keepingData: Bool)
   /// Virtual time moves `seconds` forward.
-  case advance(seconds: Int)
+  case advance(seconds: TimeInterval)
   /// The network or server misbehaves.
   case fault(SimulationFault)
 
   /// The device the step is about, if any.
   public var device: String? {
     switch self {
-    case .create(let device, _, _), .edit(let device, _, _), .delete(let device, _), .sync(let device),
+    case .create(let device, _), .edit(let device, _, _, _, _), .delete(let device, _, _), .sync(let device),
       .crash(let device), .quit(let device), .launch(let device), .offline(let device), .online(let device),
-      .clockJump(let device, _), .upgrade(let device),
+      .clockJump(let device, _), .upgrade(let device, _), .restart(let device),
       .resetSync(let device), .account(let device, _), .answerAccount(let device, _):
       device
     case .advance: nil
@@ -75,4 +82,29 @@ public enum SimulationStep: Sendable, Hashable {
     }
   }
 
+}
+
+extension SimulationStep {
+  /// The ID of a seeded run's note named `name`, in the simulation's zone. The runner draws names the record-name rules
+  /// allow (`r0`, `r1`, …), so none is checked.
+  package static func noteID(_ name: String) -> RecordID {
+    RecordID(uncheckedRecordName: name, zoneID: Simulation.zoneID)
+  }
+
+  /// A seeded run's create: the note `name` with `values`.
+  package static func createNote(device: String, name: String, values: [String: FieldValue]) -> SimulationStep {
+    var note = Record(recordType: SimulationScript.recordType, recordID: noteID(name))
+    for (key, value) in values { note[key] = value }
+    return .create(device: device, record: note)
+  }
+
+  /// A seeded run's edit of the note `name`.
+  package static func editNote(device: String, name: String, values: [String: FieldValue?]) -> SimulationStep {
+    .edit(device: device, type: SimulationScript.recordType, record: noteID(name), values: values)
+  }
+
+  /// A seeded run's deletion of the note `name`.
+  package static func deleteNote(device: String, name: String) -> SimulationStep {
+    .delete(device: device, type: SimulationScript.recordType, record: noteID(name))
+  }
 }

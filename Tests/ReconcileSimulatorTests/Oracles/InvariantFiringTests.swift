@@ -224,8 +224,8 @@ struct InvariantFiringTests {
     let failure = try #require(report.failures.first)
     for step in failure.steps {
       switch step {
-      case .create(_, _, let values): #expect(values.count == 1, "\(failure.script)")
-      case .edit(_, _, let values): #expect(values.count == 1, "\(failure.script)")
+      case .create(_, let record): #expect(record.values.count == 1, "\(failure.script)")
+      case .edit(_, _, _, let values, _): #expect(values.count == 1, "\(failure.script)")
       default: break
       }
     }

@@ -94,7 +94,7 @@ struct MergeTwinZooTests {
       var simulation = Simulation(seed: seed, configuration: configuration)
       let result = simulation.run()
       var written: [String: Set<FieldValue>] = [:]
-      for case .edit(_, _, let values) in result.steps {
+      for case .edit(_, _, _, let values, _) in result.steps {
         for (key, value) in values { if let value { written[key, default: []].insert(value) } }
       }
       for record in simulation.server.records(in: Simulation.zoneID, ownedBy: Simulation.user) {

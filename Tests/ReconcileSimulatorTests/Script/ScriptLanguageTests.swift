@@ -94,17 +94,47 @@ struct ScriptLanguageTests {
     #expect(reparsed == parsedOld)
   }
 
+  @Test("every line that acts on the world is one step, in a replay script as in a session; a secret never prints")
+  func everyActingLineIsAStep() throws {
+    let parsed = try SimulationScript.parse(
+      """
+      device add a
+      a create Folder/f1 x=1
+      a edit Note/r1 encrypted:pin=1
+      a restart
+      fault error zoneBusy 2 --device a
+      fault disconnect-after-save a
+      fault clear
+      advance 500ms
+      a clock +1500ms
+      """)
+    let folder = try RecordID(recordName: "f1", zoneID: Simulation.zoneID)
+    let note = try RecordID(recordName: "r1", zoneID: Simulation.zoneID)
+    var created = Record(recordType: "Folder", recordID: folder)
+    created["x"] = 1
+    #expect(
+      parsed.steps == [
+        .create(device: "a", record: created),
+        .edit(device: "a", type: "Note", record: note, values: [:], encrypted: ["pin": 1]),
+        .restart(device: "a"), .fault(.serverError(code: .zoneBusy, count: 2, device: "a", retryAfter: 10)),
+        .fault(.disconnectAfterSave(device: "a")), .fault(.clear), .advance(seconds: 0.5),
+        .clockJump(device: "a", seconds: 1.5),
+      ])
+    #expect(SimulationScript.line(for: parsed.steps[1]) == "a edit Note/r1 encrypted:pin=<redacted>")
+  }
+
   @Test(
     "a replay script refuses a line only the REPL and run carry out, naming the line and why",
     arguments: [
       ("show server", "the REPL and `run` only"), ("sync all", "the REPL and `run` only"),
-      ("a upgrade 2.0", "no version"), ("device add b --user bob", "not --schema or --user"),
-      ("a create Folder/f1 x=1", "Notes"), ("a edit Note/r1 encrypted:pin=1", "no encrypted:"),
-      ("fault clear", "no such fault"), ("fault throttle 1500ms", "whole seconds"), ("advance 500ms", "whole seconds"),
-      ("resolver field-merge --prefer client", "no options"), ("a create Note/r1 gone=nil", "a create sets values"),
-      ("device add b --clock-offset 1500ms", "whole-second"), ("a clock +1500ms", "whole seconds"),
+      ("a upgrade 2.0", "declared by `schema` lines"), ("device add b --user bob", "not --schema or --user"),
+      ("fault throttle 1500ms", "whole seconds"), ("a edit Note/r1 n+=1", "`+=` and `-=` read what a device shows"),
+      ("resolver field-merge --prefer client", "no options"),
+      ("device add b --clock-offset 1500ms", "whole-second"),
     ])
   func replayRefusesPlaygroundLines(line: String, why: String) {
+    // Every line that acts on the world is a step of a replay script too: records of any type, encrypted values,
+    // restarts, server errors, fractions of a second. What is left needs what only a session knows.
     do {
       _ = try SimulationScript.parse("device add a\n" + line)
       Issue.record("a replay script took \(line)")
@@ -124,7 +154,8 @@ struct ScriptLanguageTests {
       .itemTransient(device: "a", error: "networkFailure", retryAfter: 0),
       .corruptStorage(device: "a", record: RecordPath(recordType: "Note", recordName: "r1")), .tornCrash(device: "a"),
       .tornCrash(device: "a", afterWrites: 3),
-      .throttle(30), .throttle(0.5), .error(.zoneBusy(retryAfter: 10), count: 3, device: "a"), .expireTokens,
+      .throttle(30), .throttle(0.5), .error(.zoneBusy, count: 3, device: "a", retryAfter: 10),
+      .error(.serviceUnavailable, count: 1, device: nil, retryAfter: 2.5), .expireTokens,
       .expireDatabaseTokens, .quotaFull(90), .deleteZone, .clear,
     ])
   func faultLinesRoundTrip(_ fault: ScriptFault) throws {
@@ -136,8 +167,8 @@ struct ScriptLanguageTests {
     let parsed = try SimulationScript.parse("device add a\na create Note/{1..3} n=1\nfault lose-response a 2")
     #expect(
       parsed.steps == [
-        .create(device: "a", record: "1", values: ["n": 1]), .create(device: "a", record: "2", values: ["n": 1]),
-        .create(device: "a", record: "3", values: ["n": 1]), .fault(.loseResponse(device: "a")),
+        .createNote(device: "a", name: "1", values: ["n": 1]), .createNote(device: "a", name: "2", values: ["n": 1]),
+        .createNote(device: "a", name: "3", values: ["n": 1]), .fault(.loseResponse(device: "a")),
         .fault(.loseResponse(device: "a")),
       ])
   }

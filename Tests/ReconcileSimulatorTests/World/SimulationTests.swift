@@ -44,13 +44,22 @@ struct SimulationTests {
 
   @Test("every step survives a round trip through its script line")
   func stepLinesRoundTrip() throws {
+    var contact = Record(
+      recordType: "Contact", recordID: try RecordID(recordName: "c1", zoneID: Simulation.zoneID))
+    contact["name"] = "Al"
     let steps: [SimulationStep] = [
-      .create(device: "a", record: "r1", values: ["title": "say \"hi\" \\ bye", "rank": 3, "score": 1.5]),
-      .edit(device: "a", record: "r1", values: ["title": "x", "body": FieldValue?.none]),
-      .delete(device: "a", record: "r1"), .sync(device: "a"), .crash(device: "a"), .offline(device: "a"),
+      .createNote(device: "a", name: "r1", values: ["title": "say \"hi\" \\ bye", "rank": 3, "score": 1.5]),
+      .editNote(device: "a", name: "r1", values: ["title": "x", "body": FieldValue?.none]),
+      .deleteNote(device: "a", name: "r1"), .sync(device: "a"), .crash(device: "a"), .offline(device: "a"),
       .online(device: "a"), .upgrade(device: "a"), .clockJump(device: "a", seconds: -90),
-      .clockJump(device: "a", seconds: 5),
-      .advance(seconds: 30), .fault(.loseRequest(device: "a")), .fault(.loseResponse(device: "a")),
+      .clockJump(device: "a", seconds: 5), .clockJump(device: "a", seconds: 0.5),
+      .advance(seconds: 30), .advance(seconds: 1.5), .restart(device: "a"),
+      .create(device: "a", record: contact),
+      .edit(device: "a", type: "Contact", record: contact.recordID, values: ["name": "Bo"]),
+      .delete(device: "a", type: "Contact", record: contact.recordID),
+      .fault(.serverError(code: .zoneBusy, count: 2, device: "a", retryAfter: 5)),
+      .fault(.serverError(code: .notAuthenticated, count: 1, device: nil, retryAfter: 10)),
+      .fault(.disconnectAfterSave(device: "a")), .fault(.clear), .fault(.loseRequest(device: "a")), .fault(.loseResponse(device: "a")),
       .fault(.duplicate(device: "a")), .fault(.delay(device: "a", seconds: 20)),
       .fault(.transient(device: "a", error: "zoneBusy", retryAfter: 5)), .fault(.throttle(seconds: 30)),
       .fault(.expireTokens), .fault(.deleteZone), .fault(.corruptStorage(device: "a", record: "r1")),

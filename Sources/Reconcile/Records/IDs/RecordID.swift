@@ -67,7 +67,8 @@ public struct RecordID: Sendable, Hashable, Comparable, CustomStringConvertible 
     try NameRules.checkNameForNewRecord(recordName)
   }
 
-  init(uncheckedRecordName recordName: String, zoneID: ZoneID) {
+  /// A record ID whose name is not checked: for names the caller made by the rules (a simulator's drawn names).
+  package init(uncheckedRecordName recordName: String, zoneID: ZoneID) {
     parts = Parts(recordName: recordName, zoneID: zoneID)
   }
 

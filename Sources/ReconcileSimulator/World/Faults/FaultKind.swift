@@ -69,6 +69,10 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable, Codable, Custom
       case .deleteZone: self = .zoneDeletion
       case .purgeZone: self = .zonePurge
       case .resetEncryptedData: self = .encryptedDataReset
+      // Only scripts inject these; each is counted with the kind it is a case of.
+      case .serverError: self = .transientError
+      case .disconnectAfterSave: self = .lostResponse
+      case .clear: return nil
       }
     default: return nil
     }

@@ -3,12 +3,15 @@ import Reconcile
 
 extension Simulation {
   /// Injects a fault: arms it on the network or the device it names, or applies it to the server now.
-  mutating func inject(_ fault: SimulationFault) {
+  /// - Returns: Why the fault cannot be injected, if it cannot.
+  mutating func inject(_ fault: SimulationFault) -> String? {
     switch fault {
     case .loseRequest(let device), .loseResponse(let device), .duplicate(let device), .delay(let device, _):
       armed[device, default: []].append(fault)
     case .transient(let device, let name, let retryAfter):
-      guard let error = SimulationFault.transientError(named: name, retryAfter: retryAfter) else { return }
+      guard let error = SimulationFault.transientError(named: name, retryAfter: retryAfter) else {
+        return "no transient error \(name)"
+      }
       if case .networkFailure = error {
         // CloudKit's networkFailure means the request or its answer was lost: the device cannot tell which, so the
         // simulator takes the case no client may assume away — the server applied it, and the answer was lost.
@@ -39,11 +42,28 @@ extension Simulation {
     case .tornCrash(let device, let afterWrites):
       tornCrashArmed[device] = max(1, afterWrites)
     case .corruptStorage(let device, let record):
-      guard let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else { return }
+      guard let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else { return "invalid record name \(record)" }
       var damaged = false
       withDevice(device) { damaged = $0.damageStoredRecord(id) }
       if damaged { auditor.storageDamaged(on: device, recordID: id, at: now) }
+    case .serverError(let code, let count, let device, let retryAfter):
+      guard let error = SimulationFault.injectedError(code, retryAfter: retryAfter) else {
+        return "\(code.name) cannot be injected; inject one of "
+          + SimulationFault.injectableErrors.map(\.name).joined(separator: ", ")
+      }
+      guard count >= 1 else { return "a server error strikes at least once" }
+      server.injectFailure(error, count: count, device: device)
+    case .disconnectAfterSave(let device):
+      disconnectsAfterSave.insert(device)
+    case .clear:
+      server.clearFaults()
+      armed.removeAll()
+      answersLost.removeAll()
+      tornCrashArmed.removeAll()
+      disconnectsAfterSave.removeAll()
+      freeQuota()
     }
+    return nil
   }
 
   /// Removes the zone on the server by `removal`, and tells the auditor what every device showed just before.

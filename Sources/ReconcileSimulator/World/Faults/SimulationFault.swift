@@ -1,5 +1,5 @@
-import Foundation
-import Reconcile
+public import Foundation
+public import Reconcile
 
 /// A fault the simulation injects.
 public enum SimulationFault: Sendable, Hashable {
@@ -34,22 +34,54 @@ public enum SimulationFault: Sendable, Hashable {
   /// The user resets their encrypted data during account recovery: the zone is deleted, and devices should upload
   /// what they hold again.
   case resetEncryptedData
-  /// `device`'s stored copy of `record` is damaged on disk (see `SimulatedDevice.corruptStoredRecord(_:)`).
+  /// `device`'s stored copy of `record` is damaged on disk.
   case corruptStorage(device: String, record: String)
   /// `device` crashes in the middle of handling its next answer that takes more than `afterWrites` persistence
-  /// writes, after that many (see `SimulatedDevice.receive(_:for:at:crashingAfterWrites:)`): any write boundary of a
-  /// handler, not only the first.
+  /// writes, after that many: any write boundary of a handler, not only the first.
   case tornCrash(device: String, afterWrites: Int = 1)
+  /// The server answers the next `count` requests (from `device`, or from anyone for `nil`) with the CloudKit error
+  /// `code`, asking for `retryAfter` seconds where the error carries a wait. ``injectableErrors`` lists the codes.
+  case serverError(code: CloudKitError.Code, count: Int, device: String?, retryAfter: TimeInterval)
+  /// `device`'s next save reaches the server, then `device` loses its network before the answer arrives.
+  case disconnectAfterSave(device: String)
+  /// Every fault waiting ends: the server's, the network's, and a full quota.
+  case clear
 
   /// The device the fault targets, if any.
   public var device: String? {
     switch self {
     case .loseRequest(let device), .loseResponse(let device), .duplicate(let device), .delay(let device, _),
       .transient(let device, _, _), .itemTransient(let device, _, _), .corruptStorage(let device, _),
-      .tornCrash(let device, _):
+      .tornCrash(let device, _), .disconnectAfterSave(let device):
       device
-    case .throttle, .expireTokens, .expireDatabaseTokens, .quotaFull, .deleteZone, .purgeZone, .resetEncryptedData:
+    case .serverError(_, _, let device, _): device
+    case .throttle, .expireTokens, .expireDatabaseTokens, .quotaFull, .deleteZone, .purgeZone, .resetEncryptedData,
+      .clear:
       nil
+    }
+  }
+
+  /// The CloudKit errors a `serverError` fault can inject: those whose meaning needs no record or zone.
+  public static let injectableErrors: [CloudKitError.Code] = [
+    .serviceUnavailable, .requestRateLimited, .zoneBusy, .networkFailure, .networkUnavailable, .internalError,
+    .serverResponseLost, .notAuthenticated, .quotaExceeded, .badDatabase, .accountTemporarilyUnavailable,
+  ]
+
+  /// The simulated server's error for an injected `code`, or `nil` for a code that cannot be injected.
+  static func injectedError(_ code: CloudKitError.Code, retryAfter: TimeInterval) -> ServerError? {
+    switch code {
+    case .serviceUnavailable: .serviceUnavailable(retryAfter: retryAfter)
+    case .requestRateLimited: .requestRateLimited(retryAfter: retryAfter)
+    case .zoneBusy: .zoneBusy(retryAfter: retryAfter)
+    case .networkFailure: .networkFailure(retryAfter: nil)
+    case .networkUnavailable: .networkUnavailable
+    case .internalError: .internalError("injected by the playground")
+    case .serverResponseLost: .serverResponseLost
+    case .notAuthenticated: .notAuthenticated
+    case .quotaExceeded: .quotaExceeded
+    case .badDatabase: .badDatabase(reason: "injected by the playground")
+    case .accountTemporarilyUnavailable: .accountTemporarilyUnavailable(retryAfter: retryAfter)
+    default: nil
     }
   }
 

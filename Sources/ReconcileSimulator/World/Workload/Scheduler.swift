@@ -1,3 +1,4 @@
+import Foundation
 import Reconcile
 
 /// Chooses the next step of a seeded run from the live state, so edits and deletes target records the device holds,
@@ -99,9 +100,9 @@ struct Scheduler: Sendable {
       return edit(device: device, record: record, index: index, world: world)
     case ..<78:
       guard let record = pickHeld(in: world, slot: slot) else { return .sync(device: device) }
-      return .delete(device: device, record: record)
+      return .deleteNote(device: device, name: record)
     case ..<85: return .sync(device: device)
-    case ..<93: return .advance(seconds: 5 + random.below(36))
+    case ..<93: return .advance(seconds: TimeInterval(5 + random.below(36)))
     case ..<94: return .resetSync(device: device)
     case ..<95:
       guard world.clients[slot].isOnline, !returns.contains(where: { $0.device == device }) else {
@@ -146,8 +147,8 @@ struct Scheduler: Sendable {
       created.append(record)
       creators[record] = device
     }
-    return .create(
-      device: device, record: record,
+    return .createNote(
+      device: device, name: record,
       values: ["title": .string("\(device).\(index)"), "rank": .int64(Int64(index))])
   }
 
@@ -169,7 +170,7 @@ struct Scheduler: Sendable {
         values[key] = .string("\(device).\(index)")
       }
     }
-    return .edit(device: device, record: record, values: values)
+    return .editNote(device: device, name: record, values: values)
   }
 
   /// The value of `key` the device shows in `record`.
@@ -241,7 +242,7 @@ struct Scheduler: Sendable {
         let ahead = random.below(2) == 0
         // Clocks that must agree crash instead (same draws, so the rest of the run is unchanged).
         guard configuration.maximumClockSkew > 0 else { return .crash(device: device) }
-        return .clockJump(device: device, seconds: ahead ? jump : -jump)
+        return .clockJump(device: device, seconds: TimeInterval(ahead ? jump : -jump))
       }
     case 5:
       // A quarter of these draws quit a running app; it launches when its user next turns to it, and account changes
