@@ -154,14 +154,12 @@
     package var bridgedConflictRecords: (client: CKRecord?, ancestor: CKRecord?, server: CKRecord?) {
       (clientRecord, ancestorRecord, serverRecord)
     }
-    /// The per-record errors of a partial failure, by record name.
-    package var bridgedPartialErrors: [String: CKError] {
-      var errors: [String: CKError] = [:]
-      for (id, error) in partialErrorsByItemID ?? [:] {
-        guard let id = id.base as? CKRecord.ID, let error = error as? CKError else { continue }
-        errors[id.recordName] = error
+    /// The per-record errors of a partial failure, by record ID.
+    package var bridgedPartialErrors: [(id: (recordName: String, zoneName: String, ownerName: String), error: CKError)] {
+      (partialErrorsByItemID ?? [:]).compactMap { id, error in
+        guard let id = id.base as? CKRecord.ID, let error = error as? CKError else { return nil }
+        return ((id.recordName, id.zoneID.zoneName, id.zoneID.ownerName), error)
       }
-      return errors
     }
   }
 

@@ -12,29 +12,30 @@ package protocol CloudKitErrorBridging {
   var bridgedMessage: String? { get }
   /// `clientRecord`, `ancestorRecord` and `serverRecord` of a `serverRecordChanged`.
   var bridgedConflictRecords: (client: BridgedRecord?, ancestor: BridgedRecord?, server: BridgedRecord?) { get }
-  /// `partialErrorsByItemID`, for items that are records, by record name.
-  var bridgedPartialErrors: [String: Self] { get }
+  /// `partialErrorsByItemID`, for items that are records: each record's name, zone name and owner name, and its error.
+  var bridgedPartialErrors: [(id: (recordName: String, zoneName: String, ownerName: String), error: Self)] { get }
 }
 
 extension CloudKitError {
-  /// Reads a CloudKit error: its code and delay, the three records of a `serverRecordChanged` as a ``Conflict``, and
-  /// each failed item of a `partialFailure`.
+  /// Reads a CloudKit error: its code and delay, the records of a `serverRecordChanged` (a ``Conflict`` when the
+  /// server's is attached), and each failed record of a `partialFailure`.
   /// - Parameter error: A `CKError`, or anything that describes one.
   /// - Throws: ``CloudKitBridgeError`` when a record in the error cannot be read.
   package init<E: CloudKitErrorBridging>(bridging error: E) throws(CloudKitBridgeError) {
-    var conflict: Conflict?
-    let records = error.bridgedConflictRecords
-    if let client = records.client, let server = records.server {
-      conflict = Conflict(
-        client: try Record(bridging: client),
-        ancestor: try records.ancestor.map { r throws(CloudKitBridgeError) in
-          try Record(bridging: r)
-        }, server: try Record(bridging: server))
+    func read(_ record: E.BridgedRecord?) throws(CloudKitBridgeError) -> Record? {
+      guard let record else { return nil }
+      return try Record(bridging: record)
     }
-    var partial: [String: CloudKitError] = [:]
-    for (name, item) in error.bridgedPartialErrors { partial[name] = try CloudKitError(bridging: item) }
+    var partial: [RecordID: CloudKitError] = [:]
+    for item in error.bridgedPartialErrors {
+      partial[try RecordID(bridging: item.id)] = try CloudKitError(bridging: item.error)
+    }
     self.init(
-      code: Code(rawValue: error.bridgedCode), retryAfter: error.bridgedRetryAfter, conflict: conflict,
-      partialErrors: partial, message: error.bridgedMessage)
+      code: Code(rawValue: error.bridgedCode), retryAfter: error.bridgedRetryAfter, partialErrors: partial,
+      message: error.bridgedMessage)
+    let records = error.bridgedConflictRecords
+    clientRecord = try read(records.client)
+    ancestorRecord = try read(records.ancestor)
+    serverRecord = try read(records.server)
   }
 }

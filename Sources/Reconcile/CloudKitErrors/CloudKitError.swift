@@ -144,28 +144,60 @@ public struct CloudKitError: Error, Sendable, Hashable, CustomStringConvertible 
   public var code: Code
   /// Seconds to wait before retrying, when CloudKit said (`retryAfterSeconds`).
   public var retryAfter: Double?
-  /// For ``Code/serverRecordChanged``: the record the app sent, the ancestor it was based on, and the server's.
-  public var conflict: Conflict?
-  /// For ``Code/partialFailure``: each failed item's error, by record name.
-  public var partialErrors: [String: CloudKitError]
+  /// For ``Code/serverRecordChanged``: the record the app sent (`clientRecord`).
+  public var clientRecord: Record?
+  /// For ``Code/serverRecordChanged``: the version the app's record was based on, when the server still had it
+  /// (`ancestorRecord`).
+  public var ancestorRecord: Record?
+  /// For ``Code/serverRecordChanged``: the server's version (`serverRecord`) — CloudKit attaches it only "if
+  /// available"; without it, fetch the record's zone before merging.
+  public var serverRecord: Record?
+  /// For ``Code/partialFailure``: each failed record's error, by its ID (`partialErrorsByItemID`).
+  public var partialErrors: [RecordID: CloudKitError]
+  /// The record the error is about, when it names one: the Web Services' `recordName`, a simulated server's missing
+  /// record (``Code/unknownItem``) or missing reference (``Code/referenceViolation``).
+  public var recordID: RecordID?
+  /// The zone the error is about, when it names one: the Web Services' `zoneID`, a zone that does not exist
+  /// (``Code/zoneNotFound``) or that the user deleted (``Code/userDeletedZone``).
+  public var zoneID: ZoneID?
   /// CloudKit's own message.
   public var message: String?
+
+  /// For ``Code/serverRecordChanged`` with the server's version attached: the record the app sent, the ancestor it was
+  /// based on, and the server's. Setting it sets ``clientRecord``, ``ancestorRecord`` and ``serverRecord``.
+  public var conflict: Conflict? {
+    get {
+      guard let clientRecord, let serverRecord else { return nil }
+      return Conflict(client: clientRecord, ancestor: ancestorRecord, server: serverRecord)
+    }
+    set {
+      clientRecord = newValue?.client
+      ancestorRecord = newValue?.ancestor
+      serverRecord = newValue?.server
+    }
+  }
 
   /// Creates an error.
   /// - Parameters:
   ///   - code: The code.
   ///   - retryAfter: Seconds to wait before retrying.
-  ///   - conflict: The conflict of a `serverRecordChanged`.
+  ///   - conflict: The conflict of a `serverRecordChanged` (set ``serverRecord`` `nil` afterwards for one without it).
   ///   - partialErrors: Per-item errors of a `partialFailure`.
+  ///   - recordID: The record the error names.
+  ///   - zoneID: The zone the error names.
   ///   - message: CloudKit's message.
   public init(
-    code: Code, retryAfter: Double? = nil, conflict: Conflict? = nil, partialErrors: [String: CloudKitError] = [:],
-    message: String? = nil
+    code: Code, retryAfter: Double? = nil, conflict: Conflict? = nil, partialErrors: [RecordID: CloudKitError] = [:],
+    recordID: RecordID? = nil, zoneID: ZoneID? = nil, message: String? = nil
   ) {
     self.code = code
     self.retryAfter = retryAfter
-    self.conflict = conflict
+    clientRecord = conflict?.client
+    ancestorRecord = conflict?.ancestor
+    serverRecord = conflict?.server
     self.partialErrors = partialErrors
+    self.recordID = recordID
+    self.zoneID = zoneID
     self.message = message
   }
 

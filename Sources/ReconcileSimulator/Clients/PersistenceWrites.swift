@@ -2,7 +2,7 @@
 /// the persistence contract of ``SyncClient``).
 ///
 /// ```swift
-/// mutating func receive(_ answer: Result<ServerReply, ServerError>, for id: Int, at now: Date,
+/// mutating func receive(_ answer: Result<ServerReply, CloudKitError>, for id: Int, at now: Date,
 ///                       crashingAfterWrites writes: Int?) -> Bool {
 ///   self.writes.arm(crashingAfter: writes)
 ///   handle(answer)                        // calls `if self.writes.wrote() { return }` after each write

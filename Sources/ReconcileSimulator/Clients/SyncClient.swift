@@ -22,7 +22,7 @@ package import Reconcile
 /// page, committing a token, taking a save's results); ``PersistenceWrites`` does the counting.
 ///
 /// ## Conforming
-/// Build requests from ``ServerRequest`` and read ``ServerReply`` and ``ServerError``, exactly what the
+/// Build requests from ``ServerRequest`` and read ``ServerReply`` and ``CloudKitError``, exactly what the
 /// ``SimulatedServer`` speaks. Give each request an ID with ``OutgoingRequest``; an answer carries it back. Wrap the
 /// client in a ``ClientUnderTest`` to run it under a ``PropertyRunner`` and to name it in replay scripts.
 package protocol SyncClient: Sendable {
@@ -79,7 +79,7 @@ package protocol SyncClient: Sendable {
   /// - Returns: Whether a torn crash happened; `false` when the answer needed fewer writes (it was handled whole).
   @discardableResult
   mutating func receive(
-    _ answer: Result<ServerReply, ServerError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
+    _ answer: Result<ServerReply, CloudKitError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
   ) -> Bool
   /// Whether the client still waits for the answer to request `id`: it has not given up on it (timed out, gone offline,
   /// crashed). The oracles use it to know which saves a client never heard back about.

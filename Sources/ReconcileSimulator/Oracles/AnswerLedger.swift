@@ -14,23 +14,23 @@ struct AnswerLedger: Sendable {
   }
 
   /// Items the server answered `networkFailure` were saved and their answers lost: the device never learns they landed.
-  func serverAnswered(_ answer: Result<ServerReply, ServerError>, device: String, into history: inout UserHistory) {
+  func serverAnswered(_ answer: Result<ServerReply, CloudKitError>, device: String, into history: inout UserHistory) {
     guard case .success(.modifyRecords(let reply)) = answer, !reply.failures.isEmpty else { return }
     let lost = reply.failures.compactMap { id, error -> RecordID? in
-      if case .networkFailure = error { return id }
+      if error.code == .networkFailure { return id }
       return nil
     }
     if !lost.isEmpty { history.recordUnanswered(saved: lost.sorted(), device: device) }
   }
 
   func answerLost(
-    saving: [RecordID], _ answer: Result<ServerReply, ServerError>, device: String, into history: inout UserHistory
+    saving: [RecordID], _ answer: Result<ServerReply, CloudKitError>, device: String, into history: inout UserHistory
   ) {
     history.recordUnanswered(saved: saving, deleted: Self.deleted(in: answer), device: device)
   }
 
   mutating func answerDelivered(
-    _ answer: Result<ServerReply, ServerError>, requestID: Int, saving: [RecordID], awaited: Bool, index: Int,
+    _ answer: Result<ServerReply, CloudKitError>, requestID: Int, saving: [RecordID], awaited: Bool, index: Int,
     device: String, into history: inout UserHistory
   ) {
     let deleted = Self.deleted(in: answer)
@@ -48,7 +48,7 @@ struct AnswerLedger: Sendable {
   }
 
   /// The records an answer says were deleted.
-  static func deleted(in answer: Result<ServerReply, ServerError>) -> [RecordID] {
+  static func deleted(in answer: Result<ServerReply, CloudKitError>) -> [RecordID] {
     if case .success(.modifyRecords(let reply)) = answer { return reply.deleted }
     return []
   }

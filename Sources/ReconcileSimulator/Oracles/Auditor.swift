@@ -85,16 +85,16 @@ struct Auditor: WorldListener, Sendable {
     ledger.requestLost(request, device: device, into: &history)
   }
 
-  mutating func serverAnswered(_ device: String, _ answer: Result<ServerReply, ServerError>) {
+  mutating func serverAnswered(_ device: String, _ answer: Result<ServerReply, CloudKitError>) {
     ledger.serverAnswered(answer, device: device, into: &history)
   }
 
-  mutating func answerLost(to device: String, saving: [RecordID], _ answer: Result<ServerReply, ServerError>) {
+  mutating func answerLost(to device: String, saving: [RecordID], _ answer: Result<ServerReply, CloudKitError>) {
     ledger.answerLost(saving: saving, answer, device: device, into: &history)
   }
 
   mutating func answerDelivered(
-    to index: Int, _ device: String, requestID: Int, _ answer: Result<ServerReply, ServerError>, saving: [RecordID],
+    to index: Int, _ device: String, requestID: Int, _ answer: Result<ServerReply, CloudKitError>, saving: [RecordID],
     awaited: Bool, at now: Date
   ) {
     ledger.answerDelivered(

@@ -20,12 +20,12 @@ protocol WorldListener {
   /// The network lost a request on its way to the server.
   mutating func requestLost(by device: String, _ request: ServerRequest)
   /// The server answered a request from `device` (before the answer travels back).
-  mutating func serverAnswered(_ device: String, _ answer: Result<ServerReply, ServerError>)
+  mutating func serverAnswered(_ device: String, _ answer: Result<ServerReply, CloudKitError>)
   /// The answer to a request that saved `saving` was lost on its way back to `device`.
-  mutating func answerLost(to device: String, saving: [RecordID], _ answer: Result<ServerReply, ServerError>)
+  mutating func answerLost(to device: String, saving: [RecordID], _ answer: Result<ServerReply, CloudKitError>)
   /// An answer reached device `index`; `awaited` says whether the device still waited for it.
   mutating func answerDelivered(
-    to index: Int, _ device: String, requestID: Int, _ answer: Result<ServerReply, ServerError>, saving: [RecordID],
+    to index: Int, _ device: String, requestID: Int, _ answer: Result<ServerReply, CloudKitError>, saving: [RecordID],
     awaited: Bool, at now: Date)
   /// Device `index` crashed. A crash while it handled an answer it awaited carries that answer's saves and deletions
   /// (`lostAnswer`): the device cannot know which of them landed.
@@ -71,10 +71,10 @@ extension WorldListener {
   ) {}
   mutating func requestSent(by index: Int, _ device: String, _ request: ServerRequest, halted: Bool, at now: Date) {}
   mutating func requestLost(by device: String, _ request: ServerRequest) {}
-  mutating func serverAnswered(_ device: String, _ answer: Result<ServerReply, ServerError>) {}
-  mutating func answerLost(to device: String, saving: [RecordID], _ answer: Result<ServerReply, ServerError>) {}
+  mutating func serverAnswered(_ device: String, _ answer: Result<ServerReply, CloudKitError>) {}
+  mutating func answerLost(to device: String, saving: [RecordID], _ answer: Result<ServerReply, CloudKitError>) {}
   mutating func answerDelivered(
-    to index: Int, _ device: String, requestID: Int, _ answer: Result<ServerReply, ServerError>, saving: [RecordID],
+    to index: Int, _ device: String, requestID: Int, _ answer: Result<ServerReply, CloudKitError>, saving: [RecordID],
     awaited: Bool, at now: Date
   ) {}
   mutating func crashed(_ index: Int, _ device: String, lostAnswer: (saved: [RecordID], deleted: [RecordID])?) {}

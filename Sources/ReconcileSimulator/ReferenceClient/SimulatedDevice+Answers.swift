@@ -1,5 +1,5 @@
 package import Foundation
-import Reconcile
+package import Reconcile
 
 // The server's answers: the app's part (tokens, paging, waits, halts) here; what each answer means for the records is
 // the replica's, told as the events a CKSyncEngine would deliver.
@@ -10,7 +10,7 @@ extension SimulatedDevice {
   ///   - response: The server's answer.
   ///   - id: The ID from ``OutgoingRequest/id``.
   ///   - now: True (virtual) time.
-  package mutating func receive(_ response: Result<ServerReply, ServerError>, for id: Int, at now: Date) {
+  package mutating func receive(_ response: Result<ServerReply, CloudKitError>, for id: Int, at now: Date) {
     handle(response, for: id, at: now)
     session.stopped = false
   }
@@ -27,7 +27,7 @@ extension SimulatedDevice {
   ///   whole and the device does not crash.
   @discardableResult
   package mutating func receive(
-    _ response: Result<ServerReply, ServerError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
+    _ response: Result<ServerReply, CloudKitError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
   ) -> Bool {
     session.writes.arm(crashingAfter: writes)
     handle(response, for: id, at: now)
@@ -54,7 +54,7 @@ extension SimulatedDevice {
     return session.stopped
   }
 
-  private mutating func handle(_ response: Result<ServerReply, ServerError>, for id: Int, at now: Date) {
+  private mutating func handle(_ response: Result<ServerReply, CloudKitError>, for id: Int, at now: Date) {
     guard let flight = session.inFlight, flight.id == id,
       !isHalted || configuration.defects.contains(.sendWhileHalted)
     else { return }
@@ -199,12 +199,12 @@ extension SimulatedDevice {
     for id in result.failures.keys.sorted() {
       guard let error = result.failures[id] else { continue }
       // Retried: the change stays queued. Full storage waits for the user, kept.
-      let retried = error.isTransient || error == .batchRequestFailed || error == .quotaExceeded
+      let retried = error.isTransient || error.code == .batchRequestFailed || error.code == .quotaExceeded
       if error.isTransient { waitBeforeRetry(error, at: now) }
-      if error == .quotaExceeded, haltWith == nil { haltWith = .quotaExceeded }
+      if error.code == .quotaExceeded, haltWith == nil { haltWith = .quotaExceeded }
       let settles = !retried && !readded.contains(id)
       if let record = sent[id], !request.deleting.contains(id) {
-        let failure = SyncEngine.FailedRecordSave(record: record, error: error.cloudKitError)
+        let failure = SyncEngine.FailedRecordSave(record: record, error: error.asReported)
         items.append(
           (
             SyncEngine.SentRecordZoneChanges(savedRecords: [], failedRecordSaves: [failure]),
@@ -213,7 +213,7 @@ extension SimulatedDevice {
       } else {
         items.append(
           (
-            SyncEngine.SentRecordZoneChanges(savedRecords: [], failedRecordDeletes: [id: error.cloudKitError]),
+            SyncEngine.SentRecordZoneChanges(savedRecords: [], failedRecordDeletes: [id: error.asReported]),
             settles ? .deleteRecord(id) : nil
           ))
       }
@@ -226,13 +226,13 @@ extension SimulatedDevice {
   }
 
   /// Tells the replica every save and deletion of `request` failed with `error`, each staying queued to be retried.
-  mutating func reportEveryItem(of request: ModifyRecordsRequest, failedWith error: ServerError) {
+  mutating func reportEveryItem(of request: ModifyRecordsRequest, failedWith error: CloudKitError) {
     deliver(.sentRecordZoneChanges(SyncEngine.SentRecordZoneChanges(everyItemOf: request, failedWith: error)))
   }
 
   /// Waits the retry-after `error` asks (else a backoff); ``ClientDefect/ignoreRetryAfter`` and
   /// ``ClientDefect/retryEarly`` bend the wait.
-  private mutating func waitBeforeRetry(_ error: ServerError, at now: Date) {
+  private mutating func waitBeforeRetry(_ error: CloudKitError, at now: Date) {
     let seconds = error.retryAfter ?? configuration.retry.backoff(attempt: max(1, session.pacing.retryCount))
     // Several items may ask for a wait: the longest stands.
     session.pacing.wait(until: now.addingTimeInterval(max(seconds, session.throttle)))
@@ -244,10 +244,10 @@ extension SimulatedDevice {
 
   // MARK: Errors of a whole request
 
-  private mutating func handleOperationError(_ error: ServerError, flight: InFlight, at now: Date) {
-    session.lastError = error.description
+  private mutating func handleOperationError(_ error: CloudKitError, flight: InFlight, at now: Date) {
+    session.lastError = error.traceText
     let zone = configuration.zoneID
-    if case .modifyRecords(let request) = flight.request, !error.isTransient, error != .serverResponseLost,
+    if case .modifyRecords(let request) = flight.request, !error.isTransient, error.code != .serverResponseLost,
       !Self.reportsAMissingZone(error)
     {
       // Refused whole (too large, full storage, signed out, …): no item landed. The replica hears it of each, so a
@@ -255,8 +255,8 @@ extension SimulatedDevice {
       // would then count once. (Errors that may hide a landing, and a missing zone, are reported below.)
       reportEveryItem(of: request, failedWith: error)
     }
-    switch error {
-    case _ where error.isTransient || error == .serverResponseLost:
+    switch error.code {
+    case _ where error.isTransient || error.code == .serverResponseLost:
       if case .modifyRecords(let request) = flight.request {
         // Each item may or may not have landed (`networkFailure`, a lost answer) or did not: the replica settles
         // which, and the change stays queued. The sync fetches before it sends again.
@@ -288,16 +288,16 @@ extension SimulatedDevice {
         session.listing += 1
         session.zoneFetchStarted = false
         session.phase = .fetchingDatabase
-        deliver(.didFetchRecordZoneChanges(zone, error: error.cloudKitError))
+        deliver(.didFetchRecordZoneChanges(zone, error: error.asReported))
       }
     case .notAuthenticated: halt(.notAuthenticated)
-    case .badDatabase(let reason): halt(.badDatabase(reason))
+    case .badDatabase: halt(.badDatabase(error.message ?? ""))
     case .quotaExceeded: halt(.quotaExceeded)
     case .zoneNotFound, .userDeletedZone:
       switch flight.request {
       case .modifyRecords(let request):
         // Each item failed with the error: the replica waits for the database feed to say why the zone went.
-        var failures: [RecordID: ServerError] = [:]
+        var failures: [RecordID: CloudKitError] = [:]
         for id in request.saving.map(\.recordID) + request.deleting { failures[id] = error }
         handleSent(ModifyRecordsReply(failures: failures), flight: flight, at: now)
         endRound(nil)
@@ -306,20 +306,20 @@ extension SimulatedDevice {
         storage.zoneToken = nil
         storage.zoneNeedsFetch = false
         session.zoneFetchStarted = false
-        guard deliver(.didFetchRecordZoneChanges(zone, error: error.cloudKitError)) else { return }
+        guard deliver(.didFetchRecordZoneChanges(zone, error: error.asReported)) else { return }
         finishFetch()
       default:
         endRound(error)
         session.syncRequested = true
       }
     default:
-      halt(.rejected(error.cloudKitError))
+      halt(.rejected(error.asReported))
     }
   }
 
   /// Whether `error` says the zone is gone (its items are reported as the zone-loss rules need).
-  static func reportsAMissingZone(_ error: ServerError) -> Bool {
-    switch error {
+  static func reportsAMissingZone(_ error: CloudKitError) -> Bool {
+    switch error.code {
     case .zoneNotFound, .userDeletedZone: true
     default: false
     }
@@ -327,8 +327,8 @@ extension SimulatedDevice {
 
   /// Whether a failed item means the server is unwell (grow the throttle); a conflict, and the atomic siblings it
   /// fails, are ordinary answers.
-  static func growsThrottle(_ error: ServerError) -> Bool {
-    switch error {
+  static func growsThrottle(_ error: CloudKitError) -> Bool {
+    switch error.code {
     case .serverRecordChanged, .batchRequestFailed, .unknownItem: false
     default: true
     }

@@ -151,14 +151,14 @@ extension SimulatedDevice {
   /// Ends the fetch or send under way after `error` (`nil` when it simply has nothing left), with the events a
   /// CKSyncEngine ends one with: a zone whose fetch had begun hears `didFetchRecordZoneChanges` with the error, then
   /// the fetch `didFetchChanges`; a send `didSendChanges`.
-  mutating func endRound(_ error: ServerError?) {
+  mutating func endRound(_ error: CloudKitError?) {
     switch session.phase {
     case .fetchingDatabase, .fetchingZone:
       if session.phase == .fetchingZone, session.zoneFetchStarted {
         session.zoneFetchStarted = false
         deliver(
           .didFetchRecordZoneChanges(
-            configuration.zoneID, error: (error ?? .networkFailure(retryAfter: nil)).cloudKitError))
+            configuration.zoneID, error: (error ?? .networkFailure(retryAfter: nil)).asReported))
       }
       session.listedFromStart = nil
       deliver(.didFetchChanges)

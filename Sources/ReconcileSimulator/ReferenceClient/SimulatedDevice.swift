@@ -468,13 +468,13 @@ enum CompletedOperation: Sendable, Hashable, CustomStringConvertible {
   /// A sync ended with nothing left to send.
   case syncComplete
   /// A request was answered.
-  case answered(ServerRequest, error: ServerError?)
+  case answered(ServerRequest, error: CloudKitError?)
 
   /// `sync complete`, `REQUEST: ok` or `REQUEST: ERROR`.
   var description: String {
     switch self {
     case .syncComplete: "sync complete"
-    case .answered(let request, let error): "\(request): \(error?.name ?? "ok")"
+    case .answered(let request, let error): "\(request): \(error?.code.name ?? "ok")"
     }
   }
 }

@@ -25,14 +25,14 @@ package struct FetchRecordsRequest: Sendable, Hashable {
 package struct FetchRecordsReply: Sendable, Hashable {
   /// The records found, in request order.
   package var records: [Record]
-  /// Each missing or unreachable ID's error (``ServerError/unknownItem(_:)``, ``ServerError/zoneNotFound(_:)``, …).
-  package var failures: [RecordID: ServerError]
+  /// Each missing or unreachable ID's error (``CloudKitError/unknownItem(_:)``, ``CloudKitError/zoneNotFound(_:)``, …).
+  package var failures: [RecordID: CloudKitError]
 
   /// Creates a reply.
   /// - Parameters:
   ///   - records: Found records.
   ///   - failures: Per-ID errors.
-  package init(records: [Record], failures: [RecordID: ServerError]) {
+  package init(records: [Record], failures: [RecordID: CloudKitError]) {
     self.records = records
     self.failures = failures
   }

@@ -59,19 +59,19 @@ package struct ModifyRecordsReply: Sendable, Hashable {
   /// The IDs deleted, including records removed by a `deleteSelf` cascade.
   package var deleted: [RecordID]
   /// Each failed item's own error. Empty when everything succeeded.
-  package var failures: [RecordID: ServerError]
+  package var failures: [RecordID: CloudKitError]
 
   /// Creates a reply.
   /// - Parameters:
   ///   - saved: Saved records.
   ///   - deleted: Deleted IDs.
   ///   - failures: Per-item errors.
-  package init(saved: [Record] = [], deleted: [RecordID] = [], failures: [RecordID: ServerError] = [:]) {
+  package init(saved: [Record] = [], deleted: [RecordID] = [], failures: [RecordID: CloudKitError] = [:]) {
     self.saved = saved
     self.deleted = deleted
     self.failures = failures
   }
 
-  /// The operation's overall error as CloudKit reports it: ``ServerError/partialFailure(_:)`` when any item failed.
-  package var partialFailure: ServerError? { failures.isEmpty ? nil : .partialFailure(failures) }
+  /// The operation's overall error as CloudKit reports it: ``CloudKitError/partialFailure(_:)`` when any item failed.
+  package var partialFailure: CloudKitError? { failures.isEmpty ? nil : .partialFailure(failures) }
 }

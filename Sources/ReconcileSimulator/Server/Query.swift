@@ -5,7 +5,7 @@ package import Reconcile
 /// Comparisons order strings, `INT64`, `DOUBLE` (numbers compare with each other) and `TIMESTAMP` values; equality works
 /// on every type. A record without the field matches no comparison, and `notEquals` only when it has the field.
 /// Encrypted fields cannot be queried: CloudKit cannot index them, so a predicate or sort on one is
-/// ``ServerError/invalidArguments(reason:)``.
+/// ``CloudKitError/invalidArguments(reason:)``.
 package indirect enum QueryPredicate: Sendable, Hashable, CustomStringConvertible {
   /// Every record of the type (`TRUEPREDICATE`).
   case all

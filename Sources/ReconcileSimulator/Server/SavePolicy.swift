@@ -3,7 +3,7 @@
 /// In every policy the server merges per key: keys the client does not send keep their server values, and a key goes
 /// away only when the client sends it removed.
 package enum SavePolicy: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
-  /// Compare change tags; a stale tag fails with ``ServerError/serverRecordChanged(client:ancestor:server:)``. Sends the
+  /// Compare change tags; a stale tag fails with ``CloudKitError/serverRecordChanged(client:ancestor:server:)``. Sends the
   /// changed keys. CloudKit's default.
   case ifServerRecordUnchanged
   /// Send the changed keys and overwrite without comparing tags: the last write silently wins.

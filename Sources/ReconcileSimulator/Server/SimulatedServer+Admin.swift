@@ -11,18 +11,18 @@ extension SimulatedServer {
   ///   - error: The error to return, such as `.zoneBusy(retryAfter: 5)` or `.networkFailure(retryAfter: nil)`.
   ///   - count: How many requests; 1 unless given.
   ///   - device: Only requests from this device; any device unless given.
-  package mutating func injectFailure(_ error: ServerError, count: Int = 1, device: String? = nil) {
+  package mutating func injectFailure(_ error: CloudKitError, count: Int = 1, device: String? = nil) {
     guard count > 0 else { return }
     injected.append(InjectedFailure(error: error, remaining: count, device: device))
   }
 
   /// Makes the next modify request from `device` that saves something fail one item — its first save — with `error`,
   /// as CloudKit answers a per-item `zoneBusy` or `serviceUnavailable` while the request as a whole succeeds. In an
-  /// atomic zone the other items fail with ``ServerError/batchRequestFailed``.
+  /// atomic zone the other items fail with ``CloudKitError/batchRequestFailed``.
   /// - Parameters:
   ///   - error: The item's error, such as `.zoneBusy(retryAfter: 5)`.
   ///   - device: The device whose next save request it hits.
-  package mutating func injectItemFailure(_ error: ServerError, device: String) {
+  package mutating func injectItemFailure(_ error: CloudKitError, device: String) {
     injectedItemFailures[device, default: []].append(error)
   }
 

@@ -2,7 +2,7 @@ import Foundation
 import Reconcile
 
 extension SimulatedServer {
-  mutating func performFetchZoneChanges(_ request: ZoneChangesRequest, as client: ClientIdentity) throws(ServerError)
+  mutating func performFetchZoneChanges(_ request: ZoneChangesRequest, as client: ClientIdentity) throws(CloudKitError)
     -> ZoneChanges
   {
     guard request.scope != .public else {
@@ -43,7 +43,7 @@ extension SimulatedServer {
   }
 
   mutating func performFetchDatabaseChanges(_ request: DatabaseChangesRequest, as client: ClientIdentity)
-    throws(ServerError) -> DatabaseChanges
+    throws(CloudKitError) -> DatabaseChanges
   {
     guard request.scope != .public else { throw .badDatabase(reason: "the public database has no database changes") }
     guard let user = client.userRecordName else { throw .notAuthenticated }

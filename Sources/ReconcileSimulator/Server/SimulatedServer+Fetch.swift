@@ -2,13 +2,13 @@ import Foundation
 import Reconcile
 
 extension SimulatedServer {
-  mutating func performFetchRecords(_ request: FetchRecordsRequest, as client: ClientIdentity) throws(ServerError)
+  mutating func performFetchRecords(_ request: FetchRecordsRequest, as client: ClientIdentity) throws(CloudKitError)
     -> FetchRecordsReply
   {
     if request.scope != .public, client.userRecordName == nil { throw .notAuthenticated }
     var reply = FetchRecordsReply(records: [], failures: [:])
     for id in request.recordIDs {
-      do throws(ServerError) {
+      do throws(CloudKitError) {
         let access = try self.access(request.scope, zone: id.zoneID, for: client, writing: false)
         guard let zone = database(access.database)?.zones[access.storedZone] else { throw missingZoneError(access) }
         let stored = access.renames ? id.movingZone(to: access.storedZone) : id
@@ -21,7 +21,7 @@ extension SimulatedServer {
     return reply
   }
 
-  mutating func performQuery(_ request: QueryRequest, as client: ClientIdentity) throws(ServerError) -> QueryReply {
+  mutating func performQuery(_ request: QueryRequest, as client: ClientIdentity) throws(CloudKitError) -> QueryReply {
     let access = try self.access(request.scope, zone: request.zoneID, for: client, writing: false)
     guard let zone = database(access.database)?.zones[access.storedZone] else { throw missingZoneError(access) }
     let query = request.query

@@ -8,7 +8,7 @@ extension SimulatedServer {
     /// `registers`: whether the save may bring field types the server has not registered yet.
     case save(Record, ZoneAccess, isNew: Bool, registers: Bool)
     case delete(RecordID, ZoneAccess)
-    case failed(ServerError, ZoneAccess?)
+    case failed(CloudKitError, ZoneAccess?)
 
     var access: ZoneAccess? {
       switch self {
@@ -28,7 +28,7 @@ extension SimulatedServer {
     var zone: ZoneID
   }
 
-  mutating func performModifyRecords(_ request: ModifyRecordsRequest, as client: ClientIdentity) throws(ServerError)
+  mutating func performModifyRecords(_ request: ModifyRecordsRequest, as client: ClientIdentity) throws(CloudKitError)
     -> ModifyRecordsReply
   {
     if client.userRecordName == nil, request.itemCount > 0 { throw .notAuthenticated }
@@ -66,13 +66,13 @@ extension SimulatedServer {
       plans.append((id, planDelete(id, scope: request.scope, client: client)))
     }
     // A `networkFailure` for one item is its answer lost: the item is saved, and reported failed.
-    var answerLost: (id: RecordID, error: ServerError)?
+    var answerLost: (id: RecordID, error: CloudKitError)?
     if !injectedItemFailures.isEmpty, var queued = injectedItemFailures[client.deviceName],
       !queued.isEmpty, let first = plans.firstIndex(where: { if case .save = $0.plan { true } else { false } }),
       case .save(_, let access, _, _) = plans[first].plan
     {
       let error = queued.removeFirst()
-      if case .networkFailure = error {
+      if error.code == .networkFailure {
         answerLost = (plans[first].id, error)
       } else {
         plans[first].plan = .failed(error, access)
@@ -102,7 +102,7 @@ extension SimulatedServer {
     return reply
   }
 
-  private func checkDistinctItems(_ request: ModifyRecordsRequest) throws(ServerError) {
+  private func checkDistinctItems(_ request: ModifyRecordsRequest) throws(CloudKitError) {
     // Most requests carry one item: nothing to compare, and no set to build.
     guard request.itemCount > 1 else { return }
     var seen = Set<RecordID>(minimumCapacity: request.itemCount)
@@ -115,7 +115,7 @@ extension SimulatedServer {
   }
 
   /// In an atomic request, one failure in a zone with the ``ZoneCapabilities/atomic`` capability fails every other item of
-  /// that zone with ``ServerError/batchRequestFailed``.
+  /// that zone with ``CloudKitError/batchRequestFailed``.
   private func rejectAtomicSiblings(_ plans: inout [(id: RecordID, plan: Plan)]) {
     guard plans.contains(where: { $0.plan.isFailure }) else { return }
     // A request spans a zone or two: a list, searched in place, beats hashing an owner's name and a zone ID per item.
@@ -166,7 +166,7 @@ extension SimulatedServer {
     replacing: Bool,
     client: ClientIdentity,
     batch: [Record]
-  ) throws(ServerError) -> Plan {
+  ) throws(CloudKitError) -> Plan {
     guard let zone = database(access.database)?.zones[access.storedZone] else { throw missingZoneError(access) }
     let record = access.renames ? sent.movingZone(from: access.visibleZone, to: access.storedZone) : sent
     try checkValid(record, scope: access.scope)
@@ -215,7 +215,7 @@ extension SimulatedServer {
     return .save(merged, access, isNew: existing == nil, registers: registers)
   }
 
-  private func checkValid(_ record: Record, scope: DatabaseScope) throws(ServerError) {
+  private func checkValid(_ record: Record, scope: DatabaseScope) throws(CloudKitError) {
     do {
       try record.validate()
     } catch {
@@ -234,7 +234,7 @@ extension SimulatedServer {
   /// - Returns: Whether the record has a key whose type is not registered yet (development only), so saving it may
   ///   register types. When it has none, saving it registers nothing: every other key of the version saved comes from
   ///   the stored version, whose keys were registered when it was saved.
-  private func checkFieldTypes(_ record: Record) throws(ServerError) -> Bool {
+  private func checkFieldTypes(_ record: Record) throws(CloudKitError) -> Bool {
     // Most saves fit: look without building and sorting the merged fields, and do that only to name the first misfit.
     if case .development = configuration.schemaMode {
       guard let known = fieldTypes[record.recordType] else { return true }
@@ -388,12 +388,14 @@ extension SimulatedServer {
   }
   /// A conflict's answer, with the server's record unless this is one of the answers that leave it out
   /// (``Limits/conflictWithoutRecordEvery``).
-  private mutating func attachingConflictRecord(_ error: ServerError) -> ServerError {
+  private mutating func attachingConflictRecord(_ error: CloudKitError) -> CloudKitError {
     let every = configuration.limits.conflictWithoutRecordEvery
-    guard every > 0, case .serverRecordChanged(let client, let ancestor, _) = error else { return error }
+    guard every > 0, error.code == .serverRecordChanged else { return error }
     conflictsAnswered += 1
-    return conflictsAnswered % every == 0
-      ? .serverRecordChanged(client: client, ancestor: ancestor, server: nil) : error
+    guard conflictsAnswered % every == 0 else { return error }
+    var withoutRecord = error
+    withoutRecord.serverRecord = nil
+    return withoutRecord
   }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import Reconcile
 
 extension SimulatedServer {
-  mutating func performModifyZones(_ request: ModifyZonesRequest, as client: ClientIdentity) throws(ServerError)
+  mutating func performModifyZones(_ request: ModifyZonesRequest, as client: ClientIdentity) throws(CloudKitError)
     -> ModifyZonesReply
   {
     guard let user = client.userRecordName else { throw .notAuthenticated }

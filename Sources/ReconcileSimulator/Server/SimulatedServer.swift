@@ -1,5 +1,5 @@
 public import Foundation
-import Reconcile
+package import Reconcile
 
 /// An in-memory CloudKit container that behaves like the real server, on virtual time.
 ///
@@ -40,7 +40,7 @@ public struct SimulatedServer: Sendable {
   var budgets: [String: RequestBudget] = [:]
   var injected: [InjectedFailure] = []
   /// Per device, errors the next modify requests answer for one of their saves (the others are handled as usual).
-  var injectedItemFailures: [String: [ServerError]] = [:]
+  var injectedItemFailures: [String: [CloudKitError]] = [:]
   var throttledUntil: Date?
   var quotaExceededUsers: Set<String> = []
   /// The type each key of each record type was first saved with (development schema).
@@ -87,10 +87,10 @@ public struct SimulatedServer: Sendable {
   ///   - client: Who sends it.
   /// - Returns: The reply, or the error for the whole request. Per-item errors are inside the reply.
   package mutating func handle(_ request: ServerRequest, from client: ClientIdentity) -> Result<
-    ServerReply, ServerError
+    ServerReply, CloudKitError
   > {
     if let refusal = admit(request, from: client) { return .failure(refusal) }
-    let result: Result<ServerReply, ServerError>
+    let result: Result<ServerReply, CloudKitError>
     do {
       switch request {
       case .modifyRecords(let r): result = .success(.modifyRecords(try performModifyRecords(r, as: client)))
@@ -115,25 +115,25 @@ public struct SimulatedServer: Sendable {
   /// | Client record | Server | Result |
   /// |---|---|---|
   /// | tag T | tag T | saved: new tag, modification date, last modifier and device |
-  /// | tag T | tag T′ ≠ T | ``ServerError/serverRecordChanged(client:ancestor:server:)`` with the version T as ancestor when the server still has it |
+  /// | tag T | tag T′ ≠ T | ``CloudKitError/serverRecordChanged(client:ancestor:server:)`` with the version T as ancestor when the server still has it |
   /// | no tag | exists | `serverRecordChanged` with no ancestor (CloudKit's behaviour per Apple; one mock returns `serverRejectedRequest`) |
-  /// | tag T | gone | ``ServerError/unknownItem(_:)`` |
+  /// | tag T | gone | ``CloudKitError/unknownItem(_:)`` |
   /// | no tag | absent | created |
-  /// | any | zone missing | ``ServerError/zoneNotFound(_:)`` (``ServerError/userDeletedZone(_:)`` after a purge) |
-  /// | parent missing | – | ``ServerError/referenceViolation(_:)`` |
+  /// | any | zone missing | ``CloudKitError/zoneNotFound(_:)`` (``CloudKitError/userDeletedZone(_:)`` after a purge) |
+  /// | parent missing | – | ``CloudKitError/referenceViolation(_:)`` |
   ///
   /// `changedKeys` and `allKeys` never compare tags. Every policy merges per key: keys not sent keep their server values.
   /// Deleting a missing record succeeds (CloudKit does not document it; this is what Point-Free's mock does). Saving and
-  /// deleting one ID in one request, or saving it twice, is refused as ``ServerError/invalidArguments(reason:)`` (CloudKit
+  /// deleting one ID in one request, or saving it twice, is refused as ``CloudKitError/invalidArguments(reason:)`` (CloudKit
   /// does not document it; clients must never send it). Deleting a record deletes the records of its zone that point to
   /// it with a `deleteSelf` reference, at once, in every zone (CloudKit does it later in the default zone).
   /// - Parameters:
   ///   - request: The saves and deletes.
   ///   - client: Who sends it.
   /// - Returns: Saved records, deleted IDs and per-item failures.
-  /// - Throws: ``ServerError`` for the whole request: `notAuthenticated`, `limitExceeded`, `invalidArguments`,
+  /// - Throws: ``CloudKitError`` for the whole request: `notAuthenticated`, `limitExceeded`, `invalidArguments`,
   ///   throttling.
-  package mutating func modifyRecords(_ request: ModifyRecordsRequest, as client: ClientIdentity) throws(ServerError)
+  package mutating func modifyRecords(_ request: ModifyRecordsRequest, as client: ClientIdentity) throws(CloudKitError)
     -> ModifyRecordsReply
   {
     guard case .modifyRecords(let reply) = try handle(.modifyRecords(request), from: client).get() else {
@@ -147,8 +147,8 @@ public struct SimulatedServer: Sendable {
   ///   - request: The zones.
   ///   - client: Who sends it.
   /// - Returns: The zones saved and deleted.
-  /// - Throws: ``ServerError/badDatabase(reason:)`` outside the private database; `notAuthenticated`; throttling.
-  package mutating func modifyZones(_ request: ModifyZonesRequest, as client: ClientIdentity) throws(ServerError)
+  /// - Throws: ``CloudKitError/badDatabase(reason:)`` outside the private database; `notAuthenticated`; throttling.
+  package mutating func modifyZones(_ request: ModifyZonesRequest, as client: ClientIdentity) throws(CloudKitError)
     -> ModifyZonesReply
   {
     guard case .modifyZones(let reply) = try handle(.modifyZones(request), from: client).get() else {
@@ -166,10 +166,10 @@ public struct SimulatedServer: Sendable {
   ///   - request: The zone and token.
   ///   - client: Who sends it.
   /// - Returns: A page of changes with the next token.
-  /// - Throws: ``ServerError/changeTokenExpired`` for a token from a compacted history or an earlier incarnation of
+  /// - Throws: ``CloudKitError/changeTokenExpired`` for a token from a compacted history or an earlier incarnation of
   ///   the zone; `zoneNotFound`; `badDatabase` on the public database; `invalidArguments` for a zone without the
   ///   ``ZoneCapabilities/fetchChanges`` capability.
-  package mutating func fetchZoneChanges(_ request: ZoneChangesRequest, as client: ClientIdentity) throws(ServerError)
+  package mutating func fetchZoneChanges(_ request: ZoneChangesRequest, as client: ClientIdentity) throws(CloudKitError)
     -> ZoneChanges
   {
     guard case .zoneChanges(let reply) = try handle(.fetchZoneChanges(request), from: client).get() else {
@@ -185,7 +185,7 @@ public struct SimulatedServer: Sendable {
   /// - Returns: Changed, deleted and purged zones with the next token.
   /// - Throws: `badDatabase` on the public database; `notAuthenticated`; throttling.
   package mutating func fetchDatabaseChanges(_ request: DatabaseChangesRequest, as client: ClientIdentity)
-    throws(ServerError) -> DatabaseChanges
+    throws(CloudKitError) -> DatabaseChanges
   {
     guard case .databaseChanges(let reply) = try handle(.fetchDatabaseChanges(request), from: client).get() else {
       throw .internalError("reply of the wrong kind")
@@ -199,7 +199,7 @@ public struct SimulatedServer: Sendable {
   ///   - client: Who sends it.
   /// - Returns: The records found and a per-ID error for the rest.
   /// - Throws: `notAuthenticated`; throttling.
-  package mutating func fetchRecords(_ request: FetchRecordsRequest, as client: ClientIdentity) throws(ServerError)
+  package mutating func fetchRecords(_ request: FetchRecordsRequest, as client: ClientIdentity) throws(CloudKitError)
     -> FetchRecordsReply
   {
     guard case .fetchRecords(let reply) = try handle(.fetchRecords(request), from: client).get() else {
@@ -215,7 +215,7 @@ public struct SimulatedServer: Sendable {
   /// - Returns: One page of results and a cursor when more remain.
   /// - Throws: `invalidArguments` for a predicate or sort on an encrypted field or a cursor of another query;
   ///   `zoneNotFound`; `notAuthenticated` (private and shared); throttling.
-  package mutating func query(_ request: QueryRequest, as client: ClientIdentity) throws(ServerError) -> QueryReply {
+  package mutating func query(_ request: QueryRequest, as client: ClientIdentity) throws(CloudKitError) -> QueryReply {
     guard case .query(let reply) = try handle(.query(request), from: client).get() else {
       throw .internalError("reply of the wrong kind")
     }
@@ -224,7 +224,7 @@ public struct SimulatedServer: Sendable {
 
   // MARK: Throttling and injected failures
 
-  private mutating func admit(_ request: ServerRequest, from client: ClientIdentity) -> ServerError? {
+  private mutating func admit(_ request: ServerRequest, from client: ClientIdentity) -> CloudKitError? {
     if let until = throttledUntil {
       if until > now { return .serviceUnavailable(retryAfter: until.timeIntervalSince(now).rounded(.up)) }
       throttledUntil = nil
@@ -241,11 +241,11 @@ public struct SimulatedServer: Sendable {
     return wait.map { .serviceUnavailable(retryAfter: $0) }
   }
 
-  private mutating func settleBudget(for client: ClientIdentity, result: Result<ServerReply, ServerError>) {
+  private mutating func settleBudget(for client: ClientIdentity, result: Result<ServerReply, CloudKitError>) {
     guard let policy = configuration.throttle else { return }
     var wasBad = false
     if case .failure(let error) = result {
-      switch error {
+      switch error.code {
       case .invalidArguments, .permissionFailure, .badDatabase, .limitExceeded, .serverRejectedRequest,
         .notAuthenticated:
         wasBad = true
@@ -271,7 +271,7 @@ public struct SimulatedServer: Sendable {
 
 /// A failure the server returns instead of answering, set by ``SimulatedServer/injectFailure(_:count:device:)``.
 struct InjectedFailure: Sendable, Hashable {
-  var error: ServerError
+  var error: CloudKitError
   var remaining: Int
   var device: String?
 }

@@ -1,5 +1,5 @@
 package import Foundation
-import Reconcile
+package import Reconcile
 
 extension SimulatedSyncEngine {
   /// The next request: nothing while halted, offline, waiting or with a request in flight.
@@ -115,7 +115,7 @@ extension SimulatedSyncEngine {
   /// `writes` events.
   @discardableResult
   package mutating func receive(
-    _ answer: Result<ServerReply, ServerError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
+    _ answer: Result<ServerReply, CloudKitError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
   ) -> Bool {
     guard let flight = session.inFlight, flight.id == id, haltReason == nil else { return false }
     session.inFlight = nil
@@ -135,7 +135,7 @@ extension SimulatedSyncEngine {
 
   // MARK: Answers
 
-  private mutating func wait(_ error: ServerError?, at now: Date) {
+  private mutating func wait(_ error: CloudKitError?, at now: Date) {
     let seconds = error?.retryAfter ?? retry.backoff(attempt: max(1, session.pacing.retryCount))
     let until = now.addingTimeInterval(max(seconds, retry.minimumInterval))
     session.pacing.wait(until: until)
@@ -143,13 +143,13 @@ extension SimulatedSyncEngine {
 
   /// Tells the delegate every save and deletion of `request` failed with `error` (`sentRecordZoneChanges`); `false`
   /// when a torn crash struck.
-  mutating func reportEveryItem(of request: ModifyRecordsRequest, failedWith error: ServerError) -> Bool {
+  mutating func reportEveryItem(of request: ModifyRecordsRequest, failedWith error: CloudKitError) -> Bool {
     emit(.sentRecordZoneChanges(SyncEngine.SentRecordZoneChanges(everyItemOf: request, failedWith: error)))
   }
 
-  private mutating func handleFailure(_ error: ServerError, flight: InFlight, at now: Date) {
-    switch error {
-    case _ where error.isTransient || error == .serverResponseLost || error == .quotaExceeded:
+  private mutating func handleFailure(_ error: CloudKitError, flight: InFlight, at now: Date) {
+    switch error.code {
+    case _ where error.isTransient || error.code == .serverResponseLost || error.code == .quotaExceeded:
       session.pacing.retryCount += 1
       if case .modifyRecords(let request) = flight.request {
         // Every change of the batch failed with the error and stays pending, to be retried: the delegate hears of
@@ -157,7 +157,7 @@ extension SimulatedSyncEngine {
         guard reportEveryItem(of: request, failedWith: error) else { return }
       }
       // Full storage has no retry-after: the user must free space, so wait a minute between tries.
-      if error == .quotaExceeded {
+      if error.code == .quotaExceeded {
         session.pacing.waitUntil = now.addingTimeInterval(60)
       } else {
         wait(error, at: now)
@@ -188,26 +188,26 @@ extension SimulatedSyncEngine {
         // The database feed is read again first: an expired zone token can mean the zone was deleted and created
         // again, which the feed reports with its reason (Apple is silent on what CKSyncEngine does here).
         session.phase = .fetchingDatabase
-        _ = emit(.didFetchRecordZoneChanges(zone, error: ServerError.changeTokenExpired.cloudKitError))
+        _ = emit(.didFetchRecordZoneChanges(zone, error: CloudKitError.changeTokenExpired.asReported))
         return
       }
       persistStateIfChanged()
     case .notAuthenticated:
       haltReason = .notAuthenticated
       abandonRound(error)
-    case .badDatabase(let reason):
-      haltReason = .badDatabase(reason)
+    case .badDatabase:
+      haltReason = .badDatabase(error.message ?? "")
       abandonRound(error)
     default:
       switch flight.request {
       case .modifyRecords(let request):
         // The whole batch failed: each save and delete fails with the error, for the delegate to settle.
-        var failures: [RecordID: ServerError] = [:]
+        var failures: [RecordID: CloudKitError] = [:]
         for id in request.saving.map(\.recordID) + request.deleting { failures[id] = error }
         handleReply(.modifyRecords(ModifyRecordsReply(failures: failures)), flight: flight, at: now)
       case .modifyZones(let request):
         // Every zone change failed: none stays pending, and the delegate decides what to add again.
-        let reported = error.cloudKitError
+        let reported = error.asReported
         let saves = Dictionary(request.saving.map { ($0.zoneID, reported) }, uniquingKeysWith: { a, _ in a })
         let deletes = Dictionary(request.deleting.map { ($0, reported) }, uniquingKeysWith: { a, _ in a })
         state.remove(
@@ -223,7 +223,7 @@ extension SimulatedSyncEngine {
         updateTokens { $0.zones[request.zoneID] = nil }
         session.zonesToFetch.removeFirst(min(1, session.zonesToFetch.count))
         session.zoneFetchStarted = false
-        guard emit(.didFetchRecordZoneChanges(request.zoneID, error: error.cloudKitError)) else { return }
+        guard emit(.didFetchRecordZoneChanges(request.zoneID, error: error.asReported)) else { return }
       default:
         abandonRound(error)
       }
@@ -233,12 +233,12 @@ extension SimulatedSyncEngine {
   /// Ends the fetch or send under way after `error`, with the events CKSyncEngine ends it with: a zone whose fetch
   /// had begun hears `didFetchRecordZoneChanges` with the error, then the fetch `didFetchChanges`; a send
   /// `didSendChanges`.
-  private mutating func abandonRound(_ error: ServerError) {
+  private mutating func abandonRound(_ error: CloudKitError) {
     switch session.phase {
     case .fetchingDatabase, .fetchingZones:
       if session.phase == .fetchingZones, session.zoneFetchStarted, let zone = session.zonesToFetch.first {
         session.zoneFetchStarted = false
-        guard emit(.didFetchRecordZoneChanges(zone, error: error.cloudKitError)) else { return }
+        guard emit(.didFetchRecordZoneChanges(zone, error: error.asReported)) else { return }
       }
       session.phase = .idle
       session.zonesToFetch = []
@@ -340,13 +340,13 @@ extension SimulatedSyncEngine {
     for id in result.deleted where !session.readded.contains(id) { settled.append(.deleteRecord(id)) }
     for id in result.failures.keys.sorted() {
       guard let error = result.failures[id] else { continue }
-      let retried = error.isTransient || error == .batchRequestFailed
+      let retried = error.isTransient || error.code == .batchRequestFailed
       if retried { wait(error, at: now) }
       if let record = sentRecords[id] {
-        failedSaves.append(SyncEngine.FailedRecordSave(record: record, error: error.cloudKitError))
+        failedSaves.append(SyncEngine.FailedRecordSave(record: record, error: error.asReported))
         if !retried && !session.readded.contains(id) { settled.append(.saveRecord(id)) }
       } else {
-        failedDeletes[id] = error.cloudKitError
+        failedDeletes[id] = error.asReported
         if !retried && !session.readded.contains(id) { settled.append(.deleteRecord(id)) }
       }
     }

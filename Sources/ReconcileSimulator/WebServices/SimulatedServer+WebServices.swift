@@ -105,7 +105,7 @@ extension SimulatedServer {
     switch handle(request, from: client) {
     case .success(let reply): return reply
     case .failure(let error):
-      var failure = error.webServicesError()
+      var failure = error.webServicesError(reason: error.webServicesReason)
       failure.httpStatus = failure.code.httpStatus
       throw failure
     }
@@ -151,7 +151,7 @@ extension SimulatedServer {
     let results: [WebServices.RecordResult] = body.operations.map { operation in
       let id = operation.recordID
       if let error = reply.failures[id] {
-        return .failed(error.webServicesError(recordName: id.recordName, creating: creates.contains(id)))
+        return .failed(error.webServicesError(recordName: id.recordName, reason: error.webServicesReason, creating: creates.contains(id)))
       }
       if let record = saved[id] {
         return result(Self.trimmed(record, to: body.desiredKeys), database: database, client: client)
@@ -175,7 +175,7 @@ extension SimulatedServer {
         results: body.recordIDs.map { id in
           if let record = found[id] { return result(record, database: database, client: client) }
           let error = reply.failures[id] ?? .unknownItem(id)
-          return .failed(error.webServicesError(recordName: id.recordName))
+          return .failed(error.webServicesError(recordName: id.recordName, reason: error.webServicesReason))
         }))
   }
 

@@ -1,4 +1,5 @@
 package import Foundation
+package import Reconcile
 
 /// What one device's traffic cost, as the world saw it: the requests it sent, the errors in the answers it took (items
 /// of a save included), the time it waited after an error before sending again, and the answers lost on their way to
@@ -29,23 +30,23 @@ package struct DeviceCounts: Sendable, Hashable {
   }
 
   /// The device took `answer` at `now`: its errors are counted, and an error starts the wait ``sent(at:)`` ends.
-  mutating func took(_ answer: Result<ServerReply, ServerError>, at now: Date) {
+  mutating func took(_ answer: Result<ServerReply, CloudKitError>, at now: Date) {
     if countErrors(in: answer) { erroredAt = now }
   }
 
   /// Counts the errors in `answer` by name: a request's error, each failed item of a save (or of a partial failure).
   /// - Returns: Whether there was any.
   @discardableResult
-  package mutating func countErrors(in answer: Result<ServerReply, ServerError>) -> Bool {
+  package mutating func countErrors(in answer: Result<ServerReply, CloudKitError>) -> Bool {
     switch answer {
-    case .failure(.partialFailure(let failures)):
-      for error in failures.values { errors[error.name, default: 0] += 1 }
+    case .failure(let error) where error.code == .partialFailure:
+      for item in error.partialErrors.values { errors[item.code.name, default: 0] += 1 }
       return true
     case .failure(let error):
-      errors[error.name, default: 0] += 1
+      errors[error.code.name, default: 0] += 1
       return true
     case .success(.modifyRecords(let reply)) where !reply.failures.isEmpty:
-      for error in reply.failures.values { errors[error.name, default: 0] += 1 }
+      for error in reply.failures.values { errors[error.code.name, default: 0] += 1 }
       return true
     case .success:
       return false

@@ -55,7 +55,7 @@ public struct Simulation: Sendable {
   var armed: [String: [SimulationFault]] = [:]
   /// Per device, `networkFailure` errors armed for its next requests: the server applies the request and the answer is
   /// lost on its way back, so the device gets the error and never learns what landed.
-  var answersLost: [String: [ServerError]] = [:]
+  var answersLost: [String: [CloudKitError]] = [:]
   /// Devices whose next save reaches the server and whose answer is lost as they go offline
   /// (``SimulationFault/disconnectAfterSave(device:)``).
   var disconnectsAfterSave: Set<String> = []

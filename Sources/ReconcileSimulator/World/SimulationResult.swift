@@ -102,8 +102,6 @@ public struct SimulationResult: Sendable, Hashable {
 /// One trace line, kept as data and written out only when the trace is read.
 enum TraceEntry: Sendable, Hashable {
   case step(Int, SimulationStep)
-  /// A line of the script language that is not a step (``WorldOperation``), as the user wrote it.
-  case operation(String)
   case event(ServerEvent)
   case note(String)
   /// A decision a device's client made, and why.
@@ -113,7 +111,6 @@ enum TraceEntry: Sendable, Hashable {
   var line: String {
     switch self {
     case .step(let number, let step): "\(number) \(step)"
-    case .operation(let line): "· " + line
     case .event(let event): "    \(event)"
     case .note(let text): "    " + text
     case .decision(let device, let decision): "    \(device): \(decision)"

@@ -73,10 +73,11 @@ struct TestingArticleTests {
     fresh["title"] = "Changed on the Mac"
     _ = try server.modifyRecords(ModifyRecordsRequest(saving: [fresh]), as: phone)
     let reply = try server.modifyRecords(ModifyRecordsRequest(saving: [stale]), as: phone)
-    guard case .serverRecordChanged(_, let ancestor, let current)? = reply.failures[stale.recordID] else {
+    guard let failure = reply.failures[stale.recordID], failure.code == .serverRecordChanged else {
       Issue.record("expected serverRecordChanged, got \(String(describing: reply.failures[stale.recordID]))")
       return
     }
+    let (ancestor, current) = (failure.ancestorRecord, failure.serverRecord)
     #expect(current?["title"] == "Changed on the Mac")
     #expect(ancestor?["title"] == "Hello")
   }

@@ -173,7 +173,7 @@ struct AccessControlPropertyTests {
     let label = "\(user ?? "no account") \(operation) \(recordName) in \(target) via \(scope) [\(context)]"
 
     var returned: [Record] = []
-    var failure: ServerError?
+    var failure: CloudKitError?
     do {
       switch operation {
       case .edit, .create:
@@ -208,12 +208,12 @@ struct AccessControlPropertyTests {
     switch expected {
     case .denied(let name):
       denied += 1
-      #expect(failure?.name == name, "\(label): expected \(name), got \(failure.map { "\($0)" } ?? "success")")
+      #expect(failure?.code.name == name, "\(label): expected \(name), got \(failure.map { "\($0)" } ?? "success")")
       #expect(returned.isEmpty, "\(label): a refused request returned \(returned.count) records")
       #expect(world.snapshot() == before, "\(label): a refused request changed the server")
     case .allowed:
       allowed += 1
-      if let failure { #expect(!rightsErrors.contains(failure.name), "\(label): allowed but got \(failure)") }
+      if let failure { #expect(!rightsErrors.contains(failure.code.name), "\(label): allowed but got \(failure)") }
       #expect(
         returned.isEmpty || world.mayRead(target, as: user, scope: scope), "\(label): returned records it may not read")
       for record in returned where record.recordID.zoneID.zoneName != zoneID.zoneName {

@@ -74,7 +74,7 @@ struct ChangeFeedTests {
     let gone = try fixture.create(try fixture.note("gone"))
     _ = try fixture.save([], deleting: [gone.recordID])
     fixture.server.expireChangeTokens(in: fixture.notes, ownedBy: "_alice")
-    #expect(throws: ServerError.changeTokenExpired) { try changes(&fixture, since: old) }
+    #expect(throws: CloudKitError.changeTokenExpired) { try changes(&fixture, since: old) }
     let fresh = try changes(&fixture, since: nil)
     #expect(fresh.changed.map(\.recordID) == [kept.recordID])
     #expect(fresh.deleted.isEmpty)
@@ -88,10 +88,10 @@ struct ChangeFeedTests {
     _ = try fixture.create(try fixture.note("n1"))
     let token = try changes(&fixture, since: nil).token
     fixture.server.deleteZone(fixture.notes, ownedBy: "_alice")
-    #expect(throws: ServerError.zoneNotFound(fixture.notes)) { try changes(&fixture, since: token) }
+    #expect(throws: CloudKitError.zoneNotFound(fixture.notes)) { try changes(&fixture, since: token) }
     _ = try fixture.server.modifyZones(
       ModifyZonesRequest(saving: [RecordZone(zoneID: fixture.notes)]), as: fixture.alicePhone)
-    #expect(throws: ServerError.changeTokenExpired) { try changes(&fixture, since: token) }
+    #expect(throws: CloudKitError.changeTokenExpired) { try changes(&fixture, since: token) }
   }
 
   @Test("the database feed reports changed, deleted and purged zones")
@@ -158,7 +158,7 @@ struct ChangeFeedTests {
     let last = try run(.all, limit: 4, cursor: secondCursor)
     #expect(ranks(last) == [8, 9])
     #expect(last.cursor == nil)
-    #expect(throws: ServerError.self) { try run(.equals("rank", 1), cursor: cursor) }
+    #expect(throws: CloudKitError.self) { try run(.equals("rank", 1), cursor: cursor) }
   }
 
   @Test("a query on an encrypted field is refused with invalidArguments")
@@ -167,7 +167,7 @@ struct ChangeFeedTests {
     var secret = try fixture.note("n1")
     secret.encryptedValues["pin"] = "1234"
     _ = try fixture.create(secret)
-    #expect(throws: ServerError.self) {
+    #expect(throws: CloudKitError.self) {
       try fixture.server.query(
         QueryRequest(zoneID: fixture.notes, query: Query(recordType: "Note", predicate: .equals("pin", "1234"))),
         as: fixture.aliceMac)

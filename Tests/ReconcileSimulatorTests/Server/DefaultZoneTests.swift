@@ -15,7 +15,7 @@ struct DefaultZoneTests {
     #expect(reply.saved.count == 1, "\(reply.failures)")
     #expect(server.records(in: .default, ownedBy: "_carol").map(\.recordID) == [note.recordID])
     // CloudKit's default zone has no change tokens: a change feed request is refused.
-    #expect(throws: ServerError.self) {
+    #expect(throws: CloudKitError.self) {
       try server.fetchZoneChanges(ZoneChangesRequest(zoneID: .default, since: nil), as: phone)
     }
     // Another user's default zone is their own.

@@ -45,14 +45,17 @@ struct SaveDecisionTableTests {
     var second = base
     second["title"] = "second"
     let reply = try fixture.save([second])
-    guard case .serverRecordChanged(let client, let ancestor, let current)? = reply.failures[base.recordID] else {
+    guard let failure = reply.failures[base.recordID], failure.code == .serverRecordChanged,
+      let client = failure.clientRecord
+    else {
       Issue.record("expected serverRecordChanged, got \(reply.failures)")
       return
     }
+    let (ancestor, current) = (failure.ancestorRecord, failure.serverRecord)
     #expect(client["title"] == "second")
     #expect(ancestor == base)
     #expect(current == server)
-    #expect(reply.partialFailure?.code == 2)
+    #expect(reply.partialFailure?.code == .partialFailure)
   }
 
   @Test("a record without a tag whose ID exists fails with serverRecordChanged and no ancestor")
@@ -60,10 +63,11 @@ struct SaveDecisionTableTests {
     var fixture = try ServerFixture()
     let server = try fixture.create(try fixture.note("n1"))
     let reply = try fixture.save([try fixture.note("n1", ["title": "other"])])
-    guard case .serverRecordChanged(_, let ancestor, let current)? = reply.failures[server.recordID] else {
+    guard let failure = reply.failures[server.recordID], failure.code == .serverRecordChanged else {
       Issue.record("expected serverRecordChanged, got \(reply.failures)")
       return
     }
+    let (ancestor, current) = (failure.ancestorRecord, failure.serverRecord)
     #expect(ancestor == nil)
     #expect(current == server)
   }

@@ -9,19 +9,19 @@ struct ServerErrorTests {
   func batchLimits() throws {
     var fixture = try ServerFixture()
     let many = try (0..<401).map { try fixture.note("n\($0)") }
-    #expect(throws: ServerError.self) { try fixture.save(many) }
+    #expect(throws: CloudKitError.self) { try fixture.save(many) }
     do {
       _ = try fixture.save(many)
     } catch {
-      #expect(error.code == 27)
+      #expect(error.code.rawValue == 27)
       #expect(error.description.contains("401 items"))
     }
     let big = String(repeating: "x", count: 700_000)
     let heavy = try (0..<4).map { try fixture.note("h\($0)", ["body": .string(big)]) }
-    #expect(throws: ServerError.self) { try fixture.save(heavy) }
+    #expect(throws: CloudKitError.self) { try fixture.save(heavy) }
     let huge = try fixture.note("huge", ["body": .string(String(repeating: "y", count: 1_100_000))])
     let reply = try fixture.save([huge], atomic: false)
-    #expect(reply.failures[huge.recordID]?.code == 27)
+    #expect(reply.failures[huge.recordID]?.code.rawValue == 27)
   }
 
   @Test("under a shrunk request limit, a record alone is never refused for its bytes; two that exceed it together are")
@@ -33,7 +33,7 @@ struct ServerErrorTests {
     let alone = try fixture.note("alone", ["body": .string(String(repeating: "y", count: 900))])
     #expect(try fixture.save([alone]).failures.isEmpty, "a record alone is split no further")
     let pair = try ["a", "b"].map { try fixture.note($0, ["body": .string(text)]) }
-    #expect(throws: ServerError.self) { try fixture.save(pair) }
+    #expect(throws: CloudKitError.self) { try fixture.save(pair) }
   }
 
   @Test("a record of exactly 1 MB of data is saved; one byte more is limitExceeded naming both sizes, and not stored")
@@ -45,7 +45,7 @@ struct ServerErrorTests {
     #expect(try fixture.save([exact]).failures.isEmpty)
     let over = try fixture.note("over", ["body": .string(String(repeating: "x", count: Record.maximumDataSize - 3))])
     let error = try #require(try fixture.save([over], atomic: false).failures[over.recordID])
-    #expect(error.code == 27)
+    #expect(error.code.rawValue == 27)
     #expect(error.description.contains("1048577 bytes, the limit is 1048576"))
     #expect(fixture.server.records(in: fixture.notes, ownedBy: "_alice").map(\.recordID) == [exact.recordID])
   }
@@ -84,8 +84,8 @@ struct ServerErrorTests {
       do {
         _ = try attempt()
         Issue.record("expected invalidArguments")
-      } catch let error as ServerError {
-        #expect(error.code == 12)
+      } catch let error as CloudKitError {
+        #expect(error.code.rawValue == 12)
         #expect(error.description.contains("n1"))
       }
     }
@@ -97,7 +97,7 @@ struct ServerErrorTests {
     _ = try fixture.create(try fixture.note("n1", ["rank": 1]))
     let other = try fixture.note("n2", ["rank": "high"])
     let error = try #require(try fixture.save([other]).failures[other.recordID])
-    #expect(error.code == 12)
+    #expect(error.code.rawValue == 12)
     #expect(error.description.contains("'rank'"))
     #expect(error.description.contains("INT64"))
   }
@@ -151,7 +151,7 @@ struct ServerErrorTests {
     var note = try fixture.note("n1")
     note["_secret"] = "x"
     let error = try #require(try fixture.save([note]).failures[note.recordID])
-    #expect(error.code == 12)
+    #expect(error.code.rawValue == 12)
     #expect(error.description.contains("_secret"))
   }
 
@@ -160,7 +160,7 @@ struct ServerErrorTests {
     var fixture = try ServerFixture()
     let note = try fixture.note("_x")
     let error = try #require(try fixture.save([note]).failures[note.recordID])
-    #expect(error.code == 12)
+    #expect(error.code.rawValue == 12)
     #expect(error.description.contains("cannot create record _x"))
     #expect(error.description.contains("names starting with '_' are reserved"))
     let fine = try fixture.note("x")
@@ -175,20 +175,20 @@ struct ServerErrorTests {
     var server = client
     server["title"] = .string("theirs")
     server.recordChangeTag = "t2"
-    let changed = ServerError.serverRecordChanged(client: client, ancestor: nil, server: server).cloudKitError
+    let changed = CloudKitError.serverRecordChanged(client: client, ancestor: nil, server: server).asReported
     #expect(changed.code == .serverRecordChanged)
     #expect(changed.conflict == Conflict(client: client, ancestor: nil, server: server))
-    let busy = ServerError.zoneBusy(retryAfter: 5).cloudKitError
+    let busy = CloudKitError.zoneBusy(retryAfter: 5).asReported
     #expect(busy.code == .zoneBusy && busy.retryAfter == 5 && busy.isTransient)
-    let partial = ServerError.partialFailure([id: .unknownItem(id)]).cloudKitError
-    #expect(partial.partialErrors["n"]?.code == .unknownItem)
-    #expect(ServerError.zoneNotFound(id.zoneID).cloudKitError.message?.contains("zoneNotFound (26)") == true)
+    let partial = CloudKitError.partialFailure([id: .unknownItem(id)]).asReported
+    #expect(partial.partialErrors[id]?.code == .unknownItem)
+    #expect(CloudKitError.zoneNotFound(id.zoneID).asReported.message?.contains("zoneNotFound (26)") == true)
   }
 
   @Test("simulator errors read the same in localizedDescription as in description")
   func localizedDescriptions() throws {
     var errors: [any Error & CustomStringConvertible] = [
-      ServerError.zoneBusy(retryAfter: 5), DeviceError.bookkeeping(try RecordID(recordName: "n"), "broken"),
+      CloudKitError.zoneBusy(retryAfter: 5), DeviceError.bookkeeping(try RecordID(recordName: "n"), "broken"),
     ]
     do {
       _ = try SimulationScript.parse("explode everything")
@@ -203,11 +203,11 @@ struct ServerErrorTests {
   func noAccount() throws {
     var fixture = try ServerFixture()
     let anonymous = fixture.anonymous
-    #expect(throws: ServerError.notAuthenticated) { try fixture.save([try fixture.note("n1")], as: anonymous) }
+    #expect(throws: CloudKitError.notAuthenticated) { try fixture.save([try fixture.note("n1")], as: anonymous) }
     var poster = Record(recordType: "Poster", recordID: try RecordID(recordName: "p1"))
     poster["title"] = "hi"
-    #expect(throws: ServerError.notAuthenticated) { try fixture.save([poster], as: anonymous, scope: .public) }
-    #expect(throws: ServerError.notAuthenticated) {
+    #expect(throws: CloudKitError.notAuthenticated) { try fixture.save([poster], as: anonymous, scope: .public) }
+    #expect(throws: CloudKitError.notAuthenticated) {
       try fixture.server.fetchZoneChanges(ZoneChangesRequest(scope: .shared, zoneID: fixture.notes), as: anonymous)
     }
     _ = try fixture.save([poster], scope: .public)
@@ -222,8 +222,8 @@ struct ServerErrorTests {
     let aliceZone = try ZoneID(zoneName: "Notes", ownerName: "_alice")
     let spy = Record(recordType: "Note", recordID: try RecordID(recordName: "n1", zoneID: aliceZone))
     let error = try #require(try fixture.save([spy], as: fixture.bob).failures[spy.recordID])
-    #expect(error.code == 10)
-    #expect(throws: ServerError.self) {
+    #expect(error.code.rawValue == 10)
+    #expect(throws: CloudKitError.self) {
       try fixture.server.fetchZoneChanges(ZoneChangesRequest(zoneID: aliceZone), as: fixture.bob)
     }
   }
@@ -242,7 +242,7 @@ struct ServerErrorTests {
     var edit = seen
     edit["title"] = "bob was here"
     let refused = try fixture.save([edit], as: fixture.bob, scope: .shared)
-    #expect(refused.failures[edit.recordID]?.code == 10)
+    #expect(refused.failures[edit.recordID]?.code.rawValue == 10)
     fixture.server.share(fixture.notes, ownedBy: "_alice", with: "_bob", permission: .readWrite)
     let accepted = try fixture.save([edit], as: fixture.bob, scope: .shared)
     #expect(accepted.failures.isEmpty)
@@ -259,10 +259,10 @@ struct ServerErrorTests {
     let saved = try #require(try fixture.save([poster], scope: .public).saved.first)
     var stolen = saved
     stolen["title"] = "yours"
-    #expect(try fixture.save([stolen], as: fixture.bob, scope: .public).failures[saved.recordID]?.code == 10)
+    #expect(try fixture.save([stolen], as: fixture.bob, scope: .public).failures[saved.recordID]?.code.rawValue == 10)
     #expect(
       try fixture.save([], deleting: [saved.recordID], as: fixture.bob, scope: .public).failures[saved.recordID]?.code
-        == 10)
+        .rawValue == 10)
   }
 
   @Test("zones can be created only in the private database: badDatabase elsewhere; no change feeds on public")
@@ -270,7 +270,7 @@ struct ServerErrorTests {
     var fixture = try ServerFixture()
     let zone = RecordZone(zoneID: try ZoneID(zoneName: "Mine"))
     for scope in [DatabaseScope.public, .shared] {
-      #expect(throws: ServerError.self) {
+      #expect(throws: CloudKitError.self) {
         try fixture.server.modifyZones(ModifyZonesRequest(scope: scope, saving: [zone]), as: fixture.alicePhone)
       }
     }
@@ -279,7 +279,7 @@ struct ServerErrorTests {
         ZoneChangesRequest(scope: .public, zoneID: .default), as: fixture.alicePhone)
       Issue.record("expected badDatabase")
     } catch {
-      #expect(error.code == 24)
+      #expect(error.code.rawValue == 24)
     }
   }
 
@@ -287,14 +287,14 @@ struct ServerErrorTests {
   func quota() throws {
     var fixture = try ServerFixture()
     fixture.server.setQuotaExceeded(true, for: "_alice")
-    #expect(throws: ServerError.quotaExceeded) { try fixture.save([try fixture.note("n1")]) }
+    #expect(throws: CloudKitError.quotaExceeded) { try fixture.save([try fixture.note("n1")]) }
   }
 
   @Test("injected transient errors come back with their retry-after, for the chosen device only")
   func injectedErrors() throws {
     var fixture = try ServerFixture()
     fixture.server.injectFailure(.zoneBusy(retryAfter: 5), count: 2, device: "phone")
-    #expect(throws: ServerError.zoneBusy(retryAfter: 5)) { try fixture.save([try fixture.note("n1")]) }
+    #expect(throws: CloudKitError.zoneBusy(retryAfter: 5)) { try fixture.save([try fixture.note("n1")]) }
     #expect(try fixture.save([try fixture.note("n2")], as: fixture.aliceMac).failures.isEmpty)
     let again = try fixture.note("n1")
     do {
@@ -327,7 +327,7 @@ struct ServerErrorTests {
     do { _ = try fixture.save([after]) } catch { harsher = error.retryAfter ?? 0 }
     #expect(harsher > calmWait, "after bad requests the wait grows: \(harsher) vs \(calmWait)")
     fixture.server.throttle(for: 30)
-    #expect(throws: ServerError.serviceUnavailable(retryAfter: 30)) { try fixture.save([]) }
+    #expect(throws: CloudKitError.serviceUnavailable(retryAfter: 30)) { try fixture.save([]) }
   }
 
   @Test("deleting a missing record succeeds; deleteSelf references cascade")
@@ -350,7 +350,7 @@ struct ServerErrorTests {
   @Test("errors carry CloudKit's codes and names")
   func codes() {
     let id = RecordID()
-    let table: [(ServerError, Int, String)] = [
+    let table: [(CloudKitError, Int, String)] = [
       (.internalError("x"), 1, "internalError"), (.partialFailure([:]), 2, "partialFailure"),
       (.networkUnavailable, 3, "networkUnavailable"), (.networkFailure(retryAfter: nil), 4, "networkFailure"),
       (.serviceUnavailable(retryAfter: 1), 6, "serviceUnavailable"),
@@ -368,9 +368,9 @@ struct ServerErrorTests {
       (.accountTemporarilyUnavailable(retryAfter: 1), 36, "accountTemporarilyUnavailable"),
     ]
     for (error, code, name) in table {
-      #expect(error.code == code)
-      #expect(error.name == name)
-      #expect(error.description.hasPrefix("\(name) (\(code))"))
+      #expect(error.code.rawValue == code)
+      #expect(error.code.name == name)
+      #expect(error.traceText.hasPrefix("\(name) (\(code))"))
     }
   }
 }

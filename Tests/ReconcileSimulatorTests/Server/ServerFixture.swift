@@ -36,7 +36,7 @@ struct ServerFixture {
     atomic: Bool = true,
     as client: ClientIdentity? = nil,
     scope: DatabaseScope = .private
-  ) throws(ServerError) -> ModifyRecordsReply {
+  ) throws(CloudKitError) -> ModifyRecordsReply {
     try server.modifyRecords(
       ModifyRecordsRequest(scope: scope, saving: records, deleting: deleting, savePolicy: policy, isAtomic: atomic),
       as: client ?? alicePhone)
@@ -51,5 +51,5 @@ struct ServerFixture {
 }
 
 enum FixtureError: Error {
-  case notSaved([RecordID: ServerError])
+  case notSaved([RecordID: CloudKitError])
 }

@@ -24,7 +24,7 @@ struct SharedDatabaseTests {
     fixture.server.setQuotaExceeded(true, for: "_alice")
     var again = try #require(accepted.saved.first)
     again["title"] = "refused"
-    #expect(throws: ServerError.quotaExceeded) { try fixture.save([again], as: fixture.bob, scope: .shared) }
+    #expect(throws: CloudKitError.quotaExceeded) { try fixture.save([again], as: fixture.bob, scope: .shared) }
     #expect(
       fixture.server.records(in: fixture.notes, ownedBy: "_alice").first { $0.recordType == "Note" }?["title"]
         == "bob's edit")
@@ -73,7 +73,7 @@ struct SharedDatabaseTests {
     let deleted = try fixture.server.modifyRecords(ModifyRecordsRequest(deleting: [shareID]), as: fixture.alicePhone)
     #expect(deleted.deleted == [shareID])
     #expect(fixture.server.zoneShare(of: fixture.notes, ownedBy: "_alice") == nil)
-    #expect(throws: ServerError.self) {
+    #expect(throws: CloudKitError.self) {
       try fixture.server.fetchZoneChanges(ZoneChangesRequest(scope: .shared, zoneID: shared), as: fixture.bob)
     }
     let after = try fixture.server.fetchDatabaseChanges(

@@ -35,7 +35,7 @@ struct OneErrorVocabularyTests {
     let zone = try ZoneID(zoneName: "Notes")
     let id = try RecordID(recordName: "n1", zoneID: zone)
     let note = Record(recordType: "Note", recordID: id)
-    let errors: [ServerError] = [
+    let errors: [CloudKitError] = [
       .internalError("x"), .networkUnavailable, .networkFailure(retryAfter: 2), .serviceUnavailable(retryAfter: 2),
       .requestRateLimited(retryAfter: 2), .notAuthenticated, .permissionFailure(reason: "x"), .unknownItem(id),
       .invalidArguments(reason: "x"), .serverRecordChanged(client: note, ancestor: nil, server: note),
@@ -54,10 +54,10 @@ struct OneErrorVocabularyTests {
       .badDatabase: .invalidArguments, .limitExceeded: .invalidArguments,
     ]
     for error in errors {
-      let direct = error.cloudKitError.code
+      let direct = error.code
       let viaBody = error.webServicesError().cloudKitError.code
-      #expect(viaBody == (broader[direct] ?? direct), "\(error.name): \(direct) directly, \(viaBody) via the body")
-      #expect(error.webServicesError().cloudKitError.retryAfter == error.retryAfter, "\(error.name) keeps its delay")
+      #expect(viaBody == (broader[direct] ?? direct), "\(direct.name): \(direct) directly, \(viaBody) via the body")
+      #expect(error.webServicesError().cloudKitError.retryAfter == error.retryAfter, "\(direct.name) keeps its delay")
     }
   }
 }

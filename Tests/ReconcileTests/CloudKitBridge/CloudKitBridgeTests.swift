@@ -98,11 +98,13 @@ struct CloudKitBridgeTests {
     #expect(server.bridgedChangedKeys == ["title"])
 
     let partial = FakeCKError(
-      bridgedCode: 2, bridgedPartialErrors: ["n2": FakeCKError(bridgedCode: 23, bridgedRetryAfter: 5)])
+      bridgedCode: 2,
+      bridgedPartialErrors: [(("n2", "Notes", "_alice"), FakeCKError(bridgedCode: 23, bridgedRetryAfter: 5))])
     let failure = try CloudKitError(bridging: partial)
+    let n2 = try RecordID(recordName: "n2", zoneID: ZoneID(zoneName: "Notes", ownerName: "_alice"))
     #expect(failure.code == .partialFailure)
-    #expect(failure.partialErrors["n2"]?.code == .zoneBusy)
-    #expect(failure.partialErrors["n2"]?.isTransient == true)
+    #expect(failure.partialErrors[n2]?.code == .zoneBusy)
+    #expect(failure.partialErrors[n2]?.isTransient == true)
     #expect(CloudKitError.Code(rawValue: 99) == .other(99))
     for raw in 0...40 {
       let code = CloudKitError.Code(rawValue: raw)

@@ -47,5 +47,5 @@ struct FakeCKError: CloudKitErrorBridging {
   var bridgedRetryAfter: Double?
   var bridgedMessage: String?
   var bridgedConflictRecords: (client: FakeCKRecord?, ancestor: FakeCKRecord?, server: FakeCKRecord?) = (nil, nil, nil)
-  var bridgedPartialErrors: [String: FakeCKError] = [:]
+  var bridgedPartialErrors: [(id: (recordName: String, zoneName: String, ownerName: String), error: FakeCKError)] = []
 }

@@ -12,7 +12,7 @@ struct RetryAfterCheck: WorldListener, Sendable {
 
   mutating func requestSent(by index: Int, _ device: String, _ request: ServerRequest, halted: Bool, at now: Date) {
     guard let wait = notBefore.removeValue(forKey: index), now < wait.until else { return }
-    let early = ServerError.seconds(wait.until.timeIntervalSince(now))
+    let early = CloudKitError.seconds(wait.until.timeIntervalSince(now))
     violations.append(
       InvariantViolation(
         .retryAfterHonoured, "\(device) sent \(request) \(early) before the retry-after of \(wait.why) ended"))
@@ -20,7 +20,7 @@ struct RetryAfterCheck: WorldListener, Sendable {
 
   /// A device took an answer it waited for; a retry-after in it starts a wait.
   mutating func answerDelivered(
-    to index: Int, _ device: String, requestID: Int, _ answer: Result<ServerReply, ServerError>, saving: [RecordID],
+    to index: Int, _ device: String, requestID: Int, _ answer: Result<ServerReply, CloudKitError>, saving: [RecordID],
     awaited: Bool, at now: Date
   ) {
     guard awaited, let wait = Self.retryAfter(in: answer) else { return }
@@ -35,14 +35,14 @@ struct RetryAfterCheck: WorldListener, Sendable {
   }
 
   /// The longest retry-after an answer carries, on the request or on one of its items, and the error that carries it.
-  static func retryAfter(in answer: Result<ServerReply, ServerError>) -> (seconds: TimeInterval, why: String)? {
+  static func retryAfter(in answer: Result<ServerReply, CloudKitError>) -> (seconds: TimeInterval, why: String)? {
     var longest: (seconds: TimeInterval, why: String)?
-    func consider(_ error: ServerError) {
+    func consider(_ error: CloudKitError) {
       guard let seconds = error.retryAfter, seconds > 0, seconds > longest?.seconds ?? 0 else { return }
-      longest = (seconds, "\(error.name) (\(ServerError.seconds(seconds)))")
+      longest = (seconds, "\(error.code.name) (\(CloudKitError.seconds(seconds)))")
     }
     switch answer {
-    case .failure(.partialFailure(let failures)): failures.values.forEach(consider)
+    case .failure(let error) where error.code == .partialFailure: error.partialErrors.values.forEach(consider)
     case .failure(let error): consider(error)
     case .success(.modifyRecords(let reply)): reply.failures.values.forEach(consider)
     case .success: break

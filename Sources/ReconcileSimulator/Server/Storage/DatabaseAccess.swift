@@ -30,10 +30,10 @@ extension SimulatedServer {
   /// Finds where `zoneID` of `scope` lives for `client`, or the error CloudKit gives.
   ///
   /// Public: anyone reads, only signed-in users write, only the default zone exists. Private: a signed-in user's own
-  /// zones; another owner's name is a ``ServerError/permissionFailure(reason:)``. Shared: zones another user shared
+  /// zones; another owner's name is a ``CloudKitError/permissionFailure(reason:)``. Shared: zones another user shared
   /// with this one; writing needs ``SharePermission/readWrite``.
   func access(_ scope: DatabaseScope, zone zoneID: ZoneID, for client: ClientIdentity, writing: Bool)
-    throws(ServerError)
+    throws(CloudKitError)
     -> ZoneAccess
   {
     switch scope {
@@ -88,7 +88,7 @@ extension SimulatedServer {
   }
 
   /// The error for a zone that does not exist: `userDeletedZone` after the user wiped it, else `zoneNotFound`.
-  func missingZoneError(_ access: ZoneAccess) -> ServerError {
+  func missingZoneError(_ access: ZoneAccess) -> CloudKitError {
     if database(access.database)?.userDeletedZones.contains(access.storedZone) == true {
       return .userDeletedZone(access.visibleZone)
     }

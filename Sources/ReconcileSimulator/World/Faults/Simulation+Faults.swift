@@ -12,7 +12,7 @@ extension Simulation {
       guard let error = SimulationFault.transientError(named: name, retryAfter: retryAfter) else {
         return "no transient error \(name)"
       }
-      if case .networkFailure = error {
+      if error.code == .networkFailure {
         // CloudKit's networkFailure means the request or its answer was lost: the device cannot tell which, so the
         // simulator takes the case no client may assume away — the server applied it, and the answer was lost.
         answersLost[device, default: []].append(error)

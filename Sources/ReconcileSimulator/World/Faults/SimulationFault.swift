@@ -68,7 +68,7 @@ public enum SimulationFault: Sendable, Hashable {
   ]
 
   /// The simulated server's error for an injected `code`, or `nil` for a code that cannot be injected.
-  static func injectedError(_ code: CloudKitError.Code, retryAfter: TimeInterval) -> ServerError? {
+  static func injectedError(_ code: CloudKitError.Code, retryAfter: TimeInterval) -> CloudKitError? {
     switch code {
     case .serviceUnavailable: .serviceUnavailable(retryAfter: retryAfter)
     case .requestRateLimited: .requestRateLimited(retryAfter: retryAfter)
@@ -89,7 +89,7 @@ public enum SimulationFault: Sendable, Hashable {
   package static let transientErrorNames = ["zoneBusy", "networkFailure", "serviceUnavailable", "requestRateLimited"]
 
   /// The server error for a `transient` fault's name, or `nil` for an unknown name.
-  static func transientError(named name: String, retryAfter: Int) -> ServerError? {
+  static func transientError(named name: String, retryAfter: Int) -> CloudKitError? {
     let wait = TimeInterval(retryAfter)
     switch name {
     case "zoneBusy": return .zoneBusy(retryAfter: wait)

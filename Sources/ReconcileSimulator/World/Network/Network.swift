@@ -5,9 +5,9 @@ import Reconcile
 struct Network: Sendable {
   enum Payload: Sendable {
     /// A request; `loseResponse` drops its answer silently, `failAnswer` replaces it with that error.
-    case request(id: Int, ServerRequest, loseResponse: Bool, failAnswer: ServerError? = nil, account: String? = nil)
+    case request(id: Int, ServerRequest, loseResponse: Bool, failAnswer: CloudKitError? = nil, account: String? = nil)
     /// An answer, with the IDs of the records its request saved (so an answer the device gave up on can be noted).
-    case response(id: Int, Result<ServerReply, ServerError>, saving: [RecordID])
+    case response(id: Int, Result<ServerReply, CloudKitError>, saving: [RecordID])
   }
 
   struct Message: Sendable {

@@ -47,7 +47,7 @@ extension Simulation {
       auditor.requestSent(by: index, name, outgoing.request, halted: clients[index].isHalted, at: now)
       var deliverAt = now.addingTimeInterval(Self.latency)
       var loseResponse = false
-      var failAnswer: ServerError?
+      var failAnswer: CloudKitError?
       var copies = 1
       if !answersLost.isEmpty, var errors = answersLost[name], !errors.isEmpty {
         failAnswer = errors.removeFirst()
@@ -152,15 +152,15 @@ extension Simulation {
     }
   }
 
-  private mutating func count(_ answer: Result<ServerReply, ServerError>) {
+  private mutating func count(_ answer: Result<ServerReply, CloudKitError>) {
     switch answer {
     case .failure(let error):
       if error.isTransient { statistics.transientErrors += 1 }
-      if case .limitExceeded = error { statistics.limitExceeded += 1 }
-      if error == .changeTokenExpired { statistics.tokenExpiries += 1 }
+      if error.code == .limitExceeded { statistics.limitExceeded += 1 }
+      if error.code == .changeTokenExpired { statistics.tokenExpiries += 1 }
     case .success(.modifyRecords(let reply)):
       for error in reply.failures.values {
-        switch error {
+        switch error.code {
         case .serverRecordChanged: statistics.conflicts += 1
         case .batchRequestFailed: statistics.batchRequestFailed += 1
         case _ where error.isTransient: statistics.transientErrors += 1
