@@ -155,7 +155,8 @@
       (clientRecord, ancestorRecord, serverRecord)
     }
     /// The per-record errors of a partial failure, by record ID.
-    package var bridgedPartialErrors: [(id: (recordName: String, zoneName: String, ownerName: String), error: CKError)] {
+    package var bridgedPartialErrors: [(id: (recordName: String, zoneName: String, ownerName: String), error: CKError)]
+    {
       (partialErrorsByItemID ?? [:]).compactMap { id, error in
         guard let id = id.base as? CKRecord.ID, let error = error as? CKError else { return nil }
         return ((id.recordName, id.zoneID.zoneName, id.zoneID.ownerName), error)

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Shrinks a failing run: drops devices, then chunks of steps (halving the chunk size down to single steps), then
 /// turns steps that only let time pass into waits, then shrinks step parameters (waits, delays, clock jumps,
 /// retry-afters halved; keys dropped from creates and edits), merges neighbouring waits, then clock skew — for as long
@@ -94,7 +95,9 @@ enum Shrinker {
   static func smaller(_ step: SimulationStep) -> [SimulationStep] {
     func halves(_ value: Int) -> [Int] { value == 0 ? [] : [0, value / 2].filter { abs($0) < abs(value) } }
     // Times halve in whole seconds, as the runner draws them; a fraction of a second (typed in a session) stays.
-    func halves(_ value: TimeInterval) -> [TimeInterval] { Int(exactly: value).map { halves($0).map(Double.init) } ?? [] }
+    func halves(_ value: TimeInterval) -> [TimeInterval] {
+      Int(exactly: value).map { halves($0).map(Double.init) } ?? []
+    }
     switch step {
     case .advance(let seconds): return halves(seconds).map { .advance(seconds: $0) }
     case .clockJump(let device, let seconds):

@@ -281,7 +281,11 @@ public enum SimulationScript {
         return try records.map { (path) throws(ScriptError) in
           var record = Record(recordType: path.recordType, recordID: try path.recordID())
           for field in fields {
-            if field.encrypted { record.encryptedValues[field.key] = field.value } else { record[field.key] = field.value }
+            if field.encrypted {
+              record.encryptedValues[field.key] = field.value
+            } else {
+              record[field.key] = field.value
+            }
           }
           return .create(device: device, record: record)
         }
@@ -289,7 +293,11 @@ public enum SimulationScript {
         var plain: [String: FieldValue?] = [:]
         var encrypted: [String: FieldValue?] = [:]
         for field in fields {
-          if field.encrypted { encrypted[field.key] = .some(field.value) } else { plain[field.key] = .some(field.value) }
+          if field.encrypted {
+            encrypted[field.key] = .some(field.value)
+          } else {
+            plain[field.key] = .some(field.value)
+          }
         }
         return try records.map { (path) throws(ScriptError) in
           .edit(device: device, type: path.recordType, record: try path.recordID(), values: plain, encrypted: encrypted)

@@ -9,7 +9,9 @@ package import Reconcile
 /// of a `partialFailure` — per-item errors of a request arrive in its reply's `failures`, as CloudKit nests them.
 extension CloudKitError {
   /// The server failed in a way the client cannot fix (1).
-  package static func internalError(_ reason: String) -> CloudKitError { CloudKitError(code: .internalError, message: reason) }
+  package static func internalError(_ reason: String) -> CloudKitError {
+    CloudKitError(code: .internalError, message: reason)
+  }
   /// Some items of a batch failed; the map holds each failed record's own error (2).
   package static func partialFailure(_ failures: [RecordID: CloudKitError]) -> CloudKitError {
     CloudKitError(code: .partialFailure, partialErrors: failures)
@@ -68,7 +70,9 @@ extension CloudKitError {
     CloudKitError(code: .zoneBusy, retryAfter: retryAfter)
   }
   /// The operation is not possible in this database (24).
-  package static func badDatabase(reason: String) -> CloudKitError { CloudKitError(code: .badDatabase, message: reason) }
+  package static func badDatabase(reason: String) -> CloudKitError {
+    CloudKitError(code: .badDatabase, message: reason)
+  }
   /// The account's storage is full (25).
   package static let quotaExceeded = CloudKitError(code: .quotaExceeded)
   /// The zone does not exist (26).
@@ -111,7 +115,9 @@ extension CloudKitError {
       return retryAfter.map { ": retry after \(Self.seconds($0))" } ?? ""
     case .unknownItem, .referenceViolation: return recordID.map { ": \($0)" } ?? ""
     case .serverRecordChanged:
-      if let serverRecord { return ": \(serverRecord.recordID) is at tag \(serverRecord.recordChangeTag ?? "none") on the server" }
+      if let serverRecord {
+        return ": \(serverRecord.recordID) is at tag \(serverRecord.recordChangeTag ?? "none") on the server"
+      }
       return clientRecord.map { ": \($0.recordID) changed on the server (its record not attached)" } ?? ""
     case .zoneNotFound, .userDeletedZone: return zoneID.map { ": \($0)" } ?? ""
     default: return ""

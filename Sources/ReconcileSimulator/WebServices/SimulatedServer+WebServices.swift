@@ -151,7 +151,9 @@ extension SimulatedServer {
     let results: [WebServices.RecordResult] = body.operations.map { operation in
       let id = operation.recordID
       if let error = reply.failures[id] {
-        return .failed(error.webServicesError(recordName: id.recordName, reason: error.webServicesReason, creating: creates.contains(id)))
+        return .failed(
+          error.webServicesError(
+            recordName: id.recordName, reason: error.webServicesReason, creating: creates.contains(id)))
       }
       if let record = saved[id] {
         return result(Self.trimmed(record, to: body.desiredKeys), database: database, client: client)

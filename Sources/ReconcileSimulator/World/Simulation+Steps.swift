@@ -31,7 +31,9 @@ extension Simulation {
     switch step {
     case .create(let name, let record):
       guard let index = index(of: name) else { return nil }
-      if record.recordType == SimulationScript.recordType, let unknown = unknownKey(in: record.values.keys, device: name) {
+      if record.recordType == SimulationScript.recordType,
+        let unknown = unknownKey(in: record.values.keys, device: name)
+      {
         return unknown
       }
       return userCreates(record, values: record.values, on: index)

@@ -18,7 +18,8 @@ struct CloudKitErrorTests {
   func conflictIsItsRecords() throws {
     let client = try note("n1", tag: "t1")
     let server = try note("n1", tag: "t2")
-    var error = CloudKitError(code: .serverRecordChanged, conflict: Conflict(client: client, ancestor: nil, server: server))
+    var error = CloudKitError(
+      code: .serverRecordChanged, conflict: Conflict(client: client, ancestor: nil, server: server))
     #expect(error.clientRecord == client && error.serverRecord == server && error.ancestorRecord == nil)
     #expect(error.conflict == Conflict(client: client, ancestor: nil, server: server))
     error.serverRecord = nil

@@ -42,7 +42,9 @@ extension Simulation {
     case .tornCrash(let device, let afterWrites):
       tornCrashArmed[device] = max(1, afterWrites)
     case .corruptStorage(let device, let record):
-      guard let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else { return "invalid record name \(record)" }
+      guard let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else {
+        return "invalid record name \(record)"
+      }
       var damaged = false
       withDevice(device) { damaged = $0.damageStoredRecord(id) }
       if damaged { auditor.storageDamaged(on: device, recordID: id, at: now) }
