@@ -115,7 +115,7 @@ package enum ScriptCommand: Sendable, Hashable {
     case .resolver(let setting): return setting.prefer == .server && setting.unionKeys.isEmpty && setting.merges.isEmpty
     case .edit(_, _, let fields): return !fields.contains { $0.change != .set }
     case .upgrade(_, let version): return version == nil
-    case .fault(let fault): return fault.simulationFaults != nil
+    case .fault(let fault): return fault == .clear || fault.simulationFaults != nil
     case .expect(let expectation): return expectation == .invariants
     case .deletePolicy, .schemas, .client, .invariants, .zoneDeletion, .accountChange, .sendAfterEdits, .stepsMaySkip,
       .defect, .limits,

@@ -4,8 +4,8 @@ package import Reconcile
 /// `fault …`: what goes wrong next, as a script line says it. Faults name their kind first
 /// (`fault lose-response phone`); the older order (`fault phone lose-response`) still reads.
 ///
-/// Each is one or more of the simulator's faults (``simulationFaults``), the steps every way of driving a world
-/// lowers to.
+/// Each is one or more of the simulator's faults (``simulationFaults``), the steps every way of driving a world lowers
+/// to; `fault clear` is the step that ends them (``SimulationStep/clearFaults``).
 package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
   /// `fault disconnect-after-save NAME`: the device's next save reaches the server, then the device loses its
   /// network before the answer arrives.
@@ -90,7 +90,7 @@ package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
     case .disconnectAfterSave(let device): return [.disconnectAfterSave(device: device)]
     case .error(let code, let count, let device, let wait):
       return [.serverError(code: code, count: count, device: device, retryAfter: wait)]
-    case .clear: return [.clear]
+    case .clear: return nil
     }
   }
 
@@ -121,7 +121,6 @@ package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
     case .serverError(let code, let count, let device, let wait):
       self = .error(code, count: count, device: device, retryAfter: wait)
     case .disconnectAfterSave(let device): self = .disconnectAfterSave(device: device)
-    case .clear: self = .clear
     }
   }
 

@@ -142,6 +142,7 @@ public enum SimulationScript {
     case .clockJump(let device, let jump): return "\(device) clock \(jump >= 0 ? "+" : "")\(seconds(jump))"
     case .advance(let wait): return "advance \(seconds(wait))"
     case .fault(let fault): return ScriptFault(fault).description
+    case .clearFaults: return ScriptFault.clear.description
     }
   }
 
@@ -317,6 +318,7 @@ public enum SimulationScript {
       case .restart(let device): return [.restart(device: device)]
       case .jumpClock(let device, let jump): return [.clockJump(device: device, seconds: jump)]
       case .advance(let wait): return [.advance(seconds: wait)]
+      case .fault(.clear): return [.clearFaults]
       case .fault(let fault): return fault.simulationFaults?.map { .fault($0) }
       default: return nil
       }

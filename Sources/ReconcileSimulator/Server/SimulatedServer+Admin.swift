@@ -40,7 +40,31 @@ extension SimulatedServer {
     injectedItemFailures.removeAll()
     throttledUntil = nil
     budgets.removeAll()
+    for user in quotaFullUntil.keys { quotaExceededUsers.remove(user) }
+    quotaFullUntil.removeAll()
   }
+
+  /// Fills a user's storage until `date`: saves fail with `quotaExceeded` until ``freeQuotasDue()`` runs at or after
+  /// it (the user frees space), or faults are cleared.
+  /// - Parameters:
+  ///   - user: The user's record name.
+  ///   - date: When the user frees space.
+  package mutating func fillQuota(for user: String, until date: Date) {
+    quotaExceededUsers.insert(user)
+    quotaFullUntil[user] = date
+  }
+
+  /// Frees the storage of every user whose time to free it has come.
+  package mutating func freeQuotasDue() {
+    guard !quotaFullUntil.isEmpty else { return }
+    for (user, date) in quotaFullUntil where date <= now {
+      quotaExceededUsers.remove(user)
+      quotaFullUntil[user] = nil
+    }
+  }
+
+  /// When a full storage is next freed, while one is full.
+  package var nextQuotaFreed: Date? { quotaFullUntil.values.min() }
 
   /// Marks a user's storage as full (saves fail with `quotaExceeded`) or not.
   /// - Parameters:

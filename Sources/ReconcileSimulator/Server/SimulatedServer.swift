@@ -43,6 +43,8 @@ public struct SimulatedServer: Sendable {
   var injectedItemFailures: [String: [CloudKitError]] = [:]
   var throttledUntil: Date?
   var quotaExceededUsers: Set<String> = []
+  /// Users whose storage is full until a time (``fillQuota(for:until:)``), by user record name.
+  var quotaFullUntil: [String: Date] = [:]
   /// The type each key of each record type was first saved with (development schema).
   var fieldTypes: [String: FieldTypeTable] = [:]
   var tagCounter = 0

@@ -20,7 +20,7 @@ extension Simulation {
     for client in clients {
       if let wake = client.nextWakeTime, next.map({ wake < $0 }) ?? true { next = wake }
     }
-    if let freed = quotaFreedAt, next.map({ freed < $0 }) ?? true { next = freed }
+    if let freed = server.nextQuotaFreed, next.map({ freed < $0 }) ?? true { next = freed }
     return next
   }
 }

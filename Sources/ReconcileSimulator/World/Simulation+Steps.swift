@@ -25,7 +25,7 @@ extension Simulation {
   /// Applies a step; returns why it could not apply, if it could not.
   private mutating func apply(_ step: SimulationStep) -> String? {
     if let name = step.device, index(of: name) == nil { return "no device \(name)" }
-    if let name = step.device, !notRunning.isEmpty, notRunning.keys.contains(name), !step.reachesQuitApp {
+    if let name = step.device, !hosts.isRunning(name), !step.reachesQuitApp {
       return "the app on \(name) is not running"
     }
     switch step {
@@ -66,16 +66,16 @@ extension Simulation {
       // The process ends as in a crash (what it had not persisted, and the answer it awaited, are gone), and stays
       // ended: the pump passes it by until it launches.
       endProcess(on: index, name)
-      notRunning[name] = .some(accounts[name])
+      hosts.quit(name)
     case .launch(let name):
-      guard let index = index(of: name), let known = notRunning.removeValue(forKey: name) else {
+      guard let index = index(of: name), let known = hosts.launch(name) else {
         return "the app on \(name) is running"
       }
       // CKSyncEngine: several account changes while the app was not running arrive as one, from the last known
       // state to the current one; none when they come back to where they were.
-      if let change = SyncEngine.AccountChange(from: known, to: accounts[name]) {
+      if let change = SyncEngine.AccountChange(from: known, to: hosts.accounts[name]) {
         auditor.accountChanged(
-          on: name, to: accounts[name], response: clients[index].accountChangeResponse, at: now)
+          on: name, to: hosts.accounts[name], response: clients[index].accountChangeResponse, at: now)
         clients[index].accountChanged(change)
       }
     case .offline(let name): withDevice(name) { $0.goOffline() }
@@ -91,7 +91,7 @@ extension Simulation {
       withDevice(name) { $0.upgrade(to: schema) }
     case .upgrade(let name, nil):
       guard setup.schemas != .none else { return "the run has no schemas to upgrade" }
-      upgraded.insert(name)
+      hosts.upgrade(name)
       announceApp(on: name)
       let schema = AppSchemas.upgraded(setup.schemas)
       withDevice(name) { $0.upgrade(to: schema) }
@@ -103,12 +103,10 @@ extension Simulation {
       auditor.databaseFeedCompacted(for: name, at: now)
     case .account(let name, let user):
       guard index(of: name) != nil else { return nil }
-      guard let change = SyncEngine.AccountChange(from: accounts[name], to: user) else { return nil }
-      accounts[name] = user
-      if let user { accountsUsed.insert(user) }
+      guard let change = hosts.signIn(name, to: user) else { return nil }
       statistics.accountChanges += 1
       // An OS setting: it changes while the app is not running too, which learns of it at launch.
-      if notRunning.keys.contains(name) { return nil }
+      if !hosts.isRunning(name) { return nil }
       auditor.accountChanged(
         on: name, to: user, response: index(of: name).map { clients[$0].accountChangeResponse } ?? .deleteLocalData,
         at: now)
@@ -130,6 +128,8 @@ extension Simulation {
       guard seconds >= 0, seconds.isFinite else { return "time only moves forward" }
     case .fault(let fault):
       return inject(fault)
+    case .clearFaults:
+      clearFaults()
     }
     return nil
   }
@@ -193,7 +193,7 @@ extension Simulation {
   }
 
   func unknownKey(in keys: some Collection<String>, device: String) -> String? {
-    guard let known = AppSchemas.knownKeys(upgraded: upgraded.contains(device), scenario: setup.schemas) else {
+    guard let known = AppSchemas.knownKeys(upgraded: hosts.isUpgraded(device), scenario: setup.schemas) else {
       return nil
     }
     return keys.sorted().first { !known.contains($0) }.map { "the app on \(device) does not know the key \($0)" }
@@ -235,15 +235,10 @@ extension Simulation {
   /// - Returns: Whether the world became quiescent within the bounds.
   public mutating func quiesce(maximumRounds: Int = 30, requestBudget: Int = 2_000) -> Bool {
     traceEntries.append(.quiesce)
-    server.clearFaults()
-    armed.removeAll()
-    answersLost.removeAll()
-    tornCrashArmed.removeAll()
-    disconnectsAfterSave.removeAll()
+    clearFaults()
     let budget = statistics.requests + requestBudget * max(1, clients.count)
-    freeQuota()
     // A run ends with every app running: a quit one launches, and learns of account changes made meanwhile.
-    for name in notRunning.keys.sorted() {
+    for name in hosts.notRunning.keys.sorted() {
       traceEntries.append(.note("\(name) launched"))
       _ = apply(.launch(device: name))
     }
@@ -279,10 +274,10 @@ extension Simulation {
   }
 
   /// Whether the app on the device at `index` is running (not quit).
-  func isRunning(_ index: Int) -> Bool { notRunning.isEmpty || !notRunning.keys.contains(clients[index].name) }
+  func isRunning(_ index: Int) -> Bool { hosts.notRunning.isEmpty || hosts.isRunning(clientNames[index]) }
 
   /// Whether the device at `index` is signed in to an iCloud account.
-  private func signedIn(_ index: Int) -> Bool { accounts[clients[index].name] != nil }
+  private func signedIn(_ index: Int) -> Bool { hosts.accounts[clients[index].name] != nil }
 
   private mutating func restartHaltedDevices() {
     // A question nobody answered, signed in or out: the run ends with the answer Apple recommends, delete.
@@ -294,8 +289,7 @@ extension Simulation {
     }
     for index in clients.indices where signedIn(index) {
       guard let reason = clients[index].haltReason else { continue }
-      if case .schema = reason, setup.schemas != .none, !upgraded.contains(clients[index].name) {
-        upgraded.insert(clients[index].name)
+      if case .schema = reason, setup.schemas != .none, hosts.upgrade(clients[index].name) {
         announceApp(on: clients[index].name)
         clients[index].upgrade(to: AppSchemas.upgraded(setup.schemas))
         traceEntries.append(.note("\(clients[index].name) upgraded after a schema halt"))
@@ -318,13 +312,14 @@ extension Simulation {
       end: EndState(
         quiescent: quiescent, serverRecords: server.records(in: Self.zoneID, ownedBy: Self.user),
         otherAccounts: Dictionary(
-          uniqueKeysWithValues: accountsUsed.subtracting([Self.user]).map {
+          uniqueKeysWithValues: hosts.accountsUsed.subtracting([Self.user]).map {
             ($0, server.records(in: Self.zoneID, ownedBy: $0))
           }),
         serverEvents: server.events,
         devices: clients.map {
           EndState.Device(
-            name: $0.name, records: $0.records, pendingChangeCount: $0.pendingChangeCount, account: accounts[$0.name])
+            name: $0.name, records: $0.records, pendingChangeCount: $0.pendingChangeCount,
+            account: hosts.accounts[$0.name])
         }))
   }
 }

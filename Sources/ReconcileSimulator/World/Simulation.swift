@@ -42,7 +42,7 @@ public struct Simulation: Sendable {
   package internal(set) var clients: [any SyncClient]
   /// The clients' names, in the same order (clients are made once, at setup): steps name devices, and looking a name
   /// up here needs no call into a client.
-  private var clientNames: [String] = []
+  private(set) var clientNames: [String] = []
   /// The steps performed so far.
   public internal(set) var steps: [SimulationStep] = []
   /// The trace so far, one line per step and per server change.
@@ -51,27 +51,10 @@ public struct Simulation: Sendable {
   /// Counts so far.
   public internal(set) var statistics = SimulationStatistics()
 
+  /// The network between the devices and the server, with the faults it causes.
   var network = Network()
-  var armed: [String: [SimulationFault]] = [:]
-  /// Per device, `networkFailure` errors armed for its next requests: the server applies the request and the answer is
-  /// lost on its way back, so the device gets the error and never learns what landed.
-  var answersLost: [String: [CloudKitError]] = [:]
-  /// Devices whose next save reaches the server and whose answer is lost as they go offline
-  /// (``SimulationFault/disconnectAfterSave(device:)``).
-  var disconnectsAfterSave: Set<String> = []
-  /// Devices armed to crash between two persistence writes of their next answer.
-  var tornCrashArmed: [String: Int] = [:]
-  /// The iCloud account each device is signed in to, by device name; a device absent is signed out. Requests reach the
-  /// private database of the account signed in when they were sent.
-  var accounts: [String: String] = [:]
-  /// Devices whose app is not running (``SimulationStep/quit(device:)``), each with the account it was signed in to
-  /// when it quit: at launch it learns of any change since as one.
-  var notRunning: [String: String?] = [:]
-  /// Every account a device signed in to during the run: whose databases the end state reads.
-  var accountsUsed: Set<String> = []
-  /// When the user's full storage is freed, while it is full.
-  var quotaFreedAt: Date?
-  var upgraded: Set<String> = []
+  /// What surrounds each client: its device's account, whether its app runs, its app version, a torn crash armed.
+  var hosts = Hosts(accounts: [:], upgraded: [])
   /// The app versions a script's `schema` lines declared, each with its schema: what `upgrade NAME VERSION` installs.
   package var declaredApps: [SchemaVersion: Schema] = [:]
   /// The oracles: the world tells them what happens (``WorldListener``) and asks for the verdict.
@@ -123,9 +106,12 @@ public struct Simulation: Sendable {
     plannedStepCount = steps.count
     clients = setup.devices.compactMap { device in try? setup.client.make(Self.clientSetup(device, setup: setup)) }
     clientNames = clients.map(\.name)
-    for client in clients { accounts[client.name] = client.identity.userRecordName }
+    hosts = Hosts(
+      accounts: Dictionary(
+        clients.compactMap { client in client.identity.userRecordName.map { (client.name, $0) } },
+        uniquingKeysWith: { first, _ in first }),
+      upgraded: Set(setup.devices.filter(\.upgraded).map(\.name)))
     deviceCounts = Array(repeating: DeviceCounts(), count: clients.count)
-    upgraded = Set(setup.devices.filter(\.upgraded).map(\.name))
     for device in setup.devices {
       announceApp(on: device.name)
       if device.upgraded, let index = index(of: device.name) {
@@ -178,11 +164,11 @@ public struct Simulation: Sendable {
   /// The index of the client named `name`.
   func index(of name: String) -> Int? { clientNames.firstIndex(of: name) }
 
-  func isUpgraded(_ name: String) -> Bool { upgraded.contains(name) }
+  func isUpgraded(_ name: String) -> Bool { hosts.isUpgraded(name) }
 
   /// Tells the auditor which keys the app on `device` knows: at setup and after an upgrade.
   mutating func announceApp(on device: String) {
-    let keys = AppSchemas.knownKeys(upgraded: upgraded.contains(device), scenario: setup.schemas)
+    let keys = AppSchemas.knownKeys(upgraded: hosts.isUpgraded(device), scenario: setup.schemas)
     auditor.appInstalled(on: device, knownKeys: keys)
   }
 

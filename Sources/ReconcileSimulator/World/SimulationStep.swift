@@ -49,8 +49,10 @@ public enum SimulationStep: Sendable, Hashable {
   case answerAccount(device: String, keepingData: Bool)
   /// Virtual time moves `seconds` forward.
   case advance(seconds: TimeInterval)
-  /// The network or server misbehaves.
+  /// The network, a device's host or the server misbehaves.
   case fault(SimulationFault)
+  /// Every fault waiting ends, in every part of the world that holds one.
+  case clearFaults
 
   /// The device the step is about, if any.
   public var device: String? {
@@ -60,7 +62,7 @@ public enum SimulationStep: Sendable, Hashable {
       .clockJump(let device, _), .upgrade(let device, _), .restart(let device),
       .resetSync(let device), .account(let device, _), .answerAccount(let device, _):
       device
-    case .advance: nil
+    case .advance, .clearFaults: nil
     case .fault(let fault): fault.device
     }
   }
@@ -69,7 +71,7 @@ public enum SimulationStep: Sendable, Hashable {
   /// device around it (its account, its network, its clock, faults).
   package var reachesQuitApp: Bool {
     switch self {
-    case .launch, .account, .offline, .online, .clockJump, .fault, .advance: true
+    case .launch, .account, .offline, .online, .clockJump, .fault, .clearFaults, .advance: true
     default: false
     }
   }

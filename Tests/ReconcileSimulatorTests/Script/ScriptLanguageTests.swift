@@ -117,7 +117,7 @@ struct ScriptLanguageTests {
         .create(device: "a", record: created),
         .edit(device: "a", type: "Note", record: note, values: [:], encrypted: ["pin": 1]),
         .restart(device: "a"), .fault(.serverError(code: .zoneBusy, count: 2, device: "a", retryAfter: 10)),
-        .fault(.disconnectAfterSave(device: "a")), .fault(.clear), .advance(seconds: 0.5),
+        .fault(.disconnectAfterSave(device: "a")), .clearFaults, .advance(seconds: 0.5),
         .clockJump(device: "a", seconds: 1.5),
       ])
     #expect(SimulationScript.line(for: parsed.steps[1]) == "a edit Note/r1 encrypted:pin=<redacted>")

@@ -59,7 +59,7 @@ struct SimulationTests {
       .delete(device: "a", type: "Contact", record: contact.recordID),
       .fault(.serverError(code: .zoneBusy, count: 2, device: "a", retryAfter: 5)),
       .fault(.serverError(code: .notAuthenticated, count: 1, device: nil, retryAfter: 10)),
-      .fault(.disconnectAfterSave(device: "a")), .fault(.clear), .fault(.loseRequest(device: "a")),
+      .fault(.disconnectAfterSave(device: "a")), .clearFaults, .fault(.loseRequest(device: "a")),
       .fault(.loseResponse(device: "a")),
       .fault(.duplicate(device: "a")), .fault(.delay(device: "a", seconds: 20)),
       .fault(.transient(device: "a", error: "zoneBusy", retryAfter: 5)), .fault(.throttle(seconds: 30)),

@@ -72,7 +72,6 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable, Codable, Custom
       // Only scripts inject these; each is counted with the kind it is a case of.
       case .serverError: self = .transientError
       case .disconnectAfterSave: self = .lostResponse
-      case .clear: return nil
       }
     default: return nil
     }

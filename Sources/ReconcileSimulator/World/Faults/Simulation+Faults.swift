@@ -6,8 +6,9 @@ extension Simulation {
   /// - Returns: Why the fault cannot be injected, if it cannot.
   mutating func inject(_ fault: SimulationFault) -> String? {
     switch fault {
-    case .loseRequest(let device), .loseResponse(let device), .duplicate(let device), .delay(let device, _):
-      armed[device, default: []].append(fault)
+    case .loseRequest(let device), .loseResponse(let device), .duplicate(let device), .delay(let device, _),
+      .disconnectAfterSave(let device):
+      network.arm(fault, for: device)
     case .transient(let device, let name, let retryAfter):
       guard let error = SimulationFault.transientError(named: name, retryAfter: retryAfter) else {
         return "no transient error \(name)"
@@ -15,7 +16,7 @@ extension Simulation {
       if error.code == .networkFailure {
         // CloudKit's networkFailure means the request or its answer was lost: the device cannot tell which, so the
         // simulator takes the case no client may assume away — the server applied it, and the answer was lost.
-        answersLost[device, default: []].append(error)
+        network.failAnswer(for: device, with: error)
       } else {
         server.injectFailure(error, count: 1, device: device)
       }
@@ -31,8 +32,7 @@ extension Simulation {
       server.expireDatabaseChangeTokens(ownedBy: Self.user)
       auditor.databaseFeedCompacted(for: nil, at: now)
     case .quotaFull(let seconds):
-      server.setQuotaExceeded(true, for: Self.user)
-      quotaFreedAt = now.addingTimeInterval(TimeInterval(seconds))
+      server.fillQuota(for: Self.user, until: now.addingTimeInterval(TimeInterval(seconds)))
     case .deleteZone:
       removeZone(.deleted) { $0.deleteZone(Self.zoneID, ownedBy: Self.user) }
     case .purgeZone:
@@ -40,7 +40,7 @@ extension Simulation {
     case .resetEncryptedData:
       removeZone(.encryptedDataReset) { $0.resetEncryptedData(ownedBy: Self.user) }
     case .tornCrash(let device, let afterWrites):
-      tornCrashArmed[device] = max(1, afterWrites)
+      hosts.armTornCrash(on: device, afterWrites: afterWrites)
     case .corruptStorage(let device, let record):
       guard let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else {
         return "invalid record name \(record)"
@@ -55,17 +55,16 @@ extension Simulation {
       }
       guard count >= 1 else { return "a server error strikes at least once" }
       server.injectFailure(error, count: count, device: device)
-    case .disconnectAfterSave(let device):
-      disconnectsAfterSave.insert(device)
-    case .clear:
-      server.clearFaults()
-      armed.removeAll()
-      answersLost.removeAll()
-      tornCrashArmed.removeAll()
-      disconnectsAfterSave.removeAll()
-      freeQuota()
     }
     return nil
+  }
+
+  /// Ends every fault waiting, in each part that holds one: the server's errors, throttling and full storage, what the
+  /// network has armed, the torn crashes the hosts have armed.
+  mutating func clearFaults() {
+    server.clearFaults()
+    network.clearFaults()
+    hosts.clearFaults()
   }
 
   /// Removes the zone on the server by `removal`, and tells the auditor what every device showed just before.

@@ -44,8 +44,29 @@ public enum SimulationFault: Sendable, Hashable {
   case serverError(code: CloudKitError.Code, count: Int, device: String?, retryAfter: TimeInterval)
   /// `device`'s next save reaches the server, then `device` loses its network before the answer arrives.
   case disconnectAfterSave(device: String)
-  /// Every fault waiting ends: the server's, the network's, and a full quota.
-  case clear
+
+  /// The part of the world a fault breaks, which holds it until it strikes.
+  public enum Part: String, Sendable, Hashable, CaseIterable {
+    /// The network between the devices and the server: a request or an answer lost, a copy, a delay, a disconnect.
+    case network
+    /// What surrounds a client on its device: its storage, its process.
+    case host
+    /// The server: its errors, throttling, tokens, storage quota and zones.
+    case server
+  }
+
+  /// The part of the world the fault breaks. A transient `networkFailure` is the network's: the request lands and its
+  /// answer is lost.
+  public var part: Part {
+    switch self {
+    case .loseRequest, .loseResponse, .duplicate, .delay, .disconnectAfterSave: .network
+    case .transient(_, let error, _): error == "networkFailure" ? .network : .server
+    case .corruptStorage, .tornCrash: .host
+    case .itemTransient, .throttle, .expireTokens, .expireDatabaseTokens, .quotaFull, .deleteZone, .purgeZone,
+      .resetEncryptedData, .serverError:
+      .server
+    }
+  }
 
   /// The device the fault targets, if any.
   public var device: String? {
@@ -55,8 +76,7 @@ public enum SimulationFault: Sendable, Hashable {
       .tornCrash(let device, _), .disconnectAfterSave(let device):
       device
     case .serverError(_, _, let device, _): device
-    case .throttle, .expireTokens, .expireDatabaseTokens, .quotaFull, .deleteZone, .purgeZone, .resetEncryptedData,
-      .clear:
+    case .throttle, .expireTokens, .expireDatabaseTokens, .quotaFull, .deleteZone, .purgeZone, .resetEncryptedData:
       nil
     }
   }

@@ -12,10 +12,10 @@ extension Simulation {
       for index in clients.indices where isRunning(index) {
         if let time = clients[index].nextWakeTime, wake.map({ time < $0 }) ?? true { wake = time }
       }
-      let nextTime = Self.earlier(Self.earlier(network.nextDelivery, wake), quotaFreedAt)
+      let nextTime = Self.earlier(Self.earlier(network.nextDelivery, wake), server.nextQuotaFreed)
       guard let nextTime, nextTime <= target else { break }
       if nextTime > now { server.advanceClock(to: nextTime) }
-      if let freed = quotaFreedAt, now >= freed { freeQuota() }
+      server.freeQuotasDue()
       while let message = network.popDue(at: now) { deliver(message) }
       for index in clients.indices where isRunning(index) { clients[index].wake(at: now) }
     }
@@ -30,13 +30,6 @@ extension Simulation {
     return min(a, b)
   }
 
-  /// The user frees storage: saves are accepted again.
-  mutating func freeQuota() {
-    guard quotaFreedAt != nil else { return }
-    server.setQuotaExceeded(false, for: Self.user)
-    quotaFreedAt = nil
-  }
-
   private mutating func sendReadyRequests() {
     // An app that is not running sends nothing.
     for index in clients.indices where isRunning(index) {
@@ -45,42 +38,27 @@ extension Simulation {
       let name = clients[index].name
       deviceCounts[index].sent(at: now)
       auditor.requestSent(by: index, name, outgoing.request, halted: clients[index].isHalted, at: now)
-      var deliverAt = now.addingTimeInterval(Self.latency)
-      var loseResponse = false
-      var failAnswer: CloudKitError?
-      var copies = 1
-      if !answersLost.isEmpty, var errors = answersLost[name], !errors.isEmpty {
-        failAnswer = errors.removeFirst()
-        answersLost[name] = errors.isEmpty ? nil : errors
+      let isSave: Bool
+      if case .modifyRecords = outgoing.request { isSave = true } else { isSave = false }
+      let fate = network.fate(ofRequestFrom: name, isSave: isSave)
+      if fate.lost {
+        auditor.requestLost(by: name, outgoing.request)
+        statistics.lostMessages += 1
+        traceEntries.append(.note("network lost \(name)'s \(outgoing.request)"))
+        continue
       }
-      if !armed.isEmpty, var faults = armed[name], !faults.isEmpty {
-        let fault = faults.removeFirst()
-        armed[name] = faults.isEmpty ? nil : faults
-        switch fault {
-        case .loseRequest:
-          auditor.requestLost(by: name, outgoing.request)
-          statistics.lostMessages += 1
-          traceEntries.append(.note("network lost \(name)'s \(outgoing.request)"))
-          continue
-        case .loseResponse: loseResponse = true
-        case .duplicate: copies = 2
-        case .delay(_, let seconds): deliverAt = deliverAt.addingTimeInterval(TimeInterval(seconds))
-        default: break
-        }
-      }
-      if !disconnectsAfterSave.isEmpty, case .modifyRecords = outgoing.request, disconnectsAfterSave.contains(name) {
-        // The save travels on; the device's network goes before the answer can come back.
-        disconnectsAfterSave.remove(name)
-        loseResponse = true
+      if fate.disconnects {
         clients[index].goOffline()
         traceEntries.append(.note("\(name) lost its network after sending a save"))
       }
-      for copy in 0..<copies {
+      var deliverAt = now.addingTimeInterval(Self.latency)
+      if fate.delay != 0 { deliverAt = deliverAt.addingTimeInterval(fate.delay) }
+      for copy in 0..<fate.copies {
         // A duplicate arrives later than the original, as a retried packet does.
         network.send(
           .request(
-            id: outgoing.id, outgoing.request, loseResponse: loseResponse, failAnswer: failAnswer,
-            account: accounts[name]),
+            id: outgoing.id, outgoing.request, loseResponse: fate.loseAnswer, failAnswer: fate.failAnswer,
+            account: hosts.accounts[name]),
           device: index,
           at: deliverAt.addingTimeInterval(TimeInterval(copy) * Self.duplicateLag))
       }
@@ -125,9 +103,9 @@ extension Simulation {
         to: index, name, requestID: id, answer, saving: saving, awaited: awaited, at: now)
       let before = clients[index].persistedZoneToken
       let wasHalted = clients[index].isHalted
-      if !tornCrashArmed.isEmpty, let afterWrites = tornCrashArmed[name] {
+      if let afterWrites = hosts.tornCrash(on: name) {
         if clients[index].receive(answer, for: id, at: now, crashingAfterWrites: afterWrites) {
-          tornCrashArmed[name] = nil
+          hosts.tornCrashStruck(on: name)
           statistics.tornCrashes += 1
           traceEntries.append(.note("\(name) crashed between two persistence writes"))
           // The crash took the answer with it before every save in it was kept: as for a lost answer, the device

@@ -85,7 +85,7 @@ struct Scheduler: Sendable {
       return .advance(seconds: 1)
     }
     // Its user opens an app that is not running to use it.
-    if !world.notRunning.isEmpty, world.notRunning.keys.contains(device) { return .launch(device: device) }
+    if !world.hosts.isRunning(device) { return .launch(device: device) }
     let roll = random.below(100)
     switch roll {
     case ..<8: return create(device: device, index: index)
@@ -197,7 +197,7 @@ struct Scheduler: Sendable {
   /// as often as the other; signed out, it signs in, to its own account twice as often as to another.
   private mutating func nextAccount(of device: String, world: Simulation) -> String? {
     let other = Simulation.otherUser
-    switch world.accounts[device] {
+    switch world.hosts.accounts[device] {
     case nil: return random.below(3) == 0 ? other : Simulation.user
     case Simulation.user?: return random.below(2) == 0 ? nil : other
     default: return random.below(2) == 0 ? nil : Simulation.user
@@ -247,7 +247,7 @@ struct Scheduler: Sendable {
     case 5:
       // A quarter of these draws quit a running app; it launches when its user next turns to it, and account changes
       // made meanwhile reach it then as one.
-      if !world.notRunning.keys.contains(device), random.below(4) == 0 { return .quit(device: device) }
+      if world.hosts.isRunning(device), random.below(4) == 0 { return .quit(device: device) }
       return .account(device: device, user: nextAccount(of: device, world: world))
     case 4:
       let held = world.index(of: device).map { world.clients[$0].recordIDs.map(\.recordName) }
