@@ -144,24 +144,49 @@ public struct CloudKitError: Error, Sendable, Hashable, CustomStringConvertible 
   public var code: Code
   /// Seconds to wait before retrying, when CloudKit said (`retryAfterSeconds`).
   public var retryAfter: Double?
+  /// Everything else an error may carry, behind one reference: most errors carry none of it, and errors are copied
+  /// along every answer a sync engine handles.
+  private var details: Details?
+
   /// For ``Code/serverRecordChanged``: the record the app sent (`clientRecord`).
-  public var clientRecord: Record?
+  public var clientRecord: Record? {
+    get { details?.fields.clientRecord }
+    set { update { $0.clientRecord = newValue } }
+  }
   /// For ``Code/serverRecordChanged``: the version the app's record was based on, when the server still had it
   /// (`ancestorRecord`).
-  public var ancestorRecord: Record?
+  public var ancestorRecord: Record? {
+    get { details?.fields.ancestorRecord }
+    set { update { $0.ancestorRecord = newValue } }
+  }
   /// For ``Code/serverRecordChanged``: the server's version (`serverRecord`) — CloudKit attaches it only "if
   /// available"; without it, fetch the record's zone before merging.
-  public var serverRecord: Record?
+  public var serverRecord: Record? {
+    get { details?.fields.serverRecord }
+    set { update { $0.serverRecord = newValue } }
+  }
   /// For ``Code/partialFailure``: each failed record's error, by its ID (`partialErrorsByItemID`).
-  public var partialErrors: [RecordID: CloudKitError]
+  public var partialErrors: [RecordID: CloudKitError] {
+    get { details?.fields.partialErrors ?? [:] }
+    set { update { $0.partialErrors = newValue } }
+  }
   /// The record the error is about, when it names one: the Web Services' `recordName`, a simulated server's missing
   /// record (``Code/unknownItem``) or missing reference (``Code/referenceViolation``).
-  public var recordID: RecordID?
+  public var recordID: RecordID? {
+    get { details?.fields.recordID }
+    set { update { $0.recordID = newValue } }
+  }
   /// The zone the error is about, when it names one: the Web Services' `zoneID`, a zone that does not exist
   /// (``Code/zoneNotFound``) or that the user deleted (``Code/userDeletedZone``).
-  public var zoneID: ZoneID?
+  public var zoneID: ZoneID? {
+    get { details?.fields.zoneID }
+    set { update { $0.zoneID = newValue } }
+  }
   /// CloudKit's own message.
-  public var message: String?
+  public var message: String? {
+    get { details?.fields.message }
+    set { update { $0.message = newValue } }
+  }
 
   /// For ``Code/serverRecordChanged`` with the server's version attached: the record the app sent, the ancestor it was
   /// based on, and the server's. Setting it sets ``clientRecord``, ``ancestorRecord`` and ``serverRecord``.
@@ -171,9 +196,11 @@ public struct CloudKitError: Error, Sendable, Hashable, CustomStringConvertible 
       return Conflict(client: clientRecord, ancestor: ancestorRecord, server: serverRecord)
     }
     set {
-      clientRecord = newValue?.client
-      ancestorRecord = newValue?.ancestor
-      serverRecord = newValue?.server
+      update {
+        $0.clientRecord = newValue?.client
+        $0.ancestorRecord = newValue?.ancestor
+        $0.serverRecord = newValue?.server
+      }
     }
   }
 
@@ -192,13 +219,51 @@ public struct CloudKitError: Error, Sendable, Hashable, CustomStringConvertible 
   ) {
     self.code = code
     self.retryAfter = retryAfter
-    clientRecord = conflict?.client
-    ancestorRecord = conflict?.ancestor
-    serverRecord = conflict?.server
-    self.partialErrors = partialErrors
-    self.recordID = recordID
-    self.zoneID = zoneID
-    self.message = message
+    let fields = Fields(
+      clientRecord: conflict?.client, ancestorRecord: conflict?.ancestor, serverRecord: conflict?.server,
+      partialErrors: partialErrors, recordID: recordID, zoneID: zoneID, message: message)
+    details = fields.isEmpty ? nil : Details(fields)
+  }
+
+  /// What an error carries beyond its code and delay.
+  private struct Fields: Sendable, Hashable {
+    var clientRecord: Record?
+    var ancestorRecord: Record?
+    var serverRecord: Record?
+    var partialErrors: [RecordID: CloudKitError] = [:]
+    var recordID: RecordID?
+    var zoneID: ZoneID?
+    var message: String?
+
+    var isEmpty: Bool {
+      clientRecord == nil && ancestorRecord == nil && serverRecord == nil && partialErrors.isEmpty && recordID == nil
+        && zoneID == nil && message == nil
+    }
+  }
+
+  /// The fields, immutable: a change replaces the whole box, so copies never share a mutation.
+  private final class Details: Sendable {
+    let fields: Fields
+    init(_ fields: Fields) { self.fields = fields }
+  }
+
+  private mutating func update(_ change: (inout Fields) -> Void) {
+    var fields = details?.fields ?? Fields()
+    change(&fields)
+    details = fields.isEmpty ? nil : Details(fields)
+  }
+
+  /// Equal when the code, the delay and everything else carried are.
+  public static func == (lhs: CloudKitError, rhs: CloudKitError) -> Bool {
+    lhs.code == rhs.code && lhs.retryAfter == rhs.retryAfter
+      && (lhs.details === rhs.details || lhs.details?.fields == rhs.details?.fields)
+  }
+
+  /// Hashes the code, the delay and everything else carried.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(code)
+    hasher.combine(retryAfter)
+    hasher.combine(details?.fields)
   }
 
   /// Whether retrying later may succeed: a transient code, or CloudKit gave a retry delay.

@@ -45,10 +45,13 @@ extension CloudKitError {
   /// The record changed on the server since the client's copy, or a create found it there (14); `server` is `nil`
   /// when the server does not attach its record ("if available").
   package static func serverRecordChanged(client: Record, ancestor: Record?, server: Record?) -> CloudKitError {
-    var error = CloudKitError(code: .serverRecordChanged, recordID: client.recordID)
-    error.clientRecord = client
-    error.ancestorRecord = ancestor
-    error.serverRecord = server
+    var error = CloudKitError(
+      code: .serverRecordChanged, conflict: server.map { Conflict(client: client, ancestor: ancestor, server: $0) },
+      recordID: client.recordID)
+    if server == nil {
+      error.clientRecord = client
+      error.ancestorRecord = ancestor
+    }
     return error
   }
   /// The server refused the request (15).
@@ -129,7 +132,7 @@ extension CloudKitError {
   package var asReported: CloudKitError {
     var reported = self
     reported.message = traceText
-    reported.partialErrors = partialErrors.mapValues(\.asReported)
+    if code == .partialFailure { reported.partialErrors = partialErrors.mapValues(\.asReported) }
     return reported
   }
 

@@ -31,21 +31,21 @@ extension Simulation {
     switch step {
     case .create(let name, let record):
       guard let index = index(of: name) else { return nil }
-      if record.recordType == SimulationScript.recordType,
-        let unknown = unknownKey(in: record.values.keys, device: name)
-      {
+      let values = record.values
+      if record.recordType == SimulationScript.recordType, let unknown = unknownKey(in: values.keys, device: name) {
         return unknown
       }
-      return userCreates(record, values: record.values, on: index)
+      return userCreates(record, values: values, on: index)
     case .edit(let name, let type, let id, let values, let encrypted):
       guard let index = index(of: name) else { return nil }
-      if let wrongType = typeMismatch(type, id, on: index) { return wrongType }
       if type == SimulationScript.recordType, let unknown = unknownKey(in: values.keys, device: name) { return unknown }
-      if encrypted.isEmpty { return userEdits(id, values, on: index) { try $0.edit(id, setting: values, at: $1) } }
+      if encrypted.isEmpty {
+        return userEdits(id, of: type, values, on: index) { try $0.edit(id, setting: values, at: $1) }
+      }
       guard clients[index] is SimulatedDevice else {
         return "the client \(setup.client.name) edits plain values only; encrypted values need the reference client"
       }
-      return userEdits(id, values, on: index) { client, now in
+      return userEdits(id, of: type, values, on: index) { client, now in
         guard var device = client as? SimulatedDevice else { return }
         try device.edit(id, at: now) { record in
           for (key, value) in values { record[key] = value }
@@ -55,8 +55,7 @@ extension Simulation {
       }
     case .delete(let name, let type, let id):
       guard let index = index(of: name) else { return nil }
-      if let wrongType = typeMismatch(type, id, on: index) { return wrongType }
-      return userDeletes(id, on: index)
+      return userDeletes(id, of: type, on: index)
     case .sync(let name): withDevice(name) { $0.requestSync() }
     case .crash(let name):
       guard let index = index(of: name) else { return nil }
@@ -155,13 +154,16 @@ extension Simulation {
     return nil
   }
 
-  /// The user on device `index` edits record `id` through `change`, setting the plain `values` the auditor judges.
-  /// - Returns: Why the client refused, or `nil`.
+  /// The user on device `index` edits record `id` of type `type` through `change`, setting the plain `values` the
+  /// auditor judges.
+  /// - Returns: Why the edit could not apply (the device holds another type under the name) or the client refused, or
+  ///   `nil`.
   mutating func userEdits(
-    _ id: RecordID, _ values: [String: FieldValue?], on index: Int,
+    _ id: RecordID, of type: String, _ values: [String: FieldValue?], on index: Int,
     _ change: (inout any SyncClient, Date) throws -> Void
   ) -> String? {
     let before = clients[index].record(id)
+    if let wrongType = typeMismatch(type, before, on: index) { return wrongType }
     do {
       try change(&clients[index], now)
     } catch {
@@ -171,10 +173,12 @@ extension Simulation {
     return nil
   }
 
-  /// The user on device `index` deletes record `id`.
-  /// - Returns: Why the client refused, or `nil`.
-  mutating func userDeletes(_ id: RecordID, on index: Int) -> String? {
+  /// The user on device `index` deletes record `id` of type `type`.
+  /// - Returns: Why the deletion could not apply (the device holds another type under the name) or the client refused,
+  ///   or `nil`.
+  mutating func userDeletes(_ id: RecordID, of type: String, on index: Int) -> String? {
     let before = clients[index].record(id)
+    if let wrongType = typeMismatch(type, before, on: index) { return wrongType }
     do {
       try clients[index].delete(id, at: now)
     } catch {
@@ -186,10 +190,10 @@ extension Simulation {
 
   /// Why an app cannot write one of `keys`: a key its schema does not know (an app writes only fields it declares; a
   /// shrunk script may ask for one after dropping the upgrade step).
-  /// Records are named by name alone, so the type a step names must be the one the device holds.
-  private func typeMismatch(_ type: String, _ id: RecordID, on index: Int) -> String? {
-    guard let held = clients[index].record(id)?.recordType, held != type else { return nil }
-    return "\(clients[index].name) holds \(held)/\(id.recordName), not a \(type)"
+  /// Records are named by name alone, so the type a step names must be the one the device holds (`held`).
+  private func typeMismatch(_ type: String, _ held: Record?, on index: Int) -> String? {
+    guard let held, held.recordType != type else { return nil }
+    return "\(clientNames[index]) holds \(held.recordType)/\(held.recordID.recordName), not a \(type)"
   }
 
   func unknownKey(in keys: some Collection<String>, device: String) -> String? {
