@@ -239,7 +239,7 @@ package struct SimulationSession: Sendable {
     }
     simulation = world
     actions.append(action)
-    return Output(lines: world.traceEntries.dropFirst(before).map(\.line), violations: [])
+    return Output(lines: world.traceEntries.dropFirst(before).map { $0.line(steps: world.steps) }, violations: [])
   }
 
   /// The world of the headers so far, made at the first step, with each device on its declared app version.

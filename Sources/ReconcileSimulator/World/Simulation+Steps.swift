@@ -7,7 +7,7 @@ extension Simulation {
   public mutating func perform(_ step: SimulationStep) {
     steps.append(step)
     statistics.steps += 1
-    traceEntries.append(.step(steps.count, step))
+    traceEntries.append(.step(steps.count))
     if let problem = apply(step) {
       statistics.skippedSteps += 1
       traceEntries.append(.note(Self.skippedPrefix + problem))

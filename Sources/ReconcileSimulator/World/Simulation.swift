@@ -46,7 +46,7 @@ public struct Simulation: Sendable {
   /// The steps performed so far.
   public internal(set) var steps: [SimulationStep] = []
   /// The trace so far, one line per step and per server change.
-  public var trace: [String] { traceEntries.map(\.line) }
+  public var trace: [String] { traceEntries.map { $0.line(steps: steps) } }
   var traceEntries: [TraceEntry] = []
   /// Counts so far.
   public internal(set) var statistics = SimulationStatistics()

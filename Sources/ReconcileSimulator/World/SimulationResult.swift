@@ -79,7 +79,7 @@ public struct SimulationResult: Sendable, Hashable {
   /// The invariants checked.
   public var invariants: Set<Invariant>
   /// A line per step and per server change, byte-identical for the same seed and configuration.
-  public var trace: [String] { traceEntries.map(\.line) }
+  public var trace: [String] { traceEntries.map { $0.line(steps: steps) } }
   var traceEntries: [TraceEntry]
   /// Broken invariants, in a fixed order; empty when the run kept every invariant checked.
   public var violations: [InvariantViolation]
@@ -101,16 +101,18 @@ public struct SimulationResult: Sendable, Hashable {
 
 /// One trace line, kept as data and written out only when the trace is read.
 enum TraceEntry: Sendable, Hashable {
-  case step(Int, SimulationStep)
+  /// The step numbered so (from 1): the run's steps hold it, so the trace keeps no copy.
+  case step(Int)
   case event(ServerEvent)
   case note(String)
   /// A decision a device's client made, and why.
   case decision(String, SyncDecision)
   case quiesce
 
-  var line: String {
+  /// The line, reading a step from `steps`, the run's steps.
+  func line(steps: [SimulationStep]) -> String {
     switch self {
-    case .step(let number, let step): "\(number) \(step)"
+    case .step(let number): "\(number) \(steps[number - 1])"
     case .event(let event): "    \(event)"
     case .note(let text): "    " + text
     case .decision(let device, let decision): "    \(device): \(decision)"
