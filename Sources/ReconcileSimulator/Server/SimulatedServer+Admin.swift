@@ -64,7 +64,7 @@ extension SimulatedServer {
   }
 
   /// When a full storage is next freed, while one is full.
-  package var nextQuotaFreed: Date? { quotaFullUntil.values.min() }
+  package var nextQuotaFreed: Date? { quotaFullUntil.isEmpty ? nil : quotaFullUntil.values.min() }
 
   /// Marks a user's storage as full (saves fail with `quotaExceeded`) or not.
   /// - Parameters:

@@ -25,11 +25,15 @@ struct Scheduler: Sendable {
   /// The keys the resolver merges, with the edits users make to them (none for a resolver that merges none: its runs
   /// draw exactly what they drew before merging keys existed).
   let mergedKeys: [(key: String, edits: MergedEdits)]
+  /// The hot records' IDs, in the workload's order: a device is asked whether it holds each, which costs a lookup,
+  /// not a sorted listing of everything it holds.
+  let hotIDs: [(name: String, id: RecordID)]
 
   init(seed: UInt64, configuration: SimulationConfiguration) {
     random = SimulationRandom(seed: seed)
     self.configuration = configuration
     workload = configuration.workload.draw(&random)
+    hotIDs = workload.hot.map { ($0, SimulationStep.noteID($0)) }
     faults = configuration.faults.draw(&random)
     mergedKeys = configuration.resolver.keyContracts.compactMap { key, contract in contract.edits.map { (key, $0) } }
       .sorted { $0.key < $1.key }
@@ -118,10 +122,10 @@ struct Scheduler: Sendable {
 
   /// A record the device in `slot` holds: one of the hot records with the workload's hot share, else any.
   private mutating func pickHeld(in world: Simulation, slot: Int) -> String? {
-    let held = world.clients[slot].recordIDs
-    let hot = workload.hot.filter { name in held.contains { $0.recordName == name } }
+    var hot: [String] = []
+    for (name, id) in hotIDs where world.clients[slot].record(id) != nil { hot.append(name) }
     if !hot.isEmpty, random.chance(workload.hotShare) { return zipf(hot) }
-    return random.pick(held)?.recordName
+    return random.pick(world.clients[slot].recordIDs)?.recordName
   }
 
   /// One of `items`, the k-th (from 0) with weight 1/(k+1): the first is the hottest.
