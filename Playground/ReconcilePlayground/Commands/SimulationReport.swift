@@ -68,7 +68,7 @@ struct SimulationReport: Encodable {
     recordsJudged = result.recordsJudged
     setAside = Dictionary(uniqueKeysWithValues: result.setAside.map { ($0.key.rawValue, $0.value) })
     devices = simulation.clients.map { client in
-      guard let device = client as? SimulatedDevice else {
+      guard let d = client.diagnostics else {
         let records = client.records
         return DeviceRow(
           name: client.name, status: client.isHalted ? "halted" : client.isIdle ? "idle" : "syncing",
@@ -76,9 +76,8 @@ struct SimulationReport: Encodable {
           queued: client.pendingChangeCount, throttleSeconds: 0, retryCount: 0, lastError: nil,
           haltReason: client.haltReason?.description)
       }
-      let d = device.diagnostics
       return DeviceRow(
-        name: device.name, status: d.status.rawValue, records: d.recordCount,
+        name: client.name, status: d.status.rawValue, records: d.recordCount,
         recordsWithChangeTags: d.recordsWithChangeTags, queued: d.queuedCount, throttleSeconds: d.throttle,
         retryCount: d.retryCount, lastError: d.lastError, haltReason: d.haltReason?.description)
     }

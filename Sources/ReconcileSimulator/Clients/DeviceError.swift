@@ -18,6 +18,8 @@ public enum DeviceError: Error, Sendable, Hashable, CustomStringConvertible {
   case schema(SchemaHalt)
   /// The resolver's bookkeeping could not be written (malformed stamps or a clock that cannot tick).
   case bookkeeping(RecordID, String)
+  /// The client keeps no encrypted values, so it cannot edit one.
+  case encryptedValuesUnsupported
 
   /// A sentence naming the record and the problem.
   public var description: String {
@@ -29,6 +31,8 @@ public enum DeviceError: Error, Sendable, Hashable, CustomStringConvertible {
     case .invalidRecord(let error): "invalid record: \(error)"
     case .schema(let halt): halt.description
     case .bookkeeping(let id, let reason): "could not update the bookkeeping of \(id): \(reason)"
+    case .encryptedValuesUnsupported:
+      "this client edits plain values only; encrypted values need the reference client"
     }
   }
 }

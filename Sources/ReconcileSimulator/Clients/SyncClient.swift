@@ -39,13 +39,17 @@ package protocol SyncClient: Sendable {
   ///   - now: True (virtual) time; skew the client's own clock from it if it has one.
   /// - Throws: Any error, when the client refuses the operation (the step is reported as skipped).
   mutating func create(_ record: Record, at now: Date) throws
-  /// The user edits a record: sets each key to its value, or removes it for `nil`.
+  /// The user edits a record: sets each key to its value, or removes it for `nil`, among the plain values and the
+  /// encrypted ones.
   /// - Parameters:
   ///   - id: The record.
-  ///   - values: New values; `nil` removes a key.
+  ///   - values: New plain values; `nil` removes a key.
+  ///   - encrypted: New encrypted values; `nil` removes a key. A client that keeps no encrypted values refuses any.
   ///   - now: True (virtual) time.
   /// - Throws: Any error, when the client refuses the operation.
-  mutating func edit(_ id: RecordID, setting values: [String: FieldValue?], at now: Date) throws
+  mutating func edit(
+    _ id: RecordID, setting values: [String: FieldValue?], encrypting encrypted: [String: FieldValue?], at now: Date
+  ) throws
   /// The user deletes a record.
   /// - Parameters:
   ///   - id: The record.
@@ -152,6 +156,9 @@ package protocol SyncClient: Sendable {
 
   /// Why the client stopped syncing, or `nil`.
   var haltReason: HaltReason? { get }
+  /// What the client tells about itself beyond that — its status word, throttle, retries, last error, clock — for the
+  /// playground's views; `nil` for a client that tells nothing more.
+  var diagnostics: DeviceDiagnostics? { get }
   /// Whether the client halted; the default compares ``haltReason`` with `nil`.
   var isHalted: Bool { get }
   /// Whether the client has nothing left to do: no sync running or asked for, nothing to send.
@@ -168,6 +175,8 @@ extension SyncClient {
   package var recordIDs: [RecordID] { records.map(\.recordID) }
   /// Compares ``haltReason`` with `nil`.
   package var isHalted: Bool { haltReason != nil }
+  /// No diagnostics beyond what every client shows.
+  package var diagnostics: DeviceDiagnostics? { nil }
   /// Not checked.
   package var persistedZoneToken: ZoneChangeToken? { nil }
   /// Nothing to damage.

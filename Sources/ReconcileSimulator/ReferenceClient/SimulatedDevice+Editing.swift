@@ -45,6 +45,17 @@ extension SimulatedDevice {
   ///   - now: True (virtual) time.
   ///   - change: Edits the record; keys it writes are marked changed.
   /// - Throws: As ``edit(_:setting:at:)``.
+  /// The user edits a record's plain and encrypted values; see ``SyncClient/edit(_:setting:encrypting:at:)``.
+  package mutating func edit(
+    _ id: RecordID, setting values: [String: FieldValue?], encrypting encrypted: [String: FieldValue?], at now: Date
+  ) throws(DeviceError) {
+    guard !encrypted.isEmpty else { return try edit(id, setting: values, at: now) }
+    try edit(id, at: now) { record in
+      for (key, value) in values { record[key] = value }
+      for (key, value) in encrypted { record.encryptedValues[key] = value }
+    }
+  }
+
   package mutating func edit(_ id: RecordID, at now: Date, _ change: (inout Record) -> Void) throws(DeviceError) {
     if storage.records.damaged.contains(id), discardDamagedRecords() { throw .recordDamaged(id) }
     guard var preview = record(id) else { throw .recordNotFound(id) }

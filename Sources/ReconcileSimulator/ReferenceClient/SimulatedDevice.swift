@@ -279,7 +279,7 @@ package struct SimulatedDevice: Sendable {
   }
 
   /// What the device can tell about its sync.
-  package var diagnostics: DeviceDiagnostics {
+  package var diagnostics: DeviceDiagnostics? {
     let records = storage.replica.store.all
     return DeviceDiagnostics(
       status: status,
@@ -293,7 +293,10 @@ package struct SimulatedDevice: Sendable {
       throttle: session.throttle,
       retryCount: session.pacing.retryCount,
       lastError: session.lastError,
-      haltReason: haltReason)
+      haltReason: haltReason,
+      clockOffset: configuration.clockOffset,
+      appVersion: configuration.schema.flatMap { $0.recordSchemas.values.first?.version.description },
+      queuedKinds: queuedKinds)
   }
 
   // MARK: Life cycle

@@ -128,10 +128,9 @@ extension SimulationSession {
     WorldView(
       server: world.server, clients: world.clients,
       users: Dictionary(world.setup.devices.map { ($0.name, $0.user) }) { first, _ in first },
-      // The reference device tells its clock as it is now, after any jumps; another client, as it was set up.
-      clockOffsets: Dictionary(
-        world.setup.devices.map { ($0.name, world.device(named: $0.name)?.configuration.clockOffset ?? $0.clockOffset) }
-      ) { first, _ in first },
+      // A client that tells its clock (the reference device's diagnostics) shows it as it is now, after any jumps;
+      // another, as it was set up.
+      clockOffsets: Dictionary(world.setup.devices.map { ($0.name, $0.clockOffset) }) { first, _ in first },
       counts: Dictionary(zip(world.clients.map(\.name), world.deviceCounts)) { first, _ in first },
       trace: world.trace,
       decisions: world.traceEntries.compactMap { entry in

@@ -61,15 +61,15 @@ package struct WorldView {
     }
     serverRecords = owners.flatMap { byOwner[$0] ?? [] }.sorted { $0.recordID < $1.recordID }
     devices = clients.map { client in
-      let device = client as? SimulatedDevice
+      let diagnostics = client.diagnostics
       return Device(
         name: client.name, records: client.records.sorted { $0.recordID < $1.recordID },
-        status: device?.status ?? Self.status(of: client), haltReason: client.haltReason,
+        status: diagnostics?.status ?? Self.status(of: client), haltReason: client.haltReason,
         queued: client.pendingChangeCount,
-        queuedKinds: device?.queuedKinds ?? [:],
-        clockOffset: clockOffsets[client.name] ?? 0,
-        appVersion: device?.configuration.schema.flatMap { $0.recordSchemas.values.first?.version.description },
-        lastError: device?.diagnostics.lastError, serverRecords: users[client.name].flatMap { byOwner[$0] } ?? [])
+        queuedKinds: diagnostics?.queuedKinds ?? [:],
+        clockOffset: diagnostics?.clockOffset ?? clockOffsets[client.name] ?? 0,
+        appVersion: diagnostics?.appVersion,
+        lastError: diagnostics?.lastError, serverRecords: users[client.name].flatMap { byOwner[$0] } ?? [])
     }
   }
 

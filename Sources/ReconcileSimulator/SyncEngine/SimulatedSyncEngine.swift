@@ -117,6 +117,14 @@ package struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncC
   }
 
   /// The app edits a record.
+  /// The user edits plain values; a delegate keeps no encrypted ones, so an encrypted edit is refused.
+  package mutating func edit(
+    _ id: RecordID, setting values: [String: FieldValue?], encrypting encrypted: [String: FieldValue?], at now: Date
+  ) throws {
+    guard encrypted.isEmpty else { throw DeviceError.encryptedValuesUnsupported }
+    try edit(id, setting: values, at: now)
+  }
+
   package mutating func edit(_ id: RecordID, setting values: [String: FieldValue?], at now: Date) throws {
     try delegate.edit(id, setting: values, at: now, syncEngine: &state)
     changesAdded([id])

@@ -39,19 +39,8 @@ extension Simulation {
     case .edit(let name, let type, let id, let values, let encrypted):
       guard let index = index(of: name) else { return nil }
       if type == SimulationScript.recordType, let unknown = unknownKey(in: values.keys, device: name) { return unknown }
-      if encrypted.isEmpty {
-        return userEdits(id, of: type, values, on: index) { try $0.edit(id, setting: values, at: $1) }
-      }
-      guard clients[index] is SimulatedDevice else {
-        return "the client \(setup.client.name) edits plain values only; encrypted values need the reference client"
-      }
-      return userEdits(id, of: type, values, on: index) { client, now in
-        guard var device = client as? SimulatedDevice else { return }
-        try device.edit(id, at: now) { record in
-          for (key, value) in values { record[key] = value }
-          for (key, value) in encrypted { record.encryptedValues[key] = value }
-        }
-        client = device
+      return userEdits(id, of: type, values, on: index) {
+        try $0.edit(id, setting: values, encrypting: encrypted, at: $1)
       }
     case .delete(let name, let type, let id):
       guard let index = index(of: name) else { return nil }

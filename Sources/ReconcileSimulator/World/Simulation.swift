@@ -157,10 +157,6 @@ public struct Simulation: Sendable {
   /// - Parameter name: A device name.
   package func client(named name: String) -> (any SyncClient)? { index(of: name).map { clients[$0] } }
 
-  /// The reference device with this name; `nil` when there is none or the run uses another client.
-  /// - Parameter name: A device name.
-  package func device(named name: String) -> SimulatedDevice? { client(named: name) as? SimulatedDevice }
-
   /// The index of the client named `name`.
   func index(of name: String) -> Int? { clientNames.firstIndex(of: name) }
 

@@ -1,4 +1,5 @@
 package import Foundation
+package import Reconcile
 
 /// One word for what a device is doing.
 package enum DeviceStatus: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -43,4 +44,10 @@ package struct DeviceDiagnostics: Sendable, Hashable {
   package var lastError: String?
   /// Why the device halted, if it did.
   package var haltReason: HaltReason?
+  /// How far the device's clock is from true time now, after any jumps.
+  package var clockOffset: TimeInterval = 0
+  /// The app version whose schema the device checks records against, if it runs a declared one.
+  package var appVersion: String?
+  /// What each queued change is (`save`, `delete`, …), by record.
+  package var queuedKinds: [RecordID: String] = [:]
 }
