@@ -33,7 +33,7 @@ import Reconcile
 /// any line out one at a time.
 public enum SimulationScript {
   /// The record type of every record a simulation makes.
-  package static let recordType = "Note"
+  package static let recordType = Simulation.recordType
 
   /// A script line that could not be read, naming the line, the token and the problem.
   public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -32,13 +32,13 @@ extension Simulation {
     case .create(let name, let record):
       guard let index = index(of: name) else { return nil }
       let values = record.values
-      if record.recordType == SimulationScript.recordType, let unknown = unknownKey(in: values.keys, device: name) {
+      if record.recordType == Simulation.recordType, let unknown = unknownKey(in: values.keys, device: name) {
         return unknown
       }
       return userCreates(record, values: values, on: index)
     case .edit(let name, let type, let id, let values, let encrypted):
       guard let index = index(of: name) else { return nil }
-      if type == SimulationScript.recordType, let unknown = unknownKey(in: values.keys, device: name) { return unknown }
+      if type == Simulation.recordType, let unknown = unknownKey(in: values.keys, device: name) { return unknown }
       return userEdits(id, of: type, values, on: index) {
         try $0.edit(id, setting: values, encrypting: encrypted, at: $1)
       }

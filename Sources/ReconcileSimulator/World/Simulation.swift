@@ -28,6 +28,8 @@ public struct Simulation: Sendable {
   package static let otherUser = "_other"
   /// The zone every device of a run syncs.
   public static let zoneID: ZoneID = (try? ZoneID(zoneName: "Notes")) ?? .default
+  /// The record type of a seeded run's records.
+  package static let recordType = "Note"
 
   /// The world.
   public let setup: SimulationSetup

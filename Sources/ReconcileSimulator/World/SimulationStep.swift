@@ -95,18 +95,18 @@ extension SimulationStep {
 
   /// A seeded run's create: the note `name` with `values`.
   package static func createNote(device: String, name: String, values: [String: FieldValue]) -> SimulationStep {
-    var note = Record(recordType: SimulationScript.recordType, recordID: noteID(name))
+    var note = Record(recordType: Simulation.recordType, recordID: noteID(name))
     for (key, value) in values { note[key] = value }
     return .create(device: device, record: note)
   }
 
   /// A seeded run's edit of the note `name`.
   package static func editNote(device: String, name: String, values: [String: FieldValue?]) -> SimulationStep {
-    .edit(device: device, type: SimulationScript.recordType, record: noteID(name), values: values)
+    .edit(device: device, type: Simulation.recordType, record: noteID(name), values: values)
   }
 
   /// A seeded run's deletion of the note `name`.
   package static func deleteNote(device: String, name: String) -> SimulationStep {
-    .delete(device: device, type: SimulationScript.recordType, record: noteID(name))
+    .delete(device: device, type: Simulation.recordType, record: noteID(name))
   }
 }
