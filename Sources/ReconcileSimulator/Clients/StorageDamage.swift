@@ -3,7 +3,7 @@ package import Reconcile
 
 /// What damaged storage leaves in a record, in the vocabulary every sync client shares with the oracles.
 ///
-/// A client that supports ``SyncClient/damageStoredRecord(_:)`` damages its stored copy by writing ``garbage`` into one
+/// A client that supports ``HostEvent/storageDamaged(_:)`` damages its stored copy by writing ``garbage`` into one
 /// value, as a torn write or a bad migration would. ``Invariant/damagedDataNeverUploaded`` then judges the server's log:
 /// no save may carry it, so a client must find the damage (a checksum, a seal) before it uploads the copy.
 package enum StorageDamage {

@@ -1,13 +1,14 @@
 package import Foundation
 package import Reconcile
 
-/// A sync client the ``Simulation`` drives: your own sync engine, Reconcile's reference ``SimulatedDevice``, or a
-/// CKSyncEngine-style app around a ``SimulatedSyncEngine``.
+/// A sync client the ``Simulation`` drives: Reconcile's reference ``SimulatedDevice``, or a CKSyncEngine-style app
+/// around a ``SimulatedSyncEngine`` (how outside code plugs in).
 ///
-/// The protocol is sans-I/O: the client never touches a network, a clock or a disk the simulation does not hand it. The
-/// simulation gives it the user's operations, asks it for its next request, hands it the server's answer (or nothing,
-/// when the network loses it: the client then times out on its own clock, see ``nextWakeTime``), tells it the time,
-/// crashes it and takes it offline. Nothing is `async`, so a run is byte-for-byte deterministic.
+/// The protocol is sans-I/O and small: the user's operations (``perform(_:at:)``), what the user sees (``records``),
+/// requests and answers (``nextRequest(at:)``, ``receive(_:for:at:crashingAfterWrites:)``, timeouts through
+/// ``nextWakeTime``), what the host around it does (``handle(_:)``: network, process, account, clock, app version,
+/// storage), and the state the oracles and the scheduler read. The client never touches a network, a clock or a disk
+/// the simulation does not hand it. Nothing is `async`, so a run is byte-for-byte deterministic.
 ///
 /// The oracles read only what any client exposes: the records the user sees (``records``), what the client still has
 /// to send (``pendingChangeCount``), whether it halted (``haltReason``) and the zone token it persisted
@@ -16,7 +17,7 @@ package import Reconcile
 ///
 /// ## The persistence contract
 /// A client keeps two kinds of state: what it persisted (its database, its engine state) and what lives in memory. On
-/// ``crash()`` it must come back from what it persisted alone, as a relaunched app does. A *torn* crash lands between
+/// ``HostEvent/crashed`` it must come back from what it persisted alone, as a relaunched app does. A *torn* crash lands between
 /// two persistence writes while the client handles an answer: ``receive(_:for:at:crashingAfterWrites:)`` asks the
 /// client to stop after that many writes, then crash. Count every write that is its own transaction (applying a fetched
 /// page, committing a token, taking a save's results); ``PersistenceWrites`` does the counting.
@@ -28,34 +29,15 @@ package import Reconcile
 package protocol SyncClient: Sendable {
   /// The device's name, recorded by the server on every save it makes.
   var name: String { get }
-  /// Who the client is, as the server sees it.
-  var identity: ClientIdentity { get }
 
   // MARK: The user's operations
 
-  /// The user creates a record.
+  /// The user acts on the app's data: creates, edits or deletes a record.
   /// - Parameters:
-  ///   - record: The new record, with the user's values.
-  ///   - now: True (virtual) time; skew the client's own clock from it if it has one.
-  /// - Throws: Any error, when the client refuses the operation (the step is reported as skipped).
-  mutating func create(_ record: Record, at now: Date) throws
-  /// The user edits a record: sets each key to its value, or removes it for `nil`, among the plain values and the
-  /// encrypted ones.
-  /// - Parameters:
-  ///   - id: The record.
-  ///   - values: New plain values; `nil` removes a key.
-  ///   - encrypted: New encrypted values; `nil` removes a key. A client that keeps no encrypted values refuses any.
-  ///   - now: True (virtual) time.
-  /// - Throws: Any error, when the client refuses the operation.
-  mutating func edit(
-    _ id: RecordID, setting values: [String: FieldValue?], encrypting encrypted: [String: FieldValue?], at now: Date
-  ) throws
-  /// The user deletes a record.
-  /// - Parameters:
-  ///   - id: The record.
-  ///   - now: True (virtual) time.
-  /// - Throws: Any error, when the client refuses the operation.
-  mutating func delete(_ id: RecordID, at now: Date) throws
+  ///   - operation: What the user does.
+  ///   - now: True (virtual) time; the client applies its own clock skew.
+  /// - Throws: Any error, when the client refuses the operation (a schema halt, a record it does not hold).
+  mutating func perform(_ operation: UserOperation, at now: Date) throws
 
   // MARK: What the user sees
 
@@ -96,41 +78,21 @@ package protocol SyncClient: Sendable {
   /// - Parameter now: True (virtual) time.
   mutating func wake(at now: Date)
 
-  // MARK: Life
+  // MARK: The host around it
 
+  /// Something happens to the client from outside its sync code: its network, its process, its user's account and
+  /// settings, its clock, its app version, its storage.
+  /// - Parameter event: What happened.
+  /// - Returns: Whether the event applied: `false` when the client has no question open to answer, or holds no
+  ///   stored copy to damage; `true` for every other event.
+  @discardableResult
+  mutating func handle(_ event: HostEvent) -> Bool
   /// Whether the client has a network.
   var isOnline: Bool { get }
-  /// The network goes away; a request in flight is abandoned.
-  mutating func goOffline()
-  /// The network comes back.
-  mutating func goOnline()
-  /// The app asks for a sync (a launch, a push, a pull to refresh).
-  mutating func requestSync()
-  /// The app asks to send local changes soon, as CKSyncEngine schedules after each change.
-  mutating func requestSend()
-  /// The app crashes and relaunches from what it persisted.
-  mutating func crash()
-  /// The user acts on a halt (signs in, upgrades, frees storage): the client clears it and syncs.
-  mutating func restart()
-  /// The user asks the app to reset sync ("reset sync" in its settings): the client drops its change tokens and sync
-  /// state, fetches everything again, and keeps every local change it has not had accepted. The default does nothing,
-  /// for a client without such an operation; the oracles judge the step like any other, so nothing unsent may be lost.
-  mutating func resetSync()
-  /// The device's iCloud account changed (signed in, out, or switched): from now on its requests reach the current
-  /// account's private database, or fail with `notAuthenticated` without one. Apple asks apps to delete the previous
-  /// account's local data on a sign-out or switch. The default does nothing: a client that ignores the change keeps
-  /// one account's records where another's are shown.
-  /// - Parameter change: What changed.
-  mutating func accountChanged(_ change: SyncEngine.AccountChange)
   /// What the app does with its local data when the account changes, which the oracles hold it to. The default,
   /// `AccountChangePolicy.deleteLocalData`, is what Apple asks; a client offering the choice reports the one its
   /// setup made (``ClientSetup/accountChange``).
   var accountChangeResponse: AccountChangeResponse { get }
-  /// The user answers the question an account change asked (under `AccountChangePolicy.ask`, the client halts
-  /// with ``HaltReason/accountChanged(_:)``): keep the records for the account signed in now, or delete them. Returns
-  /// `false` when no question was open. The default asks nothing and returns `false`.
-  /// - Parameter keepingData: `true` to keep the records for the current account.
-  mutating func answerAccountQuestion(keepingData: Bool) -> Bool
   /// Every hand-over of local data the client made before deleting it for good (a purge, a deletion standing for the
   /// user's, an account change), oldest first: the app's hook before deletion. The default is empty, for a client
   /// without one.
@@ -139,18 +101,6 @@ package protocol SyncClient: Sendable {
   /// and what it gave away, what a deletion did, what went with a zone — for the trace (`show log`, `replay`,
   /// `--json`). The default is none.
   mutating func takeDecisions() -> [SyncDecision]
-  /// The device's clock moves by `seconds`.
-  /// - Parameter seconds: Positive to jump ahead.
-  mutating func jumpClock(by seconds: TimeInterval)
-  /// A new app version with this schema is installed.
-  /// - Parameter schema: The new schema.
-  mutating func upgrade(to schema: Schema?)
-  /// **Simulator only**: damages the client's stored copy of `id` behind its back, by writing ``StorageDamage/garbage``
-  /// into one of its values. The default does nothing and returns
-  /// `false`: a client that cannot be damaged makes ``Invariant/damagedDataNeverUploaded`` not applicable.
-  /// - Parameter id: The record.
-  /// - Returns: Whether the client held a copy to damage.
-  mutating func damageStoredRecord(_ id: RecordID) -> Bool
 
   // MARK: State the oracles read
 
@@ -179,16 +129,8 @@ extension SyncClient {
   package var diagnostics: DeviceDiagnostics? { nil }
   /// Not checked.
   package var persistedZoneToken: ZoneChangeToken? { nil }
-  /// Nothing to damage.
-  package mutating func damageStoredRecord(_ id: RecordID) -> Bool { false }
-  /// Does nothing: the client has no reset.
-  package mutating func resetSync() {}
-  /// Does nothing: the client ignores account changes.
-  package mutating func accountChanged(_ change: SyncEngine.AccountChange) {}
   /// `AccountChangePolicy.deleteLocalData`, as Apple asks.
   package var accountChangeResponse: AccountChangeResponse { .deleteLocalData }
-  /// Nothing was asked.
-  package mutating func answerAccountQuestion(keepingData: Bool) -> Bool { false }
   /// None: the client has no hook.
   package var localDataDeletions: [LocalDataDeletion] { [] }
   /// None: the client does not report its decisions.

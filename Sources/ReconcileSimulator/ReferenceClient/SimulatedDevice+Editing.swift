@@ -45,7 +45,7 @@ extension SimulatedDevice {
   ///   - now: True (virtual) time.
   ///   - change: Edits the record; keys it writes are marked changed.
   /// - Throws: As ``edit(_:setting:at:)``.
-  /// The user edits a record's plain and encrypted values; see ``SyncClient/edit(_:setting:encrypting:at:)``.
+  /// The user edits a record's plain and encrypted values; see ``UserOperation/edit(_:values:encrypted:)``.
   package mutating func edit(
     _ id: RecordID, setting values: [String: FieldValue?], encrypting encrypted: [String: FieldValue?], at now: Date
   ) throws(DeviceError) {

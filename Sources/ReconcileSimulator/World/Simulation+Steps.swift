@@ -40,12 +40,12 @@ extension Simulation {
       guard let index = index(of: name) else { return nil }
       if type == Simulation.recordType, let unknown = unknownKey(in: values.keys, device: name) { return unknown }
       return userEdits(id, of: type, values, on: index) {
-        try $0.edit(id, setting: values, encrypting: encrypted, at: $1)
+        try $0.perform(.edit(id, values: values, encrypted: encrypted), at: $1)
       }
     case .delete(let name, let type, let id):
       guard let index = index(of: name) else { return nil }
       return userDeletes(id, of: type, on: index)
-    case .sync(let name): withDevice(name) { $0.requestSync() }
+    case .sync(let name): withDevice(name) { $0.handle(.syncRequested) }
     case .crash(let name):
       guard let index = index(of: name) else { return nil }
       endProcess(on: index, name)
@@ -64,29 +64,29 @@ extension Simulation {
       if let change = SyncEngine.AccountChange(from: known, to: hosts.accounts[name]) {
         auditor.accountChanged(
           on: name, to: hosts.accounts[name], response: clients[index].accountChangeResponse, at: now)
-        clients[index].accountChanged(change)
+        clients[index].handle(.accountChanged(change))
       }
-    case .offline(let name): withDevice(name) { $0.goOffline() }
-    case .online(let name): withDevice(name) { $0.goOnline() }
+    case .offline(let name): withDevice(name) { $0.handle(.wentOffline) }
+    case .online(let name): withDevice(name) { $0.handle(.cameOnline) }
     case .clockJump(let name, let seconds):
       guard seconds.isFinite else { return "a clock jumps by a finite time" }
-      withDevice(name) { $0.jumpClock(by: seconds) }
+      withDevice(name) { $0.handle(.clockJumped(seconds)) }
     case .restart(let name):
-      withDevice(name) { $0.restart() }
+      withDevice(name) { $0.handle(.restarted) }
     case .upgrade(let name, let version?):
       guard let schema = declaredApps[version] else { return "no schema declared for app version \(version)" }
       auditor.appInstalled(on: name, knownKeys: Set(schema.recordSchemas.values.flatMap { $0.fields.keys }))
-      withDevice(name) { $0.upgrade(to: schema) }
+      withDevice(name) { $0.handle(.upgraded(schema)) }
     case .upgrade(let name, nil):
       guard setup.schemas != .none else { return "the run has no schemas to upgrade" }
       hosts.upgrade(name)
       announceApp(on: name)
       let schema = AppSchemas.upgraded(setup.schemas)
-      withDevice(name) { $0.upgrade(to: schema) }
+      withDevice(name) { $0.handle(.upgraded(schema)) }
     case .resetSync(let name):
       guard index(of: name) != nil else { return nil }
       statistics.syncResets += 1
-      withDevice(name) { $0.resetSync() }
+      withDevice(name) { $0.handle(.syncReset) }
       // The device reads the database feed from the beginning now: why a zone went before is lost to it.
       auditor.databaseFeedCompacted(for: name, at: now)
     case .account(let name, let user):
@@ -98,12 +98,14 @@ extension Simulation {
       auditor.accountChanged(
         on: name, to: user, response: index(of: name).map { clients[$0].accountChangeResponse } ?? .deleteLocalData,
         at: now)
-      withDevice(name) { $0.accountChanged(change) }
+      withDevice(name) { $0.handle(.accountChanged(change)) }
     case .answerAccount(let name, let keep):
       guard let index = index(of: name) else { return nil }
       guard case .accountChanged? = clients[index].haltReason else { return "no account question is open on \(name)" }
       let kept = clients[index].records
-      guard clients[index].answerAccountQuestion(keepingData: keep) else { return "the app on \(name) asked nothing" }
+      guard clients[index].handle(.accountQuestionAnswered(keepingData: keep)) else {
+        return "the app on \(name) asked nothing"
+      }
       auditor.accountAnswered(on: name, keepingData: keep, at: now)
       // Kept, every record the app showed becomes the user's own in the account signed in to: each as if the user
       // created it there (whatever the app then holds: one that drops them is caught losing them).
@@ -126,7 +128,7 @@ extension Simulation {
   /// crash); the auditor learns that its awaited answer is lost and where its persisted token stands.
   private mutating func endProcess(on index: Int, _ name: String) {
     let before = clients[index].persistedZoneToken
-    clients[index].crash()
+    clients[index].handle(.crashed)
     auditor.crashed(index, name, lostAnswer: nil)
     auditor.tokenMoved(on: name, from: before, to: clients[index].persistedZoneToken)
   }
@@ -135,7 +137,7 @@ extension Simulation {
   /// - Returns: Why the client refused, or `nil`.
   mutating func userCreates(_ record: Record, values: [String: FieldValue], on index: Int) -> String? {
     do {
-      try clients[index].create(record, at: now)
+      try clients[index].perform(.create(record), at: now)
     } catch {
       return String(describing: error)
     }
@@ -169,7 +171,7 @@ extension Simulation {
     let before = clients[index].record(id)
     if let wrongType = typeMismatch(type, before, on: index) { return wrongType }
     do {
-      try clients[index].delete(id, at: now)
+      try clients[index].perform(.delete(id), at: now)
     } catch {
       return String(describing: error)
     }
@@ -197,7 +199,7 @@ extension Simulation {
   mutating func noteAction(
     _ kind: UserAction, device index: Int, recordID: RecordID, before: Record?
   ) {
-    if setup.sendsAfterEdits { clients[index].requestSend() }
+    if setup.sendsAfterEdits { clients[index].handle(.sendRequested) }
     switch kind {
     case .create(let values):
       auditor.userWrote(Array(values.values), under: auditor.writingAccount(of: clients[index].name))
@@ -235,13 +237,13 @@ extension Simulation {
       traceEntries.append(.note("\(name) launched"))
       _ = apply(.launch(device: name))
     }
-    for index in clients.indices { clients[index].goOnline() }
+    for index in clients.indices { clients[index].handle(.cameOnline) }
     for round in 1...max(1, maximumRounds) {
       statistics.quiescenceRounds = round
       restartHaltedDevices()
       let before = server.events.count
       // A device signed out of iCloud syncs nothing until its user signs in, which quiescence does not do for them.
-      for index in clients.indices where signedIn(index) { clients[index].requestSync() }
+      for index in clients.indices where signedIn(index) { clients[index].handle(.syncRequested) }
       var waited = 0
       while waited < 3_600, !allIdle() || !network.isEmpty {
         pump(until: now.addingTimeInterval(10))
@@ -284,10 +286,10 @@ extension Simulation {
       guard let reason = clients[index].haltReason else { continue }
       if case .schema = reason, setup.schemas != .none, hosts.upgrade(clients[index].name) {
         announceApp(on: clients[index].name)
-        clients[index].upgrade(to: AppSchemas.upgraded(setup.schemas))
+        clients[index].handle(.upgraded(AppSchemas.upgraded(setup.schemas)))
         traceEntries.append(.note("\(clients[index].name) upgraded after a schema halt"))
       }
-      clients[index].restart()
+      clients[index].handle(.restarted)
     }
   }
 

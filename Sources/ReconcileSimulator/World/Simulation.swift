@@ -108,16 +108,15 @@ public struct Simulation: Sendable {
     plannedStepCount = steps.count
     clients = setup.devices.compactMap { device in try? setup.client.make(Self.clientSetup(device, setup: setup)) }
     clientNames = clients.map(\.name)
+    // Every device of a world starts signed in to the one user's account (`clientSetup`).
     hosts = Hosts(
-      accounts: Dictionary(
-        clients.compactMap { client in client.identity.userRecordName.map { (client.name, $0) } },
-        uniquingKeysWith: { first, _ in first }),
+      accounts: Dictionary(clientNames.map { ($0, Self.user) }, uniquingKeysWith: { first, _ in first }),
       upgraded: Set(setup.devices.filter(\.upgraded).map(\.name)))
     deviceCounts = Array(repeating: DeviceCounts(), count: clients.count)
     for device in setup.devices {
       announceApp(on: device.name)
       if device.upgraded, let index = index(of: device.name) {
-        clients[index].upgrade(to: AppSchemas.upgraded(setup.schemas))
+        clients[index].handle(.upgraded(AppSchemas.upgraded(setup.schemas)))
       }
     }
   }

@@ -46,7 +46,7 @@ extension Simulation {
         return "invalid record name \(record)"
       }
       var damaged = false
-      withDevice(device) { damaged = $0.damageStoredRecord(id) }
+      withDevice(device) { damaged = $0.handle(.storageDamaged(id)) }
       if damaged { auditor.storageDamaged(on: device, recordID: id, at: now) }
     case .serverError(let code, let count, let device, let retryAfter):
       guard let error = SimulationFault.injectedError(code, retryAfter: retryAfter) else {

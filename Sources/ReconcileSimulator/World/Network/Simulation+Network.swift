@@ -48,7 +48,7 @@ extension Simulation {
         continue
       }
       if fate.disconnects {
-        clients[index].goOffline()
+        clients[index].handle(.wentOffline)
         traceEntries.append(.note("\(name) lost its network after sending a save"))
       }
       var deliverAt = now.addingTimeInterval(Self.latency)
@@ -70,7 +70,7 @@ extension Simulation {
     switch message.payload {
     case .request(let id, let request, let loseResponse, let failAnswer, let account):
       // Sent with the credentials of the account signed in at the time.
-      let identity = ClientIdentity(userRecordName: account, deviceName: clients[index].identity.deviceName)
+      let identity = ClientIdentity(userRecordName: account, deviceName: clientNames[index])
       let answer = server.handle(request, from: identity)
       count(answer)
       observeServer()
