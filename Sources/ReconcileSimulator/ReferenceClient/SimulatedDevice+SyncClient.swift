@@ -63,33 +63,4 @@ extension SimulatedDevice.Configuration {
   }
 }
 
-extension SimulatedDevice {
-  /// Carries out the user's operation through the device's own methods.
-  package mutating func perform(_ operation: UserOperation, at now: Date) throws {
-    switch operation {
-    case .create(let record): try create(record, at: now)
-    case .edit(let id, let values, let encrypted): try edit(id, setting: values, encrypting: encrypted, at: now)
-    case .delete(let id): try delete(id, at: now)
-    }
-  }
-
-  /// Hands a host event to the device's own methods.
-  @discardableResult
-  package mutating func handle(_ event: HostEvent) -> Bool {
-    switch event {
-    case .wentOffline: goOffline()
-    case .cameOnline: goOnline()
-    case .syncRequested: requestSync()
-    case .sendRequested: requestSend()
-    case .crashed: crash()
-    case .restarted: restart()
-    case .syncReset: resetSync()
-    case .accountChanged(let change): accountChanged(change)
-    case .accountQuestionAnswered(let keep): return answerAccountQuestion(keepingData: keep)
-    case .clockJumped(let seconds): jumpClock(by: seconds)
-    case .upgraded(let schema): upgrade(to: schema)
-    case .storageDamaged(let id): return damageStoredRecord(id)
-    }
-    return true
-  }
-}
+extension SimulatedDevice: ClientMethods {}

@@ -325,33 +325,7 @@ package struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncC
   }
 }
 
-extension SimulatedSyncEngine {
-  /// Carries out the user's operation through the app's delegate.
-  package mutating func perform(_ operation: UserOperation, at now: Date) throws {
-    switch operation {
-    case .create(let record): try create(record, at: now)
-    case .edit(let id, let values, let encrypted): try edit(id, setting: values, encrypting: encrypted, at: now)
-    case .delete(let id): try delete(id, at: now)
-    }
-  }
-
-  /// Hands a host event to the engine and its app; a delegate's store cannot be damaged from outside it.
-  @discardableResult
-  package mutating func handle(_ event: HostEvent) -> Bool {
-    switch event {
-    case .wentOffline: goOffline()
-    case .cameOnline: goOnline()
-    case .syncRequested: requestSync()
-    case .sendRequested: requestSend()
-    case .crashed: crash()
-    case .restarted: restart()
-    case .syncReset: resetSync()
-    case .accountChanged(let change): accountChanged(change)
-    case .accountQuestionAnswered(let keep): return answerAccountQuestion(keepingData: keep)
-    case .clockJumped(let seconds): jumpClock(by: seconds)
-    case .upgraded(let schema): upgrade(to: schema)
-    case .storageDamaged: return false
-    }
-    return true
-  }
+extension SimulatedSyncEngine: ClientMethods {
+  /// A delegate's store cannot be damaged from outside it: nothing to damage.
+  package mutating func damageStoredRecord(_ id: RecordID) -> Bool { false }
 }
