@@ -77,7 +77,7 @@ package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
     case .itemTransient(let device, let error, let wait):
       return seconds(wait).map { [.itemTransient(device: device, error: error, retryAfter: $0)] }
     case .corruptStorage(let device, let record):
-      guard record.recordType == SimulationScript.recordType else { return nil }
+      guard record.recordType == Simulation.recordType else { return nil }
       return [.corruptStorage(device: device, record: record.recordName)]
     case .tornCrash(let device, let after): return [.tornCrash(device: device, afterWrites: after)]
     case .throttle(let wait): return seconds(wait).map { [.throttle(seconds: $0)] }
@@ -116,7 +116,7 @@ package enum ScriptFault: Sendable, Hashable, CustomStringConvertible {
     case .resetEncryptedData: self = .resetEncryptedData
     case .corruptStorage(let device, let record):
       self = .corruptStorage(
-        device: device, record: RecordPath(recordType: SimulationScript.recordType, recordName: record))
+        device: device, record: RecordPath(recordType: Simulation.recordType, recordName: record))
     case .tornCrash(let device, let after): self = .tornCrash(device: device, afterWrites: after)
     case .serverError(let code, let count, let device, let wait):
       self = .error(code, count: count, device: device, retryAfter: wait)

@@ -593,7 +593,7 @@ package enum ScriptParser {
     case "corrupt":
       let word = try words.required("a record such as Note/1")
       // Older replay scripts named the record without its type, which was always Note.
-      let paths = try paths(word.contains("/") ? word : "\(SimulationScript.recordType)/\(word)")
+      let paths = try paths(word.contains("/") ? word : "\(Simulation.recordType)/\(word)")
       guard paths.count == 1, let path = paths.first else {
         throw ScriptError("fault corrupt \(device): name one record, not \(word)")
       }
@@ -622,7 +622,7 @@ package enum ScriptParser {
 
   /// The injectable CloudKit error named `name`.
   package static func serverError(_ name: String) throws(ScriptError) -> CloudKitError.Code {
-    guard let code = SimulationFault.injectableErrors.first(where: { $0.name == name }) else {
+    guard let code = SimulationFault.injectableError(named: name) else {
       throw .unknown("server error", name, choices: errorNames)
     }
     return code

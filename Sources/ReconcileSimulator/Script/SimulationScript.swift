@@ -32,9 +32,6 @@ import Reconcile
 /// Older scripts' forms still read: bare seconds, `server-limits`, `fault corrupt d1 r1`. `SimulationSession` carries
 /// any line out one at a time.
 public enum SimulationScript {
-  /// The record type of every record a simulation makes.
-  package static let recordType = Simulation.recordType
-
   /// A script line that could not be read, naming the line, the token and the problem.
   public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The line number, from 1.

@@ -142,22 +142,29 @@ package struct SimulationSession: Sendable {
       let before = (reader: reader, simulation: simulation, quiescent: quiescent, actions: actions)
       reader = next
       guard !steps.isEmpty else { return Output(lines: rebuild(Self.confirmation(of: command)), violations: []) }
-      var lines: [String] = []
-      for step in steps {
-        let skippedBefore = simulation?.statistics.skippedSteps ?? 0
-        let output = record(.step(step))
-        // A line the user typed that cannot apply is an error that leaves the world as it was; a counterexample's
-        // steps were drawn at random, and one skipped is data (`steps-may-skip`).
-        if !reader.parsed.stepsMaySkip, (simulation?.statistics.skippedSteps ?? 0) > skippedBefore {
-          let problem = Self.skipped(in: output.lines)
-          let world = simulation
-          (reader, simulation, quiescent, actions) = before
-          throw fail(Self.explain(problem, of: step, in: world))
-        }
-        lines += output.lines
+      do {
+        return try carryOut(steps)
+      } catch {
+        (reader, simulation, quiescent, actions) = before
+        throw fail(error.message)
       }
-      return Output(lines: lines, violations: [])
     }
+  }
+
+  /// Carries out the steps one line stands for. A line the user typed that cannot apply is an error (the caller puts
+  /// the world back as it was); a counterexample's steps were drawn at random, and one skipped is data
+  /// (`steps-may-skip`).
+  private mutating func carryOut(_ steps: some Sequence<SimulationStep>) throws(ScriptError) -> Output {
+    var lines: [String] = []
+    for step in steps {
+      let skippedBefore = simulation?.statistics.skippedSteps ?? 0
+      let output = record(.step(step))
+      if !reader.parsed.stepsMaySkip, (simulation?.statistics.skippedSteps ?? 0) > skippedBefore {
+        throw ScriptError(Self.explain(Self.skipped(in: output.lines), of: step, in: simulation))
+      }
+      lines += output.lines
+    }
+    return Output(lines: lines, violations: [])
   }
 
   /// Why a step was skipped, from the note it left in the trace lines it printed.
@@ -247,15 +254,22 @@ package struct SimulationSession: Sendable {
     if let simulation { return simulation }
     let parsed = reader.parsed
     var world = Simulation(setup: parsed.setup, steps: [], invariants: parsed.invariants)
-    for version in Set(declarations.map(\.version)) {
-      world.declaredApps[version] = try? AppSchemaBuilder.schema(version, from: declarations)
-    }
+    world.declaredApps = declaredApps
     for device in parsed.setup.devices {
       guard let version = appVersions[device.name] else { continue }
       world.perform(.upgrade(device: device.name, version: version))
     }
     simulation = world
     return world
+  }
+
+  /// Every declared app version with the schema its `schema` lines build.
+  private var declaredApps: [SchemaVersion: Schema] {
+    var apps: [SchemaVersion: Schema] = [:]
+    for version in Set(declarations.map(\.version)) {
+      apps[version] = try? AppSchemaBuilder.schema(version, from: declarations)
+    }
+    return apps
   }
 
   /// After a header line: builds the world again when it has started, and does again what was done since.
@@ -290,8 +304,9 @@ package struct SimulationSession: Sendable {
         $0.version == declaration.version && $0.recordSchema.recordType == declaration.recordSchema.recordType
       }
       declarations.append(declaration)
-      simulation?.declaredApps[declaration.version] = try? AppSchemaBuilder.schema(
-        declaration.version, from: declarations)
+      // A declaration can change every later version's migrations: the world's schemas are all built again.
+      let apps = declaredApps
+      simulation?.declaredApps = apps
       let keys = declaration.recordSchema.fields.keys.sorted().joined(separator: ", ")
       return Output(
         lines: ["app \(declaration.version) knows \(declaration.recordSchema.recordType): \(keys)"], violations: [])
@@ -333,8 +348,13 @@ package struct SimulationSession: Sendable {
     switch command {
     case .upgrade(let device, let version?):
       _ = try AppSchemaBuilder.schema(version, from: declarations)
-      let output = record(.step(.upgrade(device: device, version: version)))
-      return Output(lines: output.lines, violations: [])
+      let before = (simulation: simulation, quiescent: quiescent, actions: actions)
+      do {
+        return try carryOut([.upgrade(device: device, version: version)])
+      } catch {
+        (simulation, quiescent, actions) = before
+        throw error
+      }
     case .fault(let fault):
       throw ScriptError("\(fault): the simulator counts this fault's time in whole seconds")
     default:

@@ -105,8 +105,6 @@ package struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncC
 
   /// The device's name.
   package var name: String { setup.name }
-  /// Who the device is.
-  package var identity: ClientIdentity { ClientIdentity(userRecordName: setup.userRecordName, deviceName: setup.name) }
 
   // MARK: The user's operations
 

@@ -35,16 +35,14 @@ extension Simulation {
       if record.recordType == Simulation.recordType, let unknown = unknownKey(in: values.keys, device: name) {
         return unknown
       }
-      return userCreates(record, values: values, on: index)
+      return userPerforms(.create(record), of: record.recordType, noted: .create(values), on: index)
     case .edit(let name, let type, let id, let values, let encrypted):
       guard let index = index(of: name) else { return nil }
       if type == Simulation.recordType, let unknown = unknownKey(in: values.keys, device: name) { return unknown }
-      return userEdits(id, of: type, values, on: index) {
-        try $0.perform(.edit(id, values: values, encrypted: encrypted), at: $1)
-      }
+      return userPerforms(.edit(id, values: values, encrypted: encrypted), of: type, noted: .edit(values), on: index)
     case .delete(let name, let type, let id):
       guard let index = index(of: name) else { return nil }
-      return userDeletes(id, of: type, on: index)
+      return userPerforms(.delete(id), of: type, noted: .delete, on: index)
     case .sync(let name): withDevice(name) { $0.handle(.syncRequested) }
     case .crash(let name):
       guard let index = index(of: name) else { return nil }
@@ -133,60 +131,35 @@ extension Simulation {
     auditor.tokenMoved(on: name, from: before, to: clients[index].persistedZoneToken)
   }
 
-  /// The user on device `index` creates `record` (its plain `values` are what the auditor judges).
-  /// - Returns: Why the client refused, or `nil`.
-  mutating func userCreates(_ record: Record, values: [String: FieldValue], on index: Int) -> String? {
-    do {
-      try clients[index].perform(.create(record), at: now)
-    } catch {
-      return String(describing: error)
-    }
-    noteAction(.create(values), device: index, recordID: record.recordID, before: nil)
-    return nil
-  }
-
-  /// The user on device `index` edits record `id` of type `type` through `change`, setting the plain `values` the
-  /// auditor judges.
-  /// - Returns: Why the edit could not apply (the device holds another type under the name) or the client refused, or
-  ///   `nil`.
-  mutating func userEdits(
-    _ id: RecordID, of type: String, _ values: [String: FieldValue?], on index: Int,
-    _ change: (inout any SyncClient, Date) throws -> Void
+  /// The user on device `index` carries out `operation` on a record of type `type`; the auditor hears it as `noted`
+  /// (the plain values it judges).
+  /// - Returns: Why it could not apply (the device holds another type under the name) or the client refused, or `nil`.
+  mutating func userPerforms(
+    _ operation: UserOperation, of type: String, noted: UserAction, on index: Int
   ) -> String? {
-    let before = clients[index].record(id)
-    if let wrongType = typeMismatch(type, before, on: index) { return wrongType }
+    let id: RecordID
+    let before: Record?
+    switch operation {
+    case .create(let record):
+      (id, before) = (record.recordID, nil)
+    case .edit(let edited, _, _), .delete(let edited):
+      (id, before) = (edited, clients[index].record(edited))
+      // Records are named by name alone, so the type a step names must be the one the device holds.
+      if let held = before, held.recordType != type {
+        return "\(clientNames[index]) holds \(held.recordType)/\(id.recordName), not a \(type)"
+      }
+    }
     do {
-      try change(&clients[index], now)
+      try clients[index].perform(operation, at: now)
     } catch {
       return String(describing: error)
     }
-    noteAction(.edit(values), device: index, recordID: id, before: before)
-    return nil
-  }
-
-  /// The user on device `index` deletes record `id` of type `type`.
-  /// - Returns: Why the deletion could not apply (the device holds another type under the name) or the client refused,
-  ///   or `nil`.
-  mutating func userDeletes(_ id: RecordID, of type: String, on index: Int) -> String? {
-    let before = clients[index].record(id)
-    if let wrongType = typeMismatch(type, before, on: index) { return wrongType }
-    do {
-      try clients[index].perform(.delete(id), at: now)
-    } catch {
-      return String(describing: error)
-    }
-    noteAction(.delete, device: index, recordID: id, before: before)
+    noteAction(noted, device: index, recordID: id, before: before)
     return nil
   }
 
   /// Why an app cannot write one of `keys`: a key its schema does not know (an app writes only fields it declares; a
   /// shrunk script may ask for one after dropping the upgrade step).
-  /// Records are named by name alone, so the type a step names must be the one the device holds (`held`).
-  private func typeMismatch(_ type: String, _ held: Record?, on index: Int) -> String? {
-    guard let held, held.recordType != type else { return nil }
-    return "\(clientNames[index]) holds \(held.recordType)/\(held.recordID.recordName), not a \(type)"
-  }
-
   func unknownKey(in keys: some Collection<String>, device: String) -> String? {
     guard let known = AppSchemas.knownKeys(upgraded: hosts.isUpgraded(device), scenario: setup.schemas) else {
       return nil

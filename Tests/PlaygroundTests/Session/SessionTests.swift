@@ -56,6 +56,19 @@ struct SessionTests {
     #expect(text.contains("skipped: no record 9"), "\(text)")
   }
 
+  @Test("an upgrade to a declared app version that cannot apply is an error, as any step is, and changes nothing")
+  func declaredUpgradeThatCannotApply() throws {
+    let lines = ["schema 1.1 Note title:string color:string", "device add phone", "phone quit"]
+    #expect(Self.failure(lines + ["phone upgrade 1.1"]).contains("the app on phone is not running"))
+    var session = SimulationSession()
+    for line in lines { _ = try session.interpret(line) }
+    _ = try? session.interpret("phone upgrade 1.1")
+    // The failed upgrade left no step behind: the world is as the lines before it made it.
+    #expect(session.isReplayable)
+    _ = try session.interpret("phone launch")
+    #expect(try session.interpret("phone upgrade 1.1").text.contains("phone upgrade 1.1"))
+  }
+
   @Test("unknown devices and records are errors with suggestions; the world is unchanged")
   func unknownNames() {
     #expect(Self.failure(["device add phone", "phnoe sync"]) == "unknown device 'phnoe'; did you mean 'phone'?")

@@ -108,15 +108,14 @@ public enum SimulationFault: Sendable, Hashable {
   /// The transient errors a `transient` fault can name.
   package static let transientErrorNames = ["zoneBusy", "networkFailure", "serviceUnavailable", "requestRateLimited"]
 
-  /// The server error for a `transient` fault's name, or `nil` for an unknown name.
+  /// The injectable error named `name` (CloudKit's name for its code), or `nil` for one that cannot be injected.
+  static func injectableError(named name: String) -> CloudKitError.Code? { injectableErrors.first { $0.name == name } }
+
+  /// The server error for a `transient` fault's name, or `nil` for an unknown name: the injected error, except that a
+  /// transient network failure asks for its wait too.
   static func transientError(named name: String, retryAfter: Int) -> CloudKitError? {
+    guard transientErrorNames.contains(name), let code = injectableError(named: name) else { return nil }
     let wait = TimeInterval(retryAfter)
-    switch name {
-    case "zoneBusy": return .zoneBusy(retryAfter: wait)
-    case "networkFailure": return .networkFailure(retryAfter: wait)
-    case "serviceUnavailable": return .serviceUnavailable(retryAfter: wait)
-    case "requestRateLimited": return .requestRateLimited(retryAfter: wait)
-    default: return nil
-    }
+    return code == .networkFailure ? .networkFailure(retryAfter: wait) : injectedError(code, retryAfter: wait)
   }
 }

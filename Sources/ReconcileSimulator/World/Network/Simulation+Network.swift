@@ -76,7 +76,7 @@ extension Simulation {
       observeServer()
       var saving: [RecordID] = []
       if case .modifyRecords(let modify) = request { saving = modify.saving.map(\.recordID) }
-      let name = clients[index].name
+      let name = clientNames[index]
       auditor.serverAnswered(name, answer)
       if let failAnswer {
         auditor.answerLost(to: name, saving: saving, answer)
