@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Why a ``HybridLogicalClock`` refused to make or accept a timestamp.
-public enum HybridLogicalClockError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum HybridLogicalClockError: Error, Sendable, Hashable, DescribedError {
   /// The node ID is empty or longer than 255 UTF-8 bytes.
   case invalidNodeID(String)
   /// The maximum drift is negative.
@@ -32,10 +32,4 @@ public enum HybridLogicalClockError: Error, Sendable, Hashable, CustomStringConv
       return "The clock's counter overflowed at \(stamp)."
     }
   }
-}
-
-// `localizedDescription` says what `description` says.
-extension HybridLogicalClockError: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
 }

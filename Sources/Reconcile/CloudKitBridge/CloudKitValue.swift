@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// A field value in the shapes CloudKit's Swift API stores — `String`, `NSNumber`, `Date`, `Data`,
 /// `CKRecord.Reference`, `CKAsset`, `CLLocation` and arrays of them — described without CloudKit, so the conversion to
@@ -50,7 +50,7 @@ package enum CloudKitNumber: Sendable, Hashable {
 }
 
 /// Why a value or record could not cross between CloudKit's types and Reconcile's.
-public enum CloudKitBridgeError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum CloudKitBridgeError: Error, Sendable, Hashable, DescribedError {
   /// A CloudKit value of a kind Reconcile has no field type for (named by its Swift type).
   case unsupportedValue(key: String, type: String)
   /// A list mixes kinds, or holds a list.
@@ -122,10 +122,4 @@ extension FieldValue {
     case .list(let items): return .list(items.map(\.cloudKitValue))
     }
   }
-}
-
-// `localizedDescription` says what `description` says.
-extension CloudKitBridgeError: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
 }

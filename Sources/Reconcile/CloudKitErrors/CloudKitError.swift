@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A `CKError` as a typed Reconcile error: the code, the retry delay, and for `serverRecordChanged` the three versions
 /// of the record as a ``Conflict``.
@@ -12,7 +12,7 @@ public import Foundation
 ///   } else if failure.isTransient { retry(after: failure.retryAfter) }
 /// }
 /// ```
-public struct CloudKitError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct CloudKitError: Error, Sendable, Hashable, DescribedError {
   /// `CKError.Code`, by its raw value.
   public enum Code: Sendable, Hashable, CustomStringConvertible {
     /// 1.
@@ -278,10 +278,4 @@ public struct CloudKitError: Error, Sendable, Hashable, CustomStringConvertible 
     if let conflict { text += "; conflict on \(conflict.recordID)" }
     return text
   }
-}
-
-// `localizedDescription` says what `description` says.
-extension CloudKitError: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
 }

@@ -1,7 +1,7 @@
-public import Foundation
+import Foundation
 
 /// Why a resolver could not resolve a ``Conflict``. Every case names the record version and the key at fault.
-public enum ConflictResolutionError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum ConflictResolutionError: Error, Sendable, Hashable, DescribedError {
   /// Which of the three versions of a conflict an error is about.
   public enum Role: String, Sendable, Hashable, CaseIterable {
     /// The version the device tried to save.
@@ -51,10 +51,4 @@ public enum ConflictResolutionError: Error, Sendable, Hashable, CustomStringConv
       return "The field stamps in \"\(key)\" of the \(role) record cannot be read: \(reason)."
     }
   }
-}
-
-// `localizedDescription` says what `description` says.
-extension ConflictResolutionError: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// What kind of name a ``RecordValidationError/invalidName(_:_:violation:)`` is about.
 public enum NameKind: String, Sendable, Hashable, CaseIterable {
@@ -34,7 +34,7 @@ public enum NameViolation: Sendable, Hashable {
 ///
 /// Every case names the offending input and the rule it broke, and ``description`` reads as a sentence, so the error can be
 /// logged or shown as it is.
-public enum RecordValidationError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum RecordValidationError: Error, Sendable, Hashable, DescribedError {
   /// A name (record name, zone name, owner, record type or key) breaks the naming rules.
   case invalidName(NameKind, String, violation: NameViolation)
   /// A ``Share`` was made from a record that is not of type `cloudkit.share`.
@@ -99,10 +99,4 @@ extension NameViolation {
     case .reserved: return "it is a reserved record property name"
     }
   }
-}
-
-// `localizedDescription` says what `description` says.
-extension RecordValidationError: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
 }

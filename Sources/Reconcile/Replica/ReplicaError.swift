@@ -1,5 +1,5 @@
 /// Why a ``ZoneReplica`` refused a user's action. Nothing changed.
-public enum ReplicaError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum ReplicaError: Error, Sendable, Hashable, DescribedError {
   /// The store has no record with this ID.
   case recordNotFound(RecordID)
   /// The store already has a record with this ID.

@@ -1,10 +1,10 @@
-public import Foundation
+import Foundation
 
 /// The error that stops syncing: a record this app must not read or overwrite.
 ///
 /// A sync engine catches it, stops syncing (saving nothing from the record's operation), and shows ``description`` — a
 /// sentence naming the record, the reason, the versions, and what fixes it — or ``userAction`` alone.
-public struct SchemaHalt: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+public struct SchemaHalt: Error, Sendable, Hashable, Codable, DescribedError {
   /// Why syncing must stop.
   public enum Reason: Sendable, Hashable, Codable {
     /// The record was written by a newer schema version than the app knows.
@@ -97,10 +97,4 @@ public struct SchemaHalt: Error, Sendable, Hashable, Codable, CustomStringConver
     }
     return "Syncing stopped: \(record) \(why)\(versions). Nothing was saved. \(userAction)"
   }
-}
-
-// `localizedDescription` says what `description` says.
-extension SchemaHalt: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
 }

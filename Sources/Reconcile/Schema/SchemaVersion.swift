@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A semantic version, `MAJOR.MINOR.PATCH`, such as `1.2.0`: the version of the app's schema that wrote a record.
 ///
@@ -87,7 +87,7 @@ public struct SchemaVersion: Sendable, Hashable, Comparable, Codable, CustomStri
 }
 
 /// Text that is not a `MAJOR.MINOR.PATCH` version.
-public struct SchemaVersionError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct SchemaVersionError: Error, Sendable, Hashable, DescribedError {
   /// What is wrong with the text.
   public enum Problem: Sendable, Hashable {
     /// The text has this many dot-separated parts instead of three.
@@ -132,10 +132,4 @@ public struct SchemaVersionError: Error, Sendable, Hashable, CustomStringConvert
     }
     return "\(quoted(text)) is not a schema version: \(why)."
   }
-}
-
-// `localizedDescription` says what `description` says.
-extension SchemaVersionError: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
 }

@@ -1,7 +1,7 @@
-public import Foundation
+import Foundation
 
 /// Why an edit could not be stamped, or a received record's stamps not observed; see ``EditStamping``.
-public enum EditStampingError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum EditStampingError: Error, Sendable, Hashable, DescribedError {
   /// The stamp field `key` holds a value of another type than the stamping writes.
   case unexpectedFieldType(key: String, expected: FieldType, found: FieldType)
   /// The per-field stamps in `key` cannot be read.
@@ -29,10 +29,4 @@ public enum EditStampingError: Error, Sendable, Hashable, CustomStringConvertibl
     case .clock(let error): return "the device clock cannot stamp this edit: \(error)"
     }
   }
-}
-
-// `localizedDescription` says what `description` says.
-extension EditStampingError: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
 }

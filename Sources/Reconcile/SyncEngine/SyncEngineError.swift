@@ -1,7 +1,7 @@
-public import Foundation
+import Foundation
 
 /// What goes wrong between a sync engine and a ``SyncEngineDelegate``.
-public enum SyncEngineError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum SyncEngineError: Error, Sendable, Hashable, DescribedError {
   /// The ``SyncEngine/EngineState`` holds another engine's state, or bytes that do not decode as the engine's.
   case engineStateMismatch(expected: String, found: String)
   /// A record, ID or error from CloudKit could not be converted, so the delegate was not handed it; CloudKit keeps
@@ -17,10 +17,4 @@ public enum SyncEngineError: Error, Sendable, Hashable, CustomStringConvertible 
       "\(what) from CloudKit could not be converted, so the delegate was not handed it: \(reason)"
     }
   }
-}
-
-// `localizedDescription` says what `description` says.
-extension SyncEngineError: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
 }

@@ -1,8 +1,8 @@
-public import Foundation
+import Foundation
 
 extension WebServices {
   /// Why a `CONFLICT` and a lookup did not make a ``Conflict``.
-  public enum ConflictLookupError: Error, Sendable, Hashable, CustomStringConvertible {
+  public enum ConflictLookupError: Error, Sendable, Hashable, DescribedError {
     /// The error is not a `CONFLICT`.
     case notAConflict(ErrorCode)
     /// The lookup has no entry for the record.
@@ -78,10 +78,4 @@ extension WebServices.ServerError {
     let (x, y) = (a.zoneID.ownerName, b.zoneID.ownerName)
     return x == y || x == ZoneID.defaultOwnerName || y == ZoneID.defaultOwnerName
   }
-}
-
-// `localizedDescription` says what `description` says.
-extension WebServices.ConflictLookupError: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension WebServices {
   /// A `serverErrorCode` of the Web Services, with the HTTP status CloudKit sends with it.
@@ -102,7 +102,7 @@ extension WebServices {
   ///
   /// `{"recordName": "note-9", "reason": "record to update has been modified", "serverErrorCode": "CONFLICT",
   /// "uuid": "0f1e"}` decodes to `code` ``ErrorCode/conflict`` with the record name and reason.
-  public struct ServerError: Error, Sendable, Hashable, CustomStringConvertible {
+  public struct ServerError: Error, Sendable, Hashable, DescribedError {
     /// The error code.
     public var code: ErrorCode
     /// The server's explanation, when given.
@@ -186,10 +186,4 @@ extension WebServices.ServerError: Codable {
     try c.encodeIfPresent(retryAfter, forKey: .retryAfter)
     try c.encodeIfPresent(uuid, forKey: .uuid)
   }
-}
-
-// `localizedDescription` says what `description` says.
-extension WebServices.ServerError: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
 }

@@ -1,8 +1,8 @@
-public import Foundation
+import Foundation
 
 /// Why bytes could not be read as a CloudKit Web Services document; see ``WireJSON/check(_:maximumDepth:)`` and
 /// ``Record/init(wireJSON:)``. Offsets count bytes from the start of the data.
-public enum WireJSONError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum WireJSONError: Error, Sendable, Hashable, DescribedError {
   /// The bytes at `offset` are not valid UTF-8.
   case invalidUTF8(offset: Int)
   /// The text is not JSON at `offset`: `expected` says what the grammar wanted there.
@@ -42,10 +42,4 @@ public enum WireJSONError: Error, Sendable, Hashable, CustomStringConvertible {
       return "\(subject) is invalid at \(path.isEmpty ? "top level" : path): \(reason)"
     }
   }
-}
-
-// `localizedDescription` says what `description` says.
-extension WireJSONError: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
 }

@@ -1,8 +1,8 @@
-public import Foundation
+import Foundation
 public import Reconcile
 
 /// A local action the device cannot take, naming the record.
-public enum DeviceError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum DeviceError: Error, Sendable, Hashable, DescribedError {
   /// A device name must have 1 to 255 UTF-8 bytes.
   case invalidDeviceName(String)
   /// No record with this ID on the device.
@@ -35,10 +35,4 @@ public enum DeviceError: Error, Sendable, Hashable, CustomStringConvertible {
       "this client edits plain values only; encrypted values need the reference client"
     }
   }
-}
-
-// `localizedDescription` says what `description` says, as for the core's errors.
-extension DeviceError: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
 }

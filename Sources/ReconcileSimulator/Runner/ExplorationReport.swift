@@ -1,4 +1,5 @@
 import Foundation
+import Reconcile
 
 /// What an exploration of many seeds found, as JSON: the configuration, the seeds and shards covered, the totals, the
 /// coverage of paths and invariants, and each failure with its replay script. Reports of several shards of one
@@ -159,7 +160,7 @@ package struct ExplorationReport: Sendable, Hashable, Codable {
 }
 
 /// Reports that do not add up to one exploration.
-package enum ExplorationReportError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ExplorationReportError: Error, Sendable, Hashable, DescribedError {
   /// No report was given.
   case nothingToMerge
   /// Report `report` (0-based, in the order given) differs in `what`.
@@ -188,10 +189,4 @@ package enum ExplorationReportError: Error, Sendable, Hashable, CustomStringConv
       "\(name(report)) has format \(format), newer than this version reads (1)"
     }
   }
-}
-
-// `localizedDescription` says what `description` says, as for the core's errors.
-extension ExplorationReportError: LocalizedError {
-  /// The same sentence as `description`.
-  package var errorDescription: String? { description }
 }

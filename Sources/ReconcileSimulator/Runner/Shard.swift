@@ -1,4 +1,5 @@
-public import Foundation
+import Foundation
+public import Reconcile
 
 /// One slice of a seed range, so many machines can share the seeds: shard *i* of *n* runs the seeds whose remainder
 /// modulo *n* is *i*.
@@ -39,16 +40,10 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A shard that does not make sense, such as `3 of 2`.
-public struct ShardError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ShardError: Error, Sendable, Hashable, DescribedError {
   /// The text given.
   public var text: String
 
   /// Names the text and the rule.
   public var description: String { "invalid shard \"\(text)\": write i/n or \"i of n\" with 0 ≤ i < n" }
-}
-
-// `localizedDescription` says what `description` says, as for the core's errors.
-extension ShardError: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import Reconcile
 
 /// What is wrong with a line of the script language (REPL, `run`, replay scripts), or with carrying it out: the message names the offending token. Where
 /// the line came from is the caller's to say (`run` prefixes `FILE:LINE:`).
-package struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ScriptError: Error, Sendable, Hashable, DescribedError {
   /// What is wrong, naming the token and, for a misspelling, the nearest correct word.
   package var message: String
   /// The word the parser was reading when it found the problem, when there was one: what a replay script's
@@ -42,9 +43,4 @@ package struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
     if let guess = Suggestion.closest(to: word, in: choices) { message += "; did you mean '\(guess)'?" }
     return ScriptError(message, token: word)
   }
-}
-
-extension ScriptError: LocalizedError {
-  /// The same sentence as `description`.
-  package var errorDescription: String? { description }
 }

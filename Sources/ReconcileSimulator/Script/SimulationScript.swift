@@ -1,5 +1,5 @@
-public import Foundation
-import Reconcile
+import Foundation
+public import Reconcile
 
 /// The replay script format: plain text, one command per line, `#` comments — the playground's script language
 /// (`reconcile-playground replay FILE` runs it; the extension is `.rcp`).
@@ -33,7 +33,7 @@ import Reconcile
 /// any line out one at a time.
 public enum SimulationScript {
   /// A script line that could not be read, naming the line, the token and the problem.
-  public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+  public struct ParseError: Error, Sendable, Hashable, DescribedError {
     /// The line number, from 1.
     public var line: Int
     /// The offending token (or the whole line).
@@ -333,10 +333,4 @@ public enum SimulationScript {
       }
     }
   }
-}
-
-// `localizedDescription` says what `description` says, as for the core's errors.
-extension SimulationScript.ParseError: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
 }

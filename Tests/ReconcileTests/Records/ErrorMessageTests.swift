@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Errors read the same in localizedDescription as in description")
 struct ErrorMessageTests {
-  static let errors: [any Error & CustomStringConvertible] = [
+  static let errors: [any DescribedError] = [
     RecordValidationError.invalidName(.recordName, "", violation: .empty),
     ConflictResolutionError.unexpectedFieldType(key: "k", role: .client, expected: .int64, found: .string),
     EditStampingError.unexpectedFieldType(key: "editCount", expected: .int64, found: .string),
@@ -16,6 +16,9 @@ struct ErrorMessageTests {
     WebServices.ConflictLookupError.notAConflict(.exists),
     SyncEngineError.engineStateMismatch(expected: "Tokens", found: "no engine state"),
     SyncEngineError.unconvertible(what: "a fetched record", reason: .unsupportedValue(key: "k", type: "NSSet")),
+    ReplicaError.recordNotFound(RecordID(zoneID: .default)),
+    SchemaVersionError(text: "1.x", problem: .notANumber("x")),
+    CloudKitError(code: .requestRateLimited, retryAfter: 3),
   ]
 
   @Test("every public error's localizedDescription is its description, not a generic 'error N'")

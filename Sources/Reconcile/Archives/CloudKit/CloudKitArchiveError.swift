@@ -1,8 +1,8 @@
-public import Foundation
+import Foundation
 
 /// Why bytes could not be read as the keyed archive `CKRecord.encodeSystemFields(with:)` writes; see
 /// ``Record/init(cloudKitSystemFieldsArchive:)``.
-public enum CloudKitArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum CloudKitArchiveError: Error, Sendable, Hashable, DescribedError {
   /// The bytes are neither a binary nor an XML property list.
   case notAPropertyList
   /// The property list is malformed; `offset` is the byte where the problem was found, when known.
@@ -34,10 +34,4 @@ public enum CloudKitArchiveError: Error, Sendable, Hashable, CustomStringConvert
     case .invalidField(let field, let error): return "\(field) is invalid: \(error)"
     }
   }
-}
-
-// `localizedDescription` says what `description` says.
-extension CloudKitArchiveError: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
 }

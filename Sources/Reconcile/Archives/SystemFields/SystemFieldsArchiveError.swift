@@ -1,7 +1,7 @@
-public import Foundation
+import Foundation
 
 /// Why bytes could not be read as a Reconcile system-fields archive; see ``Record/init(systemFieldsData:)``.
-public enum SystemFieldsArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum SystemFieldsArchiveError: Error, Sendable, Hashable, DescribedError {
   /// The data is shorter than the smallest possible archive.
   case tooShort(byteCount: Int)
   /// The data does not start with the `RCSF` magic. `hint` says what it looks like instead, when that is recognisable.
@@ -47,9 +47,3 @@ public enum SystemFieldsArchiveError: Error, Sendable, Hashable, CustomStringCon
 }
 
 private func hex(_ v: UInt32) -> String { "0x" + String(v, radix: 16, uppercase: true) }
-
-// `localizedDescription` says what `description` says.
-extension SystemFieldsArchiveError: LocalizedError {
-  /// The same sentence as `description`.
-  public var errorDescription: String? { description }
-}
