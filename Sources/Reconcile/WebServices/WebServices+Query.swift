@@ -2,17 +2,17 @@ extension WebServices {
   /// The body of `records/query`.
   public struct QueryRecordsRequest: Sendable, Hashable {
     /// The zone to search; the default zone when `nil`.
-    public var zoneID: ZoneID?
+    package var zoneID: ZoneID?
     /// What to find.
-    public var query: Query
+    package var query: Query
     /// The most records in one response (CloudKit returns at most 200).
-    public var resultsLimit: Int?
+    package var resultsLimit: Int?
     /// The marker of the previous page, to continue a query.
-    public var continuationMarker: String?
+    package var continuationMarker: String?
     /// The keys to return; `nil` returns all.
-    public var desiredKeys: [String]?
+    package var desiredKeys: [String]?
     /// Whether to search every zone (allowed only in some databases).
-    public var zoneWide: Bool?
+    package var zoneWide: Bool?
 
     /// Creates a request.
     /// - Parameters:
@@ -38,11 +38,11 @@ extension WebServices {
   /// A query: one record type, filters that must all hold, and a sort order.
   public struct Query: Sendable, Hashable {
     /// The record type to find.
-    public var recordType: String
+    package var recordType: String
     /// Conditions that must all hold.
-    public var filters: [Filter]
+    package var filters: [Filter]
     /// The order of results, most significant first.
-    public var sorts: [Sort]
+    package var sorts: [Sort]
 
     /// Creates a query.
     /// - Parameters:
@@ -59,13 +59,13 @@ extension WebServices {
   /// One condition of a query: `fieldName comparator fieldValue`.
   public struct Filter: Sendable, Hashable {
     /// The field compared.
-    public var fieldName: String
+    package var fieldName: String
     /// The comparison, such as `EQUALS` or `BEGINS_WITH`.
-    public var comparator: Comparator
+    package var comparator: Comparator
     /// The value compared with.
-    public var fieldValue: FieldValue
+    package var fieldValue: FieldValue
     /// The distance in meters, for `NEAR`.
-    public var distance: Double?
+    package var distance: Double?
 
     /// Creates a filter.
     /// - Parameters:
@@ -119,9 +119,9 @@ extension WebServices {
   /// One sort key of a query.
   public struct Sort: Sendable, Hashable {
     /// The field sorted by.
-    public var fieldName: String
+    package var fieldName: String
     /// Whether smaller values come first (CloudKit's default is `true`).
-    public var ascending: Bool
+    package var ascending: Bool
 
     /// Creates a sort key.
     /// - Parameters:
@@ -134,7 +134,7 @@ extension WebServices {
   }
 }
 
-extension WebServices.QueryRecordsRequest: Codable {
+extension WebServices.QueryRecordsRequest: WireBody {
   private enum Keys: String, CodingKey { case zoneID, query, resultsLimit, continuationMarker, desiredKeys, zoneWide }
   private enum QueryKeys: String, CodingKey { case recordType, filterBy, sortBy }
   private enum FilterKeys: String, CodingKey { case fieldName, comparator, fieldValue, distance }
@@ -143,7 +143,7 @@ extension WebServices.QueryRecordsRequest: Codable {
   /// Decodes the body; filter values follow the field rules of the wire format (their `type` may be omitted).
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the bad filter or sort.
-  public init(from decoder: any Decoder) throws {
+  init(wireFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     zoneID = try WireCoding.decodeZoneID(c, key: .zoneID)
     resultsLimit = try c.decodeIfPresent(Int.self, forKey: .resultsLimit)
@@ -185,7 +185,7 @@ extension WebServices.QueryRecordsRequest: Codable {
   /// Encodes the body.
   /// - Parameter encoder: The encoder.
   /// - Throws: `EncodingError` when a filter value cannot be written.
-  public func encode(to encoder: any Encoder) throws {
+  func encodeWire(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     if let zoneID { try WireCoding.encodeZoneID(zoneID, into: &c, key: .zoneID) }
     try c.encodeIfPresent(resultsLimit, forKey: .resultsLimit)

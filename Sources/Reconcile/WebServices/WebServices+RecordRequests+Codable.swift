@@ -1,4 +1,4 @@
-extension WebServices.ModifyRecordsRequest: Codable {
+extension WebServices.ModifyRecordsRequest: WireBody {
   private enum Keys: String, CodingKey { case zoneID, operations, atomic, desiredKeys, numbersAsStrings }
   private enum OperationKeys: String, CodingKey { case operationType, record }
   private enum DeleteKeys: String, CodingKey { case recordName, recordChangeTag, zoneID }
@@ -6,7 +6,7 @@ extension WebServices.ModifyRecordsRequest: Codable {
   /// Decodes the body; records without a `zoneID` take the request's.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the bad operation or field.
-  public init(from decoder: any Decoder) throws {
+  init(wireFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     zoneID = try WireCoding.decodeZoneID(c, key: .zoneID)
     atomic = try c.decodeIfPresent(Bool.self, forKey: .atomic)
@@ -57,7 +57,7 @@ extension WebServices.ModifyRecordsRequest: Codable {
   /// Encodes the body.
   /// - Parameter encoder: The encoder.
   /// - Throws: `EncodingError` when a record fails validation.
-  public func encode(to encoder: any Encoder) throws {
+  func encodeWire(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     if let zoneID { try WireCoding.encodeZoneID(zoneID, into: &c, key: .zoneID) }
     try c.encodeIfPresent(atomic, forKey: .atomic)
@@ -90,14 +90,14 @@ extension WebServices.ModifyRecordsRequest: Codable {
   }
 }
 
-extension WebServices.LookupRecordsRequest: Codable {
+extension WebServices.LookupRecordsRequest: WireBody {
   private enum Keys: String, CodingKey { case zoneID, records, desiredKeys }
   private enum EntryKeys: String, CodingKey { case recordName, zoneID }
 
   /// Decodes `{records: [{recordName}], zoneID?, desiredKeys?}`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming a bad record name.
-  public init(from decoder: any Decoder) throws {
+  init(wireFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     zoneID = try WireCoding.decodeZoneID(c, key: .zoneID)
     desiredKeys = try c.decodeIfPresent([String].self, forKey: .desiredKeys)
@@ -116,7 +116,7 @@ extension WebServices.LookupRecordsRequest: Codable {
   /// Encodes the body.
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  public func encode(to encoder: any Encoder) throws {
+  func encodeWire(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     if let zoneID { try WireCoding.encodeZoneID(zoneID, into: &c, key: .zoneID) }
     try c.encodeIfPresent(desiredKeys, forKey: .desiredKeys)
@@ -129,13 +129,13 @@ extension WebServices.LookupRecordsRequest: Codable {
   }
 }
 
-extension WebServices.RecordChangesRequest: Codable {
+extension WebServices.RecordChangesRequest: WireBody {
   private enum Keys: String, CodingKey { case zoneID, syncToken, resultsLimit, desiredKeys, desiredRecordTypes }
 
   /// Decodes `{zoneID, syncToken?, resultsLimit?, desiredKeys?, desiredRecordTypes?}`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` when `zoneID` is missing or a key is mistyped.
-  public init(from decoder: any Decoder) throws {
+  init(wireFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     guard let zone = try WireCoding.decodeZoneID(c, key: .zoneID) else {
       throw DecodingError.keyNotFound(
@@ -152,7 +152,7 @@ extension WebServices.RecordChangesRequest: Codable {
   /// Encodes the body.
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  public func encode(to encoder: any Encoder) throws {
+  func encodeWire(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     try WireCoding.encodeZoneID(zoneID, into: &c, key: .zoneID)
     try c.encodeIfPresent(syncToken, forKey: .syncToken)
@@ -162,14 +162,14 @@ extension WebServices.RecordChangesRequest: Codable {
   }
 }
 
-extension WebServices.ChangesRequest: Codable {
+extension WebServices.ChangesRequest: WireBody {
   private enum Keys: String, CodingKey { case syncToken, metaSyncToken, resultsLimit }
 
   /// Decodes `{syncToken?, resultsLimit?}`; `metaSyncToken`, the name some `zones/changes` documentation uses, is
   /// read as `syncToken`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` when a key is mistyped.
-  public init(from decoder: any Decoder) throws {
+  init(wireFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     syncToken =
       try c.decodeIfPresent(String.self, forKey: .syncToken) ?? c.decodeIfPresent(String.self, forKey: .metaSyncToken)
@@ -179,20 +179,20 @@ extension WebServices.ChangesRequest: Codable {
   /// Encodes the body.
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  public func encode(to encoder: any Encoder) throws {
+  func encodeWire(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     try c.encodeIfPresent(syncToken, forKey: .syncToken)
     try c.encodeIfPresent(resultsLimit, forKey: .resultsLimit)
   }
 }
 
-extension WebServices.LookupZonesRequest: Codable {
+extension WebServices.LookupZonesRequest: WireBody {
   private enum Keys: String, CodingKey { case zones }
 
   /// Decodes `{zones: [{zoneName, ownerRecordName?}]}`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming a bad zone name.
-  public init(from decoder: any Decoder) throws {
+  init(wireFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     zoneIDs = try c.decode([ZoneID].self, forKey: .zones)
   }
@@ -200,13 +200,13 @@ extension WebServices.LookupZonesRequest: Codable {
   /// Encodes the body.
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  public func encode(to encoder: any Encoder) throws {
+  func encodeWire(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     try c.encode(zoneIDs, forKey: .zones)
   }
 }
 
-extension WebServices.ModifyZonesRequest: Codable {
+extension WebServices.ModifyZonesRequest: WireBody {
   private enum Keys: String, CodingKey { case operations }
   private enum OperationKeys: String, CodingKey { case operationType, zone }
   private enum ZoneKeys: String, CodingKey { case zoneID }
@@ -214,7 +214,7 @@ extension WebServices.ModifyZonesRequest: Codable {
   /// Decodes `{operations: [{operationType: create|delete, zone: {zoneID}}]}`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming an unknown operation or bad zone.
-  public init(from decoder: any Decoder) throws {
+  init(wireFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     var list = try c.nestedUnkeyedContainer(forKey: .operations)
     var operations: [WebServices.ZoneOperation] = []
@@ -240,7 +240,7 @@ extension WebServices.ModifyZonesRequest: Codable {
   /// Encodes the body.
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  public func encode(to encoder: any Encoder) throws {
+  func encodeWire(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     var list = c.nestedUnkeyedContainer(forKey: .operations)
     for operation in operations {
@@ -252,5 +252,25 @@ extension WebServices.ModifyZonesRequest: Codable {
       var z = o.nestedContainer(keyedBy: ZoneKeys.self, forKey: .zone)
       try WireCoding.encodeZoneID(operation.zoneID, into: &z, key: .zoneID)
     }
+  }
+}
+
+extension WebServices.ZoneRecordChangesRequest: WireBody {
+  private enum Keys: String, CodingKey { case zones }
+
+  /// Decodes `{zones: [{zoneID, syncToken?, resultsLimit?, desiredKeys?, desiredRecordTypes?}]}`.
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming the bad entry.
+  init(wireFrom decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: Keys.self)
+    zones = try c.decode([Wire<WebServices.RecordChangesRequest>].self, forKey: .zones).map(\.body)
+  }
+
+  /// Encodes the body.
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  func encodeWire(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: Keys.self)
+    try c.encode(zones.map(Wire.init), forKey: .zones)
   }
 }

@@ -17,7 +17,7 @@ extension WebServices {
     case forceDelete(RecordID)
 
     /// The `operationType`, such as `forceUpdate`.
-    public var operationType: String {
+    package var operationType: String {
       switch self {
       case .create: return "create"
       case .update: return "update"
@@ -30,7 +30,7 @@ extension WebServices {
     }
 
     /// The record the operation concerns.
-    public var recordID: RecordID {
+    package var recordID: RecordID {
       switch self {
       case .create(let r), .update(let r), .forceUpdate(let r), .replace(let r), .forceReplace(let r): return r.recordID
       case .delete(let id, _), .forceDelete(let id): return id
@@ -38,7 +38,7 @@ extension WebServices {
     }
 
     /// The record a save carries; `nil` for deletes.
-    public var record: Record? {
+    package var record: Record? {
       switch self {
       case .create(let r), .update(let r), .forceUpdate(let r), .replace(let r), .forceReplace(let r): return r
       case .delete, .forceDelete: return nil
@@ -49,19 +49,19 @@ extension WebServices {
   /// The body of `records/modify`.
   public struct ModifyRecordsRequest: Sendable, Hashable {
     /// The zone of records that name none.
-    public var zoneID: ZoneID?
+    package var zoneID: ZoneID?
     /// The operations, applied in order.
-    public var operations: [RecordOperation]
+    package var operations: [RecordOperation]
     /// Whether all operations must succeed or none is applied (custom zones only); CloudKit's default is `true`.
-    public var atomic: Bool?
+    package var atomic: Bool?
     /// The keys to return in each saved record; `nil` returns all.
-    public var desiredKeys: [String]?
+    package var desiredKeys: [String]?
     /// Whether the response should carry numbers as strings (accepted, not interpreted).
-    public var numbersAsStrings: Bool?
+    package var numbersAsStrings: Bool?
     /// The shares among the saved records, by ID, with what a record does not hold: participants and public
     /// permission. A `cloudkit.share` record in an operation reads into both its operation and this table, and is
     /// written back with its participants.
-    public var shares: [RecordID: Share] = [:]
+    package var shares: [RecordID: Share] = [:]
 
     /// Creates a request.
     /// - Parameters:
@@ -70,26 +70,29 @@ extension WebServices {
     ///   - atomic: Whether the request is all or nothing.
     ///   - desiredKeys: The keys to return.
     ///   - numbersAsStrings: Whether numbers come back as strings.
+    ///   - shares: The shares among the saved records, with their participants and public permission; an operation
+    ///     saves each share's ``Share/record``.
     public init(
       zoneID: ZoneID? = nil, operations: [RecordOperation], atomic: Bool? = nil, desiredKeys: [String]? = nil,
-      numbersAsStrings: Bool? = nil
+      numbersAsStrings: Bool? = nil, shares: [Share] = []
     ) {
       self.zoneID = zoneID
       self.operations = operations
       self.atomic = atomic
       self.desiredKeys = desiredKeys
       self.numbersAsStrings = numbersAsStrings
+      self.shares = Dictionary(shares.map { ($0.recordID, $0) }, uniquingKeysWith: { _, last in last })
     }
   }
 
   /// The body of `records/lookup`.
   public struct LookupRecordsRequest: Sendable, Hashable {
     /// The zone of the records.
-    public var zoneID: ZoneID?
+    package var zoneID: ZoneID?
     /// The records to fetch.
-    public var recordIDs: [RecordID]
+    package var recordIDs: [RecordID]
     /// The keys to return; `nil` returns all.
-    public var desiredKeys: [String]?
+    package var desiredKeys: [String]?
 
     /// Creates a request.
     /// - Parameters:
@@ -106,15 +109,15 @@ extension WebServices {
   /// The body of `records/changes`: one zone's records changed since a token.
   public struct RecordChangesRequest: Sendable, Hashable {
     /// The zone.
-    public var zoneID: ZoneID
+    package var zoneID: ZoneID
     /// Where to start; `nil` for every record.
-    public var syncToken: String?
+    package var syncToken: String?
     /// The most records in one response.
-    public var resultsLimit: Int?
+    package var resultsLimit: Int?
     /// The keys to return; `nil` returns all.
-    public var desiredKeys: [String]?
+    package var desiredKeys: [String]?
     /// The record types to return; `nil` returns all.
-    public var desiredRecordTypes: [String]?
+    package var desiredRecordTypes: [String]?
 
     /// Creates a request.
     /// - Parameters:
@@ -136,9 +139,9 @@ extension WebServices {
   }
 
   /// The body of `changes/zone`: several zones' changes, each from its own token.
-  public struct ZoneRecordChangesRequest: Sendable, Hashable, Codable {
+  public struct ZoneRecordChangesRequest: Sendable, Hashable {
     /// One entry per zone.
-    public var zones: [RecordChangesRequest]
+    package var zones: [RecordChangesRequest]
 
     /// Creates a request.
     /// - Parameter zones: One entry per zone.
@@ -148,9 +151,9 @@ extension WebServices {
   /// The body of `changes/database` and `zones/changes`: what changed since a token.
   public struct ChangesRequest: Sendable, Hashable {
     /// Where to start; `nil` for everything.
-    public var syncToken: String?
+    package var syncToken: String?
     /// The most entries in one response.
-    public var resultsLimit: Int?
+    package var resultsLimit: Int?
 
     /// Creates a request.
     /// - Parameters:
@@ -165,7 +168,7 @@ extension WebServices {
   /// The body of `zones/lookup`.
   public struct LookupZonesRequest: Sendable, Hashable {
     /// The zones to fetch.
-    public var zoneIDs: [ZoneID]
+    package var zoneIDs: [ZoneID]
 
     /// Creates a request.
     /// - Parameter zoneIDs: The zones to fetch.
@@ -180,7 +183,7 @@ extension WebServices {
     case delete(ZoneID)
 
     /// The zone concerned.
-    public var zoneID: ZoneID {
+    package var zoneID: ZoneID {
       switch self {
       case .create(let zone), .delete(let zone): return zone
       }
@@ -190,7 +193,7 @@ extension WebServices {
   /// The body of `zones/modify`.
   public struct ModifyZonesRequest: Sendable, Hashable {
     /// The operations, in order.
-    public var operations: [ZoneOperation]
+    package var operations: [ZoneOperation]
 
     /// Creates a request.
     /// - Parameter operations: The operations.

@@ -34,17 +34,17 @@ extension WebServices {
   }
 }
 
-extension WebServices.RecordResult: Codable {
+extension WebServices.RecordResult: WireBody {
   private enum Keys: String, CodingKey { case recordName, recordType, deleted, serverErrorCode, zoneID }
 
   /// Decodes an entry: `serverErrorCode` makes an error; `deleted: true` a deletion; type `cloudkit.share` a share;
   /// anything else a record.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the bad field.
-  public init(from decoder: any Decoder) throws {
+  init(wireFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     if c.contains(.serverErrorCode) {
-      var error = try WebServices.ServerError(from: decoder)
+      var error = try WebServices.ServerError(wireFrom: decoder)
       if error.zoneID == nil, decoder.userInfo[WireCoding.contextZoneKey] != nil {
         error.zoneID = WireCoding.contextZone(decoder)
       }
@@ -69,11 +69,11 @@ extension WebServices.RecordResult: Codable {
   /// Encodes the entry in the shape it was read from.
   /// - Parameter encoder: The encoder.
   /// - Throws: `EncodingError` when a record fails validation.
-  public func encode(to encoder: any Encoder) throws {
+  func encodeWire(to encoder: any Encoder) throws {
     switch self {
     case .record(let record): try record.encodeWireFormat(to: encoder)
     case .share(let share): try share.encodeWireFormat(to: encoder)
-    case .failed(let error): try error.encode(to: encoder)
+    case .failed(let error): try error.encodeWire(to: encoder)
     case .deleted(let id, let recordType):
       var c = encoder.container(keyedBy: Keys.self)
       try c.encode(id.recordName, forKey: .recordName)

@@ -1,6 +1,6 @@
 extension WebServices {
   /// The response of `records/modify`, `records/lookup`, `records/query` and `records/changes`.
-  public struct RecordsResponse: Sendable, Hashable, Codable {
+  public struct RecordsResponse: Sendable, Hashable, WireBody {
     /// One entry per record, in the order of the request (modify, lookup) or of the feed (query, changes).
     public var results: [RecordResult]
     /// The database's or zone's sync token after this response (changes; also sent by query, lookup and modify).
@@ -19,7 +19,7 @@ extension WebServices {
     ///   - moreComing: Whether more changes wait.
     ///   - continuationMarker: The marker continuing a query.
     ///   - zoneID: The zone of a changes response.
-    public init(
+    package init(
       results: [RecordResult], syncToken: String? = nil, moreComing: Bool? = nil, continuationMarker: String? = nil,
       zoneID: ZoneID? = nil
     ) {
@@ -46,9 +46,9 @@ extension WebServices {
     /// Decodes `{records, syncToken?, moreComing?, continuationMarker?, zoneID?}`; `records` is required.
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError` naming the bad entry.
-    public init(from decoder: any Decoder) throws {
+    init(wireFrom decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
-      results = try c.decode([RecordResult].self, forKey: .records)
+      results = try c.decode([Wire<RecordResult>].self, forKey: .records).map(\.body)
       syncToken = try c.decodeIfPresent(String.self, forKey: .syncToken)
       moreComing = try c.decodeIfPresent(Bool.self, forKey: .moreComing)
       continuationMarker = try c.decodeIfPresent(String.self, forKey: .continuationMarker)
@@ -58,9 +58,9 @@ extension WebServices {
     /// Encodes the response body.
     /// - Parameter encoder: The encoder.
     /// - Throws: `EncodingError` when a record fails validation.
-    public func encode(to encoder: any Encoder) throws {
+    func encodeWire(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(results, forKey: .records)
+      try c.encode(results.map(Wire.init), forKey: .records)
       try c.encodeIfPresent(syncToken, forKey: .syncToken)
       try c.encodeIfPresent(moreComing, forKey: .moreComing)
       try c.encodeIfPresent(continuationMarker, forKey: .continuationMarker)

@@ -83,7 +83,7 @@ extension WebServices {
     }
 
     /// The zone that records without one belong to, in this request and its response.
-    public var contextZone: ZoneID? {
+    package var contextZone: ZoneID? {
       switch self {
       case .modifyRecords(let body): return body.zoneID
       case .lookupRecords(let body): return body.zoneID

@@ -127,7 +127,7 @@ extension WebServices {
     ///   - retryAfter: Seconds to wait before retrying.
     ///   - uuid: The server's request ID.
     ///   - httpStatus: The HTTP status of a request-level error.
-    public init(
+    package init(
       code: ErrorCode, reason: String? = nil, recordName: String? = nil, zoneID: ZoneID? = nil,
       retryAfter: Double? = nil, uuid: String? = nil, httpStatus: Int? = nil
     ) {
@@ -157,13 +157,13 @@ extension WebServices {
   }
 }
 
-extension WebServices.ServerError: Codable {
+extension WebServices.ServerError: WireBody {
   enum CodingKeys: String, CodingKey { case serverErrorCode, reason, recordName, zoneID, retryAfter, uuid }
 
   /// Decodes `{serverErrorCode, reason?, recordName?, zoneID?, retryAfter?, uuid?}`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming a missing code or a mistyped key.
-  public init(from decoder: any Decoder) throws {
+  init(wireFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     code = WebServices.ErrorCode(wireName: try c.decode(String.self, forKey: .serverErrorCode))
     reason = try c.decodeIfPresent(String.self, forKey: .reason)
@@ -177,7 +177,7 @@ extension WebServices.ServerError: Codable {
   /// Encodes the error dictionary (the HTTP status travels outside the body).
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  public func encode(to encoder: any Encoder) throws {
+  func encodeWire(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(code.wireName, forKey: .serverErrorCode)
     try c.encodeIfPresent(reason, forKey: .reason)

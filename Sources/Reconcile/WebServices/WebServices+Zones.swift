@@ -22,7 +22,7 @@ extension WebServices {
     ///   - atomic: Whether requests are atomic.
     ///   - deleted: Whether the zone was deleted.
     ///   - purged: Whether the zone was purged.
-    public init(
+    package init(
       zoneID: ZoneID, zoneType: String? = nil, syncToken: String? = nil, atomic: Bool? = nil, deleted: Bool? = nil,
       purged: Bool? = nil
     ) {
@@ -52,7 +52,7 @@ extension WebServices {
   }
 
   /// The response of `zones/list`, `zones/lookup`, `zones/modify`, `zones/changes` and `changes/database`.
-  public struct ZonesResponse: Sendable, Hashable, Codable {
+  public struct ZonesResponse: Sendable, Hashable {
     /// One entry per zone.
     public var zones: [ZoneResult]
     /// The database's sync token after this response, when sent.
@@ -65,7 +65,7 @@ extension WebServices {
     ///   - zones: The entries.
     ///   - syncToken: The database's sync token.
     ///   - moreComing: Whether more changes wait.
-    public init(zones: [ZoneResult], syncToken: String? = nil, moreComing: Bool? = nil) {
+    package init(zones: [ZoneResult], syncToken: String? = nil, moreComing: Bool? = nil) {
       self.zones = zones
       self.syncToken = syncToken
       self.moreComing = moreComing
@@ -89,7 +89,7 @@ extension WebServices {
     ///   - syncToken: The zone's token after these changes.
     ///   - moreComing: Whether more changes wait.
     ///   - results: The changes.
-    public init(zoneID: ZoneID, syncToken: String? = nil, moreComing: Bool? = nil, results: [RecordResult]) {
+    package init(zoneID: ZoneID, syncToken: String? = nil, moreComing: Bool? = nil, results: [RecordResult]) {
       self.zoneID = zoneID
       self.syncToken = syncToken
       self.moreComing = moreComing
@@ -98,13 +98,13 @@ extension WebServices {
   }
 
   /// The response of `changes/zone`: for each zone asked about, its changes or an error.
-  public struct ZoneChangesResponse: Sendable, Hashable, Codable {
+  public struct ZoneChangesResponse: Sendable, Hashable, WireBody {
     /// One entry per zone: its changes, or the error for that zone.
     public var zones: [Result<ZoneRecordChanges, ServerError>]
 
     /// Creates a response.
     /// - Parameter zones: The entries.
-    public init(zones: [Result<ZoneRecordChanges, ServerError>]) { self.zones = zones }
+    package init(zones: [Result<ZoneRecordChanges, ServerError>]) { self.zones = zones }
 
     private enum CodingKeys: String, CodingKey { case zones }
     private enum ZoneKeys: String, CodingKey { case zoneID, syncToken, moreComing, records, serverErrorCode }
@@ -112,7 +112,7 @@ extension WebServices {
     /// Decodes `{zones: [{zoneID, syncToken, moreComing, records} or an error]}`; each zone's records take its zone.
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError` naming the bad entry.
-    public init(from decoder: any Decoder) throws {
+    init(wireFrom decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
       var list = try c.nestedUnkeyedContainer(forKey: .zones)
       var zones: [Result<ZoneRecordChanges, ServerError>] = []
@@ -120,7 +120,7 @@ extension WebServices {
         let entry = try list.superDecoder()
         let z = try entry.container(keyedBy: ZoneKeys.self)
         if z.contains(.serverErrorCode) {
-          zones.append(.failure(try ServerError(from: entry)))
+          zones.append(.failure(try ServerError(wireFrom: entry)))
           continue
         }
         guard let zone = try WireCoding.decodeZoneID(z, key: .zoneID) else {
@@ -131,7 +131,7 @@ extension WebServices {
         if z.contains(.records) {
           var records = try z.nestedUnkeyedContainer(forKey: .records)
           while !records.isAtEnd {
-            results.append(try RecordResult(from: ContextZoneDecoder(base: try records.superDecoder(), zone: zone)))
+            results.append(try RecordResult(wireFrom: ContextZoneDecoder(base: try records.superDecoder(), zone: zone)))
           }
         }
         zones.append(
@@ -146,32 +146,32 @@ extension WebServices {
     /// Encodes the response body.
     /// - Parameter encoder: The encoder.
     /// - Throws: `EncodingError` when a record fails validation.
-    public func encode(to encoder: any Encoder) throws {
+    func encodeWire(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
       var list = c.nestedUnkeyedContainer(forKey: .zones)
       for entry in zones {
         switch entry {
-        case .failure(let error): try list.encode(error)
+        case .failure(let error): try list.encode(Wire(error))
         case .success(let changes):
           var z = list.nestedContainer(keyedBy: ZoneKeys.self)
           try WireCoding.encodeZoneID(changes.zoneID, into: &z, key: .zoneID)
           try z.encodeIfPresent(changes.syncToken, forKey: .syncToken)
           try z.encodeIfPresent(changes.moreComing, forKey: .moreComing)
-          try z.encode(changes.results, forKey: .records)
+          try z.encode(changes.results.map(Wire.init), forKey: .records)
         }
       }
     }
   }
 }
 
-extension WebServices.ZoneInfo: Codable {
+extension WebServices.ZoneInfo: WireBody {
   private enum Keys: String, CodingKey { case zoneID, syncToken, atomic, deleted, purged }
   private enum IDKeys: String, CodingKey { case zoneName, ownerRecordName, zoneType }
 
   /// Decodes `{zoneID: {zoneName, ownerRecordName?, zoneType?}, syncToken?, atomic?, deleted?, purged?}`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming a bad zone name.
-  public init(from decoder: any Decoder) throws {
+  init(wireFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     guard let zone = try WireCoding.decodeZoneID(c, key: .zoneID) else {
       throw DecodingError.valueNotFound(
@@ -190,7 +190,7 @@ extension WebServices.ZoneInfo: Codable {
   /// Encodes the zone dictionary.
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  public func encode(to encoder: any Encoder) throws {
+  func encodeWire(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     var z = c.nestedContainer(keyedBy: IDKeys.self, forKey: .zoneID)
     try z.encode(zoneID.zoneName, forKey: .zoneName)
@@ -203,28 +203,28 @@ extension WebServices.ZoneInfo: Codable {
   }
 }
 
-extension WebServices.ZoneResult: Codable {
+extension WebServices.ZoneResult: WireBody {
   private enum Keys: String, CodingKey { case serverErrorCode }
 
   /// Decodes a zone, or an error when the entry has a `serverErrorCode`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the bad field.
-  public init(from decoder: any Decoder) throws {
+  init(wireFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     if c.contains(.serverErrorCode) {
-      self = .failed(try WebServices.ServerError(from: decoder))
+      self = .failed(try WebServices.ServerError(wireFrom: decoder))
     } else {
-      self = .zone(try WebServices.ZoneInfo(from: decoder))
+      self = .zone(try WebServices.ZoneInfo(wireFrom: decoder))
     }
   }
 
   /// Encodes the entry.
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  public func encode(to encoder: any Encoder) throws {
+  func encodeWire(to encoder: any Encoder) throws {
     switch self {
-    case .zone(let info): try info.encode(to: encoder)
-    case .failed(let error): try error.encode(to: encoder)
+    case .zone(let info): try info.encodeWire(to: encoder)
+    case .failed(let error): try error.encodeWire(to: encoder)
     }
   }
 }
@@ -246,4 +246,28 @@ struct ContextZoneDecoder: Decoder {
   }
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer { try base.unkeyedContainer() }
   func singleValueContainer() throws -> any SingleValueDecodingContainer { try base.singleValueContainer() }
+}
+
+extension WebServices.ZonesResponse: WireBody {
+  private enum Keys: String, CodingKey { case zones, syncToken, moreComing }
+
+  /// Decodes `{zones: [a zone or an error], syncToken?, moreComing?}`.
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming the bad entry.
+  init(wireFrom decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: Keys.self)
+    zones = try c.decode([Wire<WebServices.ZoneResult>].self, forKey: .zones).map(\.body)
+    syncToken = try c.decodeIfPresent(String.self, forKey: .syncToken)
+    moreComing = try c.decodeIfPresent(Bool.self, forKey: .moreComing)
+  }
+
+  /// Encodes the response body.
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  func encodeWire(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: Keys.self)
+    try c.encode(zones.map(Wire.init), forKey: .zones)
+    try c.encodeIfPresent(syncToken, forKey: .syncToken)
+    try c.encodeIfPresent(moreComing, forKey: .moreComing)
+  }
 }

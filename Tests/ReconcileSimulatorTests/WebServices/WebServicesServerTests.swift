@@ -234,8 +234,8 @@ struct WebServicesServerTests {
         userIdentity: .init(userRecordName: "_bob"), role: .privateUser, permission: .readWrite,
         acceptanceStatus: .accepted)
     ]
-    var request = WebServices.ModifyRecordsRequest(zoneID: Self.notes, operations: [.create(share.record)])
-    request.shares = [share.recordID: share]
+    let request = WebServices.ModifyRecordsRequest(
+      zoneID: Self.notes, operations: [.create(share.record)], shares: [share])
     let saved = try #require(server.respond(to: .modifyRecords(request), database: .private, from: alice).records)
     #expect(saved.errors.isEmpty, "\(saved.errors)")
     #expect(server.zoneShare(of: Self.notes, ownedBy: "_alice")?.participants.count == 1)
@@ -248,8 +248,7 @@ struct WebServicesServerTests {
     emptied["cloudkit.title"] = "Mine again"
     var empty = share
     empty.participants = []
-    var update = WebServices.ModifyRecordsRequest(zoneID: Self.notes, operations: [.update(emptied)])
-    update.shares = [share.recordID: empty]
+    let update = WebServices.ModifyRecordsRequest(zoneID: Self.notes, operations: [.update(emptied)], shares: [empty])
     #expect(server.respond(to: .modifyRecords(update), database: .private, from: alice).records?.errors.isEmpty == true)
     let after = try #require(
       server.respond(to: .databaseChanges(.init(syncToken: before.syncToken)), database: .shared, from: bob).zones)

@@ -94,6 +94,22 @@ struct WebServicesModelTests {
     }
   }
 
+  @Test("bodies are read only by the strict reader and written only by the validating writer: none is Codable")
+  func bodiesAreNotCodable() {
+    let bodies: [Any.Type] = [
+      WebServices.ModifyRecordsRequest.self, WebServices.LookupRecordsRequest.self,
+      WebServices.QueryRecordsRequest.self,
+      WebServices.RecordChangesRequest.self, WebServices.ZoneRecordChangesRequest.self, WebServices.ChangesRequest.self,
+      WebServices.LookupZonesRequest.self, WebServices.ModifyZonesRequest.self, WebServices.RecordsResponse.self,
+      WebServices.RecordResult.self, WebServices.ZonesResponse.self, WebServices.ZoneResult.self,
+      WebServices.ZoneInfo.self, WebServices.ZoneChangesResponse.self, WebServices.ServerError.self,
+    ]
+    for body in bodies {
+      #expect(!(body is any Decodable.Type), "\(body) is Decodable: JSONDecoder would skip the strict checks")
+      #expect(!(body is any Encodable.Type), "\(body) is Encodable: JSONEncoder would skip the record rules")
+    }
+  }
+
   @Test("every request kind round-trips through its endpoint")
   func requestsRoundTrip() throws {
     var note = Record(recordType: "Note", recordID: try RecordID(recordName: "n1", zoneID: Self.notes))
@@ -140,8 +156,8 @@ struct WebServicesModelTests {
         userIdentity: .init(userRecordName: "_bob"), role: .privateUser, permission: .readWrite,
         acceptanceStatus: .accepted)
     ]
-    var request = WebServices.ModifyRecordsRequest(zoneID: Self.notes, operations: [.create(share.record)])
-    request.shares = [share.recordID: share]
+    let request = WebServices.ModifyRecordsRequest(
+      zoneID: Self.notes, operations: [.create(share.record)], shares: [share])
     let body = try WebServices.Request.modifyRecords(request).jsonData()
     #expect(String(decoding: body, as: UTF8.self).contains(#""participants""#))
     guard case .modifyRecords(let decoded) = try WebServices.Request(json: body, endpoint: .recordsModify) else {

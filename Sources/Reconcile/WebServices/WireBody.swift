@@ -1,0 +1,33 @@
+import Foundation
+
+/// A Web Services body, read only by the strict reader (``WireJSON/check(_:maximumDepth:)`` and the request's zone
+/// as context) and written only by the validating writer.
+///
+/// The bodies are not `Codable` in public: `JSONDecoder` would skip the strict checks and read records that name no
+/// zone into the default zone instead of the request's, so ``WebServices/Request``, ``WebServices/Response`` and
+/// ``WebServices/Body`` are the one way in and out.
+protocol WireBody {
+  /// Decodes the body from the strict reader's decoder.
+  init(wireFrom decoder: any Decoder) throws
+  /// Encodes the body.
+  func encodeWire(to encoder: any Encoder) throws
+}
+
+/// A ``WireBody`` as the `Codable` value the coders need inside this module.
+struct Wire<Body: WireBody>: Codable {
+  var body: Body
+
+  init(_ body: Body) { self.body = body }
+  init(from decoder: any Decoder) throws { body = try Body(wireFrom: decoder) }
+  func encode(to encoder: any Encoder) throws { try body.encodeWire(to: encoder) }
+}
+
+extension WebServices {
+  /// Decodes a body through ``decode(_:from:zone:what:)`` (the strict reader).
+  static func decode<T: WireBody>(_ type: T.Type, from data: Data, zone: ZoneID?, what: String) throws(WireJSONError)
+    -> T
+  { try decode(Wire<T>.self, from: data, zone: zone, what: what).body }
+
+  /// Encodes a body through ``encode(_:)`` (sorted keys).
+  static func encode<T: WireBody>(_ value: T) throws(WireJSONError) -> Data { try encode(Wire(value)) }
+}
