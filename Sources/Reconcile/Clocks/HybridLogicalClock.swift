@@ -62,14 +62,6 @@ public struct HybridLogicalClock: Sendable, Hashable {
     return try issue(wallTime: last.wallTime, counter: Self.increment(last.counter, at: last))
   }
 
-  /// The same as ``now(at:)``: the paper's name for stamping a message about to be sent.
-  /// - Parameter physicalTime: This node's physical clock; `Date()` unless given.
-  /// - Returns: A timestamp later than every one this clock issued or received.
-  /// - Throws: As ``now(at:)``.
-  public mutating func send(at physicalTime: Date = Date()) throws(HybridLogicalClockError) -> HybridTimestamp {
-    try now(at: physicalTime)
-  }
-
   /// Moves the clock past a timestamp received from another node.
   /// - Parameters:
   ///   - remote: The received timestamp.

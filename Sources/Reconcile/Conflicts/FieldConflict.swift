@@ -22,7 +22,7 @@ public struct FieldConflict: Sendable {
   ///   - server: The server's value.
   ///   - isEncrypted: Whether the key is an encrypted value.
   ///   - conflict: The whole conflict.
-  public init(
+  package init(
     key: String, client: FieldValue, ancestor: FieldValue?, server: FieldValue, isEncrypted: Bool, conflict: Conflict
   ) {
     self.key = key

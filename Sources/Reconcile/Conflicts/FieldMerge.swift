@@ -96,7 +96,7 @@ public struct FieldMerge: ConflictResolver {
     ///   - key: The key both sides changed.
     ///   - value: The client's value.
     ///   - isEncrypted: Whether the key is an encrypted value.
-    public init(key: String, value: FieldValue, isEncrypted: Bool) {
+    package init(key: String, value: FieldValue, isEncrypted: Bool) {
       self.key = key
       self.value = value
       self.isEncrypted = isEncrypted

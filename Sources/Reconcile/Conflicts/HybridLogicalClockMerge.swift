@@ -16,14 +16,15 @@ public import Foundation
 /// - The result's stamps are the later stamp of every key.
 ///
 /// Concurrent edits — neither device had seen the other's — are ordered by their clocks, so a device whose clock runs
-/// slow can still lose an edit made within its skew. Stamps are written by ``stamp(_:with:at:)`` and read by
-/// ``stamps(in:)``; their encoding is documented in the "Choosing a resolver" article.
+/// slow can still lose an edit made within its skew. Stamps are written by ``stampEdit(_:clock:at:)`` (its
+/// ``EditStamping`` conformance) and read by ``stamps(in:)``; their encoding is documented in the "Choosing a resolver"
+/// article.
 ///
 /// ```swift
 /// let merge = HybridLogicalClockMerge()
 /// note["title"] = "Groceries"
-/// try merge.stamp(&note, with: &clock)         // after each local edit, before saving
-/// try merge.observe(fetched, with: &clock)     // after each fetch
+/// try merge.stampEdit(&note, clock: &clock)             // after each local edit, before saving
+/// try merge.observeStamps(of: fetched, clock: &clock)    // after each fetch
 /// let resolved = try merge.resolve(conflict)
 /// ```
 public struct HybridLogicalClockMerge: ConflictResolver, Hashable {
@@ -124,7 +125,8 @@ public struct HybridLogicalClockMerge: ConflictResolver, Hashable {
   ///   - physicalTime: This device's physical clock; `Date()` unless given.
   /// - Throws: ``ConflictResolutionError/malformedFieldStamps(key:role:reason:)`` if the record's stamps cannot be read;
   ///   ``HybridLogicalClockError`` if the clock cannot tick.
-  public func stamp(_ record: inout Record, with clock: inout HybridLogicalClock, at physicalTime: Date = Date()) throws
+  package func stamp(_ record: inout Record, with clock: inout HybridLogicalClock, at physicalTime: Date = Date())
+    throws
   {
     let keys = record.changedKeys.filter { $0 != stampsKey }
     guard !keys.isEmpty else { return }
@@ -143,7 +145,7 @@ public struct HybridLogicalClockMerge: ConflictResolver, Hashable {
   /// - Throws: ``ConflictResolutionError/malformedFieldStamps(key:role:reason:)`` if the stamps cannot be read;
   ///   ``HybridLogicalClockError/remoteTooFarAhead(remote:physicalTime:maximumDrift:)`` if a stamp is further ahead
   ///   than the clock accepts (the clock is unchanged).
-  public func observe(_ record: Record, with clock: inout HybridLogicalClock, at physicalTime: Date = Date()) throws {
+  package func observe(_ record: Record, with clock: inout HybridLogicalClock, at physicalTime: Date = Date()) throws {
     guard let latest = try stamps(in: record, role: .server).entries.map(\.stamp).max() else { return }
     _ = try clock.receive(latest, at: physicalTime)
   }

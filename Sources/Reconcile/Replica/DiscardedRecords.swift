@@ -18,7 +18,7 @@ public struct DiscardedRecords: Sendable, Hashable {
   /// - Parameters:
   ///   - cause: Why they went.
   ///   - records: The records, in any order.
-  public init(cause: Cause, records: [Record]) {
+  package init(cause: Cause, records: [Record]) {
     self.cause = cause
     self.records = records.sorted { $0.recordID < $1.recordID }
   }

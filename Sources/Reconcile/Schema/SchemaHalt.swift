@@ -45,7 +45,7 @@ public struct SchemaHalt: Error, Sendable, Hashable, Codable, DescribedError {
   ///   - reason: Why syncing must stop.
   ///   - recordVersion: The version the record says it has.
   ///   - appVersion: The version the app understands.
-  public init(
+  package init(
     recordID: RecordID, recordType: String, reason: Reason, recordVersion: SchemaVersion?, appVersion: SchemaVersion?
   ) {
     self.recordID = recordID

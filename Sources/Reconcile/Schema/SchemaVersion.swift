@@ -111,7 +111,7 @@ public struct SchemaVersionError: Error, Sendable, Hashable, DescribedError {
   /// - Parameters:
   ///   - text: The text that failed to parse.
   ///   - problem: What is wrong with it.
-  public init(text: String, problem: Problem) {
+  package init(text: String, problem: Problem) {
     self.text = text
     self.problem = problem
   }

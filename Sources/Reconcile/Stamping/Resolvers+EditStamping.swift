@@ -38,7 +38,8 @@ extension HybridLogicalClockMerge: EditStamping {
   /// The stamps field, ``stampsKey``.
   public var stampedKeys: [String] { [stampsKey] }
 
-  /// Stamps every changed key with one new timestamp from `clock`; see ``stamp(_:with:at:)``.
+  /// Stamps every key in the record's ``Record/changedKeys`` — written or removed — with one new timestamp from
+  /// `clock`. Call it after each local edit, before the record is queued for upload.
   /// - Parameters:
   ///   - record: The edited record.
   ///   - clock: This device's clock.
@@ -50,7 +51,8 @@ extension HybridLogicalClockMerge: EditStamping {
     try EditStamps.stampFields(stampsKey, in: &record, clock: &clock, at: time)
   }
 
-  /// Moves `clock` past the record's latest stamp; see ``observe(_:with:at:)``.
+  /// Moves `clock` past the latest stamp in a record received from elsewhere, so this device's next edits order after
+  /// everything it has seen.
   /// - Parameters:
   ///   - record: A fetched record.
   ///   - clock: This device's clock.

@@ -48,7 +48,7 @@ extension SyncEngine {
     /// - Parameters:
     ///   - modifications: Zones that changed.
     ///   - deletions: Zones deleted.
-    public init(modifications: [ZoneID], deletions: [ZoneDeletion]) {
+    package init(modifications: [ZoneID], deletions: [ZoneDeletion]) {
       self.modifications = modifications
       self.deletions = deletions
     }
@@ -74,7 +74,7 @@ extension SyncEngine {
     /// - Parameters:
     ///   - zoneID: The zone.
     ///   - reason: Why it is gone.
-    public init(zoneID: ZoneID, reason: Reason) {
+    package init(zoneID: ZoneID, reason: Reason) {
       self.zoneID = zoneID
       self.reason = reason
     }
@@ -91,7 +91,7 @@ extension SyncEngine {
     /// - Parameters:
     ///   - modifications: Records saved.
     ///   - deletions: Records deleted.
-    public init(modifications: [Record], deletions: [DeletedRecord]) {
+    package init(modifications: [Record], deletions: [DeletedRecord]) {
       self.modifications = modifications
       self.deletions = deletions
     }
@@ -114,7 +114,7 @@ extension SyncEngine {
     ///   - failedZoneSaves: Zones not saved, with why.
     ///   - deletedZoneIDs: Zones deleted.
     ///   - failedZoneDeletes: Zones not deleted, with why.
-    public init(
+    package init(
       savedZones: [ZoneID], failedZoneSaves: [ZoneID: CloudKitError] = [:], deletedZoneIDs: [ZoneID] = [],
       failedZoneDeletes: [ZoneID: CloudKitError] = [:]
     ) {
@@ -143,7 +143,7 @@ extension SyncEngine {
     ///   - failedRecordSaves: Saves that failed.
     ///   - deletedRecordIDs: Records deleted.
     ///   - failedRecordDeletes: Deletions that failed, with why.
-    public init(
+    package init(
       savedRecords: [Record], failedRecordSaves: [FailedRecordSave] = [], deletedRecordIDs: [RecordID] = [],
       failedRecordDeletes: [RecordID: CloudKitError] = [:]
     ) {
@@ -166,7 +166,7 @@ extension SyncEngine {
     /// - Parameters:
     ///   - record: The record sent.
     ///   - error: Why it failed.
-    public init(record: Record, error: CloudKitError) {
+    package init(record: Record, error: CloudKitError) {
       self.record = record
       self.error = error
     }

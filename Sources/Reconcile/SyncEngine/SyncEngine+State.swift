@@ -5,17 +5,18 @@ extension SyncEngine {
   /// handed in an ``Event/stateUpdate(_:)`` event and gives it back at launch; nothing else of the engine survives a
   /// crash.
   ///
-  /// It is `Codable`, so an app stores it with `JSONEncoder` next to its own data. Equality compares the pending
-  /// changes and the engine's own part as it is held: an engine's in-memory state and the same state read back from
-  /// bytes are not equal until the engine has read them (see ``EngineState``).
+  /// It is `Codable`, so an app stores it with `JSONEncoder` next to its own data, and opaque, as Apple's is: the app
+  /// reads the pending changes through ``State``. Equality compares the pending changes and the engine's own part as
+  /// it is held: an engine's in-memory state and the same state read back from bytes are not equal until the engine
+  /// has read them.
   public struct StateSerialization: Sendable, Hashable, Codable {
     /// Record changes not yet sent, in the order they were added. (Behind the CloudKit adapter these are a copy for
-    /// reading; CKSyncEngine keeps its own inside ``engineState``.)
-    public var pendingRecordZoneChanges: [PendingRecordZoneChange] = []
+    /// reading; CKSyncEngine keeps its own inside `engineState`.)
+    package var pendingRecordZoneChanges: [PendingRecordZoneChange] = []
     /// Zone changes not yet sent.
-    public var pendingDatabaseChanges: [PendingDatabaseChange] = []
+    package var pendingDatabaseChanges: [PendingDatabaseChange] = []
     /// The engine's own part — change tokens and whatever else it tracks — opaque to the app.
-    public var engineState: EngineState?
+    package var engineState: EngineState?
 
     /// An empty state, as at first launch.
     public init() {}
@@ -27,7 +28,7 @@ extension SyncEngine {
   /// A value stays a value in memory (no encoding on each ``Event/stateUpdate(_:)``); encoding a
   /// ``StateSerialization`` writes it as JSON bytes, and decoding gives those bytes back, which the engine decodes
   /// with ``decode(_:)`` when it launches.
-  public struct EngineState: Sendable, Hashable, Codable, CustomStringConvertible {
+  package struct EngineState: Sendable, Hashable, Codable, CustomStringConvertible {
     private enum Storage: Sendable {
       case value(any Codable & Hashable & Sendable)
       case encoded(Data)
@@ -36,19 +37,19 @@ extension SyncEngine {
 
     /// Holds an engine's state as a value.
     /// - Parameter value: The state.
-    public init(_ value: some Codable & Hashable & Sendable) { storage = .value(value) }
+    package init(_ value: some Codable & Hashable & Sendable) { storage = .value(value) }
 
     /// Holds an engine's state as its JSON encoding, for a state that is not `Hashable` (CKSyncEngine's).
     /// - Parameter value: The state.
     /// - Throws: What `JSONEncoder` throws.
-    public init(encoding value: some Encodable) throws { storage = .encoded(try Self.encoder.encode(value)) }
+    package init(encoding value: some Encodable) throws { storage = .encoded(try Self.encoder.encode(value)) }
 
     /// The state held, as `type`: the value itself, or decoded from the bytes read back.
     /// - Parameter type: The engine's state type.
     /// - Returns: The state.
     /// - Throws: ``SyncEngineError/engineStateMismatch(expected:found:)`` when another engine's state is held, or the
     ///   bytes do not decode as `type` (the decoding error's description is kept).
-    public func decode<Value: Decodable>(_ type: Value.Type) throws(SyncEngineError) -> Value {
+    package func decode<Value: Decodable>(_ type: Value.Type) throws(SyncEngineError) -> Value {
       switch storage {
       case .value(let value):
         guard let value = value as? Value else {
@@ -67,7 +68,7 @@ extension SyncEngine {
     /// The value held, when it is a `Value` held in memory; `nil` otherwise (no decoding).
     /// - Parameter type: The engine's state type.
     /// - Returns: The value.
-    public func value<Value>(as type: Value.Type) -> Value? {
+    package func value<Value>(as type: Value.Type) -> Value? {
       if case .value(let value) = storage { return value as? Value }
       return nil
     }
@@ -75,14 +76,14 @@ extension SyncEngine {
     /// Reads the state back as bytes.
     /// - Parameter decoder: The decoder.
     /// - Throws: What the decoder throws.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
       storage = .encoded(try decoder.singleValueContainer().decode(Data.self))
     }
 
     /// Writes the state as bytes: the JSON encoding of a value, or the bytes held.
     /// - Parameter encoder: The encoder.
     /// - Throws: What the encoders throw.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
       var container = encoder.singleValueContainer()
       try container.encode(try encodedBytes())
     }
@@ -101,7 +102,7 @@ extension SyncEngine {
     }
 
     /// Equal when both hold equal values, or equal bytes.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
       switch (lhs.storage, rhs.storage) {
       case (.value(let a), .value(let b)): AnyHashable(a) == AnyHashable(b)
       case (.encoded(let a), .encoded(let b)): a == b
@@ -110,7 +111,7 @@ extension SyncEngine {
     }
 
     /// Hashes the value or the bytes.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
       switch storage {
       case .value(let value): hasher.combine(AnyHashable(value))
       case .encoded(let data): hasher.combine(data)
@@ -118,7 +119,7 @@ extension SyncEngine {
     }
 
     /// The value, or the number of bytes.
-    public var description: String {
+    package var description: String {
       switch storage {
       case .value(let value): "\(value)"
       case .encoded(let data): "\(data.count) bytes"

@@ -65,7 +65,7 @@ public enum SyncEngine {
     /// - Parameters:
     ///   - reason: What asked for the send.
     ///   - maximumItems: The most changes in one request; 400 unless given.
-    public init(reason: Reason, maximumItems: Int = 400) {
+    package init(reason: Reason, maximumItems: Int = 400) {
       self.reason = reason
       self.maximumItems = maximumItems
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// What goes wrong between a sync engine and a ``SyncEngineDelegate``.
 public enum SyncEngineError: Error, Sendable, Hashable, DescribedError {
-  /// The ``SyncEngine/EngineState`` holds another engine's state, or bytes that do not decode as the engine's.
+  /// The engine's part of a ``SyncEngine/StateSerialization`` holds another engine's state, or bytes that do not decode as the engine's.
   case engineStateMismatch(expected: String, found: String)
   /// A record, ID or error from CloudKit could not be converted, so the delegate was not handed it; CloudKit keeps
   /// it (nothing is removed on the server or from the engine's pending changes).
