@@ -16,11 +16,11 @@ extension Share {
     case readWrite = 3
 
     /// The Web Services spelling: `UNKNOWN`, `NONE`, `READ_ONLY`, `READ_WRITE`.
-    public var wireName: String { ["UNKNOWN", "NONE", "READ_ONLY", "READ_WRITE"][rawValue] }
+    package var wireName: String { ["UNKNOWN", "NONE", "READ_ONLY", "READ_WRITE"][rawValue] }
 
     /// Reads the Web Services spelling.
     /// - Parameter wireName: `UNKNOWN`, `NONE`, `READ_ONLY` or `READ_WRITE`.
-    public init?(wireName: String) {
+    package init?(wireName: String) {
       guard let match = Share.named(wireName, in: Self.allCases, \.wireName) else { return nil }
       self = match
     }
@@ -43,11 +43,11 @@ extension Share {
     case publicUser = 4
 
     /// The Web Services spelling: `UNKNOWN`, `OWNER`, `ADMINISTRATOR`, `PRIVATE_USER`, `PUBLIC_USER`.
-    public var wireName: String { ["UNKNOWN", "OWNER", "ADMINISTRATOR", "PRIVATE_USER", "PUBLIC_USER"][rawValue] }
+    package var wireName: String { ["UNKNOWN", "OWNER", "ADMINISTRATOR", "PRIVATE_USER", "PUBLIC_USER"][rawValue] }
 
     /// Reads the Web Services spelling; `USER` is read as ``privateUser``.
     /// - Parameter wireName: A type name from a participant dictionary.
-    public init?(wireName: String) {
+    package init?(wireName: String) {
       if wireName == "USER" {
         self = .privateUser
         return
@@ -72,11 +72,11 @@ extension Share {
     case removed = 3
 
     /// The Web Services spelling: `UNKNOWN`, `PENDING`, `ACCEPTED`, `REMOVED`.
-    public var wireName: String { ["UNKNOWN", "PENDING", "ACCEPTED", "REMOVED"][rawValue] }
+    package var wireName: String { ["UNKNOWN", "PENDING", "ACCEPTED", "REMOVED"][rawValue] }
 
     /// Reads the Web Services spelling.
     /// - Parameter wireName: `UNKNOWN`, `PENDING`, `ACCEPTED` or `REMOVED`.
-    public init?(wireName: String) {
+    package init?(wireName: String) {
       guard let match = Share.named(wireName, in: Self.allCases, \.wireName) else { return nil }
       self = match
     }

@@ -46,12 +46,12 @@ extension WebServices {
 
     /// Reads a `serverErrorCode`; an unknown code is ``other(_:)``.
     /// - Parameter wireName: The code as sent, such as `CONFLICT`.
-    public init(wireName: String) {
+    package init(wireName: String) {
       self = Self.known.first { $0.wireName == wireName } ?? .other(wireName)
     }
 
     /// The code as CloudKit spells it.
-    public var wireName: String {
+    package var wireName: String {
       switch self {
       case .accessDenied: return "ACCESS_DENIED"
       case .atomicError: return "ATOMIC_ERROR"

@@ -73,8 +73,10 @@ package enum ScriptCommand: Sendable, Hashable {
   case jumpClock(device: String, by: TimeInterval)
   /// `advance 30s`
   case advance(TimeInterval)
-  /// `fault …`
-  case fault(ScriptFault)
+  /// `fault …`: one or more faults (`fault lose-response NAME 3` is three), in order.
+  case fault([SimulationFault])
+  /// `fault clear`: ends every fault.
+  case clearFaults
   /// `wait [NAME]`: virtual time passes until the device (or every device) is idle, halted or offline.
   case wait(device: String?)
   /// `quiesce`: faults off, every device online and restarted, syncing until nothing changes.
@@ -101,7 +103,7 @@ package enum ScriptCommand: Sendable, Hashable {
       .upgrade(let device, _),
       .jumpClock(let device, _):
       device
-    case .fault(let fault): fault.device
+    case .fault(let faults): faults.first?.device
     default: nil
     }
   }
@@ -115,10 +117,9 @@ package enum ScriptCommand: Sendable, Hashable {
     case .resolver(let setting): return setting.prefer == .server && setting.unionKeys.isEmpty && setting.merges.isEmpty
     case .edit(_, _, let fields): return !fields.contains { $0.change != .set }
     case .upgrade(_, let version): return version == nil
-    case .fault(let fault): return fault == .clear || fault.simulationFaults != nil
     case .expect(let expectation): return expectation == .invariants
     case .deletePolicy, .schemas, .client, .invariants, .zoneDeletion, .accountChange, .sendAfterEdits, .stepsMaySkip,
-      .defect, .limits,
+      .defect, .limits, .fault, .clearFaults,
       .sync,
       .setOnline, .crash, .running, .resetSync, .account, .answerAccount, .quiesce, .create, .delete, .restart,
       .jumpClock, .advance:

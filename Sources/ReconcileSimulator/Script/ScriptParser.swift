@@ -314,7 +314,7 @@ package enum ScriptParser {
       command = .defect(defect)
     case "limit", "server-limits": command = .limits(try limits(&words))
     case "quiesce": command = .quiesce
-    case "fault": command = .fault(try fault(&words))
+    case "fault": command = try fault(&words).map { .fault($0) } ?? .clearFaults
     case "advance":
       let seconds = try duration(try words.required("a duration"))
       guard seconds >= 0 else { throw ScriptError("advance \(words.previous): time only moves forward") }
@@ -530,17 +530,18 @@ package enum ScriptParser {
     "reset-encrypted-data", "clear",
   ]
 
-  private static func fault(_ words: inout Words) throws(ScriptError) -> ScriptFault {
+  /// A `fault` line's faults, in order (`lose-response NAME N` is N of them); `nil` for `fault clear`.
+  private static func fault(_ words: inout Words) throws(ScriptError) -> [SimulationFault]? {
     let first = try words.required("a fault")
     switch first {
-    case "throttle": return .throttle(try nonNegativeDuration(try words.required("a duration such as 30s")))
-    case "expire-tokens": return .expireTokens
-    case "expire-database-tokens": return .expireDatabaseTokens
-    case "quota-full": return .quotaFull(try nonNegativeDuration(try words.required("a duration such as 30s")))
-    case "delete-zone": return .deleteZone
-    case "purge-zone": return .purgeZone
-    case "reset-encrypted-data": return .resetEncryptedData
-    case "clear": return .clear
+    case "throttle": return [.throttle(seconds: try faultSeconds(try words.required("a duration such as 30s")))]
+    case "expire-tokens": return [.expireTokens]
+    case "expire-database-tokens": return [.expireDatabaseTokens]
+    case "quota-full": return [.quotaFull(seconds: try faultSeconds(try words.required("a duration such as 30s")))]
+    case "delete-zone": return [.deleteZone]
+    case "purge-zone": return [.purgeZone]
+    case "reset-encrypted-data": return [.resetEncryptedData]
+    case "clear": return nil
     case "error":
       let name = try words.required("an error name")
       var count = 1
@@ -553,7 +554,7 @@ package enum ScriptParser {
         default: count = try integer(word, in: 1...1_000_000)
         }
       }
-      return .error(try serverError(name), count: count, device: device, retryAfter: retryAfter)
+      return [.serverError(code: try serverError(name), count: count, device: device, retryAfter: retryAfter)]
     case _ where deviceFaultKinds.contains(first):
       return try deviceFault(first, device: try words.required("a device name"), &words)
     default:
@@ -567,29 +568,30 @@ package enum ScriptParser {
 
   private static func deviceFault(
     _ kind: String, device: String, _ words: inout Words
-  ) throws(ScriptError) -> ScriptFault {
+  ) throws(ScriptError) -> [SimulationFault] {
     switch kind {
-    case "disconnect-after-save": return .disconnectAfterSave(device: device)
-    case "lose-request": return .loseRequest(device: device)
-    case "duplicate": return .duplicate(device: device)
+    case "disconnect-after-save": return [.disconnectAfterSave(device: device)]
+    case "lose-request": return [.loseRequest(device: device)]
+    case "duplicate": return [.duplicate(device: device)]
     case "torn-crash":
-      guard words.hasMore else { return .tornCrash(device: device) }
+      guard words.hasMore else { return [.tornCrash(device: device)] }
       try words.expect("after", after: "torn-crash \(device)")
       let count = try words.required("a number of persistence writes")
       guard let after = Int(count), after >= 1 else {
         throw ScriptError("a torn crash strikes after 1 or more persistence writes, not '\(count)'", token: count)
       }
-      return .tornCrash(device: device, afterWrites: after)
-    case "delay": return .delay(device: device, by: try nonNegativeDuration(try words.required("a delay such as 20s")))
+      return [.tornCrash(device: device, afterWrites: after)]
+    case "delay":
+      return [.delay(device: device, seconds: try faultSeconds(try words.required("a delay such as 20s")))]
     case "transient", "item-transient":
       let error = try words.required("a transient error")
       guard SimulationFault.transientErrorNames.contains(error) else {
         throw .unknown("transient error", error, choices: SimulationFault.transientErrorNames)
       }
-      let wait = try nonNegativeDuration(try words.required("a retry-after such as 5s"))
+      let wait = try faultSeconds(try words.required("a retry-after such as 5s"))
       return kind == "transient"
-        ? .transient(device: device, error: error, retryAfter: wait)
-        : .itemTransient(device: device, error: error, retryAfter: wait)
+        ? [.transient(device: device, error: error, retryAfter: wait)]
+        : [.itemTransient(device: device, error: error, retryAfter: wait)]
     case "corrupt":
       let word = try words.required("a record such as Note/1")
       // Older replay scripts named the record without its type, which was always Note.
@@ -597,10 +599,15 @@ package enum ScriptParser {
       guard paths.count == 1, let path = paths.first else {
         throw ScriptError("fault corrupt \(device): name one record, not \(word)")
       }
-      return .corruptStorage(device: device, record: path)
+      guard path.recordType == Simulation.recordType else {
+        throw ScriptError(
+          "fault corrupt \(device): the simulated devices store \(Simulation.recordType) records, not \(path.recordType)",
+          token: word)
+      }
+      return [.corruptStorage(device: device, record: path.recordName)]
     case "lose-response":
       let count = try words.next().map { (word) throws(ScriptError) in try integer(word, in: 1...1_000_000) } ?? 1
-      return .loseResponses(device: device, count: count)
+      return Array(repeating: .loseResponse(device: device), count: count)
     default: throw .unknown("device fault", kind, choices: deviceFaultKinds)
     }
   }
@@ -796,6 +803,14 @@ package enum ScriptParser {
   private static func nonNegativeDuration(_ text: String) throws(ScriptError) -> TimeInterval {
     let seconds = try duration(text)
     guard seconds >= 0 else { throw ScriptError("\(text): expected a duration of zero or more, such as 30s") }
+    return seconds
+  }
+
+  /// A fault's duration: the simulated network and server count whole seconds.
+  private static func faultSeconds(_ text: String) throws(ScriptError) -> Int {
+    guard let seconds = DurationSyntax.wholeSeconds(try nonNegativeDuration(text)) else {
+      throw ScriptError("\(text): the simulator counts this fault's time in whole seconds", token: text)
+    }
     return seconds
   }
 

@@ -138,8 +138,8 @@ public enum SimulationScript {
     case .answerAccount(let device, let keep): return "\(device) answer-account \(keep ? "keep" : "delete")"
     case .clockJump(let device, let jump): return "\(device) clock \(jump >= 0 ? "+" : "")\(seconds(jump))"
     case .advance(let wait): return "advance \(seconds(wait))"
-    case .fault(let fault): return ScriptFault(fault).description
-    case .clearFaults: return ScriptFault.clear.description
+    case .fault(let fault): return fault.scriptLine
+    case .clearFaults: return SimulationFault.clearLine
     }
   }
 
@@ -315,8 +315,8 @@ public enum SimulationScript {
       case .restart(let device): return [.restart(device: device)]
       case .jumpClock(let device, let jump): return [.clockJump(device: device, seconds: jump)]
       case .advance(let wait): return [.advance(seconds: wait)]
-      case .fault(.clear): return [.clearFaults]
-      case .fault(let fault): return fault.simulationFaults?.map { .fault($0) }
+      case .fault(let faults): return faults.map { .fault($0) }
+      case .clearFaults: return [.clearFaults]
       default: return nil
       }
     }
@@ -328,7 +328,6 @@ public enum SimulationScript {
       case .resolver: "the simulator's resolvers take no options"
       case .edit: "`+=` and `-=` read what a device shows, which only the REPL and `run` know: write the value"
       case .upgrade: "an app version is declared by `schema` lines, which only the REPL and `run` read"
-      case .fault: "the simulator counts this fault's time in whole seconds"
       default: "it is a line of the REPL and `run` only"
       }
     }

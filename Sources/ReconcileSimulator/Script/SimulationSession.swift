@@ -355,8 +355,6 @@ package struct SimulationSession: Sendable {
         (simulation, quiescent, actions) = before
         throw error
       }
-    case .fault(let fault):
-      throw ScriptError("\(fault): the simulator counts this fault's time in whole seconds")
     default:
       throw ScriptError("this line only looks at the world; the interpreter answers it (`SimulationSession.interpret`)")
     }

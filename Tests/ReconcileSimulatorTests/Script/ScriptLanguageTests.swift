@@ -128,7 +128,7 @@ struct ScriptLanguageTests {
     arguments: [
       ("show server", "the REPL and `run` only"), ("sync all", "the REPL and `run` only"),
       ("a upgrade 2.0", "declared by `schema` lines"), ("device add b --user bob", "not --schema or --user"),
-      ("fault throttle 1500ms", "whole seconds"), ("a edit Note/r1 n+=1", "`+=` and `-=` read what a device shows"),
+      ("a edit Note/r1 n+=1", "`+=` and `-=` read what a device shows"),
       ("resolver field-merge --prefer client", "no options"),
       ("device add b --clock-offset 1500ms", "whole-second"),
     ])
@@ -148,18 +148,40 @@ struct ScriptLanguageTests {
   @Test(
     "every fault prints as a line that reads back as the same fault",
     arguments: [
-      ScriptFault.disconnectAfterSave(device: "a"), .loseResponses(device: "a", count: 1),
-      .loseResponses(device: "a", count: 3), .loseRequest(device: "a"), .duplicate(device: "a"),
-      .delay(device: "a", by: 20), .transient(device: "a", error: "zoneBusy", retryAfter: 5),
-      .itemTransient(device: "a", error: "networkFailure", retryAfter: 0),
-      .corruptStorage(device: "a", record: RecordPath(recordType: "Note", recordName: "r1")), .tornCrash(device: "a"),
-      .tornCrash(device: "a", afterWrites: 3),
-      .throttle(30), .throttle(0.5), .error(.zoneBusy, count: 3, device: "a", retryAfter: 10),
-      .error(.serviceUnavailable, count: 1, device: nil, retryAfter: 2.5), .expireTokens,
-      .expireDatabaseTokens, .quotaFull(90), .deleteZone, .clear,
+      SimulationFault.disconnectAfterSave(device: "a"), .loseResponse(device: "a"), .loseRequest(device: "a"),
+      .duplicate(device: "a"), .delay(device: "a", seconds: 20),
+      .transient(device: "a", error: "zoneBusy", retryAfter: 5),
+      .itemTransient(device: "a", error: "networkFailure", retryAfter: 0), .corruptStorage(device: "a", record: "r1"),
+      .tornCrash(device: "a"), .tornCrash(device: "a", afterWrites: 3), .throttle(seconds: 30),
+      .serverError(code: .zoneBusy, count: 3, device: "a", retryAfter: 10),
+      .serverError(code: .serviceUnavailable, count: 1, device: nil, retryAfter: 2.5), .expireTokens,
+      .expireDatabaseTokens, .quotaFull(seconds: 90), .deleteZone, .purgeZone, .resetEncryptedData,
     ])
-  func faultLinesRoundTrip(_ fault: ScriptFault) throws {
-    #expect(try ScriptParser.parse(fault.description) == .fault(fault), "\(fault)")
+  func faultLinesRoundTrip(_ fault: SimulationFault) throws {
+    #expect(try ScriptParser.parse(fault.scriptLine) == .fault([fault]), "\(fault)")
+  }
+
+  @Test("fault clear reads as the step that ends every fault, and lose-response N as N lost answers")
+  func faultClearAndCounts() throws {
+    #expect(try ScriptParser.parse(SimulationFault.clearLine) == .clearFaults)
+    #expect(
+      try ScriptParser.parse("fault lose-response a 3")
+        == .fault(Array(repeating: .loseResponse(device: "a"), count: 3)))
+  }
+
+  @Test(
+    "a fault the simulator cannot run is an error that says why, not a line that is skipped",
+    arguments: [
+      ("fault throttle 0.5s", "whole seconds"), ("fault delay a 250ms", "whole seconds"),
+      ("fault corrupt a Task/1", "store Note records, not Task"), ("fault lose-response a 0", "from 1"),
+    ])
+  func faultsThatCannotRun(_ line: String, _ why: String) {
+    do {
+      let command = try ScriptParser.parse(line)
+      Issue.record("\(line) parsed as \(command)")
+    } catch {
+      #expect("\(error)".contains(why), "\(error)")
+    }
   }
 
   @Test("a range of records and a repeated lost answer become one step each")

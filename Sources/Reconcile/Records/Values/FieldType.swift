@@ -22,7 +22,7 @@ public enum FieldType: Sendable, Hashable, Codable, CustomStringConvertible {
   indirect case list(FieldType?)
 
   /// The Web Services type name, such as `STRING` or `INT64_LIST`. An empty list says `LIST`.
-  public var wireName: String {
+  package var wireName: String {
     switch self {
     case .string: return "STRING"
     case .int64: return "INT64"
@@ -41,7 +41,7 @@ public enum FieldType: Sendable, Hashable, Codable, CustomStringConvertible {
   ///
   /// `ENCRYPTED_BYTES` is not a field type of its own: it marks an encrypted value, see ``Record/encryptedValues``.
   /// - Parameter wireName: The type string from a record's JSON.
-  public init?(wireName: String) {
+  package init?(wireName: String) {
     if wireName.hasSuffix("_LIST") {
       guard let element = FieldType(scalarWireName: String(wireName.dropLast(5))) else { return nil }
       self = .list(element)
