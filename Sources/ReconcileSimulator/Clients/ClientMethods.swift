@@ -37,6 +37,8 @@ package protocol ClientMethods {
   mutating func upgrade(to schema: Schema?)
   /// The stored copy of a record is damaged; whether there was one.
   mutating func damageStoredRecord(_ id: RecordID) -> Bool
+  /// The host's timer fired: the client times out requests and ends waits.
+  mutating func wake(at now: Date)
 }
 
 extension SyncClient where Self: ClientMethods {
@@ -65,6 +67,7 @@ extension SyncClient where Self: ClientMethods {
     case .clockJumped(let seconds): jumpClock(by: seconds)
     case .upgraded(let schema): upgrade(to: schema)
     case .storageDamaged(let id): return damageStoredRecord(id)
+    case .timerFired(let now): wake(at: now)
     }
     return true
   }

@@ -28,4 +28,7 @@ package enum HostEvent: Sendable {
   case upgraded(Schema?)
   /// The stored copy of the record is damaged on disk.
   case storageDamaged(RecordID)
+  /// The host's timer fired at the time the client asked for (``SyncClient/nextWakeTime``): it times out requests and
+  /// ends waits.
+  case timerFired(Date)
 }

@@ -74,9 +74,6 @@ package protocol SyncClient: Sendable {
   /// When the client next wants attention without an answer arriving (a retry wait ends, a request times out); `nil`
   /// when only an answer or a sync request can move it.
   var nextWakeTime: Date? { get }
-  /// The time is now `now`: the client times out requests and ends waits.
-  /// - Parameter now: True (virtual) time.
-  mutating func wake(at now: Date)
 
   // MARK: The host around it
 
@@ -93,10 +90,6 @@ package protocol SyncClient: Sendable {
   /// `AccountChangePolicy.deleteLocalData`, is what Apple asks; a client offering the choice reports the one its
   /// setup made (``ClientSetup/accountChange``).
   var accountChangeResponse: AccountChangeResponse { get }
-  /// Every hand-over of local data the client made before deleting it for good (a purge, a deletion standing for the
-  /// user's, an account change), oldest first: the app's hook before deletion. The default is empty, for a client
-  /// without one.
-  var localDataDeletions: [LocalDataDeletion] { get }
   /// The sync decisions the client made since the last call — what a fetch brought, how a conflict merged key by key
   /// and what it gave away, what a deletion did, what went with a zone — for the trace (`show log`, `replay`,
   /// `--json`). The default is none.
@@ -131,8 +124,6 @@ extension SyncClient {
   package var persistedZoneToken: ZoneChangeToken? { nil }
   /// `AccountChangePolicy.deleteLocalData`, as Apple asks.
   package var accountChangeResponse: AccountChangeResponse { .deleteLocalData }
-  /// None: the client has no hook.
-  package var localDataDeletions: [LocalDataDeletion] { [] }
   /// None: the client does not report its decisions.
   package mutating func takeDecisions() -> [SyncDecision] { [] }
 }

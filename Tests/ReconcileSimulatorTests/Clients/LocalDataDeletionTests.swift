@@ -32,7 +32,8 @@ struct LocalDataDeletionTests {
     var simulation = Simulation(script: parsed)
     let result = simulation.run()
     #expect(result.violations.isEmpty, "\(result.violations)")
-    return try #require(simulation.client(named: "d1")).localDataDeletions
+    // The hand-overs are each client's own record of its hook, not something the world reads.
+    return try #require(simulation.client(named: "d1") as? any HandsOverLocalData).localDataDeletions
   }
 
   @Test(

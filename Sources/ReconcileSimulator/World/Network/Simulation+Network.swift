@@ -17,7 +17,7 @@ extension Simulation {
       if nextTime > now { server.advanceClock(to: nextTime) }
       server.freeQuotasDue()
       while let message = network.popDue(at: now) { deliver(message) }
-      for index in clients.indices where isRunning(index) { clients[index].wake(at: now) }
+      for index in clients.indices where isRunning(index) { clients[index].handle(.timerFired(now)) }
     }
     server.advanceClock(to: target)
     observeServer()
