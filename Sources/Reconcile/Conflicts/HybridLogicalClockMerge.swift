@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Merges two versions key by key, keeping for each key the value with the later hybrid-logical-clock stamp.
 ///
