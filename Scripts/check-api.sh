@@ -46,6 +46,36 @@ PY
   exit 0
 fi
 
+# A declaration the release had as public and the code now has as `package` (or `internal`, where the digester sees
+# it) is a break the tool does not report: its digest of the code lists package declarations beside public ones. This
+# compares the release's public declarations with the built modules' own digests, by USR.
+narrowed() {  # narrowed DIR COMMIT: prints a line per public declaration of the release the code no longer makes public
+  local modules triple
+  swift build > /dev/null 2>&1 || { echo "check-api: the package does not build" >&2; return 1; }
+  modules="$(swift build --show-bin-path)/Modules"
+  triple=$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
+  for product in "${products[@]}"; do
+    swift-api-digester -dump-sdk -module "$product" -o "$scratch/current-$product.json" -I "$modules" \
+      -target "$triple" -swift-version 6 > /dev/null 2>&1 || { echo "check-api: cannot read $product's API" >&2; return 1; }
+    python3 - "$1/$2/$product.json" "$scratch/current-$product.json" "$product" <<'PY'
+import json, sys
+release, current, product = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+def declarations(node, found, owner=""):
+    name = node.get("printedName", "")
+    if node.get("usr"):
+        found.setdefault(node["usr"], (node, f"{owner}.{name}" if owner else name))
+    inner = f"{owner}.{name}" if owner and node.get("kind") == "TypeDecl" else (name if node.get("kind") == "TypeDecl" else owner)
+    for child in node.get("children", []):
+        declarations(child, found, inner)
+    return found
+now = declarations(current["ABIRoot"], {})
+for usr, (node, name) in sorted(declarations(release["ABIRoot"], {}).items(), key=lambda item: item[1][1]):
+    if now.get(usr, ({}, ""))[0].get("isInternal"):
+        print(f"  💔 API breakage: {product}: {node.get('kind').lower()} {name} is no longer public")
+PY
+  done
+}
+
 read -r tag commit < "$baseline/RELEASE"
 [ -d "$baseline/$commit" ] || { echo "check-api: $baseline/$commit is missing" >&2; exit 1; }
 scratch=$(mktemp -d)
@@ -72,10 +102,38 @@ PY
     exit 1
   fi
   echo "check-api selftest: a removed public type is reported as a breaking change"
+  # The release "had" as public a declaration the code has as package: the built module's first package declaration.
+  narrowed "$scratch" "$commit" > /dev/null
+  name=$(python3 - "$scratch/$commit/Reconcile.json" "$scratch/current-Reconcile.json" <<'PY'
+import json, sys
+release_path, current = sys.argv[1], json.load(open(sys.argv[2]))
+def first_package(node):
+    if node.get("isInternal") and node.get("usr"):
+        return node
+    for child in node.get("children", []):
+        found = first_package(child)
+        if found:
+            return found
+package = first_package(current["ABIRoot"])
+ghost = {key: value for key, value in package.items() if key not in ("isInternal", "children")}
+release = json.load(open(release_path))
+release["ABIRoot"]["children"].append(ghost)
+json.dump(release, open(release_path, "w"))
+print(package.get("printedName"))
+PY
+  )
+  report=$(narrowed "$scratch" "$commit")
+  if ! grep -qF "$name is no longer public" <<< "$report"; then
+    echo "check-api selftest: $name, public in the release and package in the code, was not reported:" >&2
+    echo "$report" >&2
+    exit 1
+  fi
+  echo "check-api selftest: a public declaration made package ($name) is reported as a breaking change"
   exit 0
 fi
 
 report=$(diagnose "$scratch" "$commit")
+report+=$'\n'$(narrowed "$scratch" "$commit")
 if grep -qE 'API breakage|ABI breakage' <<< "$report"; then
   echo "check-api: the public API breaks $tag:" >&2
   echo "$report" >&2
