@@ -10,12 +10,9 @@ public import Reconcile
 /// make one before each such deletion.
 public typealias LocalDataDeletion = DiscardedRecords
 
-/// A client that keeps its hand-overs for its tests to read: Reconcile's two clients. The world never reads them, so
-/// they are not part of ``SyncClient``.
+/// A client that keeps its hand-overs for its tests to read, as Reconcile's two clients do. The world never reads them,
+/// so they are not part of ``SyncClient``.
 package protocol HandsOverLocalData {
   /// Every hand-over of local data the client made before deleting it for good, oldest first.
   var localDataDeletions: [LocalDataDeletion] { get }
 }
-
-extension SimulatedDevice: HandsOverLocalData {}
-extension SimulatedSyncEngine: HandsOverLocalData {}

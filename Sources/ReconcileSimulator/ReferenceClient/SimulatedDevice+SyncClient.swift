@@ -64,3 +64,5 @@ extension SimulatedDevice.Configuration {
 }
 
 extension SimulatedDevice: ClientMethods {}
+
+extension SimulatedDevice: HandsOverLocalData {}

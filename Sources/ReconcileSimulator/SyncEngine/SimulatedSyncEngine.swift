@@ -327,3 +327,5 @@ extension SimulatedSyncEngine: ClientMethods {
   /// A delegate's store cannot be damaged from outside it: nothing to damage.
   package mutating func damageStoredRecord(_ id: RecordID) -> Bool { false }
 }
+
+extension SimulatedSyncEngine: HandsOverLocalData {}

@@ -81,7 +81,7 @@ struct EncryptedValueLeakTests {
         var dumped = ""
         dump(devices[d], to: &dumped)
         texts += [
-          "\(devices[d].diagnostics)", String(reflecting: devices[d].diagnostics),
+          String(describing: devices[d].diagnostics), String(reflecting: devices[d].diagnostics),
           devices[d].haltReason?.description ?? "",
           dumped,
         ]
