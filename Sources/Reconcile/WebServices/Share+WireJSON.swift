@@ -45,14 +45,14 @@ extension Share {
   /// - Parameter data: The share's record dictionary.
   /// - Throws: ``WireJSONError`` naming the problem and where.
   public init(wireJSON data: Data) throws(WireJSONError) {
-    self = try WebServices.decode(WireShare.self, from: data, zone: nil, what: "share JSON").share
+    self = try WebServices.decode(Wire<Share>.self, from: data, zone: nil, what: "share JSON").body
   }
 
   /// The share as a Web Services record dictionary with its participants, in JSON with sorted keys.
   /// - Returns: The JSON.
   /// - Throws: ``WireJSONError/invalidRecord(path:reason:)`` when the record fails validation.
   public func wireJSON() throws(WireJSONError) -> Data {
-    try WebServices.encode(WireShare(self))
+    try WebServices.encode(Wire(self))
   }
 
   /// Encodes the share as a record dictionary with its participants.
@@ -122,11 +122,5 @@ extension Share {
   }
 }
 
-/// A share coded as the Web Services dictionary.
-struct WireShare: Codable {
-  var share: Share
-
-  init(_ share: Share) { self.share = share }
-  init(from decoder: any Decoder) throws { share = try Share(wireFormatFrom: decoder) }
-  func encode(to encoder: any Encoder) throws { try share.encodeWireFormat(to: encoder) }
-}
+// A share coded as the Web Services dictionary inside a body: `Wire<Share>`.
+extension Share: WireBody {}

@@ -143,7 +143,7 @@ extension WebServices.QueryRecordsRequest: WireBody {
   /// Decodes the body; filter values follow the field rules of the wire format (their `type` may be omitted).
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the bad filter or sort.
-  init(wireFrom decoder: any Decoder) throws {
+  init(wireFormatFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     zoneID = try WireCoding.decodeZoneID(c, key: .zoneID)
     resultsLimit = try c.decodeIfPresent(Int.self, forKey: .resultsLimit)
@@ -185,7 +185,7 @@ extension WebServices.QueryRecordsRequest: WireBody {
   /// Encodes the body.
   /// - Parameter encoder: The encoder.
   /// - Throws: `EncodingError` when a filter value cannot be written.
-  func encodeWire(to encoder: any Encoder) throws {
+  func encodeWireFormat(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     if let zoneID { try WireCoding.encodeZoneID(zoneID, into: &c, key: .zoneID) }
     try c.encodeIfPresent(resultsLimit, forKey: .resultsLimit)

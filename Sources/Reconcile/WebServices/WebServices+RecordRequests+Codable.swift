@@ -6,7 +6,7 @@ extension WebServices.ModifyRecordsRequest: WireBody {
   /// Decodes the body; records without a `zoneID` take the request's.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the bad operation or field.
-  init(wireFrom decoder: any Decoder) throws {
+  init(wireFormatFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     zoneID = try WireCoding.decodeZoneID(c, key: .zoneID)
     atomic = try c.decodeIfPresent(Bool.self, forKey: .atomic)
@@ -57,7 +57,7 @@ extension WebServices.ModifyRecordsRequest: WireBody {
   /// Encodes the body.
   /// - Parameter encoder: The encoder.
   /// - Throws: `EncodingError` when a record fails validation.
-  func encodeWire(to encoder: any Encoder) throws {
+  func encodeWireFormat(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     if let zoneID { try WireCoding.encodeZoneID(zoneID, into: &c, key: .zoneID) }
     try c.encodeIfPresent(atomic, forKey: .atomic)
@@ -72,9 +72,9 @@ extension WebServices.ModifyRecordsRequest: WireBody {
         if var share = shares[r.recordID] {
           // The operation's record is the share's record; the table adds its participants.
           share.modifyRecord { $0 = r }
-          try o.encode(WireShare(share), forKey: .record)
+          try o.encode(Wire(share), forKey: .record)
         } else {
-          try o.encode(WireRecord(r), forKey: .record)
+          try o.encode(Wire(r), forKey: .record)
         }
       case .delete(let id, let tag):
         var d = o.nestedContainer(keyedBy: DeleteKeys.self, forKey: .record)
@@ -97,7 +97,7 @@ extension WebServices.LookupRecordsRequest: WireBody {
   /// Decodes `{records: [{recordName}], zoneID?, desiredKeys?}`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming a bad record name.
-  init(wireFrom decoder: any Decoder) throws {
+  init(wireFormatFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     zoneID = try WireCoding.decodeZoneID(c, key: .zoneID)
     desiredKeys = try c.decodeIfPresent([String].self, forKey: .desiredKeys)
@@ -116,7 +116,7 @@ extension WebServices.LookupRecordsRequest: WireBody {
   /// Encodes the body.
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  func encodeWire(to encoder: any Encoder) throws {
+  func encodeWireFormat(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     if let zoneID { try WireCoding.encodeZoneID(zoneID, into: &c, key: .zoneID) }
     try c.encodeIfPresent(desiredKeys, forKey: .desiredKeys)
@@ -135,7 +135,7 @@ extension WebServices.RecordChangesRequest: WireBody {
   /// Decodes `{zoneID, syncToken?, resultsLimit?, desiredKeys?, desiredRecordTypes?}`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` when `zoneID` is missing or a key is mistyped.
-  init(wireFrom decoder: any Decoder) throws {
+  init(wireFormatFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     guard let zone = try WireCoding.decodeZoneID(c, key: .zoneID) else {
       throw DecodingError.keyNotFound(
@@ -152,7 +152,7 @@ extension WebServices.RecordChangesRequest: WireBody {
   /// Encodes the body.
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  func encodeWire(to encoder: any Encoder) throws {
+  func encodeWireFormat(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     try WireCoding.encodeZoneID(zoneID, into: &c, key: .zoneID)
     try c.encodeIfPresent(syncToken, forKey: .syncToken)
@@ -169,7 +169,7 @@ extension WebServices.ChangesRequest: WireBody {
   /// read as `syncToken`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` when a key is mistyped.
-  init(wireFrom decoder: any Decoder) throws {
+  init(wireFormatFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     syncToken =
       try c.decodeIfPresent(String.self, forKey: .syncToken) ?? c.decodeIfPresent(String.self, forKey: .metaSyncToken)
@@ -179,7 +179,7 @@ extension WebServices.ChangesRequest: WireBody {
   /// Encodes the body.
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  func encodeWire(to encoder: any Encoder) throws {
+  func encodeWireFormat(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     try c.encodeIfPresent(syncToken, forKey: .syncToken)
     try c.encodeIfPresent(resultsLimit, forKey: .resultsLimit)
@@ -192,7 +192,7 @@ extension WebServices.LookupZonesRequest: WireBody {
   /// Decodes `{zones: [{zoneName, ownerRecordName?}]}`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming a bad zone name.
-  init(wireFrom decoder: any Decoder) throws {
+  init(wireFormatFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     zoneIDs = try c.decode([ZoneID].self, forKey: .zones)
   }
@@ -200,7 +200,7 @@ extension WebServices.LookupZonesRequest: WireBody {
   /// Encodes the body.
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  func encodeWire(to encoder: any Encoder) throws {
+  func encodeWireFormat(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     try c.encode(zoneIDs, forKey: .zones)
   }
@@ -214,7 +214,7 @@ extension WebServices.ModifyZonesRequest: WireBody {
   /// Decodes `{operations: [{operationType: create|delete, zone: {zoneID}}]}`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming an unknown operation or bad zone.
-  init(wireFrom decoder: any Decoder) throws {
+  init(wireFormatFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     var list = try c.nestedUnkeyedContainer(forKey: .operations)
     var operations: [WebServices.ZoneOperation] = []
@@ -240,7 +240,7 @@ extension WebServices.ModifyZonesRequest: WireBody {
   /// Encodes the body.
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  func encodeWire(to encoder: any Encoder) throws {
+  func encodeWireFormat(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     var list = c.nestedUnkeyedContainer(forKey: .operations)
     for operation in operations {
@@ -261,7 +261,7 @@ extension WebServices.ZoneRecordChangesRequest: WireBody {
   /// Decodes `{zones: [{zoneID, syncToken?, resultsLimit?, desiredKeys?, desiredRecordTypes?}]}`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the bad entry.
-  init(wireFrom decoder: any Decoder) throws {
+  init(wireFormatFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     zones = try c.decode([Wire<WebServices.RecordChangesRequest>].self, forKey: .zones).map(\.body)
   }
@@ -269,7 +269,7 @@ extension WebServices.ZoneRecordChangesRequest: WireBody {
   /// Encodes the body.
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  func encodeWire(to encoder: any Encoder) throws {
+  func encodeWireFormat(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     try c.encode(zones.map(Wire.init), forKey: .zones)
   }

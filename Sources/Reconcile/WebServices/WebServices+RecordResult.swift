@@ -41,10 +41,10 @@ extension WebServices.RecordResult: WireBody {
   /// anything else a record.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the bad field.
-  init(wireFrom decoder: any Decoder) throws {
+  init(wireFormatFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     if c.contains(.serverErrorCode) {
-      var error = try WebServices.ServerError(wireFrom: decoder)
+      var error = try WebServices.ServerError(wireFormatFrom: decoder)
       if error.zoneID == nil, decoder.userInfo[WireCoding.contextZoneKey] != nil {
         error.zoneID = WireCoding.contextZone(decoder)
       }
@@ -69,11 +69,11 @@ extension WebServices.RecordResult: WireBody {
   /// Encodes the entry in the shape it was read from.
   /// - Parameter encoder: The encoder.
   /// - Throws: `EncodingError` when a record fails validation.
-  func encodeWire(to encoder: any Encoder) throws {
+  func encodeWireFormat(to encoder: any Encoder) throws {
     switch self {
     case .record(let record): try record.encodeWireFormat(to: encoder)
     case .share(let share): try share.encodeWireFormat(to: encoder)
-    case .failed(let error): try error.encodeWire(to: encoder)
+    case .failed(let error): try error.encodeWireFormat(to: encoder)
     case .deleted(let id, let recordType):
       var c = encoder.container(keyedBy: Keys.self)
       try c.encode(id.recordName, forKey: .recordName)

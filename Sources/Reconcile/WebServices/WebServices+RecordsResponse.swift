@@ -46,7 +46,7 @@ extension WebServices {
     /// Decodes `{records, syncToken?, moreComing?, continuationMarker?, zoneID?}`; `records` is required.
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError` naming the bad entry.
-    init(wireFrom decoder: any Decoder) throws {
+    init(wireFormatFrom decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
       results = try c.decode([Wire<RecordResult>].self, forKey: .records).map(\.body)
       syncToken = try c.decodeIfPresent(String.self, forKey: .syncToken)
@@ -58,7 +58,7 @@ extension WebServices {
     /// Encodes the response body.
     /// - Parameter encoder: The encoder.
     /// - Throws: `EncodingError` when a record fails validation.
-    func encodeWire(to encoder: any Encoder) throws {
+    func encodeWireFormat(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
       try c.encode(results.map(Wire.init), forKey: .records)
       try c.encodeIfPresent(syncToken, forKey: .syncToken)

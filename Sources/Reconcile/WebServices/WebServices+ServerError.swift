@@ -163,7 +163,7 @@ extension WebServices.ServerError: WireBody {
   /// Decodes `{serverErrorCode, reason?, recordName?, zoneID?, retryAfter?, uuid?}`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming a missing code or a mistyped key.
-  init(wireFrom decoder: any Decoder) throws {
+  init(wireFormatFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     code = WebServices.ErrorCode(wireName: try c.decode(String.self, forKey: .serverErrorCode))
     reason = try c.decodeIfPresent(String.self, forKey: .reason)
@@ -177,7 +177,7 @@ extension WebServices.ServerError: WireBody {
   /// Encodes the error dictionary (the HTTP status travels outside the body).
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  func encodeWire(to encoder: any Encoder) throws {
+  func encodeWireFormat(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(code.wireName, forKey: .serverErrorCode)
     try c.encodeIfPresent(reason, forKey: .reason)

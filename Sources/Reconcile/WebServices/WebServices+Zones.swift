@@ -112,7 +112,7 @@ extension WebServices {
     /// Decodes `{zones: [{zoneID, syncToken, moreComing, records} or an error]}`; each zone's records take its zone.
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError` naming the bad entry.
-    init(wireFrom decoder: any Decoder) throws {
+    init(wireFormatFrom decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
       var list = try c.nestedUnkeyedContainer(forKey: .zones)
       var zones: [Result<ZoneRecordChanges, ServerError>] = []
@@ -120,7 +120,7 @@ extension WebServices {
         let entry = try list.superDecoder()
         let z = try entry.container(keyedBy: ZoneKeys.self)
         if z.contains(.serverErrorCode) {
-          zones.append(.failure(try ServerError(wireFrom: entry)))
+          zones.append(.failure(try ServerError(wireFormatFrom: entry)))
           continue
         }
         guard let zone = try WireCoding.decodeZoneID(z, key: .zoneID) else {
@@ -131,7 +131,8 @@ extension WebServices {
         if z.contains(.records) {
           var records = try z.nestedUnkeyedContainer(forKey: .records)
           while !records.isAtEnd {
-            results.append(try RecordResult(wireFrom: ContextZoneDecoder(base: try records.superDecoder(), zone: zone)))
+            results.append(
+              try RecordResult(wireFormatFrom: ContextZoneDecoder(base: try records.superDecoder(), zone: zone)))
           }
         }
         zones.append(
@@ -146,7 +147,7 @@ extension WebServices {
     /// Encodes the response body.
     /// - Parameter encoder: The encoder.
     /// - Throws: `EncodingError` when a record fails validation.
-    func encodeWire(to encoder: any Encoder) throws {
+    func encodeWireFormat(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
       var list = c.nestedUnkeyedContainer(forKey: .zones)
       for entry in zones {
@@ -171,7 +172,7 @@ extension WebServices.ZoneInfo: WireBody {
   /// Decodes `{zoneID: {zoneName, ownerRecordName?, zoneType?}, syncToken?, atomic?, deleted?, purged?}`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming a bad zone name.
-  init(wireFrom decoder: any Decoder) throws {
+  init(wireFormatFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     guard let zone = try WireCoding.decodeZoneID(c, key: .zoneID) else {
       throw DecodingError.valueNotFound(
@@ -190,7 +191,7 @@ extension WebServices.ZoneInfo: WireBody {
   /// Encodes the zone dictionary.
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  func encodeWire(to encoder: any Encoder) throws {
+  func encodeWireFormat(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     var z = c.nestedContainer(keyedBy: IDKeys.self, forKey: .zoneID)
     try z.encode(zoneID.zoneName, forKey: .zoneName)
@@ -209,22 +210,22 @@ extension WebServices.ZoneResult: WireBody {
   /// Decodes a zone, or an error when the entry has a `serverErrorCode`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the bad field.
-  init(wireFrom decoder: any Decoder) throws {
+  init(wireFormatFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     if c.contains(.serverErrorCode) {
-      self = .failed(try WebServices.ServerError(wireFrom: decoder))
+      self = .failed(try WebServices.ServerError(wireFormatFrom: decoder))
     } else {
-      self = .zone(try WebServices.ZoneInfo(wireFrom: decoder))
+      self = .zone(try WebServices.ZoneInfo(wireFormatFrom: decoder))
     }
   }
 
   /// Encodes the entry.
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  func encodeWire(to encoder: any Encoder) throws {
+  func encodeWireFormat(to encoder: any Encoder) throws {
     switch self {
-    case .zone(let info): try info.encodeWire(to: encoder)
-    case .failed(let error): try error.encodeWire(to: encoder)
+    case .zone(let info): try info.encodeWireFormat(to: encoder)
+    case .failed(let error): try error.encodeWireFormat(to: encoder)
     }
   }
 }
@@ -254,7 +255,7 @@ extension WebServices.ZonesResponse: WireBody {
   /// Decodes `{zones: [a zone or an error], syncToken?, moreComing?}`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the bad entry.
-  init(wireFrom decoder: any Decoder) throws {
+  init(wireFormatFrom decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Keys.self)
     zones = try c.decode([Wire<WebServices.ZoneResult>].self, forKey: .zones).map(\.body)
     syncToken = try c.decodeIfPresent(String.self, forKey: .syncToken)
@@ -264,7 +265,7 @@ extension WebServices.ZonesResponse: WireBody {
   /// Encodes the response body.
   /// - Parameter encoder: The encoder.
   /// - Throws: What the encoder throws.
-  func encodeWire(to encoder: any Encoder) throws {
+  func encodeWireFormat(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     try c.encode(zones.map(Wire.init), forKey: .zones)
     try c.encodeIfPresent(syncToken, forKey: .syncToken)

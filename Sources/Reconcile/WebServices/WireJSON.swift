@@ -46,7 +46,7 @@ extension Record {
   public init(wireJSON data: Data) throws(WireJSONError) {
     let tree = try JSONTree.parse(data)
     do {
-      self = try tree.decode(WireRecord.self, at: 0).record
+      self = try tree.decode(Wire<Record>.self, at: 0).body
     } catch let error as DecodingError {
       throw WireJSONError(error)
     } catch {
@@ -63,7 +63,7 @@ extension Record {
   /// - Throws: ``WireJSONError/invalidRecord(path:reason:)`` when ``validate()`` fails, naming the rule.
   public func wireJSON() throws(WireJSONError) -> Data {
     do {
-      return try WebServices.encode(WireRecord(self))
+      return try WebServices.encode(Wire(self))
     } catch .invalidBody(_, let path, let reason) {
       throw .invalidRecord(path: path, reason: reason)
     } catch {

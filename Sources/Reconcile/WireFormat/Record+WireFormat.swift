@@ -144,11 +144,5 @@ extension Record {
   }
 }
 
-/// A record coded as the Web Services dictionary, for containers that code elements with `Codable`.
-struct WireRecord: Codable {
-  var record: Record
-
-  init(_ record: Record) { self.record = record }
-  init(from decoder: any Decoder) throws { record = try Record(wireFormatFrom: decoder) }
-  func encode(to encoder: any Encoder) throws { try record.encodeWireFormat(to: encoder) }
-}
+// A record coded as the Web Services dictionary inside a body: `Wire<Record>`.
+extension Record: WireBody {}
