@@ -139,28 +139,31 @@ package struct SimulationSession: Sendable {
       return Output(lines: lines, violations: result.violations)
     default:
       let steps = next.parsed.steps.dropFirst(stepsBefore)
-      let before = (reader: reader, simulation: simulation, quiescent: quiescent, actions: actions)
+      let before = self
       reader = next
       guard !steps.isEmpty else { return Output(lines: rebuild(Self.confirmation(of: command)), violations: []) }
       do {
-        return try carryOut(steps)
+        return try carryOut(steps, undoing: before)
       } catch {
-        (reader, simulation, quiescent, actions) = before
         throw fail(error.message)
       }
     }
   }
 
-  /// Carries out the steps one line stands for. A line the user typed that cannot apply is an error (the caller puts
-  /// the world back as it was); a counterexample's steps were drawn at random, and one skipped is data
-  /// (`steps-may-skip`).
-  private mutating func carryOut(_ steps: some Sequence<SimulationStep>) throws(ScriptError) -> Output {
+  /// Carries out the steps one line stands for. A line the user typed that cannot apply is an error, and the session
+  /// goes back to `before`, as it was before the line; a counterexample's steps were drawn at random, and one skipped
+  /// is data (`steps-may-skip`).
+  private mutating func carryOut(_ steps: some Sequence<SimulationStep>, undoing before: SimulationSession)
+    throws(ScriptError) -> Output
+  {
     var lines: [String] = []
     for step in steps {
       let skippedBefore = simulation?.statistics.skippedSteps ?? 0
       let output = record(.step(step))
       if !reader.parsed.stepsMaySkip, (simulation?.statistics.skippedSteps ?? 0) > skippedBefore {
-        throw ScriptError(Self.explain(Self.skipped(in: output.lines), of: step, in: simulation))
+        let problem = Self.explain(Self.skipped(in: output.lines), of: step, in: simulation)
+        self = before
+        throw ScriptError(problem)
       }
       lines += output.lines
     }
@@ -348,13 +351,7 @@ package struct SimulationSession: Sendable {
     switch command {
     case .upgrade(let device, let version?):
       _ = try AppSchemaBuilder.schema(version, from: declarations)
-      let before = (simulation: simulation, quiescent: quiescent, actions: actions)
-      do {
-        return try carryOut([.upgrade(device: device, version: version)])
-      } catch {
-        (simulation, quiescent, actions) = before
-        throw error
-      }
+      return try carryOut([.upgrade(device: device, version: version)], undoing: self)
     default:
       throw ScriptError("this line only looks at the world; the interpreter answers it (`SimulationSession.interpret`)")
     }
