@@ -47,33 +47,45 @@ PY
 fi
 
 # A declaration the release had as public and the code now has as `package` (or `internal`, where the digester sees
-# it) is a break the tool does not report: its digest of the code lists package declarations beside public ones. This
-# compares the release's public declarations with the built modules' own digests, by USR.
-narrowed() {  # narrowed DIR COMMIT: prints a line per public declaration of the release the code no longer makes public
+# it) is a break the tool does not report: its digest of the code lists package declarations beside public ones. So
+# the release's public declarations are also compared, by USR, with the built modules' own digests.
+dump_code_api() {  # writes the built modules' digests to $scratch/code-PRODUCT.json
   local modules triple
   swift build > /dev/null 2>&1 || { echo "check-api: the package does not build" >&2; return 1; }
   modules="$(swift build --show-bin-path)/Modules"
   triple=$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
   for product in "${products[@]}"; do
-    swift-api-digester -dump-sdk -module "$product" -o "$scratch/current-$product.json" -I "$modules" \
+    swift-api-digester -dump-sdk -module "$product" -o "$scratch/code-$product.json" -I "$modules" \
       -target "$triple" -swift-version 6 > /dev/null 2>&1 || { echo "check-api: cannot read $product's API" >&2; return 1; }
-    python3 - "$1/$2/$product.json" "$scratch/current-$product.json" "$product" <<'PY'
+  done
+}
+
+narrowed() {  # narrowed DIR COMMIT: a line per public declaration of the release the code has as package (dump_code_api first)
+  for product in "${products[@]}"; do
+    python3 - "$1/$2/$product.json" "$scratch/code-$product.json" "$product" <<'PY'
 import json, sys
-release, current, product = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+release, code, product = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
 def declarations(node, found, owner=""):
     name = node.get("printedName", "")
+    qualified = f"{owner}.{name}" if owner else name
     if node.get("usr"):
-        found.setdefault(node["usr"], (node, f"{owner}.{name}" if owner else name))
-    inner = f"{owner}.{name}" if owner and node.get("kind") == "TypeDecl" else (name if node.get("kind") == "TypeDecl" else owner)
+        found.setdefault(node["usr"], (node, qualified))
     for child in node.get("children", []):
-        declarations(child, found, inner)
+        declarations(child, found, qualified if node.get("kind") == "TypeDecl" else owner)
     return found
-now = declarations(current["ABIRoot"], {})
+now = declarations(code["ABIRoot"], {})
 for usr, (node, name) in sorted(declarations(release["ABIRoot"], {}).items(), key=lambda item: item[1][1]):
     if now.get(usr, ({}, ""))[0].get("isInternal"):
         print(f"  💔 API breakage: {product}: {node.get('kind').lower()} {name} is no longer public")
 PY
   done
+}
+
+reported() {  # reported TEXT WHAT REPORT: the selftest fails unless REPORT names TEXT
+  grep -qF -- "$1" <<< "$3" && return 0
+  echo "check-api selftest: $2 was not reported:" >&2
+  echo "$3" >&2
+  exit 1
 }
 
 read -r tag commit < "$baseline/RELEASE"
@@ -95,16 +107,11 @@ ghost = json.loads(json.dumps(model).replace("ServerChangeToken", "SelftestRemov
 children.append(ghost)
 json.dump(digest, open(path, "w"), indent=2)
 PY
-  report=$(diagnose "$scratch" "$commit")
-  if ! grep -q 'SelftestRemovedType' <<< "$report"; then
-    echo "check-api selftest: a public type the release had and the code lacks was not reported:" >&2
-    echo "$report" >&2
-    exit 1
-  fi
+  reported SelftestRemovedType "a public type the release had and the code lacks" "$(diagnose "$scratch" "$commit")"
   echo "check-api selftest: a removed public type is reported as a breaking change"
   # The release "had" as public a declaration the code has as package: the built module's first package declaration.
-  narrowed "$scratch" "$commit" > /dev/null
-  name=$(python3 - "$scratch/$commit/Reconcile.json" "$scratch/current-Reconcile.json" <<'PY'
+  dump_code_api
+  name=$(python3 - "$scratch/$commit/Reconcile.json" "$scratch/code-Reconcile.json" <<'PY'
 import json, sys
 release_path, current = sys.argv[1], json.load(open(sys.argv[2]))
 def first_package(node):
@@ -122,16 +129,13 @@ json.dump(release, open(release_path, "w"))
 print(package.get("printedName"))
 PY
   )
-  report=$(narrowed "$scratch" "$commit")
-  if ! grep -qF "$name is no longer public" <<< "$report"; then
-    echo "check-api selftest: $name, public in the release and package in the code, was not reported:" >&2
-    echo "$report" >&2
-    exit 1
-  fi
+  reported "$name is no longer public" "$name, public in the release and package in the code," \
+    "$(narrowed "$scratch" "$commit")"
   echo "check-api selftest: a public declaration made package ($name) is reported as a breaking change"
   exit 0
 fi
 
+dump_code_api
 report=$(diagnose "$scratch" "$commit")
 report+=$'\n'$(narrowed "$scratch" "$commit")
 if grep -qE 'API breakage|ABI breakage' <<< "$report"; then
