@@ -22,13 +22,3 @@ struct Wire<Body: WireBody>: Codable {
   init(from decoder: any Decoder) throws { body = try Body(wireFormatFrom: decoder) }
   func encode(to encoder: any Encoder) throws { try body.encodeWireFormat(to: encoder) }
 }
-
-extension WebServices {
-  /// Decodes a body through ``decode(_:from:zone:what:)`` (the strict reader).
-  static func decode<T: WireBody>(_ type: T.Type, from data: Data, zone: ZoneID?, what: String) throws(WireJSONError)
-    -> T
-  { try decode(Wire<T>.self, from: data, zone: zone, what: what).body }
-
-  /// Encodes a body through ``encode(_:)`` (sorted keys).
-  static func encode<T: WireBody>(_ value: T) throws(WireJSONError) -> Data { try encode(Wire(value)) }
-}
