@@ -23,7 +23,7 @@ extension ZoneReplica {
         continue
       }
       if store[server.recordID] == nil,
-        syncEngine.pendingRecordZoneChanges.contains(.deleteRecord(server.recordID)),
+        syncEngine.isPending(.deleteRecord(server.recordID)),
         deletionStands(against: server)
       {
         decide(.deletion(server.recordID, .deletionStands))
@@ -80,7 +80,7 @@ extension ZoneReplica {
     metadata.heldBack[id] = nil
     guard let local = store[id], local.recordChangeTag != nil else { return }
     if revivingPolicy == .editWins || flawed(.resaveDeleted),
-      syncEngine.pendingRecordZoneChanges.contains(.saveRecord(id))
+      syncEngine.isPending(.saveRecord(id))
     {
       store[id] = local.withoutSystemFields
       decide(.deletion(id, .revivedByUnsentEdits))

@@ -12,7 +12,7 @@ extension SyncEngine {
   public struct StateSerialization: Sendable, Hashable, Codable {
     /// Record changes not yet sent, in the order they were added. (Behind the CloudKit adapter these are a copy for
     /// reading; CKSyncEngine keeps its own inside `engineState`.)
-    package var pendingRecordZoneChanges: [PendingRecordZoneChange] = []
+    package var pendingRecordZoneChanges = PendingRecordZoneChanges()
     /// Zone changes not yet sent.
     package var pendingDatabaseChanges: [PendingDatabaseChange] = []
     /// The engine's own part — change tokens and whatever else it tracks — opaque to the app.
@@ -152,7 +152,7 @@ extension SyncEngine {
     public init(_ serialization: StateSerialization = StateSerialization()) { self.serialization = serialization }
 
     /// Record changes not yet sent.
-    public var pendingRecordZoneChanges: [PendingRecordZoneChange] { serialization.pendingRecordZoneChanges }
+    public var pendingRecordZoneChanges: [PendingRecordZoneChange] { serialization.pendingRecordZoneChanges.ordered }
     /// Zone changes not yet sent.
     public var pendingDatabaseChanges: [PendingDatabaseChange] { serialization.pendingDatabaseChanges }
 
@@ -161,11 +161,16 @@ extension SyncEngine {
     /// - Parameter changes: The changes.
     public mutating func add(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) {
       journal?.append(.addRecordZoneChanges(changes))
-      for change in changes where !serialization.pendingRecordZoneChanges.contains(change) {
-        serialization.pendingRecordZoneChanges.removeAll { $0.recordID == change.recordID }
-        serialization.pendingRecordZoneChanges.append(change)
-        changed = true
-      }
+      for change in changes where serialization.pendingRecordZoneChanges.add(change) { changed = true }
+    }
+
+    /// How many record changes are pending, without listing them.
+    package var pendingRecordZoneChangeCount: Int { serialization.pendingRecordZoneChanges.count }
+
+    /// Whether `change` is pending, in constant time (``pendingRecordZoneChanges`` is a copy to scan).
+    /// - Parameter change: A change.
+    package func isPending(_ change: PendingRecordZoneChange) -> Bool {
+      serialization.pendingRecordZoneChanges.contains(change)
     }
 
     /// Removes record changes.
@@ -173,7 +178,7 @@ extension SyncEngine {
     public mutating func remove(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) {
       guard !changes.isEmpty else { return }
       journal?.append(.removeRecordZoneChanges(changes))
-      remove(changes, from: \.pendingRecordZoneChanges)
+      if serialization.pendingRecordZoneChanges.remove(changes) { changed = true }
     }
 
     /// Adds zone changes to send.
@@ -191,16 +196,11 @@ extension SyncEngine {
     public mutating func remove(pendingDatabaseChanges changes: [PendingDatabaseChange]) {
       guard !changes.isEmpty else { return }
       journal?.append(.removeDatabaseChanges(changes))
-      remove(changes, from: \.pendingDatabaseChanges)
-    }
-
-    private mutating func remove<Change: Hashable>(
-      _ changes: [Change], from list: WritableKeyPath<StateSerialization, [Change]>
-    ) {
+      // Zones are few: a scan of the list is cheap.
       let gone = Set(changes)
-      let before = serialization[keyPath: list].count
-      serialization[keyPath: list].removeAll { gone.contains($0) }
-      if serialization[keyPath: list].count != before { changed = true }
+      let before = serialization.pendingDatabaseChanges.count
+      serialization.pendingDatabaseChanges.removeAll { gone.contains($0) }
+      if serialization.pendingDatabaseChanges.count != before { changed = true }
     }
   }
 }

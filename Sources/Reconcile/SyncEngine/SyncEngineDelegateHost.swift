@@ -79,7 +79,7 @@ package final class SyncEngineDelegateHost<Delegate: SyncEngineDelegate>: @unche
   /// A serialization holding a copy of the engine's pending changes.
   private static func pendingChanges(of engine: some SyncEngineStateBridging) -> SyncEngine.StateSerialization {
     var serialization = SyncEngine.StateSerialization()
-    serialization.pendingRecordZoneChanges = engine.bridgedPendingRecordZoneChanges
+    serialization.pendingRecordZoneChanges = .init(engine.bridgedPendingRecordZoneChanges)
     serialization.pendingDatabaseChanges = engine.bridgedPendingDatabaseChanges
     return serialization
   }

@@ -16,7 +16,7 @@ extension SimulatedDevice: SyncClient {
 
   /// The number of pending record and zone changes.
   package var pendingChangeCount: Int {
-    storage.queue.pendingRecordZoneChanges.count + storage.queue.pendingDatabaseChanges.count
+    storage.queue.pendingRecordZoneChangeCount + storage.queue.pendingDatabaseChanges.count
   }
 
   /// What the app was handed before local data went.

@@ -211,7 +211,7 @@ struct SyncEngineDelegateHostTests {
     host.handle(.stateUpdate(serialization), on: engine)
     let persisted = host.read { $0.saved }
     let saved = try #require(persisted)
-    #expect(saved.pendingRecordZoneChanges == engine.records)
+    #expect(saved.pendingRecordZoneChanges.ordered == engine.records)
     let stored = try JSONEncoder().encode(saved)
     let relaunched = try JSONDecoder().decode(SyncEngine.StateSerialization.self, from: stored)
     #expect(relaunched == saved)
@@ -290,5 +290,56 @@ struct SyncEngineStateTests {
     state.add(pendingRecordZoneChanges: [.deleteRecord(a)])
     state.add(pendingRecordZoneChanges: [.saveRecord(a), .saveRecord(a)])
     #expect(state.pendingRecordZoneChanges == [.saveRecord(a)])
+  }
+
+  @Test("pending changes keep their order through adds, replacements and removes, and persist as a plain JSON array")
+  func pendingChangesKeepOrderAndFormat() throws {
+    let zone = try ZoneID(zoneName: "Notes")
+    let ids = try ["a", "b", "c", "d"].map { try RecordID(recordName: $0, zoneID: zone) }
+    var state = SyncEngine.State()
+    state.add(pendingRecordZoneChanges: ids.map { .saveRecord($0) })
+    state.add(pendingRecordZoneChanges: [.deleteRecord(ids[1]), .saveRecord(ids[2])])
+    #expect(state.isPending(.deleteRecord(ids[1])) && !state.isPending(.saveRecord(ids[1])))
+    #expect(
+      state.pendingRecordZoneChanges == [
+        .saveRecord(ids[0]), .saveRecord(ids[2]), .saveRecord(ids[3]), .deleteRecord(ids[1]),
+      ])
+    state.remove(pendingRecordZoneChanges: [.saveRecord(ids[2]), .saveRecord(ids[1])])
+    #expect(state.pendingRecordZoneChanges == [.saveRecord(ids[0]), .saveRecord(ids[3]), .deleteRecord(ids[1])])
+    #expect(!state.isPending(.saveRecord(ids[2])))
+
+    // The list is stored as the array it always was: bytes written by an earlier version read back the same.
+    struct AsArray: Codable {
+      var pendingRecordZoneChanges: [SyncEngine.PendingRecordZoneChange]
+      var pendingDatabaseChanges: [SyncEngine.PendingDatabaseChange] = []
+    }
+    let bytes = try JSONEncoder().encode(state.serialization)
+    #expect(
+      try JSONDecoder().decode(AsArray.self, from: bytes).pendingRecordZoneChanges == state.pendingRecordZoneChanges)
+    let earlier = try JSONEncoder().encode(AsArray(pendingRecordZoneChanges: state.pendingRecordZoneChanges))
+    let read = try JSONDecoder().decode(SyncEngine.StateSerialization.self, from: earlier)
+    #expect(SyncEngine.State(read).pendingRecordZoneChanges == state.pendingRecordZoneChanges)
+
+    // A list read with a change twice (an engine's copy, or edited bytes) keeps it once, where it first appears.
+    var twice = SyncEngine.State(SyncEngine.StateSerialization())
+    twice.serialization.pendingRecordZoneChanges = [.saveRecord(ids[1]), .saveRecord(ids[0]), .saveRecord(ids[1])]
+    #expect(twice.pendingRecordZoneChanges == [.saveRecord(ids[1]), .saveRecord(ids[0])])
+    twice.remove(pendingRecordZoneChanges: [.saveRecord(ids[1])])
+    #expect(twice.pendingRecordZoneChanges == [.saveRecord(ids[0])])
+    #expect(!twice.isPending(.saveRecord(ids[1])) && twice.pendingRecordZoneChangeCount == 1)
+
+    // Thousands of removals one by one close their holes and keep the order of what is left.
+    var many = SyncEngine.State()
+    let manyIDs = try (0..<1_000).map { try RecordID(recordName: "n\($0)", zoneID: zone) }
+    many.add(pendingRecordZoneChanges: manyIDs.map { .saveRecord($0) })
+    for id in manyIDs where id.recordName.hasSuffix("7") == false {
+      many.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+    }
+    let left = manyIDs.filter { $0.recordName.hasSuffix("7") }
+    #expect(many.pendingRecordZoneChanges == left.map { .saveRecord($0) })
+    #expect(many.pendingRecordZoneChangeCount == left.count && left.allSatisfy { many.isPending(.saveRecord($0)) })
+    many.add(pendingRecordZoneChanges: [.deleteRecord(left[0])])
+    #expect(many.pendingRecordZoneChanges.last == .deleteRecord(left[0]) && !many.isPending(.saveRecord(left[0])))
+    #expect(many.serialization == SyncEngine.State(many.serialization).serialization)
   }
 }
