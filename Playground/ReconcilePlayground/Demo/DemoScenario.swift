@@ -78,19 +78,20 @@ struct DemoScenario: Sendable {
     var session = SimulationSession()
     var intents = Intents()
     let lines = ["resolver \(resolver)", "delete-policy \(policy)"] + ScriptFile.lines(script).map(\.text)
+    // Each line's view is the next line's view before it: one view per line.
+    var view = session.view
     for (offset, line) in lines.enumerated() {
-      let before = session.view
+      let before = view
       do {
         _ = try session.interpret(line)
       } catch {
         throw ScriptError("\(file):\(offset - 1): \(error.message) (resolver \(resolver), \(policy))")
       }
-      let view = session.view
+      view = session.view
       intents.note(
         try? ScriptParser.parse(line), converged: view?.convergenceProblem() == nil, before: before, after: view)
     }
     var cells: [String: String] = [:]
-    let view = session.view
     for column in columns { cells[column.header] = cell(column, in: view, intents: intents) }
     var decisions: [String] = []
     for (device, decision) in view?.decisions ?? [] {

@@ -132,7 +132,7 @@ extension SimulationSession {
       // another, as it was set up.
       clockOffsets: Dictionary(world.setup.devices.map { ($0.name, $0.clockOffset) }) { first, _ in first },
       counts: Dictionary(zip(world.clients.map(\.name), world.deviceCounts)) { first, _ in first },
-      trace: world.trace,
+      trace: { world.trace },
       decisions: world.traceEntries.compactMap { entry in
         if case .decision(let device, let decision) = entry { (device, decision) } else { nil }
       })

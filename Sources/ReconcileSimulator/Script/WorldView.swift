@@ -23,7 +23,16 @@ package struct WorldView {
     /// The records of the server zone this device syncs (its own user's), sorted by ID.
     var serverRecords: [Record]
 
-    package func record(_ id: RecordID) -> Record? { records.first { $0.recordID == id } }
+    /// The record with `id`, found by halving ``records`` (sorted by ID): scripts look up every record of a line.
+    package func record(_ id: RecordID) -> Record? {
+      var low = 0
+      var high = records.count
+      while low < high {
+        let middle = (low + high) / 2
+        if records[middle].recordID < id { low = middle + 1 } else { high = middle }
+      }
+      return low < records.count && records[low].recordID == id ? records[low] : nil
+    }
   }
 
   /// The server's records in the playground's zone, for every user a device signed in as, sorted by ID.
@@ -31,8 +40,10 @@ package struct WorldView {
   package var devices: [Device]
   /// Each device's requests, errors and waits.
   package var counts: [String: DeviceCounts]
-  /// The world's trace so far, for `show log`.
-  var trace: [String]
+  /// The world's trace so far, for `show log`: written out only when read, since a view is built for every line a
+  /// script runs and a long run's trace is thousands of lines.
+  var trace: [String] { traceLines() }
+  private let traceLines: () -> [String]
   /// The decisions the devices' clients reported so far, oldest first, each with its device's name.
   package var decisions: [(device: String, decision: SyncDecision)]
 
@@ -44,15 +55,15 @@ package struct WorldView {
   ///   - users: Each device's user, by device name; a device without one is signed out and syncs no zone.
   ///   - clockOffsets: Each device's clock offset, by device name.
   ///   - counts: Each device's requests, errors and waits, by device name.
-  ///   - trace: The world's trace so far.
+  ///   - trace: The world's trace so far, written out when read.
   ///   - decisions: The clients' decisions so far, with their devices' names.
   package init(
     server: SimulatedServer, clients: [any SyncClient], users: [String: String],
-    clockOffsets: [String: TimeInterval], counts: [String: DeviceCounts], trace: [String],
+    clockOffsets: [String: TimeInterval], counts: [String: DeviceCounts], trace: @escaping () -> [String],
     decisions: [(device: String, decision: SyncDecision)] = []
   ) {
     self.counts = counts
-    self.trace = trace
+    traceLines = trace
     self.decisions = decisions
     let owners = Set(clients.compactMap { users[$0.name] }).sorted()
     var byOwner: [String: [Record]] = [:]
