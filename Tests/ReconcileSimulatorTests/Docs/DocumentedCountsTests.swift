@@ -55,6 +55,36 @@ struct DocumentedCountsTests {
     }
   }
 
+  /// The seed that first caught a zoo entry (counted from 1) and its shrunk steps, from its committed script's header.
+  static func caught(_ script: String) -> String? {
+    guard let range = script.range(of: #"caught at seed (\d+) and shrunk to (\d+) steps"#, options: .regularExpression)
+    else { return nil }
+    let numbers = script[range].split(separator: " ").compactMap { Int($0) }
+    guard numbers.count == 2 else { return nil }
+    return "\(numbers[0] + 1) | \(numbers[1])"
+  }
+
+  @Test("the zoo table's seeds and shrunk steps are the ones the committed scripts were found at")
+  func zooTableMatchesScripts() throws {
+    let rows = try Self.text(Self.ownEngine).split(separator: "\n").filter { $0.hasPrefix("| ") }
+    for defect in ClientDefect.allCases {
+      let row = try #require(rows.first { $0.contains("(`\(defect.rawValue)`") }.map(String.init))
+      let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      let reference = try #require(Self.caught(try ZooScripts.script(defect.rawValue)))
+      #expect(
+        cells.count >= 5 && "\(cells[2]) | \(cells[3])" == reference,
+        "\(defect.rawValue): the table says \(cells.dropFirst(2).prefix(2)), Tests/Zoo says \(reference)")
+      guard cells.count >= 5,
+        FileManager.default.fileExists(
+          atPath: ZooScripts.folder.appendingPathComponent("sync-core-\(defect.rawValue).rcp").path)
+      else { continue }
+      let core = try #require(Self.caught(try ZooScripts.script("sync-core-" + defect.rawValue)))
+      #expect(
+        cells[4] == core.replacingOccurrences(of: " | ", with: ", "),
+        "\(defect.rawValue) in the sync core: the table says \(cells[4]), Tests/Zoo says \(core)")
+    }
+  }
+
   @Test("the README fits on a page or two: at most 15 KB, the rest in the DocC articles")
   func readmeSize() throws {
     let bytes = try Self.text("README.md").utf8.count

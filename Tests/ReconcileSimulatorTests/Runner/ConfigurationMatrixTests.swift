@@ -5,7 +5,7 @@ import ReconcileTestSupport
 import Testing
 
 /// Every combination of the options a user can pick on the command line — built-in client × resolver × delete policy
-/// × fault profile × schemas, 288 in all — every seed run. `swift test` runs 3 seeds × 60 steps a cell, enough to
+/// × fault profile × schemas, 288 in all — every seed run. `swift test` runs 2 seeds × 60 steps a cell, enough to
 /// reach the server in every cell; `Scripts/deep-sweep.sh` runs 40 × 100 in CI and 500 × 200 nightly, in release.
 @Suite("Every configuration a user can pick keeps every invariant")
 struct ConfigurationMatrixTests {
@@ -33,7 +33,7 @@ struct ConfigurationMatrixTests {
   }
 
   /// The budget per cell at the current sweep depth.
-  static let budget = SweepBudget(unit: (3, 60), quick: (40, 100), full: (500, 200))
+  static let budget = SweepBudget(unit: (2, 60), quick: (40, 100), full: (500, 200))
 
   static let cells: [Cell] = [ClientUnderTest.reference, .syncEngine].flatMap { client in
     ResolverChoice.allCases.flatMap { resolver in

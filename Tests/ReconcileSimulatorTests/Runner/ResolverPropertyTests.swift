@@ -10,7 +10,7 @@ import Testing
 @Suite("Simulation: every resolver keeps its invariants under flaky faults")
 struct ResolverPropertyTests {
   static let flaky = SweepBudget(unit: (40, 100), quick: (500, 200), full: (2_000, 200))
-  static let swarm = SweepBudget(unit: (80, 200), quick: (200, 200), full: (1_000, 200))
+  static let swarm = SweepBudget(unit: (40, 200), quick: (200, 200), full: (1_000, 200))
 
   @Test(
     "all invariants the resolver promises hold over the sweep's seeds under flaky faults",

@@ -6,7 +6,8 @@ import Testing
 /// The zoo of classic sync-engine bugs: each ``ClientDefect`` is the reference client with one mistake from the field.
 /// Within the CI budget the property runner must find every one, report it under the invariant that names it, and
 /// shrink it to a short script that replays — and that passes once the defect line is removed, so the defect (not the
-/// steps) is what broke the invariant.
+/// steps) is what broke the invariant. The search runs in the deep sweep; `swift test` replays the scripts it found,
+/// committed in `Tests/Zoo` (``ZooScripts``).
 @Suite("Zoo: the runner catches every classic sync bug and shrinks it")
 struct SyncBugZooTests {
   /// Seeds the runner may spend on one defect in CI.
@@ -46,8 +47,22 @@ struct SyncBugZooTests {
   }
 
   @Test(
-    "the runner catches the defect within the budget and shrinks it to at most 15 steps",
+    "each defect's committed script breaks the invariant made for it, and passes once the defect line goes",
     arguments: ClientDefect.allCases)
+  func committedScriptCatches(_ defect: ClientDefect) throws {
+    let script = try ZooScripts.script(defect.rawValue)
+    #expect(script.contains("\ndefect \(defect.rawValue)\n"), "\(defect): the script must name the defect")
+    let replayed = try Simulation.replay(script)
+    #expect(
+      replayed.violations.contains { $0.invariant == defect.caughtBy },
+      "\(defect) did not break \(defect.caughtBy): \(replayed.violations)\n\(script)")
+    let healthy = try Simulation.replay(ZooScripts.repaired(script, removing: defect))
+    #expect(healthy.passed, "\(defect): the script fails without the defect too:\n\(healthy.violations)")
+  }
+
+  @Test(
+    "the runner catches the defect within the budget and shrinks it to at most 15 steps",
+    .enabled(if: ZooScripts.searches, "the search runs in the deep sweep"), arguments: ClientDefect.allCases)
   func runnerCatchesAndShrinks(_ defect: ClientDefect) throws {
     let configuration = Self.configuration(for: defect)
     let report = PropertyRunner(configuration: configuration, seeds: 0..<Self.budget).run()
@@ -62,10 +77,11 @@ struct SyncBugZooTests {
     #expect(
       replayed.violations.contains { $0.invariant == defect.caughtBy }, "\(defect) did not replay:\n\(failure.script)")
 
-    let repaired = failure.script.split(separator: "\n").filter { $0 != "defect \(defect.rawValue)" }.joined(
-      separator: "\n")
-    let healthy = try Simulation.replay(repaired)
+    let healthy = try Simulation.replay(ZooScripts.repaired(failure.script, removing: defect))
     #expect(healthy.passed, "\(defect): the shrunk script fails without the defect too:\n\(healthy.violations)")
+    try ZooScripts.keep(
+      failure, as: defect.rawValue, pins: "\(defect.rawValue) breaks \(defect.caughtBy); without it the script passes",
+      seeds: Self.budget)
   }
 
   /// The defects that remove a rule of Reconcile's sync core: the CKSyncEngine client (the core inside) makes them too.
@@ -87,8 +103,23 @@ struct SyncBugZooTests {
   /// client, a seeded run finds the mistake, names the invariant made for it, and shrinks it to a script that passes
   /// once the defect line goes.
   @Test(
-    "without one of its rules, the sync core inside the CKSyncEngine client is caught and shrunk",
+    "each committed script of the sync core without one of its rules breaks the invariant, and passes with the rule",
     arguments: coreDefects)
+  func coreScriptCatches(_ defect: ClientDefect) throws {
+    let script = try ZooScripts.script("sync-core-" + defect.rawValue)
+    let expected = Self.coreCaughtBy[defect] ?? defect.caughtBy
+    #expect(script.contains("client sync-engine") && script.contains("\ndefect \(defect.rawValue)\n"), "\(script)")
+    let replayed = try Simulation.replay(script)
+    #expect(
+      replayed.violations.contains { $0.invariant == expected },
+      "\(defect) did not break \(expected): \(replayed.violations)\n\(script)")
+    let healthy = try Simulation.replay(ZooScripts.repaired(script, removing: defect))
+    #expect(healthy.passed, "\(defect): the script fails without the defect too:\n\(healthy.violations)")
+  }
+
+  @Test(
+    "without one of its rules, the sync core inside the CKSyncEngine client is caught and shrunk",
+    .enabled(if: ZooScripts.searches, "the search runs in the deep sweep"), arguments: coreDefects)
   func coreWithoutRuleIsCaught(_ defect: ClientDefect) throws {
     var configuration = Self.configuration(for: defect)
     configuration.client = .syncEngine
@@ -109,9 +140,11 @@ struct SyncBugZooTests {
     let replayed = try Simulation.replay(failure.script)
     #expect(
       replayed.violations.contains { $0.invariant == expected }, "\(defect) did not replay:\n\(failure.script)")
-    let repaired = failure.script.split(separator: "\n").filter { $0 != "defect \(defect.rawValue)" }.joined(
-      separator: "\n")
-    let healthy = try Simulation.replay(repaired)
+    let healthy = try Simulation.replay(ZooScripts.repaired(failure.script, removing: defect))
     #expect(healthy.passed, "\(defect): the shrunk script fails without the defect too:\n\(healthy.violations)")
+    try ZooScripts.keep(
+      failure, as: "sync-core-" + defect.rawValue,
+      pins: "the sync core without \(defect.rawValue) breaks \(expected); with the rule the script passes",
+      seeds: Self.budget)
   }
 }
