@@ -5,7 +5,7 @@ package import Reconcile
 /// around a ``SimulatedSyncEngine`` (how outside code plugs in).
 ///
 /// The protocol is sans-I/O and small: the user's operations (``perform(_:at:)``), what the user sees (``records``),
-/// requests and answers (``nextRequest(at:)``, ``receive(_:for:at:crashingAfterWrites:)``, timeouts through
+/// requests and answers (``nextRequest(at:)``, ``receive(_:for:at:crashingAfterWrites:)`` and its ``AnswerReceipt``, timeouts through
 /// ``nextWakeTime``), what the host around it does (``handle(_:)``: network, process, account, clock, app version,
 /// storage), and the state the oracles and the scheduler read. The client never touches a network, a clock or a disk
 /// the simulation does not hand it. Nothing is `async`, so a run is byte-for-byte deterministic.
@@ -62,15 +62,12 @@ package protocol SyncClient: Sendable {
   ///   - now: True (virtual) time.
   ///   - writes: When given, the client stops after this many persistence writes and crashes (see the persistence
   ///     contract above).
-  /// - Returns: Whether a torn crash happened; `false` when the answer needed fewer writes (it was handled whole).
+  /// - Returns: What the client made of it: whether it still waited for it, whether a torn crash struck, and the sync
+  ///   decisions it made since its last receipt.
   @discardableResult
   mutating func receive(
     _ answer: Result<ServerReply, CloudKitError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
-  ) -> Bool
-  /// Whether the client still waits for the answer to request `id`: it has not given up on it (timed out, gone offline,
-  /// crashed). The oracles use it to know which saves a client never heard back about.
-  /// - Parameter id: A request ID.
-  func isAwaitingAnswer(to id: Int) -> Bool
+  ) -> AnswerReceipt
   /// When the client next wants attention without an answer arriving (a retry wait ends, a request times out); `nil`
   /// when only an answer or a sync request can move it.
   var nextWakeTime: Date? { get }
@@ -90,10 +87,6 @@ package protocol SyncClient: Sendable {
   /// `AccountChangePolicy.deleteLocalData`, is what Apple asks; a client offering the choice reports the one its
   /// setup made (``ClientSetup/accountChange``).
   var accountChangeResponse: AccountChangeResponse { get }
-  /// The sync decisions the client made since the last call — what a fetch brought, how a conflict merged key by key
-  /// and what it gave away, what a deletion did, what went with a zone — for the trace (`show log`, `replay`,
-  /// `--json`). The default is none.
-  mutating func takeDecisions() -> [SyncDecision]
 
   // MARK: State the oracles read
 
@@ -124,8 +117,6 @@ extension SyncClient {
   package var persistedZoneToken: ZoneChangeToken? { nil }
   /// `AccountChangePolicy.deleteLocalData`, as Apple asks.
   package var accountChangeResponse: AccountChangeResponse { .deleteLocalData }
-  /// None: the client does not report its decisions.
-  package mutating func takeDecisions() -> [SyncDecision] { [] }
 }
 
 /// A request a client wants sent, tagged so its answer can be matched.

@@ -23,18 +23,20 @@ extension SimulatedDevice {
   ///   - id: The ID from ``OutgoingRequest/id``.
   ///   - now: True (virtual) time.
   ///   - writes: How many persistence writes complete before the crash, at least 1; `nil` handles the answer whole.
-  /// - Returns: Whether the crash landed between two writes; when the answer needed fewer writes it is handled
-  ///   whole and the device does not crash.
+  /// - Returns: Whether the device waited for the answer, whether the crash landed between two writes (when the
+  ///   answer needed fewer writes it is handled whole and the device does not crash), and the replica's decisions
+  ///   since the last answer.
   @discardableResult
   package mutating func receive(
     _ response: Result<ServerReply, CloudKitError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
-  ) -> Bool {
+  ) -> AnswerReceipt {
+    let awaited = session.inFlight?.id == id
     session.writes.arm(crashingAfter: writes)
     handle(response, for: id, at: now)
     let torn = session.writes.disarm()
     session.stopped = false
     if torn { crash() }
-    return torn
+    return AnswerReceipt(wasAwaited: awaited, tornCrash: torn, decisions: storage.replica.takeDecisions())
   }
 
   /// Hands the replica one event: one persistence write of the store, the replica's metadata and the queue. The app

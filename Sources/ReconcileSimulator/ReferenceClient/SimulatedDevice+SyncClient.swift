@@ -5,9 +5,6 @@ extension SimulatedDevice: SyncClient {
   /// Every record ID the app sees, sorted.
   package var recordIDs: [RecordID] { storage.records.recordIDs.sorted() }
 
-  /// Whether request `id` is the one in flight.
-  package func isAwaitingAnswer(to id: Int) -> Bool { session.inFlight?.id == id }
-
   /// Times out a request in flight for too long (see `checkTimeout(at:)`).
   package mutating func wake(at now: Date) { checkTimeout(at: now) }
 
@@ -21,9 +18,6 @@ extension SimulatedDevice: SyncClient {
 
   /// What the app was handed before local data went.
   package var localDataDeletions: [LocalDataDeletion] { storage.replica.discarded }
-
-  /// The replica's decisions since the last call: what fetches brought, merges key by key, deletions, zone loss.
-  package mutating func takeDecisions() -> [SyncDecision] { storage.replica.takeDecisions() }
 
   /// The committed zone token.
   package var persistedZoneToken: ZoneChangeToken? { storage.zoneToken }

@@ -88,9 +88,6 @@ extension SimulatedSyncEngine {
     return OutgoingRequest(id: id, request: request)
   }
 
-  /// Whether request `id` is the one in flight.
-  package func isAwaitingAnswer(to id: Int) -> Bool { session.inFlight?.id == id }
-
   /// When a wait ends or the request in flight times out.
   package var nextWakeTime: Date? {
     guard haltReason == nil, isOnline else { return nil }
@@ -108,13 +105,22 @@ extension SimulatedSyncEngine {
     guard let flight = session.inFlight, RequestPacing.hasTimedOut(sentAt: flight.sentAt, at: now, retry) else {
       return
     }
-    receive(.failure(.networkFailure(retryAfter: nil)), for: flight.id, at: now, crashingAfterWrites: nil)
+    // Not `receive`: the decisions wait for the next answer's receipt.
+    _ = handle(.failure(.networkFailure(retryAfter: nil)), for: flight.id, at: now, crashingAfterWrites: nil)
   }
 
   /// Hands the engine the answer to request `id`; events go to the delegate, and a torn crash stops them after
-  /// `writes` events.
+  /// `writes` events. The receipt carries the delegate's decisions since the last answer.
   @discardableResult
   package mutating func receive(
+    _ answer: Result<ServerReply, CloudKitError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
+  ) -> AnswerReceipt {
+    let awaited = session.inFlight?.id == id
+    let torn = handle(answer, for: id, at: now, crashingAfterWrites: writes)
+    return AnswerReceipt(wasAwaited: awaited, tornCrash: torn, decisions: delegate.takeDecisions())
+  }
+
+  private mutating func handle(
     _ answer: Result<ServerReply, CloudKitError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
   ) -> Bool {
     guard let flight = session.inFlight, flight.id == id, haltReason == nil else { return false }

@@ -152,8 +152,6 @@ package struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncC
   package var records: [Record] { delegate.records }
   /// What the app was handed before local data went (its delegate's hook).
   package var localDataDeletions: [LocalDataDeletion] { delegate.localDataDeletions }
-  /// The delegate's decisions since the last call.
-  package mutating func takeDecisions() -> [SyncDecision] { delegate.takeDecisions() }
 
   // MARK: State
 

@@ -96,27 +96,24 @@ extension Simulation {
       }
       network.send(.response(id: id, answer, saving: saving), device: index, at: now.addingTimeInterval(Self.latency))
     case .response(let id, let answer, let saving):
-      let name = clients[index].name
-      let awaited = clients[index].isAwaitingAnswer(to: id)
-      if awaited { deviceCounts[index].took(answer, at: now) }
-      auditor.answerDelivered(
-        to: index, name, requestID: id, answer, saving: saving, awaited: awaited, at: now)
+      let name = clientNames[index]
       let before = clients[index].persistedZoneToken
       let wasHalted = clients[index].isHalted
-      if let afterWrites = hosts.tornCrash(on: name) {
-        if clients[index].receive(answer, for: id, at: now, crashingAfterWrites: afterWrites) {
-          hosts.tornCrashStruck(on: name)
-          statistics.tornCrashes += 1
-          traceEntries.append(.note("\(name) crashed between two persistence writes"))
-          // The crash took the answer with it before every save in it was kept: as for a lost answer, the device
-          // cannot know which of them landed.
-          let lost = awaited ? (saved: saving, deleted: AnswerLedger.deleted(in: answer)) : nil
-          auditor.crashed(index, name, lostAnswer: lost)
-        }
-      } else {
-        clients[index].receive(answer, for: id, at: now, crashingAfterWrites: nil)
+      let afterWrites = hosts.tornCrash(on: name)
+      let receipt = clients[index].receive(answer, for: id, at: now, crashingAfterWrites: afterWrites)
+      if receipt.wasAwaited { deviceCounts[index].took(answer, at: now) }
+      auditor.answerDelivered(
+        to: index, name, requestID: id, answer, saving: saving, awaited: receipt.wasAwaited, at: now)
+      if afterWrites != nil, receipt.tornCrash {
+        hosts.tornCrashStruck(on: name)
+        statistics.tornCrashes += 1
+        traceEntries.append(.note("\(name) crashed between two persistence writes"))
+        // The crash took the answer with it before every save in it was kept: as for a lost answer, the device
+        // cannot know which of them landed.
+        let lost = receipt.wasAwaited ? (saved: saving, deleted: AnswerLedger.deleted(in: answer)) : nil
+        auditor.crashed(index, name, lostAnswer: lost)
       }
-      for decision in clients[index].takeDecisions() {
+      for decision in receipt.decisions {
         // A fetched copy of a record the device deleted, kept from coming back.
         if case .deletion(_, .deletionStands) = decision { statistics.resurrectionsBlocked += 1 }
         traceEntries.append(.decision(name, decision))
