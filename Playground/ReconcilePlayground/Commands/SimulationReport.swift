@@ -67,17 +67,17 @@ struct SimulationReport: Encodable {
     }
     recordsJudged = result.recordsJudged
     setAside = Dictionary(uniqueKeysWithValues: result.setAside.map { ($0.key.rawValue, $0.value) })
-    devices = simulation.clients.map { client in
+    devices = zip(simulation.clientNames, simulation.clients).map { name, client in
       guard let d = client.diagnostics else {
         let records = client.records
         return DeviceRow(
-          name: client.name, status: client.isHalted ? "halted" : client.isIdle ? "idle" : "syncing",
+          name: name, status: client.isHalted ? "halted" : client.isIdle ? "idle" : "syncing",
           records: records.count, recordsWithChangeTags: records.filter { $0.recordChangeTag != nil }.count,
           queued: client.pendingChangeCount, throttleSeconds: 0, retryCount: 0, lastError: nil,
           haltReason: client.haltReason?.description)
       }
       return DeviceRow(
-        name: client.name, status: d.status.rawValue, records: d.recordCount,
+        name: name, status: d.status.rawValue, records: d.recordCount,
         recordsWithChangeTags: d.recordsWithChangeTags, queued: d.queuedCount, throttleSeconds: d.throttle,
         retryCount: d.retryCount, lastError: d.lastError, haltReason: d.haltReason?.description)
     }

@@ -5,10 +5,13 @@ package import Reconcile
 /// around a ``SimulatedSyncEngine`` (how outside code plugs in).
 ///
 /// The protocol is sans-I/O and small: the user's operations (``perform(_:at:)``), what the user sees (``records``),
-/// requests and answers (``nextRequest(at:)``, ``receive(_:for:at:crashingAfterWrites:)`` and its ``AnswerReceipt``, timeouts through
-/// ``nextWakeTime``), what the host around it does (``handle(_:)``: network, process, account, clock, app version,
-/// storage), and the state the oracles and the scheduler read. The client never touches a network, a clock or a disk
-/// the simulation does not hand it. Nothing is `async`, so a run is byte-for-byte deterministic.
+/// requests and answers (``nextRequest(at:)``, ``receive(_:for:at:crashingAfterWrites:)`` and its ``AnswerReceipt``,
+/// timeouts through ``nextWakeTime``), what the host around it does (``handle(_:)``: network, process, account, clock,
+/// app version, storage), and the state the oracles and the scheduler read. The client never touches a network, a
+/// clock or a disk the simulation does not hand it. Nothing is `async`, so a run is byte-for-byte deterministic.
+///
+/// What belongs to the host, not the client, the world keeps itself (`Hosts`): the device's name (given to the client
+/// in its ``ClientSetup``), whether it has a network, whether its app runs, which account it is signed in to.
 ///
 /// The oracles read only what any client exposes: the records the user sees (``records``), what the client still has
 /// to send (``pendingChangeCount``), whether it halted (``haltReason``) and the zone token it persisted
@@ -27,9 +30,6 @@ package import Reconcile
 /// ``SimulatedServer`` speaks. Give each request an ID with ``OutgoingRequest``; an answer carries it back. Wrap the
 /// client in a ``ClientUnderTest`` to run it under a ``PropertyRunner`` and to name it in replay scripts.
 package protocol SyncClient: Sendable {
-  /// The device's name, recorded by the server on every save it makes.
-  var name: String { get }
-
   // MARK: The user's operations
 
   /// The user acts on the app's data: creates, edits or deletes a record.
@@ -81,8 +81,6 @@ package protocol SyncClient: Sendable {
   ///   stored copy to damage; `true` for every other event.
   @discardableResult
   mutating func handle(_ event: HostEvent) -> Bool
-  /// Whether the client has a network.
-  var isOnline: Bool { get }
   /// What the app does with its local data when the account changes, which the oracles hold it to. The default,
   /// `AccountChangePolicy.deleteLocalData`, is what Apple asks; a client offering the choice reports the one its
   /// setup made (``ClientSetup/accountChange``).
@@ -95,8 +93,6 @@ package protocol SyncClient: Sendable {
   /// What the client tells about itself beyond that — its status word, throttle, retries, last error, clock — for the
   /// playground's views; `nil` for a client that tells nothing more.
   var diagnostics: DeviceDiagnostics? { get }
-  /// Whether the client halted; the default compares ``haltReason`` with `nil`.
-  var isHalted: Bool { get }
   /// Whether the client has nothing left to do: no sync running or asked for, nothing to send.
   var isIdle: Bool { get }
   /// How many local changes the client has not had accepted by the server.
@@ -109,7 +105,7 @@ package protocol SyncClient: Sendable {
 extension SyncClient {
   /// Maps ``records``.
   package var recordIDs: [RecordID] { records.map(\.recordID) }
-  /// Compares ``haltReason`` with `nil`.
+  /// Whether the client halted: ``haltReason`` is set.
   package var isHalted: Bool { haltReason != nil }
   /// No diagnostics beyond what every client shows.
   package var diagnostics: DeviceDiagnostics? { nil }

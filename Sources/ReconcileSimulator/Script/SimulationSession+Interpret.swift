@@ -126,12 +126,13 @@ extension SimulationSession {
 
   private static func view(of world: Simulation) -> WorldView {
     WorldView(
-      server: world.server, clients: world.clients,
+      server: world.server, clients: world.clients, names: world.clientNames,
       users: Dictionary(world.setup.devices.map { ($0.name, $0.user) }) { first, _ in first },
+      offline: world.hosts.offline,
       // A client that tells its clock (the reference device's diagnostics) shows it as it is now, after any jumps;
       // another, as it was set up.
       clockOffsets: Dictionary(world.setup.devices.map { ($0.name, $0.clockOffset) }) { first, _ in first },
-      counts: Dictionary(zip(world.clients.map(\.name), world.deviceCounts)) { first, _ in first },
+      counts: Dictionary(zip(world.clientNames, world.deviceCounts)) { first, _ in first },
       trace: { world.trace },
       decisions: world.traceEntries.compactMap { entry in
         if case .decision(let device, let decision) = entry { (device, decision) } else { nil }

@@ -52,42 +52,46 @@ package struct WorldView {
   /// - Parameters:
   ///   - server: The server.
   ///   - clients: The devices, in order.
+  ///   - names: Their names, in the same order.
   ///   - users: Each device's user, by device name; a device without one is signed out and syncs no zone.
+  ///   - offline: The devices without a network, by name.
   ///   - clockOffsets: Each device's clock offset, by device name.
   ///   - counts: Each device's requests, errors and waits, by device name.
   ///   - trace: The world's trace so far, written out when read.
   ///   - decisions: The clients' decisions so far, with their devices' names.
   package init(
-    server: SimulatedServer, clients: [any SyncClient], users: [String: String],
+    server: SimulatedServer, clients: [any SyncClient], names: [String], users: [String: String],
+    offline: Set<String>,
     clockOffsets: [String: TimeInterval], counts: [String: DeviceCounts], trace: @escaping () -> [String],
     decisions: [(device: String, decision: SyncDecision)] = []
   ) {
     self.counts = counts
     traceLines = trace
     self.decisions = decisions
-    let owners = Set(clients.compactMap { users[$0.name] }).sorted()
+    let owners = Set(names.compactMap { users[$0] }).sorted()
     var byOwner: [String: [Record]] = [:]
     for owner in owners {
       byOwner[owner] = server.records(in: Simulation.zoneID, ownedBy: owner).sorted { $0.recordID < $1.recordID }
     }
     serverRecords = owners.flatMap { byOwner[$0] ?? [] }.sorted { $0.recordID < $1.recordID }
-    devices = clients.map { client in
+    devices = zip(names, clients).map { name, client in
       let diagnostics = client.diagnostics
       return Device(
-        name: client.name, records: client.records.sorted { $0.recordID < $1.recordID },
-        status: diagnostics?.status ?? Self.status(of: client), haltReason: client.haltReason,
+        name: name, records: client.records.sorted { $0.recordID < $1.recordID },
+        status: diagnostics?.status ?? Self.status(of: client, online: !offline.contains(name)),
+        haltReason: client.haltReason,
         queued: client.pendingChangeCount,
         queuedKinds: diagnostics?.queuedKinds ?? [:],
-        clockOffset: diagnostics?.clockOffset ?? clockOffsets[client.name] ?? 0,
+        clockOffset: diagnostics?.clockOffset ?? clockOffsets[name] ?? 0,
         appVersion: diagnostics?.appVersion,
-        lastError: diagnostics?.lastError, serverRecords: users[client.name].flatMap { byOwner[$0] } ?? [])
+        lastError: diagnostics?.lastError, serverRecords: users[name].flatMap { byOwner[$0] } ?? [])
     }
   }
 
   /// What any client's public state says of its status.
-  private static func status(of client: any SyncClient) -> DeviceStatus {
+  private static func status(of client: any SyncClient, online: Bool) -> DeviceStatus {
     if client.isHalted { return .halted }
-    if !client.isOnline { return .offline }
+    if !online { return .offline }
     return client.isIdle ? .idle : .syncing
   }
 

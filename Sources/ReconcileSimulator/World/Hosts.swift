@@ -1,8 +1,8 @@
 import Reconcile
 
 /// What surrounds each device's sync client and outlives its process — the device and its OS — and the faults that
-/// strike there: the iCloud account the device is signed in to, whether the app runs (and which account it knew when
-/// it quit), whether it runs the newer app, and a torn crash armed for its next answer.
+/// strike there: the iCloud account the device is signed in to, whether it has a network, whether the app runs (and
+/// which account it knew when it quit), whether it runs the newer app, and a torn crash armed for its next answer.
 ///
 /// The world asks the hosts before it drives a client (an app that is not running sends and hears nothing) and tells
 /// them what the user and the faults do to a device; a client learns of an account change only through the world.
@@ -15,6 +15,8 @@ struct Hosts: Sendable {
   private(set) var notRunning: [String: String?] = [:]
   /// Every account a device signed in to during the run: whose databases the end state reads.
   private(set) var accountsUsed: Set<String> = []
+  /// Devices without a network: taken offline by the user or a fault, until they come back online.
+  private(set) var offline: Set<String> = []
   /// Devices running the simulation's newer app.
   private(set) var upgraded: Set<String> = []
   /// Devices armed to crash between two persistence writes of their next answer, with how many writes come first.
@@ -28,6 +30,14 @@ struct Hosts: Sendable {
 
   /// Whether the app on `device` is running.
   func isRunning(_ device: String) -> Bool { notRunning.isEmpty || !notRunning.keys.contains(device) }
+
+  /// Whether `device` has a network.
+  func isOnline(_ device: String) -> Bool { offline.isEmpty || !offline.contains(device) }
+
+  /// `device` loses its network, or has it back.
+  mutating func setOnline(_ device: String, _ online: Bool) {
+    if online { offline.remove(device) } else { offline.insert(device) }
+  }
 
   /// Whether `device` runs the simulation's newer app.
   func isUpgraded(_ device: String) -> Bool { upgraded.contains(device) }

@@ -64,8 +64,8 @@ extension Simulation {
           on: name, to: hosts.accounts[name], response: clients[index].accountChangeResponse, at: now)
         clients[index].handle(.accountChanged(change))
       }
-    case .offline(let name): withDevice(name) { $0.handle(.wentOffline) }
-    case .online(let name): withDevice(name) { $0.handle(.cameOnline) }
+    case .offline(let name): if let index = index(of: name) { setNetwork(of: index, online: false) }
+    case .online(let name): if let index = index(of: name) { setNetwork(of: index, online: true) }
     case .clockJump(let name, let seconds):
       guard seconds.isFinite else { return "a clock jumps by a finite time" }
       withDevice(name) { $0.handle(.clockJumped(seconds)) }
@@ -175,15 +175,25 @@ extension Simulation {
     if setup.sendsAfterEdits { clients[index].handle(.sendRequested) }
     switch kind {
     case .create(let values):
-      auditor.userWrote(Array(values.values), under: auditor.writingAccount(of: clients[index].name))
+      auditor.userWrote(Array(values.values), under: auditor.writingAccount(of: clientNames[index]))
     case .edit(let values):
-      auditor.userWrote(Array(values.values), under: auditor.writingAccount(of: clients[index].name))
+      auditor.userWrote(Array(values.values), under: auditor.writingAccount(of: clientNames[index]))
     case .delete: break
     }
     auditor.userActed(
-      on: clients[index].name, recordID: recordID, kind: kind, shownBefore: before,
+      on: clientNames[index], recordID: recordID, kind: kind, shownBefore: before,
       shownAfter: clients[index].record(recordID), at: now)
   }
+
+  /// The device at `index` loses its network or has it back: its host notes it, which the scheduler and the settling
+  /// check read, and its client hears of it.
+  mutating func setNetwork(of index: Int, online: Bool) {
+    hosts.setOnline(clientNames[index], online)
+    clients[index].handle(online ? .cameOnline : .wentOffline)
+  }
+
+  /// Whether the device at `index` has a network.
+  func isOnline(_ index: Int) -> Bool { hosts.isOnline(clientNames[index]) }
 
   mutating func withDevice(_ name: String, _ body: (inout any SyncClient) -> Void) {
     guard let index = index(of: name) else { return }
@@ -210,7 +220,7 @@ extension Simulation {
       traceEntries.append(.note("\(name) launched"))
       _ = apply(.launch(device: name))
     }
-    for index in clients.indices { clients[index].handle(.cameOnline) }
+    for index in clients.indices { setNetwork(of: index, online: true) }
     for round in 1...max(1, maximumRounds) {
       statistics.quiescenceRounds = round
       restartHaltedDevices()
@@ -245,22 +255,22 @@ extension Simulation {
   func isRunning(_ index: Int) -> Bool { hosts.notRunning.isEmpty || hosts.isRunning(clientNames[index]) }
 
   /// Whether the device at `index` is signed in to an iCloud account.
-  private func signedIn(_ index: Int) -> Bool { hosts.accounts[clients[index].name] != nil }
+  private func signedIn(_ index: Int) -> Bool { hosts.accounts[clientNames[index]] != nil }
 
   private mutating func restartHaltedDevices() {
     // A question nobody answered, signed in or out: the run ends with the answer Apple recommends, delete.
     for index in clients.indices {
       guard case .accountChanged? = clients[index].haltReason,
-        apply(.answerAccount(device: clients[index].name, keepingData: false)) == nil
+        apply(.answerAccount(device: clientNames[index], keepingData: false)) == nil
       else { continue }
-      traceEntries.append(.note("\(clients[index].name): the account question answered delete"))
+      traceEntries.append(.note("\(clientNames[index]): the account question answered delete"))
     }
     for index in clients.indices where signedIn(index) {
       guard let reason = clients[index].haltReason else { continue }
-      if case .schema = reason, setup.schemas != .none, hosts.upgrade(clients[index].name) {
-        announceApp(on: clients[index].name)
+      if case .schema = reason, setup.schemas != .none, hosts.upgrade(clientNames[index]) {
+        announceApp(on: clientNames[index])
         clients[index].handle(.upgraded(AppSchemas.upgraded(setup.schemas)))
-        traceEntries.append(.note("\(clients[index].name) upgraded after a schema halt"))
+        traceEntries.append(.note("\(clientNames[index]) upgraded after a schema halt"))
       }
       clients[index].handle(.restarted)
     }
@@ -284,10 +294,10 @@ extension Simulation {
             ($0, server.records(in: Self.zoneID, ownedBy: $0))
           }),
         serverEvents: server.events,
-        devices: clients.map {
+        devices: clients.indices.map {
           EndState.Device(
-            name: $0.name, records: $0.records, pendingChangeCount: $0.pendingChangeCount,
-            account: hosts.accounts[$0.name])
+            name: clientNames[$0], records: clients[$0].records, pendingChangeCount: clients[$0].pendingChangeCount,
+            account: hosts.accounts[clientNames[$0]])
         }))
   }
 }

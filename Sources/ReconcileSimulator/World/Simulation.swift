@@ -42,9 +42,10 @@ public struct Simulation: Sendable {
   /// The devices' sync clients, in setup order: the reference client unless the setup names another
   /// ``ClientUnderTest``.
   package internal(set) var clients: [any SyncClient]
-  /// The clients' names, in the same order (clients are made once, at setup): steps name devices, and looking a name
-  /// up here needs no call into a client.
-  private(set) var clientNames: [String] = []
+  /// The devices' names, in the same order as ``clients`` (clients are made once, at setup, each told its name in its
+  /// ``ClientSetup``): steps name devices, the server records the name on every save, and the world, not the client,
+  /// keeps it.
+  package private(set) var clientNames: [String] = []
   /// The steps performed so far.
   public internal(set) var steps: [SimulationStep] = []
   /// The trace so far, one line per step and per server change.
@@ -106,8 +107,11 @@ public struct Simulation: Sendable {
         owner: Self.user, start: start))
     plannedSteps = steps
     plannedStepCount = steps.count
-    clients = setup.devices.compactMap { device in try? setup.client.make(Self.clientSetup(device, setup: setup)) }
-    clientNames = clients.map(\.name)
+    let made = setup.devices.compactMap { device in
+      (try? setup.client.make(Self.clientSetup(device, setup: setup))).map { (device.name, $0) }
+    }
+    clients = made.map(\.1)
+    clientNames = made.map(\.0)
     // Every device of a world starts signed in to the one user's account (`clientSetup`).
     hosts = Hosts(
       accounts: Dictionary(clientNames.map { ($0, Self.user) }, uniquingKeysWith: { first, _ in first }),

@@ -33,7 +33,7 @@ struct SimulationSessionTests {
     _ = try session.execute("d1 sync")
     let rebuilt = try session.execute("device add d2").lines
     #expect(rebuilt.last?.hasPrefix("the world was built again") == true, "\(rebuilt)")
-    #expect(session.current?.clients.map(\.name) == ["d1", "d2"])
+    #expect(session.current?.clientNames == ["d1", "d2"])
     #expect(session.current?.steps == [.sync(device: "d1")])
     do {
       _ = try session.execute("d1 explode")

@@ -73,8 +73,8 @@ extension Simulation {
   ) {
     // The faults remove the primary account's zone: devices signed in to it show its records, and so do devices that
     // keep them through a sign-out, or while their app asks what to do with them.
-    let shown = clients.filter { auditor.holdingAccount(of: $0.name) == Self.user }.map {
-      (device: $0.name, records: $0.records)
+    let shown = clients.indices.filter { auditor.holdingAccount(of: clientNames[$0]) == Self.user }.map {
+      (device: clientNames[$0], records: clients[$0].records)
     }
     let before = server.events.count
     removal(&server)

@@ -35,7 +35,7 @@ extension Simulation {
     for index in clients.indices where isRunning(index) {
       guard let outgoing = clients[index].nextRequest(at: now) else { continue }
       statistics.requests += 1
-      let name = clients[index].name
+      let name = clientNames[index]
       deviceCounts[index].sent(at: now)
       auditor.requestSent(by: index, name, outgoing.request, halted: clients[index].isHalted, at: now)
       let isSave: Bool
@@ -48,7 +48,7 @@ extension Simulation {
         continue
       }
       if fate.disconnects {
-        clients[index].handle(.wentOffline)
+        setNetwork(of: index, online: false)
         traceEntries.append(.note("\(name) lost its network after sending a save"))
       }
       var deliverAt = now.addingTimeInterval(Self.latency)
@@ -82,7 +82,7 @@ extension Simulation {
         auditor.answerLost(to: name, saving: saving, answer)
         deviceCounts[index].lostAnswers += 1
         statistics.transientErrors += 1
-        traceEntries.append(.note("network lost the answer to \(clients[index].name)'s \(request): networkFailure"))
+        traceEntries.append(.note("network lost the answer to \(clientNames[index])'s \(request): networkFailure"))
         network.send(
           .response(id: id, .failure(failAnswer), saving: []), device: index, at: now.addingTimeInterval(Self.latency))
         return
@@ -91,7 +91,7 @@ extension Simulation {
         auditor.answerLost(to: name, saving: saving, answer)
         deviceCounts[index].lostAnswers += 1
         statistics.lostMessages += 1
-        traceEntries.append(.note("network lost the answer to \(clients[index].name)'s \(request)"))
+        traceEntries.append(.note("network lost the answer to \(clientNames[index])'s \(request)"))
         return
       }
       network.send(.response(id: id, answer, saving: saving), device: index, at: now.addingTimeInterval(Self.latency))

@@ -68,14 +68,16 @@ struct Scheduler: Sendable {
     // Apps that ask on an account change: a user answers an open question a third of the time, keeping the records
     // or not as often (drawn only in such runs, so every other run draws what it drew before).
     if configuration.accountChange == .ask,
-      let asking = world.clients.first(where: { if case .accountChanged? = $0.haltReason { true } else { false } }),
+      let asking = world.clients.indices.first(where: {
+        if case .accountChanged? = world.clients[$0].haltReason { true } else { false }
+      }),
       random.below(3) == 0
     {
-      return .answerAccount(device: asking.name, keepingData: random.below(2) == 0)
+      return .answerAccount(device: world.clientNames[asking], keepingData: random.below(2) == 0)
     }
     if let due = returns.firstIndex(where: { $0.step <= index }) {
       let device = returns.remove(at: due).device
-      if let slot = world.index(of: device), !world.clients[slot].isOnline { return .online(device: device) }
+      if let slot = world.index(of: device), !world.isOnline(slot) { return .online(device: device) }
     }
     if let current = burst, current.remaining > 0 {
       burst = current.remaining > 1 ? (current.device, current.remaining - 1) : nil
@@ -109,7 +111,7 @@ struct Scheduler: Sendable {
     case ..<93: return .advance(seconds: TimeInterval(5 + random.below(36)))
     case ..<94: return .resetSync(device: device)
     case ..<95:
-      guard world.clients[slot].isOnline, !returns.contains(where: { $0.device == device }) else {
+      guard world.isOnline(slot), !returns.contains(where: { $0.device == device }) else {
         return .sync(device: device)
       }
       returns.append((index + 10 + random.below(31), device))
@@ -239,7 +241,7 @@ struct Scheduler: Sendable {
       case 0: return .crash(device: device)
       case 3: return .fault(.tornCrash(device: device, afterWrites: 1 + random.below(3)))
       case 1:
-        let online = world.index(of: device).map { world.clients[$0].isOnline } ?? true
+        let online = world.index(of: device).map { world.isOnline($0) } ?? true
         return online ? .offline(device: device) : .online(device: device)
       default:
         let jump = 5 + random.below(116)
