@@ -28,6 +28,9 @@ extension SyncEngine {
     /// The changes, in the order they were added.
     package var ordered: [PendingRecordZoneChange] { slots.compactMap { $0 } }
 
+    /// The changes, in the order they were added, without building an array of them.
+    package var inOrder: some Sequence<PendingRecordZoneChange> { slots.lazy.compactMap { $0 } }
+
     /// How many changes are pending.
     package var count: Int { positions.count }
 

@@ -164,6 +164,12 @@ extension SyncEngine {
       for change in changes where serialization.pendingRecordZoneChanges.add(change) { changed = true }
     }
 
+    /// The record changes pending, in order, without building an array of them (``pendingRecordZoneChanges`` builds
+    /// one on every read).
+    package var pendingRecordZoneChangesInOrder: some Sequence<PendingRecordZoneChange> {
+      serialization.pendingRecordZoneChanges.inOrder
+    }
+
     /// How many record changes are pending, without listing them.
     package var pendingRecordZoneChangeCount: Int { serialization.pendingRecordZoneChanges.count }
 

@@ -90,6 +90,9 @@ package protocol SyncClient: Sendable {
 
   /// Why the client stopped syncing, or `nil`.
   var haltReason: HaltReason? { get }
+  /// Whether the client halted; the default compares ``haltReason`` with `nil`. The world asks on every request and
+  /// every answer, so a client that can tell without building its halt reason should.
+  var isHalted: Bool { get }
   /// What the client tells about itself beyond that — its status word, throttle, retries, last error, clock — for the
   /// playground's views; `nil` for a client that tells nothing more.
   var diagnostics: DeviceDiagnostics? { get }
@@ -105,7 +108,7 @@ package protocol SyncClient: Sendable {
 extension SyncClient {
   /// Maps ``records``.
   package var recordIDs: [RecordID] { records.map(\.recordID) }
-  /// Whether the client halted: ``haltReason`` is set.
+  /// Compares ``haltReason`` with `nil`.
   package var isHalted: Bool { haltReason != nil }
   /// No diagnostics beyond what every client shows.
   package var diagnostics: DeviceDiagnostics? { nil }

@@ -25,7 +25,7 @@ extension SimulatedDevice: SyncClient {
   /// What is queued for each record: `save` or `delete`.
   package var queuedKinds: [RecordID: String] {
     var kinds: [RecordID: String] = [:]
-    for change in storage.queue.pendingRecordZoneChanges {
+    for change in storage.queue.pendingRecordZoneChangesInOrder {
       switch change {
       case .saveRecord(let id): kinds[id] = "save"
       case .deleteRecord(let id): kinds[id] = "delete"
