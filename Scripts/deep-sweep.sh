@@ -3,9 +3,11 @@
 # build, with the seeded sweeps at a deep budget, then the outside package's own command line; a summary table of
 # every sweep and exit 1 on any failure.
 #
-#   quick (CI, about 6 minutes on 2 cores): the configuration matrix at 40 seeds × 100 steps a cell (288 cells), the
+#   quick (CI, about 8 minutes on 2 cores): the configuration matrix at 40 seeds × 100 steps a cell (288 cells), the
 #         resolvers at 500 flaky and 200 swarm seeds × 200 steps, the article's delegate at 300 seeds a fault profile,
-#         the zoo of client defects and merge twins at their budgets, every other test at its own budget.
+#         the zoo's search for every client defect and merge twin at its budget (swift test only replays the scripts
+#         it found, in Tests/Zoo), every truncation and bit flip of the real archives, every other test at its own
+#         budget.
 #   full  (nightly): the matrix at 500 × 200, the resolvers at 2,000 and 1,000 seeds, the article's delegate at 1,000.
 #
 # The budgets live beside the tests (SweepBudget in Tests/ReconcileTestSupport); `swift test` runs the same tests at
