@@ -50,14 +50,7 @@ struct SyncBugZooTests {
     "each defect's committed script breaks the invariant made for it, and passes once the defect line goes",
     arguments: ClientDefect.allCases)
   func committedScriptCatches(_ defect: ClientDefect) throws {
-    let script = try ZooScripts.script(defect.rawValue)
-    #expect(script.contains("\ndefect \(defect.rawValue)\n"), "\(defect): the script must name the defect")
-    let replayed = try Simulation.replay(script)
-    #expect(
-      replayed.violations.contains { $0.invariant == defect.caughtBy },
-      "\(defect) did not break \(defect.caughtBy): \(replayed.violations)\n\(script)")
-    let healthy = try Simulation.replay(ZooScripts.repaired(script, removing: defect))
-    #expect(healthy.passed, "\(defect): the script fails without the defect too:\n\(healthy.violations)")
+    try ZooScripts.expectCaught(try ZooScripts.script(defect.rawValue), by: defect, as: defect.caughtBy)
   }
 
   @Test(
@@ -73,12 +66,7 @@ struct SyncBugZooTests {
     #expect(failure.violation.invariant == defect.caughtBy, "\(defect): \(failure)")
     #expect(failure.steps.count <= 15, "\(defect) shrank only to \(failure.steps.count) steps:\n\(failure.script)")
 
-    let replayed = try Simulation.replay(failure.script)
-    #expect(
-      replayed.violations.contains { $0.invariant == defect.caughtBy }, "\(defect) did not replay:\n\(failure.script)")
-
-    let healthy = try Simulation.replay(ZooScripts.repaired(failure.script, removing: defect))
-    #expect(healthy.passed, "\(defect): the shrunk script fails without the defect too:\n\(healthy.violations)")
+    try ZooScripts.expectCaught(failure.script, by: defect, as: defect.caughtBy)
     try ZooScripts.keep(
       failure, as: defect.rawValue, pins: "\(defect.rawValue) breaks \(defect.caughtBy); without it the script passes",
       seeds: Self.budget)
@@ -107,14 +95,8 @@ struct SyncBugZooTests {
     arguments: coreDefects)
   func coreScriptCatches(_ defect: ClientDefect) throws {
     let script = try ZooScripts.script("sync-core-" + defect.rawValue)
-    let expected = Self.coreCaughtBy[defect] ?? defect.caughtBy
-    #expect(script.contains("client sync-engine") && script.contains("\ndefect \(defect.rawValue)\n"), "\(script)")
-    let replayed = try Simulation.replay(script)
-    #expect(
-      replayed.violations.contains { $0.invariant == expected },
-      "\(defect) did not break \(expected): \(replayed.violations)\n\(script)")
-    let healthy = try Simulation.replay(ZooScripts.repaired(script, removing: defect))
-    #expect(healthy.passed, "\(defect): the script fails without the defect too:\n\(healthy.violations)")
+    #expect(script.contains("client sync-engine"), "\(script)")
+    try ZooScripts.expectCaught(script, by: defect, as: Self.coreCaughtBy[defect] ?? defect.caughtBy)
   }
 
   @Test(
@@ -136,12 +118,7 @@ struct SyncBugZooTests {
     #expect(failure.violation.invariant == expected, "\(defect): \(failure)")
     #expect(failure.steps.count <= 15, "\(defect) shrank only to \(failure.steps.count) steps:\n\(failure.script)")
     #expect(failure.script.contains("client sync-engine"), "\(failure.script)")
-
-    let replayed = try Simulation.replay(failure.script)
-    #expect(
-      replayed.violations.contains { $0.invariant == expected }, "\(defect) did not replay:\n\(failure.script)")
-    let healthy = try Simulation.replay(ZooScripts.repaired(failure.script, removing: defect))
-    #expect(healthy.passed, "\(defect): the shrunk script fails without the defect too:\n\(healthy.violations)")
+    try ZooScripts.expectCaught(failure.script, by: defect, as: expected)
     try ZooScripts.keep(
       failure, as: "sync-core-" + defect.rawValue,
       pins: "the sync core without \(defect.rawValue) breaks \(expected); with the rule the script passes",

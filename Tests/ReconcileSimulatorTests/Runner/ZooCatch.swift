@@ -70,4 +70,16 @@ enum ZooScripts {
     script.split(separator: "\n", omittingEmptySubsequences: false).filter { $0 != "defect \(defect.rawValue)" }
       .joined(separator: "\n")
   }
+
+  /// Checks both ways that `defect`, not the steps, breaks `invariant` in `script`: replayed, the script breaks it;
+  /// without its `defect` line, the script passes. Failures are recorded as issues naming the defect.
+  static func expectCaught(_ script: String, by defect: ClientDefect, as invariant: Invariant) throws {
+    #expect(script.contains("\ndefect \(defect.rawValue)\n"), "\(defect): the script must name the defect")
+    let replayed = try Simulation.replay(script)
+    #expect(
+      replayed.violations.contains { $0.invariant == invariant },
+      "\(defect) did not break \(invariant): \(replayed.violations)\n\(script)")
+    let healthy = try Simulation.replay(repaired(script, removing: defect))
+    #expect(healthy.passed, "\(defect): the script fails without the defect too:\n\(healthy.violations)")
+  }
 }
