@@ -14,9 +14,9 @@ enum PendingChangesBenchmark {
       var state = SyncEngine.State()
       for change in changes { state.add(pendingRecordZoneChanges: [change]) }
       var found = 0
-      for change in changes where state.isPending(change) { found += 1 }
+      for change in changes where state.pendingRecords.contains(change) { found += 1 }
       for change in changes { state.remove(pendingRecordZoneChanges: [change]) }
-      return found + state.pendingRecordZoneChangeCount
+      return found + state.pendingRecords.count
     }
     return timing.ns / Double(count)
   }

@@ -30,7 +30,7 @@ extension ZoneReplica {
   public func pendingWork(in syncEngine: SyncEngine.State) -> PendingWork {
     var saves: Set<RecordID> = []
     var deletions = Set(metadata.deletions.keys)
-    for change in syncEngine.pendingRecordZoneChangesInOrder where change.recordID.zoneID == zoneID {
+    for change in syncEngine.pendingRecords where change.recordID.zoneID == zoneID {
       switch change {
       case .saveRecord(let id): saves.insert(id)
       case .deleteRecord(let id): deletions.insert(id)

@@ -11,13 +11,13 @@ extension ZoneReplica {
     guard metadata.halt == nil else { return nil }
     // The zone is gone for a reason not yet known: nothing goes until the feed says why.
     guard metadata.zoneMissing == nil, !metadata.recreatedWhileUnsent.values.contains(false) else { return nil }
-    let orphans = syncEngine.pendingRecordZoneChangesInOrder.filter {
+    let orphans = syncEngine.pendingRecords.filter {
       if case .saveRecord(let id) = $0 { return store[id] == nil }
       return false
     }
     syncEngine.remove(pendingRecordZoneChanges: orphans)
     let batch = SyncEngine.RecordZoneChangeBatch(
-      pendingChanges: syncEngine.pendingRecordZoneChangesInOrder.filter { change in
+      pendingChanges: syncEngine.pendingRecords.filter { change in
         guard change.recordID.zoneID == zoneID else { return false }
         switch change {
         case .deleteRecord(let id):

@@ -23,7 +23,7 @@ extension ZoneReplica {
         continue
       }
       if store[server.recordID] == nil,
-        syncEngine.isPending(.deleteRecord(server.recordID)),
+        syncEngine.pendingRecords.contains(.deleteRecord(server.recordID)),
         deletionStands(against: server)
       {
         decide(.deletion(server.recordID, .deletionStands))
@@ -80,7 +80,7 @@ extension ZoneReplica {
     metadata.heldBack[id] = nil
     guard let local = store[id], local.recordChangeTag != nil else { return }
     if revivingPolicy == .editWins || flawed(.resaveDeleted),
-      syncEngine.isPending(.saveRecord(id))
+      syncEngine.pendingRecords.contains(.saveRecord(id))
     {
       store[id] = local.withoutSystemFields
       decide(.deletion(id, .revivedByUnsentEdits))

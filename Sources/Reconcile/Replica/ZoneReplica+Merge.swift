@@ -39,7 +39,7 @@ extension ZoneReplica {
       }
       // A copy from a zone since deleted, not yet uploaded again, is the user's data still: it merges with the new
       // zone's version even with no edit unsent.
-      let pending = syncEngine.isPending(.saveRecord(id))
+      let pending = syncEngine.pendingRecords.contains(.saveRecord(id))
       guard let local, pending || metadata.reuploaded.contains(id) else {
         // The server's version is the copy now: nothing about an older one waits to be decided.
         metadata.recreatedWhileUnsent[id] = nil

@@ -54,7 +54,7 @@ extension ZoneReplica {
       metadata.deletionsAwaitingFetch.insert(id)
     }
     // A deletion the engine retries is still pending; one it gave up on is over.
-    for id in sent.failedRecordDeletes.keys where !syncEngine.isPending(.deleteRecord(id)) {
+    for id in sent.failedRecordDeletes.keys where !syncEngine.pendingRecords.contains(.deleteRecord(id)) {
       metadata.deletions[id] = nil
     }
   }

@@ -47,7 +47,7 @@ extension ZoneReplica {
     defer {
       handOver(.zoneDeletion(reason), goneFrom: held)
       if recordsDecisions {
-        let queued = Set(syncEngine.pendingRecordZoneChangesInOrder.map(\.recordID))
+        let queued = Set(syncEngine.pendingRecords.map(\.recordID))
         let records = store
         let lost = SyncDecision.zoneLost(
           reason, dropped: held.keys.filter { records[$0] == nil }.count,
@@ -88,7 +88,7 @@ extension ZoneReplica {
       .merging(metadata.deletedLocally.filter { metadata.saveMayLandLate($0.key) }) { first, _ in first }
     // Deleted records went with the zone: their deletions have nothing left to delete.
     syncEngine.remove(
-      pendingRecordZoneChanges: syncEngine.pendingRecordZoneChangesInOrder.filter {
+      pendingRecordZoneChanges: syncEngine.pendingRecords.filter {
         if case .deleteRecord = $0 { return true }
         return false
       })

@@ -110,7 +110,7 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
     metadata.listEverythingAgain()
     if flawed(.resetSyncDropsUnsent) {
       // Starts over from the server's copies: what was unsent goes back to the last version acknowledged, or away.
-      for change in old.pendingRecordZoneChangesInOrder {
+      for change in old.pendingRecords {
         guard case .saveRecord(let id) = change else { continue }
         store[id] = metadata.ancestors[id]
       }
@@ -131,7 +131,7 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   mutating func requeueUnsent(_ syncEngine: inout SyncEngine.State) {
     launchChecked = true
     guard !flawed(.forgetQueueOnCrash) else { return }
-    let pending = Set(syncEngine.pendingRecordZoneChangesInOrder.map(\.recordID))
+    let pending = Set(syncEngine.pendingRecords.map(\.recordID))
     var missing: [SyncEngine.PendingRecordZoneChange] = []
     for record in store.records
     where !pending.contains(record.recordID) && (record.recordChangeTag == nil || !record.changedKeys.isEmpty) {

@@ -6,7 +6,7 @@ extension SyncEngine {
   /// of their saves one by one, used to wait on a scan of the list for each. A removed change leaves a hole that is
   /// closed once holes outnumber the changes. The list encodes as the array of its changes, so a persisted state reads
   /// back the same, and two lists are equal when their changes and their order are.
-  package struct PendingRecordZoneChanges: Sendable, Hashable, Codable, ExpressibleByArrayLiteral {
+  package struct PendingRecordZoneChanges: Sendable, Hashable, Codable, ExpressibleByArrayLiteral, Sequence {
     /// The changes in the order they were added; `nil` where one was removed.
     private var slots: [PendingRecordZoneChange?] = []
     /// Where each pending change sits in ``slots``.
@@ -25,18 +25,34 @@ extension SyncEngine {
     /// - Parameter changes: The changes.
     package init(arrayLiteral changes: PendingRecordZoneChange...) { self.init(changes) }
 
-    /// The changes, in the order they were added.
-    package var ordered: [PendingRecordZoneChange] { slots.compactMap { $0 } }
-
-    /// The changes, in the order they were added, without building an array of them.
-    package var inOrder: some Sequence<PendingRecordZoneChange> { slots.lazy.compactMap { $0 } }
+    /// The changes, in the order they were added, as an array.
+    package var ordered: [PendingRecordZoneChange] { Array(self) }
 
     /// How many changes are pending.
     package var count: Int { positions.count }
 
-    /// Whether `change` is pending.
+    /// ``count``: iterating gives exactly that many.
+    package var underestimatedCount: Int { count }
+
+    /// Whether `change` is pending, in constant time (`Sequence`'s `contains` would scan).
     /// - Parameter change: A change.
     package func contains(_ change: PendingRecordZoneChange) -> Bool { positions[change] != nil }
+
+    /// Goes through the changes in the order they were added, passing over the holes removals left.
+    package struct Iterator: IteratorProtocol {
+      fileprivate var slots: IndexingIterator<[PendingRecordZoneChange?]>
+
+      /// The next change, or `nil` at the end.
+      package mutating func next() -> PendingRecordZoneChange? {
+        while let slot = slots.next() {
+          if let change = slot { return change }
+        }
+        return nil
+      }
+    }
+
+    /// An iterator over the changes, in order.
+    package func makeIterator() -> Iterator { Iterator(slots: slots.makeIterator()) }
 
     /// Adds `change` at the end unless it is pending already; a pending change of the other kind to the same record
     /// goes (a save replaces a delete, and a delete a save).
@@ -77,14 +93,12 @@ extension SyncEngine {
     }
 
     /// Equal when the changes and their order are.
-    package static func == (lhs: Self, rhs: Self) -> Bool {
-      lhs.count == rhs.count && lhs.slots.lazy.compactMap { $0 }.elementsEqual(rhs.slots.lazy.compactMap { $0 })
-    }
+    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.count == rhs.count && lhs.elementsEqual(rhs) }
 
     /// Hashes the changes in order.
     package func hash(into hasher: inout Hasher) {
       hasher.combine(count)
-      for case let change? in slots { hasher.combine(change) }
+      for change in self { hasher.combine(change) }
     }
 
     /// Reads the array a state persisted.

@@ -164,20 +164,9 @@ extension SyncEngine {
       for change in changes where serialization.pendingRecordZoneChanges.add(change) { changed = true }
     }
 
-    /// The record changes pending, in order, without building an array of them (``pendingRecordZoneChanges`` builds
-    /// one on every read).
-    package var pendingRecordZoneChangesInOrder: some Sequence<PendingRecordZoneChange> {
-      serialization.pendingRecordZoneChanges.inOrder
-    }
-
-    /// How many record changes are pending, without listing them.
-    package var pendingRecordZoneChangeCount: Int { serialization.pendingRecordZoneChanges.count }
-
-    /// Whether `change` is pending, in constant time (``pendingRecordZoneChanges`` is a copy to scan).
-    /// - Parameter change: A change.
-    package func isPending(_ change: PendingRecordZoneChange) -> Bool {
-      serialization.pendingRecordZoneChanges.contains(change)
-    }
+    /// The record changes pending, as the engine holds them: counted, asked about and gone through in order without
+    /// building an array (``pendingRecordZoneChanges`` builds one on every read).
+    package var pendingRecords: PendingRecordZoneChanges { serialization.pendingRecordZoneChanges }
 
     /// Removes record changes.
     /// - Parameter changes: The changes.

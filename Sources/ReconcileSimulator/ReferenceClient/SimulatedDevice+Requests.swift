@@ -123,7 +123,7 @@ extension SimulatedDevice {
     // Never send a damaged copy: the check comes before the replica reads the rows.
     discardDamagedRecords()
     session.sendContext.maximumItems = session.pacing.batchLimit
-    guard storage.queue.pendingRecordZoneChangeCount != 0,
+    guard storage.queue.pendingRecords.count != 0,
       let batch = storage.withReplica({ [context = session.sendContext] replica, queue in
         replica.nextRecordZoneChangeBatch(context, syncEngine: &queue)
       })

@@ -13,7 +13,7 @@ extension SimulatedDevice: SyncClient {
 
   /// The number of pending record and zone changes.
   package var pendingChangeCount: Int {
-    storage.queue.pendingRecordZoneChangeCount + storage.queue.pendingDatabaseChanges.count
+    storage.queue.pendingRecords.count + storage.queue.pendingDatabaseChanges.count
   }
 
   /// What the app was handed before local data went.
@@ -25,7 +25,7 @@ extension SimulatedDevice: SyncClient {
   /// What is queued for each record: `save` or `delete`.
   package var queuedKinds: [RecordID: String] {
     var kinds: [RecordID: String] = [:]
-    for change in storage.queue.pendingRecordZoneChangesInOrder {
+    for change in storage.queue.pendingRecords {
       switch change {
       case .saveRecord(let id): kinds[id] = "save"
       case .deleteRecord(let id): kinds[id] = "delete"

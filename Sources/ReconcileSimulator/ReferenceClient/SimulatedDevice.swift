@@ -360,7 +360,7 @@ package struct SimulatedDevice: Sendable {
       storage.queue = SyncEngine.State()
     } else {
       // The defect: the tokens stay, and the deletions still queued with them.
-      let deletions = storage.queue.pendingRecordZoneChangesInOrder.filter {
+      let deletions = storage.queue.pendingRecords.filter {
         if case .deleteRecord = $0 { return true }
         return false
       }

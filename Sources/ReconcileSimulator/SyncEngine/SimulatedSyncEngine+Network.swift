@@ -63,12 +63,12 @@ extension SimulatedSyncEngine {
       }
       session.sendContext.maximumItems = session.pacing.batchLimit
       let batch =
-        state.pendingRecordZoneChangeCount == 0
+        state.pendingRecords.count == 0
         ? nil : delegate.nextRecordZoneChangeBatch(session.sendContext, syncEngine: &state)
       persistStateIfChanged()
       guard let batch else {
         // The delegate holds back what is pending: the send ends, and the changes wait for a reason to try again.
-        session.nothingToSend = state.pendingRecordZoneChangeCount != 0
+        session.nothingToSend = state.pendingRecords.count != 0
         session.phase = .idle
         _ = emit(.didSendChanges(session.sendContext))
         return nil

@@ -156,7 +156,7 @@ package struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncC
   // MARK: State
 
   /// Pending record and zone changes.
-  package var pendingChangeCount: Int { state.pendingRecordZoneChangeCount + state.pendingDatabaseChanges.count }
+  package var pendingChangeCount: Int { state.pendingRecords.count + state.pendingDatabaseChanges.count }
   /// The zone token in the serialization the app persisted.
   package var persistedZoneToken: ZoneChangeToken? {
     SimulatedEngineTokens(delegate.stateSerialization).zones[setup.zoneID]

@@ -299,14 +299,14 @@ struct SyncEngineStateTests {
     var state = SyncEngine.State()
     state.add(pendingRecordZoneChanges: ids.map { .saveRecord($0) })
     state.add(pendingRecordZoneChanges: [.deleteRecord(ids[1]), .saveRecord(ids[2])])
-    #expect(state.isPending(.deleteRecord(ids[1])) && !state.isPending(.saveRecord(ids[1])))
+    #expect(state.pendingRecords.contains(.deleteRecord(ids[1])) && !state.pendingRecords.contains(.saveRecord(ids[1])))
     #expect(
       state.pendingRecordZoneChanges == [
         .saveRecord(ids[0]), .saveRecord(ids[2]), .saveRecord(ids[3]), .deleteRecord(ids[1]),
       ])
     state.remove(pendingRecordZoneChanges: [.saveRecord(ids[2]), .saveRecord(ids[1])])
     #expect(state.pendingRecordZoneChanges == [.saveRecord(ids[0]), .saveRecord(ids[3]), .deleteRecord(ids[1])])
-    #expect(!state.isPending(.saveRecord(ids[2])))
+    #expect(!state.pendingRecords.contains(.saveRecord(ids[2])))
 
     // The list is stored as the array it always was: bytes written by an earlier version read back the same.
     struct AsArray: Codable {
@@ -326,7 +326,7 @@ struct SyncEngineStateTests {
     #expect(twice.pendingRecordZoneChanges == [.saveRecord(ids[1]), .saveRecord(ids[0])])
     twice.remove(pendingRecordZoneChanges: [.saveRecord(ids[1])])
     #expect(twice.pendingRecordZoneChanges == [.saveRecord(ids[0])])
-    #expect(!twice.isPending(.saveRecord(ids[1])) && twice.pendingRecordZoneChangeCount == 1)
+    #expect(!twice.pendingRecords.contains(.saveRecord(ids[1])) && twice.pendingRecords.count == 1)
 
     // Thousands of removals one by one close their holes and keep the order of what is left.
     var many = SyncEngine.State()
@@ -337,9 +337,12 @@ struct SyncEngineStateTests {
     }
     let left = manyIDs.filter { $0.recordName.hasSuffix("7") }
     #expect(many.pendingRecordZoneChanges == left.map { .saveRecord($0) })
-    #expect(many.pendingRecordZoneChangeCount == left.count && left.allSatisfy { many.isPending(.saveRecord($0)) })
+    #expect(
+      many.pendingRecords.count == left.count && left.allSatisfy { many.pendingRecords.contains(.saveRecord($0)) })
     many.add(pendingRecordZoneChanges: [.deleteRecord(left[0])])
-    #expect(many.pendingRecordZoneChanges.last == .deleteRecord(left[0]) && !many.isPending(.saveRecord(left[0])))
+    #expect(
+      many.pendingRecordZoneChanges.last == .deleteRecord(left[0])
+        && !many.pendingRecords.contains(.saveRecord(left[0])))
     #expect(many.serialization == SyncEngine.State(many.serialization).serialization)
   }
 }
