@@ -49,11 +49,11 @@ extension SimulationSession {
       return Interpretation(text: ScriptParser.helpText(), isData: true)
     case .show(let target, let json):
       guard let world = session.current else { return Interpretation(text: Self.notStarted, isData: true) }
-      let text = try view(of: world).show(target, json: json)
+      let text = try WorldView(world).show(target, json: json)
       return Interpretation(text: text.trimmingCharacters(in: .newlines), isData: true)
     case .expect(let expectation) where expectation != .invariants:
       guard let world = session.current else { throw ScriptError(Self.notStarted) }
-      return Interpretation(text: try view(of: world).check(expectation), isData: false)
+      return Interpretation(text: try WorldView(world).check(expectation), isData: false)
     default:
       return nil
     }
@@ -122,21 +122,6 @@ extension SimulationSession {
   private static let notStarted = "the simulation's world starts at its first step; nothing to look at yet"
 
   /// What the looking lines read in the world so far; `nil` before its first step.
-  package var view: WorldView? { current.map(Self.view(of:)) }
-
-  private static func view(of world: Simulation) -> WorldView {
-    WorldView(
-      server: world.server, clients: world.clients, names: world.clientNames,
-      users: Dictionary(world.setup.devices.map { ($0.name, $0.user) }) { first, _ in first },
-      offline: world.hosts.offline,
-      // A client that tells its clock (the reference device's diagnostics) shows it as it is now, after any jumps;
-      // another, as it was set up.
-      clockOffsets: Dictionary(world.setup.devices.map { ($0.name, $0.clockOffset) }) { first, _ in first },
-      counts: Dictionary(zip(world.clientNames, world.deviceCounts)) { first, _ in first },
-      trace: { world.trace },
-      decisions: world.traceEntries.compactMap { entry in
-        if case .decision(let device, let decision) = entry { (device, decision) } else { nil }
-      })
-  }
+  package var view: WorldView? { current.map(WorldView.init) }
 
 }

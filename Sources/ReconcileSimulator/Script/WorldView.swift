@@ -47,38 +47,31 @@ package struct WorldView {
   /// The decisions the devices' clients reported so far, oldest first, each with its device's name.
   package var decisions: [(device: String, decision: SyncDecision)]
 
-  /// A world's view from any sync clients: the built-in device tells what it queued for each record; others give
-  /// their count.
-  /// - Parameters:
-  ///   - server: The server.
-  ///   - clients: The devices, in order.
-  ///   - names: Their names, in the same order.
-  ///   - users: Each device's user, by device name; a device without one is signed out and syncs no zone.
-  ///   - offline: The devices without a network, by name.
-  ///   - clockOffsets: Each device's clock offset, by device name.
-  ///   - counts: Each device's requests, errors and waits, by device name.
-  ///   - trace: The world's trace so far, written out when read.
-  ///   - decisions: The clients' decisions so far, with their devices' names.
-  package init(
-    server: SimulatedServer, clients: [any SyncClient], names: [String], users: [String: String],
-    offline: Set<String>,
-    clockOffsets: [String: TimeInterval], counts: [String: DeviceCounts], trace: @escaping () -> [String],
-    decisions: [(device: String, decision: SyncDecision)] = []
-  ) {
-    self.counts = counts
-    traceLines = trace
-    self.decisions = decisions
+  /// What `world` shows so far, from what any sync client exposes: the built-in device tells what it queued for each
+  /// record; others give their count.
+  /// - Parameter world: The world.
+  package init(_ world: Simulation) {
+    let names = world.clientNames
+    let users = Dictionary(world.setup.devices.map { ($0.name, $0.user) }) { first, _ in first }
+    // A client that tells its clock (the reference device's diagnostics) shows it as it is now, after any jumps;
+    // another, as it was set up.
+    let clockOffsets = Dictionary(world.setup.devices.map { ($0.name, $0.clockOffset) }) { first, _ in first }
+    counts = Dictionary(zip(names, world.deviceCounts)) { first, _ in first }
+    traceLines = { world.trace }
+    decisions = world.traceEntries.compactMap { entry in
+      if case .decision(let device, let decision) = entry { (device, decision) } else { nil }
+    }
     let owners = Set(names.compactMap { users[$0] }).sorted()
     var byOwner: [String: [Record]] = [:]
     for owner in owners {
-      byOwner[owner] = server.records(in: Simulation.zoneID, ownedBy: owner).sorted { $0.recordID < $1.recordID }
+      byOwner[owner] = world.server.records(in: Simulation.zoneID, ownedBy: owner).sorted { $0.recordID < $1.recordID }
     }
     serverRecords = owners.flatMap { byOwner[$0] ?? [] }.sorted { $0.recordID < $1.recordID }
-    devices = zip(names, clients).map { name, client in
+    devices = zip(names, world.clients).map { name, client in
       let diagnostics = client.diagnostics
       return Device(
         name: name, records: client.records.sorted { $0.recordID < $1.recordID },
-        status: diagnostics?.status ?? Self.status(of: client, online: !offline.contains(name)),
+        status: diagnostics?.status ?? Self.status(of: client, online: world.hosts.isOnline(name)),
         haltReason: client.haltReason,
         queued: client.pendingChangeCount,
         queuedKinds: diagnostics?.queuedKinds ?? [:],

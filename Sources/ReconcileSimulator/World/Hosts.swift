@@ -16,7 +16,7 @@ struct Hosts: Sendable {
   /// Every account a device signed in to during the run: whose databases the end state reads.
   private(set) var accountsUsed: Set<String> = []
   /// Devices without a network: taken offline by the user or a fault, until they come back online.
-  private(set) var offline: Set<String> = []
+  private var offline: Set<String> = []
   /// Devices running the simulation's newer app.
   private(set) var upgraded: Set<String> = []
   /// Devices armed to crash between two persistence writes of their next answer, with how many writes come first.
