@@ -56,7 +56,7 @@ package struct WorldView {
     // A client that tells its clock (the reference device's diagnostics) shows it as it is now, after any jumps;
     // another, as it was set up.
     let clockOffsets = Dictionary(world.setup.devices.map { ($0.name, $0.clockOffset) }) { first, _ in first }
-    counts = Dictionary(zip(names, world.deviceCounts)) { first, _ in first }
+    counts = Dictionary(zip(names, world.devices.counts)) { first, _ in first }
     traceLines = { world.trace }
     decisions = world.traceEntries.compactMap { entry in
       if case .decision(let device, let decision) = entry { (device, decision) } else { nil }
@@ -71,7 +71,7 @@ package struct WorldView {
       let diagnostics = client.diagnostics
       return Device(
         name: name, records: client.records.sorted { $0.recordID < $1.recordID },
-        status: diagnostics?.status ?? Self.status(of: client, online: world.hosts.isOnline(name)),
+        status: diagnostics?.status ?? Self.status(of: client, online: world.devices.hosts.isOnline(name)),
         haltReason: client.haltReason,
         queued: client.pendingChangeCount,
         queuedKinds: diagnostics?.queuedKinds ?? [:],

@@ -5,9 +5,9 @@ extension Simulation {
   /// Whether the device called `name` (or every device, for `nil`) has nothing under way: idle, halted or offline,
   /// with no request or answer of its own on the network.
   package func isSettled(_ name: String?) -> Bool {
-    for index in clients.indices where name == nil || clientNames[index] == name {
-      let client = clients[index]
-      guard client.isIdle || client.isHalted || !isOnline(index) else { return false }
+    for index in devices.indices where name == nil || devices.names[index] == name {
+      let client = devices.clients[index]
+      guard client.isIdle || client.isHalted || !devices.isOnline(index) else { return false }
       if network.messages.contains(where: { $0.device == index }) { return false }
     }
     return true

@@ -25,7 +25,7 @@ extension Simulation {
   /// Applies a step; returns why it could not apply, if it could not.
   private mutating func apply(_ step: SimulationStep) -> String? {
     if let name = step.device, index(of: name) == nil { return "no device \(name)" }
-    if let name = step.device, !hosts.isRunning(name), !step.reachesQuitApp {
+    if let name = step.device, !devices.hosts.isRunning(name), !step.reachesQuitApp {
       return "the app on \(name) is not running"
     }
     switch step {
@@ -43,7 +43,7 @@ extension Simulation {
     case .delete(let name, let type, let id):
       guard let index = index(of: name) else { return nil }
       return userPerforms(.delete(id), of: type, noted: .delete, on: index)
-    case .sync(let name): withDevice(name) { $0.handle(.syncRequested) }
+    case .sync(let name): devices.handle(.syncRequested, on: name)
     case .crash(let name):
       guard let index = index(of: name) else { return nil }
       endProcess(on: index, name)
@@ -52,56 +52,59 @@ extension Simulation {
       // The process ends as in a crash (what it had not persisted, and the answer it awaited, are gone), and stays
       // ended: the pump passes it by until it launches.
       endProcess(on: index, name)
-      hosts.quit(name)
+      devices.hosts.quit(name)
     case .launch(let name):
-      guard let index = index(of: name), let known = hosts.launch(name) else {
+      guard let index = index(of: name), let known = devices.hosts.launch(name) else {
         return "the app on \(name) is running"
       }
       // CKSyncEngine: several account changes while the app was not running arrive as one, from the last known
       // state to the current one; none when they come back to where they were.
-      if let change = SyncEngine.AccountChange(from: known, to: hosts.accounts[name]) {
+      if let change = SyncEngine.AccountChange(from: known, to: devices.hosts.accounts[name]) {
         auditor.accountChanged(
-          on: name, to: hosts.accounts[name], response: clients[index].accountChangeResponse, at: now)
-        clients[index].handle(.accountChanged(change))
+          on: name, to: devices.hosts.accounts[name], response: devices.clients[index].accountChangeResponse, at: now)
+        devices.clients[index].handle(.accountChanged(change))
       }
-    case .offline(let name): if let index = index(of: name) { setNetwork(of: index, online: false) }
-    case .online(let name): if let index = index(of: name) { setNetwork(of: index, online: true) }
+    case .offline(let name): if let index = index(of: name) { devices.setNetwork(of: index, online: false) }
+    case .online(let name): if let index = index(of: name) { devices.setNetwork(of: index, online: true) }
     case .clockJump(let name, let seconds):
       guard seconds.isFinite else { return "a clock jumps by a finite time" }
-      withDevice(name) { $0.handle(.clockJumped(seconds)) }
+      devices.handle(.clockJumped(seconds), on: name)
     case .restart(let name):
-      withDevice(name) { $0.handle(.restarted) }
+      devices.handle(.restarted, on: name)
     case .upgrade(let name, let version?):
       guard let schema = declaredApps[version] else { return "no schema declared for app version \(version)" }
       auditor.appInstalled(on: name, knownKeys: Set(schema.recordSchemas.values.flatMap { $0.fields.keys }))
-      withDevice(name) { $0.handle(.upgraded(schema)) }
+      devices.handle(.upgraded(schema), on: name)
     case .upgrade(let name, nil):
       guard setup.schemas != .none else { return "the run has no schemas to upgrade" }
-      hosts.upgrade(name)
+      devices.hosts.upgrade(name)
       announceApp(on: name)
       let schema = AppSchemas.upgraded(setup.schemas)
-      withDevice(name) { $0.handle(.upgraded(schema)) }
+      devices.handle(.upgraded(schema), on: name)
     case .resetSync(let name):
       guard index(of: name) != nil else { return nil }
       statistics.syncResets += 1
-      withDevice(name) { $0.handle(.syncReset) }
+      devices.handle(.syncReset, on: name)
       // The device reads the database feed from the beginning now: why a zone went before is lost to it.
       auditor.databaseFeedCompacted(for: name, at: now)
     case .account(let name, let user):
       guard index(of: name) != nil else { return nil }
-      guard let change = hosts.signIn(name, to: user) else { return nil }
+      guard let change = devices.hosts.signIn(name, to: user) else { return nil }
       statistics.accountChanges += 1
       // An OS setting: it changes while the app is not running too, which learns of it at launch.
-      if !hosts.isRunning(name) { return nil }
+      if !devices.hosts.isRunning(name) { return nil }
       auditor.accountChanged(
-        on: name, to: user, response: index(of: name).map { clients[$0].accountChangeResponse } ?? .deleteLocalData,
+        on: name, to: user,
+        response: index(of: name).map { devices.clients[$0].accountChangeResponse } ?? .deleteLocalData,
         at: now)
-      withDevice(name) { $0.handle(.accountChanged(change)) }
+      devices.handle(.accountChanged(change), on: name)
     case .answerAccount(let name, let keep):
       guard let index = index(of: name) else { return nil }
-      guard case .accountChanged? = clients[index].haltReason else { return "no account question is open on \(name)" }
-      let kept = clients[index].records
-      guard clients[index].handle(.accountQuestionAnswered(keepingData: keep)) else {
+      guard case .accountChanged? = devices.clients[index].haltReason else {
+        return "no account question is open on \(name)"
+      }
+      let kept = devices.clients[index].records
+      guard devices.clients[index].handle(.accountQuestionAnswered(keepingData: keep)) else {
         return "the app on \(name) asked nothing"
       }
       auditor.accountAnswered(on: name, keepingData: keep, at: now)
@@ -125,10 +128,10 @@ extension Simulation {
   /// The app on device `index` ends, keeping only what it persisted (the client relaunches from that, as after a
   /// crash); the auditor learns that its awaited answer is lost and where its persisted token stands.
   private mutating func endProcess(on index: Int, _ name: String) {
-    let before = clients[index].persistedZoneToken
-    clients[index].handle(.crashed)
+    let before = devices.clients[index].persistedZoneToken
+    devices.clients[index].handle(.crashed)
     auditor.crashed(index, name, lostAnswer: nil)
-    auditor.tokenMoved(on: name, from: before, to: clients[index].persistedZoneToken)
+    auditor.tokenMoved(on: name, from: before, to: devices.clients[index].persistedZoneToken)
   }
 
   /// The user on device `index` carries out `operation` on a record of type `type`; the auditor hears it as `noted`
@@ -143,14 +146,14 @@ extension Simulation {
     case .create(let record):
       (id, before) = (record.recordID, nil)
     case .edit(let edited, _, _), .delete(let edited):
-      (id, before) = (edited, clients[index].record(edited))
+      (id, before) = (edited, devices.clients[index].record(edited))
       // Records are named by name alone, so the type a step names must be the one the device holds.
       if let held = before, held.recordType != type {
-        return "\(clientNames[index]) holds \(held.recordType)/\(id.recordName), not a \(type)"
+        return "\(devices.names[index]) holds \(held.recordType)/\(id.recordName), not a \(type)"
       }
     }
     do {
-      try clients[index].perform(operation, at: now)
+      try devices.clients[index].perform(operation, at: now)
     } catch {
       return String(describing: error)
     }
@@ -161,7 +164,7 @@ extension Simulation {
   /// Why an app cannot write one of `keys`: a key its schema does not know (an app writes only fields it declares; a
   /// shrunk script may ask for one after dropping the upgrade step).
   func unknownKey(in keys: some Collection<String>, device: String) -> String? {
-    guard let known = AppSchemas.knownKeys(upgraded: hosts.isUpgraded(device), scenario: setup.schemas) else {
+    guard let known = AppSchemas.knownKeys(upgraded: devices.hosts.isUpgraded(device), scenario: setup.schemas) else {
       return nil
     }
     return keys.sorted().first { !known.contains($0) }.map { "the app on \(device) does not know the key \($0)" }
@@ -172,32 +175,17 @@ extension Simulation {
   mutating func noteAction(
     _ kind: UserAction, device index: Int, recordID: RecordID, before: Record?
   ) {
-    if setup.sendsAfterEdits { clients[index].handle(.sendRequested) }
+    if setup.sendsAfterEdits { devices.clients[index].handle(.sendRequested) }
     switch kind {
     case .create(let values):
-      auditor.userWrote(Array(values.values), under: auditor.writingAccount(of: clientNames[index]))
+      auditor.userWrote(Array(values.values), under: auditor.writingAccount(of: devices.names[index]))
     case .edit(let values):
-      auditor.userWrote(Array(values.values), under: auditor.writingAccount(of: clientNames[index]))
+      auditor.userWrote(Array(values.values), under: auditor.writingAccount(of: devices.names[index]))
     case .delete: break
     }
     auditor.userActed(
-      on: clientNames[index], recordID: recordID, kind: kind, shownBefore: before,
-      shownAfter: clients[index].record(recordID), at: now)
-  }
-
-  /// The device at `index` loses its network or has it back: its host notes it, which the scheduler and the settling
-  /// check read, and its client hears of it.
-  mutating func setNetwork(of index: Int, online: Bool) {
-    hosts.setOnline(clientNames[index], online)
-    clients[index].handle(online ? .cameOnline : .wentOffline)
-  }
-
-  /// Whether the device at `index` has a network.
-  func isOnline(_ index: Int) -> Bool { hosts.isOnline(clientNames[index]) }
-
-  mutating func withDevice(_ name: String, _ body: (inout any SyncClient) -> Void) {
-    guard let index = index(of: name) else { return }
-    body(&clients[index])
+      on: devices.names[index], recordID: recordID, kind: kind, shownBefore: before,
+      shownAfter: devices.clients[index].record(recordID), at: now)
   }
 
   // MARK: Quiescence
@@ -216,19 +204,19 @@ extension Simulation {
     clearFaults()
     let budget = statistics.requests + requestBudget * max(1, clients.count)
     // A run ends with every app running: a quit one launches, and learns of account changes made meanwhile.
-    for name in hosts.notRunning.keys.sorted() {
+    for name in devices.hosts.notRunning.keys.sorted() {
       traceEntries.append(.note("\(name) launched"))
       _ = apply(.launch(device: name))
     }
-    for index in clients.indices { setNetwork(of: index, online: true) }
+    for index in devices.indices { devices.setNetwork(of: index, online: true) }
     for round in 1...max(1, maximumRounds) {
       statistics.quiescenceRounds = round
       restartHaltedDevices()
       let before = server.events.count
       // A device signed out of iCloud syncs nothing until its user signs in, which quiescence does not do for them.
-      for index in clients.indices where signedIn(index) { clients[index].handle(.syncRequested) }
+      for index in devices.indices where devices.isSignedIn(index) { devices.clients[index].handle(.syncRequested) }
       var waited = 0
-      while waited < 3_600, !allIdle() || !network.isEmpty {
+      while waited < 3_600, !devices.allIdle || !network.isEmpty {
         pump(until: now.addingTimeInterval(10))
         waited += 10
         if statistics.requests > budget {
@@ -236,8 +224,8 @@ extension Simulation {
           return false
         }
       }
-      if server.events.count == before, allIdle(), network.isEmpty,
-        clients.indices.allSatisfy({ !clients[$0].isHalted || !signedIn($0) })
+      if server.events.count == before, devices.allIdle, network.isEmpty,
+        devices.indices.allSatisfy({ !devices.clients[$0].isHalted || !devices.isSignedIn($0) })
       {
         return true
       }
@@ -246,33 +234,22 @@ extension Simulation {
     return false
   }
 
-  /// Whether every device is idle, halted, or signed out (waiting, with what it holds, for its user to sign in).
-  private func allIdle() -> Bool {
-    clients.indices.allSatisfy { clients[$0].isIdle || clients[$0].isHalted || !signedIn($0) }
-  }
-
-  /// Whether the app on the device at `index` is running (not quit).
-  func isRunning(_ index: Int) -> Bool { hosts.notRunning.isEmpty || hosts.isRunning(clientNames[index]) }
-
-  /// Whether the device at `index` is signed in to an iCloud account.
-  private func signedIn(_ index: Int) -> Bool { hosts.accounts[clientNames[index]] != nil }
-
   private mutating func restartHaltedDevices() {
     // A question nobody answered, signed in or out: the run ends with the answer Apple recommends, delete.
-    for index in clients.indices {
-      guard case .accountChanged? = clients[index].haltReason,
-        apply(.answerAccount(device: clientNames[index], keepingData: false)) == nil
+    for index in devices.indices {
+      guard case .accountChanged? = devices.clients[index].haltReason,
+        apply(.answerAccount(device: devices.names[index], keepingData: false)) == nil
       else { continue }
-      traceEntries.append(.note("\(clientNames[index]): the account question answered delete"))
+      traceEntries.append(.note("\(devices.names[index]): the account question answered delete"))
     }
-    for index in clients.indices where signedIn(index) {
-      guard let reason = clients[index].haltReason else { continue }
-      if case .schema = reason, setup.schemas != .none, hosts.upgrade(clientNames[index]) {
-        announceApp(on: clientNames[index])
-        clients[index].handle(.upgraded(AppSchemas.upgraded(setup.schemas)))
-        traceEntries.append(.note("\(clientNames[index]) upgraded after a schema halt"))
+    for index in devices.indices where devices.isSignedIn(index) {
+      guard let reason = devices.clients[index].haltReason else { continue }
+      if case .schema = reason, setup.schemas != .none, devices.hosts.upgrade(devices.names[index]) {
+        announceApp(on: devices.names[index])
+        devices.clients[index].handle(.upgraded(AppSchemas.upgraded(setup.schemas)))
+        traceEntries.append(.note("\(devices.names[index]) upgraded after a schema halt"))
       }
-      clients[index].handle(.restarted)
+      devices.clients[index].handle(.restarted)
     }
   }
 
@@ -290,14 +267,15 @@ extension Simulation {
       end: EndState(
         quiescent: quiescent, serverRecords: server.records(in: Self.zoneID, ownedBy: Self.user),
         otherAccounts: Dictionary(
-          uniqueKeysWithValues: hosts.accountsUsed.subtracting([Self.user]).map {
+          uniqueKeysWithValues: devices.hosts.accountsUsed.subtracting([Self.user]).map {
             ($0, server.records(in: Self.zoneID, ownedBy: $0))
           }),
         serverEvents: server.events,
-        devices: clients.indices.map {
+        devices: devices.indices.map {
           EndState.Device(
-            name: clientNames[$0], records: clients[$0].records, pendingChangeCount: clients[$0].pendingChangeCount,
-            account: hosts.accounts[clientNames[$0]])
+            name: devices.names[$0], records: devices.clients[$0].records,
+            pendingChangeCount: devices.clients[$0].pendingChangeCount,
+            account: devices.hosts.accounts[devices.names[$0]])
         }))
   }
 }

@@ -39,13 +39,13 @@ public struct Simulation: Sendable {
   public let invariants: Set<Invariant>
   /// The server.
   public package(set) var server: SimulatedServer
-  /// The devices' sync clients, in setup order: the reference client unless the setup names another
-  /// ``ClientUnderTest``.
-  package internal(set) var clients: [any SyncClient]
-  /// The devices' names, in the same order as ``clients`` (clients are made once, at setup, each told its name in its
-  /// ``ClientSetup``): steps name devices, the server records the name on every save, and the world, not the client,
-  /// keeps it.
-  package private(set) var clientNames: [String] = []
+  /// The devices: their sync clients (the reference client unless the setup names another ``ClientUnderTest``), their
+  /// names, the hosts around them and what their traffic cost.
+  internal(set) var devices: Devices
+  /// The devices' sync clients, in setup order.
+  package var clients: [any SyncClient] { devices.clients }
+  /// The devices' names, in the same order as ``clients``.
+  package var clientNames: [String] { devices.names }
   /// The steps performed so far.
   public internal(set) var steps: [SimulationStep] = []
   /// The trace so far, one line per step and per server change.
@@ -56,18 +56,14 @@ public struct Simulation: Sendable {
 
   /// The network between the devices and the server, with the faults it causes.
   var network = Network()
-  /// What surrounds each client: its device's account, whether its app runs, its app version, a torn crash armed.
-  var hosts = Hosts(accounts: [:], upgraded: [])
   /// The app versions a script's `schema` lines declared, each with its schema: what `upgrade NAME VERSION` installs.
   package var declaredApps: [SchemaVersion: Schema] = [:]
   /// The oracles: the world tells them what happens (``WorldListener``) and asks for the verdict.
   var auditor: Auditor
   /// How many of the server's events the auditor has heard.
   var serverEventsReported = 0
-  /// What each device's traffic cost, in setup order (the clients' order).
-  package internal(set) var deviceCounts: [DeviceCounts] = []
-  var scheduler: Scheduler?
-  var plannedSteps: [SimulationStep] = []
+  /// Where the steps come from: a seeded run's scheduler, or a replay's given steps.
+  var source: StepSource
   let start: Date
 
   /// A seeded random run.
@@ -78,8 +74,7 @@ public struct Simulation: Sendable {
     var random = SimulationRandom(seed: seed)
     let setup = Scheduler.setup(for: configuration, random: &random)
     self.init(setup: setup, steps: [], invariants: configuration.invariants, seed: seed)
-    scheduler = Scheduler(seed: random.next(), configuration: configuration)
-    plannedStepCount = configuration.steps
+    source = .seeded(Scheduler(seed: random.next(), configuration: configuration), count: configuration.steps)
   }
 
   /// A replay of given steps.
@@ -105,27 +100,18 @@ public struct Simulation: Sendable {
         editCountKey: setup.resolver.bookkeeping.editCountKey, stampsKey: setup.resolver.bookkeeping.fieldStampsKey,
         contracts: setup.resolver.keyContracts, appsKnowEveryKey: setup.schemas == .none, zoneID: Self.zoneID,
         owner: Self.user, start: start))
-    plannedSteps = steps
-    plannedStepCount = steps.count
-    let made = setup.devices.compactMap { device in
-      (try? setup.client.make(Self.clientSetup(device, setup: setup))).map { (device.name, $0) }
-    }
-    clients = made.map(\.1)
-    clientNames = made.map(\.0)
-    // Every device of a world starts signed in to the one user's account (`clientSetup`).
-    hosts = Hosts(
-      accounts: Dictionary(clientNames.map { ($0, Self.user) }, uniquingKeysWith: { first, _ in first }),
-      upgraded: Set(setup.devices.filter(\.upgraded).map(\.name)))
-    deviceCounts = Array(repeating: DeviceCounts(), count: clients.count)
+    source = .planned(steps)
+    devices = Devices(
+      setup.devices.compactMap { device in
+        (try? setup.client.make(Self.clientSetup(device, setup: setup))).map { (device.name, $0) }
+      },
+      // Every device of a world starts signed in to the one user's account (`clientSetup`).
+      account: Self.user, upgraded: Set(setup.devices.filter(\.upgraded).map(\.name)))
     for device in setup.devices {
       announceApp(on: device.name)
-      if device.upgraded, let index = index(of: device.name) {
-        clients[index].handle(.upgraded(AppSchemas.upgraded(setup.schemas)))
-      }
+      if device.upgraded { devices.handle(.upgraded(AppSchemas.upgraded(setup.schemas)), on: device.name) }
     }
   }
-
-  var plannedStepCount = 0
 
   /// The invariants a run checks by default: convergence, liveness, server invariants, halted devices, retry-afters,
   /// unknown keys,
@@ -160,16 +146,14 @@ public struct Simulation: Sendable {
 
   /// The client of the device with this name.
   /// - Parameter name: A device name.
-  package func client(named name: String) -> (any SyncClient)? { index(of: name).map { clients[$0] } }
+  package func client(named name: String) -> (any SyncClient)? { devices.index(of: name).map { clients[$0] } }
 
   /// The index of the client named `name`.
-  func index(of name: String) -> Int? { clientNames.firstIndex(of: name) }
-
-  func isUpgraded(_ name: String) -> Bool { hosts.isUpgraded(name) }
+  func index(of name: String) -> Int? { devices.index(of: name) }
 
   /// Tells the auditor which keys the app on `device` knows: at setup and after an upgrade.
   mutating func announceApp(on device: String) {
-    let keys = AppSchemas.knownKeys(upgraded: hosts.isUpgraded(device), scenario: setup.schemas)
+    let keys = AppSchemas.knownKeys(upgraded: devices.hosts.isUpgraded(device), scenario: setup.schemas)
     auditor.appInstalled(on: device, knownKeys: keys)
   }
 
@@ -185,15 +169,16 @@ public struct Simulation: Sendable {
   /// - Returns: The steps, trace, violations and statistics.
   public mutating func run(quiescing: Bool) -> SimulationResult {
     var index = 0
-    while index < plannedStepCount {
+    while index < source.count {
       let step: SimulationStep
-      if var scheduler {
+      switch source {
+      case .seeded(var scheduler, let count):
         // Taken out while it draws, so its arrays are not shared with `self` and grow in place.
-        self.scheduler = nil
+        source = .planned([])
         step = scheduler.next(index: index, world: self)
-        self.scheduler = scheduler
-      } else {
-        step = plannedSteps[index]
+        source = .seeded(scheduler, count: count)
+      case .planned(let steps):
+        step = steps[index]
       }
       perform(step)
       index += 1
@@ -217,5 +202,21 @@ public struct Simulation: Sendable {
       seed: seed, setup: setup, steps: steps, invariants: invariants, traceEntries: traceEntries,
       violations: verdict.violations, outcomes: verdict.outcomes, recordsJudged: verdict.recordsJudged,
       setAside: verdict.setAside, statistics: statistics)
+  }
+}
+
+/// Where a run's steps come from.
+enum StepSource: Sendable {
+  /// A seeded run: its scheduler draws `count` steps as the run goes.
+  case seeded(Scheduler, count: Int)
+  /// A replay: the given steps.
+  case planned([SimulationStep])
+
+  /// How many steps the run performs.
+  var count: Int {
+    switch self {
+    case .seeded(_, let count): count
+    case .planned(let steps): steps.count
+    }
   }
 }

@@ -40,14 +40,12 @@ extension Simulation {
     case .resetEncryptedData:
       removeZone(.encryptedDataReset) { $0.resetEncryptedData(ownedBy: Self.user) }
     case .tornCrash(let device, let afterWrites):
-      hosts.armTornCrash(on: device, afterWrites: afterWrites)
+      devices.hosts.armTornCrash(on: device, afterWrites: afterWrites)
     case .corruptStorage(let device, let record):
       guard let id = try? RecordID(recordName: record, zoneID: Self.zoneID) else {
         return "invalid record name \(record)"
       }
-      var damaged = false
-      withDevice(device) { damaged = $0.handle(.storageDamaged(id)) }
-      if damaged { auditor.storageDamaged(on: device, recordID: id, at: now) }
+      if devices.handle(.storageDamaged(id), on: device) { auditor.storageDamaged(on: device, recordID: id, at: now) }
     case .serverError(let code, let count, let device, let retryAfter):
       guard let error = SimulationFault.injectedError(code, retryAfter: retryAfter) else {
         return "\(code.name) cannot be injected; inject one of "
@@ -64,7 +62,7 @@ extension Simulation {
   mutating func clearFaults() {
     server.clearFaults()
     network.clearFaults()
-    hosts.clearFaults()
+    devices.hosts.clearFaults()
   }
 
   /// Removes the zone on the server by `removal`, and tells the auditor what every device showed just before.
@@ -73,8 +71,8 @@ extension Simulation {
   ) {
     // The faults remove the primary account's zone: devices signed in to it show its records, and so do devices that
     // keep them through a sign-out, or while their app asks what to do with them.
-    let shown = clients.indices.filter { auditor.holdingAccount(of: clientNames[$0]) == Self.user }.map {
-      (device: clientNames[$0], records: clients[$0].records)
+    let shown = devices.indices.filter { auditor.holdingAccount(of: devices.names[$0]) == Self.user }.map {
+      (device: devices.names[$0], records: devices.clients[$0].records)
     }
     let before = server.events.count
     removal(&server)

@@ -9,15 +9,15 @@ extension Simulation {
       guardCount += 1
       sendReadyRequests()
       var wake: Date?
-      for index in clients.indices where isRunning(index) {
-        if let time = clients[index].nextWakeTime, wake.map({ time < $0 }) ?? true { wake = time }
+      for index in devices.indices where devices.isRunning(index) {
+        if let time = devices.clients[index].nextWakeTime, wake.map({ time < $0 }) ?? true { wake = time }
       }
       let nextTime = Self.earlier(Self.earlier(network.nextDelivery, wake), server.nextQuotaFreed)
       guard let nextTime, nextTime <= target else { break }
       if nextTime > now { server.advanceClock(to: nextTime) }
       server.freeQuotasDue()
       while let message = network.popDue(at: now) { deliver(message) }
-      for index in clients.indices where isRunning(index) { clients[index].handle(.timerFired(now)) }
+      for index in devices.indices where devices.isRunning(index) { devices.clients[index].handle(.timerFired(now)) }
     }
     server.advanceClock(to: target)
     observeServer()
@@ -32,12 +32,12 @@ extension Simulation {
 
   private mutating func sendReadyRequests() {
     // An app that is not running sends nothing.
-    for index in clients.indices where isRunning(index) {
-      guard let outgoing = clients[index].nextRequest(at: now) else { continue }
+    for index in devices.indices where devices.isRunning(index) {
+      guard let outgoing = devices.clients[index].nextRequest(at: now) else { continue }
       statistics.requests += 1
-      let name = clientNames[index]
-      deviceCounts[index].sent(at: now)
-      auditor.requestSent(by: index, name, outgoing.request, halted: clients[index].isHalted, at: now)
+      let name = devices.names[index]
+      devices.counts[index].sent(at: now)
+      auditor.requestSent(by: index, name, outgoing.request, halted: devices.clients[index].isHalted, at: now)
       let isSave: Bool
       if case .modifyRecords = outgoing.request { isSave = true } else { isSave = false }
       let fate = network.fate(ofRequestFrom: name, isSave: isSave)
@@ -48,7 +48,7 @@ extension Simulation {
         continue
       }
       if fate.disconnects {
-        setNetwork(of: index, online: false)
+        devices.setNetwork(of: index, online: false)
         traceEntries.append(.note("\(name) lost its network after sending a save"))
       }
       var deliverAt = now.addingTimeInterval(Self.latency)
@@ -58,7 +58,7 @@ extension Simulation {
         network.send(
           .request(
             id: outgoing.id, outgoing.request, loseResponse: fate.loseAnswer, failAnswer: fate.failAnswer,
-            account: hosts.accounts[name]),
+            account: devices.hosts.accounts[name]),
           device: index,
           at: deliverAt.addingTimeInterval(TimeInterval(copy) * Self.duplicateLag))
       }
@@ -70,42 +70,42 @@ extension Simulation {
     switch message.payload {
     case .request(let id, let request, let loseResponse, let failAnswer, let account):
       // Sent with the credentials of the account signed in at the time.
-      let identity = ClientIdentity(userRecordName: account, deviceName: clientNames[index])
+      let identity = ClientIdentity(userRecordName: account, deviceName: devices.names[index])
       let answer = server.handle(request, from: identity)
       count(answer)
       observeServer()
       var saving: [RecordID] = []
       if case .modifyRecords(let modify) = request { saving = modify.saving.map(\.recordID) }
-      let name = clientNames[index]
+      let name = devices.names[index]
       auditor.serverAnswered(name, answer)
       if let failAnswer {
         auditor.answerLost(to: name, saving: saving, answer)
-        deviceCounts[index].lostAnswers += 1
+        devices.counts[index].lostAnswers += 1
         statistics.transientErrors += 1
-        traceEntries.append(.note("network lost the answer to \(clientNames[index])'s \(request): networkFailure"))
+        traceEntries.append(.note("network lost the answer to \(devices.names[index])'s \(request): networkFailure"))
         network.send(
           .response(id: id, .failure(failAnswer), saving: []), device: index, at: now.addingTimeInterval(Self.latency))
         return
       }
       if loseResponse {
         auditor.answerLost(to: name, saving: saving, answer)
-        deviceCounts[index].lostAnswers += 1
+        devices.counts[index].lostAnswers += 1
         statistics.lostMessages += 1
-        traceEntries.append(.note("network lost the answer to \(clientNames[index])'s \(request)"))
+        traceEntries.append(.note("network lost the answer to \(devices.names[index])'s \(request)"))
         return
       }
       network.send(.response(id: id, answer, saving: saving), device: index, at: now.addingTimeInterval(Self.latency))
     case .response(let id, let answer, let saving):
-      let name = clientNames[index]
-      let before = clients[index].persistedZoneToken
-      let wasHalted = clients[index].isHalted
-      let afterWrites = hosts.tornCrash(on: name)
-      let receipt = clients[index].receive(answer, for: id, at: now, crashingAfterWrites: afterWrites)
-      if receipt.wasAwaited { deviceCounts[index].took(answer, at: now) }
+      let name = devices.names[index]
+      let before = devices.clients[index].persistedZoneToken
+      let wasHalted = devices.clients[index].isHalted
+      let afterWrites = devices.hosts.tornCrash(on: name)
+      let receipt = devices.clients[index].receive(answer, for: id, at: now, crashingAfterWrites: afterWrites)
+      if receipt.wasAwaited { devices.counts[index].took(answer, at: now) }
       auditor.answerDelivered(
         to: index, name, requestID: id, answer, saving: saving, awaited: receipt.wasAwaited, at: now)
       if afterWrites != nil, receipt.tornCrash {
-        hosts.tornCrashStruck(on: name)
+        devices.hosts.tornCrashStruck(on: name)
         statistics.tornCrashes += 1
         traceEntries.append(.note("\(name) crashed between two persistence writes"))
         // The crash took the answer with it before every save in it was kept: as for a lost answer, the device
@@ -118,8 +118,8 @@ extension Simulation {
         if case .deletion(_, .deletionStands) = decision { statistics.resurrectionsBlocked += 1 }
         traceEntries.append(.decision(name, decision))
       }
-      auditor.tokenMoved(on: name, from: before, to: clients[index].persistedZoneToken)
-      if !wasHalted, let reason = clients[index].haltReason {
+      auditor.tokenMoved(on: name, from: before, to: devices.clients[index].persistedZoneToken)
+      if !wasHalted, let reason = devices.clients[index].haltReason {
         statistics.halts += 1
         auditor.halted(name)
         traceEntries.append(.note("\(name) halted: \(reason.code)"))

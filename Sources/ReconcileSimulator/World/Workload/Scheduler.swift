@@ -77,7 +77,7 @@ struct Scheduler: Sendable {
     }
     if let due = returns.firstIndex(where: { $0.step <= index }) {
       let device = returns.remove(at: due).device
-      if let slot = world.index(of: device), !world.isOnline(slot) { return .online(device: device) }
+      if let slot = world.index(of: device), !world.devices.isOnline(slot) { return .online(device: device) }
     }
     if let current = burst, current.remaining > 0 {
       burst = current.remaining > 1 ? (current.device, current.remaining - 1) : nil
@@ -91,7 +91,7 @@ struct Scheduler: Sendable {
       return .advance(seconds: 1)
     }
     // Its user opens an app that is not running to use it.
-    if !world.hosts.isRunning(device) { return .launch(device: device) }
+    if !world.devices.hosts.isRunning(device) { return .launch(device: device) }
     let roll = random.below(100)
     switch roll {
     case ..<8: return create(device: device, index: index)
@@ -111,13 +111,15 @@ struct Scheduler: Sendable {
     case ..<93: return .advance(seconds: TimeInterval(5 + random.below(36)))
     case ..<94: return .resetSync(device: device)
     case ..<95:
-      guard world.isOnline(slot), !returns.contains(where: { $0.device == device }) else {
+      guard world.devices.isOnline(slot), !returns.contains(where: { $0.device == device }) else {
         return .sync(device: device)
       }
       returns.append((index + 10 + random.below(31), device))
       return .offline(device: device)
     default:
-      guard configuration.schemas != .none, !world.isUpgraded(device) else { return .sync(device: device) }
+      guard configuration.schemas != .none, !world.devices.hosts.isUpgraded(device) else {
+        return .sync(device: device)
+      }
       return .upgrade(device: device)
     }
   }
@@ -160,7 +162,7 @@ struct Scheduler: Sendable {
 
   private mutating func edit(device: String, record: String, index: Int, world: Simulation) -> SimulationStep {
     var keys = ["title", "body", "rank"]
-    if world.isUpgraded(device) { keys.append("color") }
+    if world.devices.hosts.isUpgraded(device) { keys.append("color") }
     for merged in mergedKeys where !keys.contains(merged.key) { keys.append(merged.key) }
     var values: [String: FieldValue?] = [:]
     for _ in 0..<(1 + random.below(2)) {
@@ -203,7 +205,7 @@ struct Scheduler: Sendable {
   /// as often as the other; signed out, it signs in, to its own account twice as often as to another.
   private mutating func nextAccount(of device: String, world: Simulation) -> String? {
     let other = Simulation.otherUser
-    switch world.hosts.accounts[device] {
+    switch world.devices.hosts.accounts[device] {
     case nil: return random.below(3) == 0 ? other : Simulation.user
     case Simulation.user?: return random.below(2) == 0 ? nil : other
     default: return random.below(2) == 0 ? nil : Simulation.user
@@ -241,7 +243,7 @@ struct Scheduler: Sendable {
       case 0: return .crash(device: device)
       case 3: return .fault(.tornCrash(device: device, afterWrites: 1 + random.below(3)))
       case 1:
-        let online = world.index(of: device).map { world.isOnline($0) } ?? true
+        let online = world.index(of: device).map { world.devices.isOnline($0) } ?? true
         return online ? .offline(device: device) : .online(device: device)
       default:
         let jump = 5 + random.below(116)
@@ -253,7 +255,7 @@ struct Scheduler: Sendable {
     case 5:
       // A quarter of these draws quit a running app; it launches when its user next turns to it, and account changes
       // made meanwhile reach it then as one.
-      if world.hosts.isRunning(device), random.below(4) == 0 { return .quit(device: device) }
+      if world.devices.hosts.isRunning(device), random.below(4) == 0 { return .quit(device: device) }
       return .account(device: device, user: nextAccount(of: device, world: world))
     case 4:
       let held = world.index(of: device).map { world.clients[$0].recordIDs.map(\.recordName) }
