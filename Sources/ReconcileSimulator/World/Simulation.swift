@@ -171,14 +171,13 @@ public struct Simulation: Sendable {
     var index = 0
     while index < source.count {
       let step: SimulationStep
-      switch source {
-      case .seeded(var scheduler, let count):
+      if var scheduler = source.scheduler {
         // Taken out while it draws, so its arrays are not shared with `self` and grow in place.
-        source = .planned([])
+        source.scheduler = nil
         step = scheduler.next(index: index, world: self)
-        source = .seeded(scheduler, count: count)
-      case .planned(let steps):
-        step = steps[index]
+        source.scheduler = scheduler
+      } else {
+        step = source.planned[index]
       }
       perform(step)
       index += 1
@@ -205,18 +204,22 @@ public struct Simulation: Sendable {
   }
 }
 
-/// Where a run's steps come from.
-enum StepSource: Sendable {
-  /// A seeded run: its scheduler draws `count` steps as the run goes.
-  case seeded(Scheduler, count: Int)
-  /// A replay: the given steps.
-  case planned([SimulationStep])
-
+/// Where a run's steps come from: a seeded run's scheduler draws them as the run goes; a replay has them given.
+struct StepSource: Sendable {
+  /// A seeded run's scheduler; `nil` for a replay.
+  var scheduler: Scheduler?
+  /// A replay's steps; empty for a seeded run.
+  let planned: [SimulationStep]
   /// How many steps the run performs.
-  var count: Int {
-    switch self {
-    case .seeded(_, let count): count
-    case .planned(let steps): steps.count
-    }
+  let count: Int
+
+  /// The steps a seeded run's `scheduler` draws, `count` of them.
+  static func seeded(_ scheduler: Scheduler, count: Int) -> StepSource {
+    StepSource(scheduler: scheduler, planned: [], count: count)
+  }
+
+  /// A replay of `steps`.
+  static func planned(_ steps: [SimulationStep]) -> StepSource {
+    StepSource(scheduler: nil, planned: steps, count: steps.count)
   }
 }

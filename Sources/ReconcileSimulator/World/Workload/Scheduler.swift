@@ -68,12 +68,12 @@ struct Scheduler: Sendable {
     // Apps that ask on an account change: a user answers an open question a third of the time, keeping the records
     // or not as often (drawn only in such runs, so every other run draws what it drew before).
     if configuration.accountChange == .ask,
-      let asking = world.clients.indices.first(where: {
-        if case .accountChanged? = world.clients[$0].haltReason { true } else { false }
+      let asking = world.devices.clients.indices.first(where: {
+        if case .accountChanged? = world.devices.clients[$0].haltReason { true } else { false }
       }),
       random.below(3) == 0
     {
-      return .answerAccount(device: world.clientNames[asking], keepingData: random.below(2) == 0)
+      return .answerAccount(device: world.devices.names[asking], keepingData: random.below(2) == 0)
     }
     if let due = returns.firstIndex(where: { $0.step <= index }) {
       let device = returns.remove(at: due).device
@@ -96,7 +96,7 @@ struct Scheduler: Sendable {
     switch roll {
     case ..<8: return create(device: device, index: index)
     case ..<11:
-      let held = Set(world.clients[slot].recordIDs.map(\.recordName))
+      let held = Set(world.devices.clients[slot].recordIDs.map(\.recordName))
       let reusable = created.filter { !held.contains($0) && (workload.sharesRecordNames || creators[$0] == device) }
       guard let name = random.pick(reusable) else { return .sync(device: device) }
       return create(device: device, name: name, index: index)
@@ -127,9 +127,9 @@ struct Scheduler: Sendable {
   /// A record the device in `slot` holds: one of the hot records with the workload's hot share, else any.
   private mutating func pickHeld(in world: Simulation, slot: Int) -> String? {
     var hot: [String] = []
-    for (name, id) in hotIDs where world.clients[slot].record(id) != nil { hot.append(name) }
+    for (name, id) in hotIDs where world.devices.clients[slot].record(id) != nil { hot.append(name) }
     if !hot.isEmpty, random.chance(workload.hotShare) { return zipf(hot) }
-    return random.pick(world.clients[slot].recordIDs)?.recordName
+    return random.pick(world.devices.clients[slot].recordIDs)?.recordName
   }
 
   /// One of `items`, the k-th (from 0) with weight 1/(k+1): the first is the hottest.
@@ -184,9 +184,9 @@ struct Scheduler: Sendable {
   /// The value of `key` the device shows in `record`.
   private func shownValue(of key: String, record: String, device: String, world: Simulation) -> FieldValue? {
     guard let slot = world.index(of: device),
-      let id = world.clients[slot].recordIDs.first(where: { $0.recordName == record })
+      let id = world.devices.clients[slot].recordIDs.first(where: { $0.recordName == record })
     else { return nil }
-    return world.clients[slot].record(id)?[key]
+    return world.devices.clients[slot].record(id)?[key]
   }
 
   /// A fault step of a kind the profile injects; `nil` when none can be drawn.
@@ -258,7 +258,7 @@ struct Scheduler: Sendable {
       if world.devices.hosts.isRunning(device), random.below(4) == 0 { return .quit(device: device) }
       return .account(device: device, user: nextAccount(of: device, world: world))
     case 4:
-      let held = world.index(of: device).map { world.clients[$0].recordIDs.map(\.recordName) }
+      let held = world.index(of: device).map { world.devices.clients[$0].recordIDs.map(\.recordName) }
       guard let record = random.pick(held ?? []) else { return .crash(device: device) }
       return .fault(.corruptStorage(device: device, record: record))
     default:
