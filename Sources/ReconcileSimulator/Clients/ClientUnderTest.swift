@@ -22,17 +22,24 @@ public struct ClientUnderTest: Sendable, Hashable, CustomStringConvertible {
   /// runs are judged by that resolver's contract, and a run naming another is refused. `nil` (the default) for a
   /// client that merges with the run's resolver.
   public var ownRule: String?
+  /// Whether the client's apps can ask the user what to do with local data on an account change
+  /// (`account-change ask`); the built-in reference client and Apple's sample cannot.
+  package var canAskOnAccountChange: Bool
 
   /// Describes a client that speaks the simulator's own request dialect (the reference client, the simulated engine).
   /// - Parameters:
   ///   - name: Its script name.
   ///   - ownRule: The one resolver name its runs may use, when it merges by a rule of its own; `nil` unless given.
+  ///   - canAskOnAccountChange: Whether its apps can ask the user what to do on an account change; `true` unless
+  ///     given.
   ///   - make: Builds the client of one device; a thrown error leaves the device out of the run.
   package init(
-    name: String, ownRule: String? = nil, make: @escaping @Sendable (ClientSetup) throws -> any SyncClient
+    name: String, ownRule: String? = nil, canAskOnAccountChange: Bool = true,
+    make: @escaping @Sendable (ClientSetup) throws -> any SyncClient
   ) {
     self.name = name
     self.ownRule = ownRule
+    self.canAskOnAccountChange = canAskOnAccountChange
     self.make = make
   }
 
@@ -45,10 +52,10 @@ public struct ClientUnderTest: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Why a run of this client whose apps answer an account change with `response` means nothing, or `nil` when it is
-  /// fine: the built-in reference client and Apple's sample never ask.
+  /// fine: a client whose apps cannot ask (``canAskOnAccountChange``) cannot run `ask`.
   /// - Parameter response: What the run's apps do on an account change.
   package func refusal(ofAccountChange response: AccountChangeResponse) -> String? {
-    guard response == .ask, name == "reference" || name == "sync-engine-sample" else { return nil }
+    guard response == .ask, !canAskOnAccountChange else { return nil }
     return "client \(name) never asks what to do on an account change: account-change ask needs a client whose "
       + "delegate asks, such as sync-engine (Reconcile's ZoneReplica), or yours"
   }

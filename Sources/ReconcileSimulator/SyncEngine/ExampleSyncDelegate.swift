@@ -180,7 +180,9 @@ extension ClientUnderTest {
   /// A simulated CKSyncEngine with the ``ExampleSyncDelegate`` under Apple's sample's rules (script name
   /// `sync-engine-sample`): whole-record last-writer-wins on a device-written date, whatever the run's resolver.
   /// Its rule promises no more than server last-writer-wins, so its runs name `server-lww` and no other resolver.
-  public static let syncEngineSample = ClientUnderTest(name: "sync-engine-sample", ownRule: "server-lww") { setup in
+  public static let syncEngineSample = ClientUnderTest(
+    name: "sync-engine-sample", ownRule: "server-lww", canAskOnAccountChange: false
+  ) { setup in
     SimulatedSyncEngine(delegate: ExampleSyncDelegate(setup: setup, rules: .appleSample), setup: setup)
   }
 }

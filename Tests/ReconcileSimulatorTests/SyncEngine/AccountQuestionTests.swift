@@ -65,18 +65,25 @@ struct AccountQuestionTests {
     #expect(result.trace.contains { $0.contains("the account question answered delete") }, "\(result.trace)")
   }
 
-  @Test("the reference client, which never asks, refuses a run whose apps ask")
-  func referenceRefusesAsk() {
+  @Test(
+    "a client whose apps cannot ask (the reference client, Apple's sample) refuses a run whose apps ask; the sync engine runs it",
+    arguments: [("reference", false), ("sync-engine-sample", false), ("sync-engine", true)])
+  func clientsThatCannotAskRefuseAsk(client: String, runs: Bool) throws {
     let script = """
-      client reference
+      client \(client)
+      resolver server-lww
       account-change ask
       device add phone
       phone create Note/n1 title="milk"
       """
+    if runs {
+      #expect(try Simulation.replay(script).passed)
+      return
+    }
     #expect {
       _ = try Simulation.replay(script)
     } throws: { error in
-      "\(error)".contains("never asks") && "\(error)".contains("sync-engine")
+      "\(error)".contains("client \(client) never asks") && "\(error)".contains("sync-engine")
     }
   }
 
