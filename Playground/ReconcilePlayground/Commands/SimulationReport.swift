@@ -68,7 +68,7 @@ struct SimulationReport: Encodable {
     recordsJudged = result.recordsJudged
     setAside = Dictionary(uniqueKeysWithValues: result.setAside.map { ($0.key.rawValue, $0.value) })
     devices = zip(simulation.clientNames, simulation.clients).map { name, client in
-      guard let d = client.diagnostics else {
+      guard let d = (client as? any DiagnosableClient)?.diagnostics else {
         let records = client.records
         return DeviceRow(
           name: name, status: client.isHalted ? "halted" : client.isIdle ? "idle" : "syncing",

@@ -18,6 +18,14 @@ package enum DeviceStatus: String, Sendable, Hashable, CaseIterable, CustomStrin
   package var description: String { rawValue }
 }
 
+/// A sync client that tells more about itself than every client shows (``SyncClient``): its status word, queue,
+/// throttle, retries, last error and clock, for the playground's views. The world asks for it only when a view is
+/// drawn, so it is not part of the contract the simulation drives every client through.
+package protocol DiagnosableClient: SyncClient {
+  /// What the client tells about itself now.
+  var diagnostics: DeviceDiagnostics { get }
+}
+
 /// What a sync engine should be able to tell about itself (seed 004, "Diagnostics").
 package struct DeviceDiagnostics: Sendable, Hashable {
   /// One word for what the device is doing.

@@ -93,9 +93,6 @@ package protocol SyncClient: Sendable {
   /// Whether the client halted; the default compares ``haltReason`` with `nil`. The world asks on every request and
   /// every answer, so a client that can tell without building its halt reason should.
   var isHalted: Bool { get }
-  /// What the client tells about itself beyond that — its status word, throttle, retries, last error, clock — for the
-  /// playground's views; `nil` for a client that tells nothing more.
-  var diagnostics: DeviceDiagnostics? { get }
   /// Whether the client has nothing left to do: no sync running or asked for, nothing to send.
   var isIdle: Bool { get }
   /// How many local changes the client has not had accepted by the server.
@@ -110,8 +107,6 @@ extension SyncClient {
   package var recordIDs: [RecordID] { records.map(\.recordID) }
   /// Compares ``haltReason`` with `nil`.
   package var isHalted: Bool { haltReason != nil }
-  /// No diagnostics beyond what every client shows.
-  package var diagnostics: DeviceDiagnostics? { nil }
   /// Not checked.
   package var persistedZoneToken: ZoneChangeToken? { nil }
   /// `AccountChangePolicy.deleteLocalData`, as Apple asks.

@@ -1,7 +1,7 @@
 package import Foundation
 package import Reconcile
 
-extension SimulatedDevice: SyncClient {
+extension SimulatedDevice: DiagnosableClient {
   /// Every record ID the app sees, sorted.
   package var recordIDs: [RecordID] { storage.records.recordIDs.sorted() }
 

@@ -279,7 +279,7 @@ package struct SimulatedDevice: Sendable {
   }
 
   /// What the device can tell about its sync.
-  package var diagnostics: DeviceDiagnostics? {
+  package var diagnostics: DeviceDiagnostics {
     let records = storage.replica.store.all
     return DeviceDiagnostics(
       status: status,

@@ -68,7 +68,7 @@ package struct WorldView {
     }
     serverRecords = owners.flatMap { byOwner[$0] ?? [] }.sorted { $0.recordID < $1.recordID }
     devices = zip(names, world.clients).map { name, client in
-      let diagnostics = client.diagnostics
+      let diagnostics = (client as? any DiagnosableClient)?.diagnostics
       return Device(
         name: name, records: client.records.sorted { $0.recordID < $1.recordID },
         status: diagnostics?.status ?? Self.status(of: client, online: world.devices.hosts.isOnline(name)),

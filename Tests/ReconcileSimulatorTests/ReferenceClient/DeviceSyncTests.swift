@@ -37,7 +37,7 @@ struct DeviceSyncTests {
     #expect(mac.records == phone.records)
     #expect(mac.records.first?["title"] == "hello")
     #expect(mac.records.first?.recordChangeTag != nil)
-    #expect(phone.diagnostics?.queuedCount == 0)
+    #expect(phone.diagnostics.queuedCount == 0)
     #expect(phone.status == .idle)
   }
 
@@ -97,9 +97,9 @@ struct DeviceSyncTests {
     kiosk.sync(with: &server)
     #expect(kiosk.status == .halted)
     #expect(kiosk.haltReason == .notAuthenticated)
-    #expect(kiosk.diagnostics?.haltReason?.description.contains("Sign in") == true)
+    #expect(kiosk.diagnostics.haltReason?.description.contains("Sign in") == true)
     #expect(kiosk.nextRequest(at: server.now) == nil)
-    #expect(kiosk.diagnostics?.queuedCount == 2, "the zone and the note")
+    #expect(kiosk.diagnostics.queuedCount == 2, "the zone and the note")
   }
 
   @Test("an app 1.0 device shows a record from app 2.0, refuses to edit it, and halts when its unsent edit meets one")
@@ -149,7 +149,7 @@ struct DeviceSyncTests {
     for index in 0..<1_000 { try phone.create(try note("n\(index)", ["title": .string("t\(index)")]), at: server.now) }
     let requests = phone.sync(with: &server)
     #expect(server.records(in: notes, ownedBy: "_alice").count == 1_000)
-    #expect(phone.diagnostics?.queuedCount == 0)
+    #expect(phone.diagnostics.queuedCount == 0)
     #expect(
       requests >= 1_000 / 100 + 2, "400 → 200 → 100 per batch after two limitExceeded replies; \(requests) requests")
   }
@@ -164,7 +164,7 @@ struct DeviceSyncTests {
     phone.sync(with: &server)
     #expect(server.records(in: notes, ownedBy: "_alice").count == 1)
     #expect(server.now.timeIntervalSince(start) >= 60)
-    #expect(phone.diagnostics?.lastError?.contains("zoneBusy") == true)
-    #expect((phone.diagnostics?.throttle ?? .infinity) < RetryPolicy().maximumThrottle)
+    #expect(phone.diagnostics.lastError?.contains("zoneBusy") == true)
+    #expect((phone.diagnostics.throttle ?? .infinity) < RetryPolicy().maximumThrottle)
   }
 }

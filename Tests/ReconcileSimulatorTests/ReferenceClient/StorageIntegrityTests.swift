@@ -41,7 +41,7 @@ struct StorageIntegrityTests {
     #expect(phone.storage.damagedRecordsDiscarded == 1)
     #expect(phone.record(id)?["title"] == "synced")
     #expect(phone.records == server.records(in: zone, ownedBy: "_alice"))
-    #expect(phone.diagnostics?.lastError?.contains("damaged") == true)
+    #expect(phone.diagnostics.lastError?.contains("damaged") == true)
   }
 
   @Test("an edit of a damaged record fails with recordDamaged, and the next sync restores it")
