@@ -35,7 +35,14 @@ struct CommandHelp: Sendable {
     ("--steps N", "random steps per run (200)"),
     ("--resolver NAME", "server-lww, local-clock, edit-count, field-merge, hlc or one registered (field-merge)"),
     ("--faults PROFILE", "none, flaky, hostile or swarm (flaky)"),
-    ("--without K,K", "fault kinds never to inject: " + FaultKind.allCases.map(\.rawValue).joined(separator: ", ")),
+    (
+      "--without K,K",
+      "fault kinds never to inject, or a part's every kind: "
+        + SimulationFault.Part.allCases.map { part in
+          part.rawValue + " (" + FaultKind.allCases.filter { $0.part == part }.map(\.rawValue).joined(separator: ", ")
+            + ")"
+        }.joined(separator: "; ")
+    ),
     ("--delete-policy P", "deleteWins or editWins (deleteWins)"),
     ("--schemas S", "none, minor or major: app versions on the devices (none)"),
     ("--client NAME", "reference, sync-engine, sync-engine-sample or one your command line registers (reference)"),

@@ -71,15 +71,20 @@ enum PlaygroundNames {
     try pick(name, FaultProfile.presets.map { ($0.name, $0) }, what: "fault profile")
   }
 
-  /// A built-in sync client, or one of `registered`.
-  /// Fault kinds by name, comma-separated: `zone-deletion,token-expiry`.
+  /// Fault kinds by name, comma-separated (`zone-deletion,token-expiry`); a part's name (`network`, `host`,
+  /// `server`) stands for every kind of that part.
   static func faultKinds(_ list: String) throws(CommandLineOptions.Problem) -> Set<FaultKind> {
     var kinds = Set<FaultKind>()
+    let choices =
+      FaultKind.allCases.map { ($0.rawValue, [$0]) }
+      + SimulationFault.Part.allCases.map { part in (part.rawValue, FaultKind.allCases.filter { $0.part == part }) }
     for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-      kinds.insert(try pick(name, FaultKind.allCases.map { ($0.rawValue, $0) }, what: "fault kind"))
+      kinds.formUnion(try pick(name, choices, what: "fault kind"))
     }
     return kinds
   }
+
+  /// A built-in sync client, or one of `registered`.
 
   static func client(_ name: String, registered: [ClientUnderTest] = []) throws(CommandLineOptions.Problem)
     -> ClientUnderTest

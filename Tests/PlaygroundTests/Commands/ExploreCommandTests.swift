@@ -414,4 +414,17 @@ struct ExploreWithoutTests {
     #expect(typo.output.standardError.contains("unknown fault kind 'zone-delet'"))
     #expect(typo.output.standardError.contains("did you mean 'zone-deletion'?"))
   }
+
+  @Test("--without server leaves out every server fault kind and nothing else; the configuration line lists them")
+  func withoutAPartLeavesOutItsKinds() {
+    let (status, output) = ExploreCommandTests.explore(
+      ["explore", "--seeds", "0..2", "--steps", "10", "--faults", "hostile", "--without", "server,crash", "--quiet"],
+      files: MemoryFiles())
+    #expect(status == 0)
+    let expected = [
+      "crash", "database-token-expiry", "encrypted-data-reset", "quota-full", "throttle", "token-expiry",
+      "transient-error", "zone-deletion", "zone-purge",
+    ]
+    #expect(output.standardOutput.contains("--without " + expected.joined(separator: ",")), "\(output.standardOutput)")
+  }
 }

@@ -53,4 +53,37 @@ struct FaultKindTests {
     #expect(failure.script.contains("# faults hostile without quota-full, zone-deletion\n"))
     #expect(report.coverage.contains("faults left out: quota-full, zone-deletion"))
   }
+
+  /// One fault of every case, each on a device where it takes one.
+  static let everyFault: [SimulationFault] = [
+    .loseRequest(device: "phone"), .loseResponse(device: "phone"), .duplicate(device: "phone"),
+    .delay(device: "phone", seconds: 3), .transient(device: "phone", error: "zoneBusy", retryAfter: 2),
+    .itemTransient(device: "phone", error: "zoneBusy", retryAfter: 2), .throttle(seconds: 5), .expireTokens,
+    .expireDatabaseTokens, .quotaFull(seconds: 5), .deleteZone, .purgeZone, .resetEncryptedData,
+    .corruptStorage(device: "phone", record: "n1"), .tornCrash(device: "phone"),
+    .serverError(code: .zoneBusy, count: 1, device: nil, retryAfter: 1), .disconnectAfterSave(device: "phone"),
+  ]
+
+  @Test("a fault kind breaks the part its faults break", arguments: everyFault)
+  func kindAndFaultAgreeOnThePart(fault: SimulationFault) throws {
+    let kind = try #require(FaultKind(of: .fault(fault)))
+    #expect(kind.part == fault.part, "\(fault) is a \(kind)")
+  }
+
+  @Test("the one exception: a transient networkFailure is the network's, drawn among the server's transient errors")
+  func transientNetworkFailureIsTheNetworks() throws {
+    let fault = SimulationFault.transient(device: "phone", error: "networkFailure", retryAfter: 2)
+    #expect(fault.part == .network)
+    #expect(try #require(FaultKind(of: .fault(fault))) == .transientError)
+    #expect(FaultKind.transientError.part == .server)
+  }
+
+  @Test("the device steps a profile draws are the host's faults")
+  func deviceStepsAreHostFaults() throws {
+    let steps: [SimulationStep] = [
+      .crash(device: "phone"), .offline(device: "phone"), .clockJump(device: "phone", seconds: 60),
+      .quit(device: "phone"), .account(device: "phone", user: nil),
+    ]
+    for step in steps { #expect(try #require(FaultKind(of: step)).part == .host, "\(step)") }
+  }
 }

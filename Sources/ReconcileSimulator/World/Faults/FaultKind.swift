@@ -46,8 +46,21 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable, Codable, Custom
   /// The name `--without` takes.
   public var description: String { rawValue }
 
+  /// The part of the world a fault of this kind breaks: the network, the host around a client (its process, clock,
+  /// storage, network link and account), or the server. `--without network|host|server` leaves out every kind of one
+  /// part. A transient error is the server's: its `networkFailure` case alone is the network's (``SimulationFault/part``).
+  public var part: SimulationFault.Part {
+    switch self {
+    case .lostRequest, .lostResponse, .duplicate, .delay: .network
+    case .crash, .tornCrash, .offline, .clockJump, .storageCorruption, .accountChange: .host
+    case .transientError, .throttle, .tokenExpiry, .databaseTokenExpiry, .quotaFull, .zoneDeletion, .zonePurge,
+      .encryptedDataReset:
+      .server
+    }
+  }
+
   /// The kind of fault a scheduled step injects, or `nil` for a step that is not a fault.
-  init?(of step: SimulationStep) {
+  package init?(of step: SimulationStep) {
     switch step {
     case .crash: self = .crash
     case .offline, .online: self = .offline
