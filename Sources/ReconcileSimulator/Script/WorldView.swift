@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import Reconcile
 
 /// What the looking lines (`show server|NAME|diff`, and `expect` on records, status and convergence) read: the server's

@@ -4,9 +4,8 @@ import Reconcile
 /// The devices of a world, in setup order: each one's sync client, its name, the host around it (``Hosts``) and what
 /// its traffic cost.
 ///
-/// The world drives the devices through this part alone: it hands a client an event only through ``handle(_:on:)``,
-/// and asks here whether a device runs, has a network or is signed in, so that what the host keeps (network, process,
-/// account) and what the client hears of it never drift apart.
+/// The world asks here whether a device runs, has a network, is signed in or is idle. A device's network changes only
+/// through ``setNetwork(of:online:)``, which tells the host and the client together, so the two never drift apart.
 struct Devices: Sendable {
   /// The sync clients, made once, at setup.
   var clients: [any SyncClient]

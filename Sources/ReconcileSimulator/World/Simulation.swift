@@ -41,7 +41,7 @@ public struct Simulation: Sendable {
   public package(set) var server: SimulatedServer
   /// The devices: their sync clients (the reference client unless the setup names another ``ClientUnderTest``), their
   /// names, the hosts around them and what their traffic cost.
-  internal(set) var devices: Devices
+  var devices: Devices
   /// The devices' sync clients, in setup order.
   package var clients: [any SyncClient] { devices.clients }
   /// The devices' names, in the same order as ``clients``.
