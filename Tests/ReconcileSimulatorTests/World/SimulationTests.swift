@@ -131,13 +131,27 @@ struct SimulationTests {
     #expect(throws: SimulationScript.ParseError.self) { try Simulation.replay(failure.script) }
   }
 
-  @Test("app upgrades: old devices keep unknown keys (minor) or halt and resume after upgrading (major)")
-  func schemaScenarios() {
-    for scenario in [SchemaScenario.minorUpgrade, .majorUpgrade] {
-      let configuration = SimulationConfiguration(steps: 200, resolver: .fieldMerge, faults: .flaky, schemas: scenario)
-      let report = PropertyRunner(configuration: configuration, seeds: TestSeeds.range(0..<60)).run()
-      #expect(report.passed, "\(report)")
-    }
+  /// The app-upgrade sweep's budget: 60 seeds at every depth before it moved to the deep sweep.
+  static let upgrades = SweepBudget(unit: (12, 200), quick: (60, 200), full: (500, 200))
+
+  @Test(
+    "app upgrades: old devices keep unknown keys (minor) or halt and resume after upgrading (major)",
+    arguments: [SchemaScenario.minorUpgrade, .majorUpgrade])
+  func schemaScenarios(scenario: SchemaScenario) {
+    let budget = Self.upgrades
+    let configuration = SimulationConfiguration(
+      steps: budget.steps, resolver: .fieldMerge, faults: .flaky, schemas: scenario)
+    let report = PropertyRunner(configuration: configuration, seeds: budget.seeds).run()
+    #expect(report.passed, "\(report)")
+    // The runs reach what the scenario is about: an old app keeping keys it does not know (minor), or halting on a
+    // newer app's record (major).
+    let reached =
+      scenario == .majorUpgrade
+      ? report.runsReaching["halt", default: 0] : report.runsExercising[.unknownKeysKept, default: 0]
+    #expect(reached > 0, "no run reached what \(scenario) tests: \(report.coverage)")
+    budget.report(
+      "app upgrades \(scenario)", failures: report.failures.count + (reached > 0 ? 0 : 1),
+      detail: "\(reached) runs reached it")
   }
 
   @Test("a scripted schema halt: the 1.0 device's edit meets a 2.0 record and is not written until it upgrades")
