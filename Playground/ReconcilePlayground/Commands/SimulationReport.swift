@@ -68,14 +68,7 @@ struct SimulationReport: Encodable {
     recordsJudged = result.recordsJudged
     setAside = Dictionary(uniqueKeysWithValues: result.setAside.map { ($0.key.rawValue, $0.value) })
     devices = zip(simulation.clientNames, simulation.clients).map { name, client in
-      guard let d = (client as? any DiagnosableClient)?.diagnostics else {
-        let records = client.records
-        return DeviceRow(
-          name: name, status: client.isHalted ? "halted" : client.isIdle ? "idle" : "syncing",
-          records: records.count, recordsWithChangeTags: records.filter { $0.recordChangeTag != nil }.count,
-          queued: client.pendingChangeCount, throttleSeconds: 0, retryCount: 0, lastError: nil,
-          haltReason: client.haltReason?.description)
-      }
+      let d = DeviceDiagnostics(of: client, online: simulation.isOnline(name))
       return DeviceRow(
         name: name, status: d.status.rawValue, records: d.recordCount,
         recordsWithChangeTags: d.recordsWithChangeTags, queued: d.queuedCount, throttleSeconds: d.throttle,

@@ -59,3 +59,26 @@ package struct DeviceDiagnostics: Sendable, Hashable {
   /// What each queued change is (`save`, `delete`, …), by record.
   package var queuedKinds: [RecordID: String] = [:]
 }
+
+extension DeviceDiagnostics {
+  /// What any client tells about itself: a ``DiagnosableClient``'s own diagnostics; for another client, what every
+  /// client shows (its records, queue and halt) with the status word they give, and nothing it does not tell.
+  /// - Parameters:
+  ///   - client: The client.
+  ///   - online: Whether its device has a network (its host knows; a client that tells its status knows too).
+  ///   - clockOffset: Its clock's offset as the device was set up, for a client that does not tell its clock.
+  package init(of client: any SyncClient, online: Bool, clockOffset: TimeInterval = 0) {
+    if let own = (client as? any DiagnosableClient)?.diagnostics {
+      self = own
+      return
+    }
+    let records = client.records
+    let status: DeviceStatus =
+      client.isHalted ? .halted : !online ? .offline : client.isIdle ? .idle : .syncing
+    self.init(
+      status: status, queuedCount: client.pendingChangeCount, recordCount: records.count,
+      recordsWithChangeTags: records.filter { $0.recordChangeTag != nil }.count, lastSuccessfulFetch: nil,
+      lastSuccessfulSave: nil, inFlightOperation: nil, lastCompletedOperation: nil, throttle: 0, retryCount: 0,
+      lastError: nil, haltReason: client.haltReason, clockOffset: clockOffset)
+  }
+}

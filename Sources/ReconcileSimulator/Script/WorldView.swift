@@ -68,24 +68,18 @@ package struct WorldView {
     }
     serverRecords = owners.flatMap { byOwner[$0] ?? [] }.sorted { $0.recordID < $1.recordID }
     devices = zip(names, world.clients).map { name, client in
-      let diagnostics = (client as? any DiagnosableClient)?.diagnostics
+      let diagnostics = DeviceDiagnostics(
+        of: client, online: world.isOnline(name), clockOffset: clockOffsets[name] ?? 0)
       return Device(
         name: name, records: client.records.sorted { $0.recordID < $1.recordID },
-        status: diagnostics?.status ?? Self.status(of: client, online: world.devices.hosts.isOnline(name)),
+        status: diagnostics.status,
         haltReason: client.haltReason,
         queued: client.pendingChangeCount,
-        queuedKinds: diagnostics?.queuedKinds ?? [:],
-        clockOffset: diagnostics?.clockOffset ?? clockOffsets[name] ?? 0,
-        appVersion: diagnostics?.appVersion,
-        lastError: diagnostics?.lastError, serverRecords: users[name].flatMap { byOwner[$0] } ?? [])
+        queuedKinds: diagnostics.queuedKinds,
+        clockOffset: diagnostics.clockOffset,
+        appVersion: diagnostics.appVersion,
+        lastError: diagnostics.lastError, serverRecords: users[name].flatMap { byOwner[$0] } ?? [])
     }
-  }
-
-  /// What any client's public state says of its status.
-  private static func status(of client: any SyncClient, online: Bool) -> DeviceStatus {
-    if client.isHalted { return .halted }
-    if !online { return .offline }
-    return client.isIdle ? .idle : .syncing
   }
 
   // MARK: Show

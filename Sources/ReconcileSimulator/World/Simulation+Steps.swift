@@ -60,9 +60,7 @@ extension Simulation {
       // CKSyncEngine: several account changes while the app was not running arrive as one, from the last known
       // state to the current one; none when they come back to where they were.
       if let change = SyncEngine.AccountChange(from: known, to: devices.hosts.accounts[name]) {
-        auditor.accountChanged(
-          on: name, to: devices.hosts.accounts[name], response: devices.clients[index].accountChangeResponse, at: now)
-        devices.clients[index].handle(.accountChanged(change))
+        accountChanged(change, on: index)
       }
     case .offline(let name): if let index = index(of: name) { devices.setNetwork(of: index, online: false) }
     case .online(let name): if let index = index(of: name) { devices.setNetwork(of: index, online: true) }
@@ -82,22 +80,16 @@ extension Simulation {
       let schema = AppSchemas.upgraded(setup.schemas)
       devices.handle(.upgraded(schema), on: name)
     case .resetSync(let name):
-      guard index(of: name) != nil else { return nil }
+      guard let index = index(of: name) else { return nil }
       statistics.syncResets += 1
-      devices.handle(.syncReset, on: name)
+      devices.clients[index].handle(.syncReset)
       // The device reads the database feed from the beginning now: why a zone went before is lost to it.
       auditor.databaseFeedCompacted(for: name, at: now)
     case .account(let name, let user):
-      guard index(of: name) != nil else { return nil }
-      guard let change = devices.hosts.signIn(name, to: user) else { return nil }
+      guard let index = index(of: name), let change = devices.hosts.signIn(name, to: user) else { return nil }
       statistics.accountChanges += 1
       // An OS setting: it changes while the app is not running too, which learns of it at launch.
-      if !devices.hosts.isRunning(name) { return nil }
-      auditor.accountChanged(
-        on: name, to: user,
-        response: index(of: name).map { devices.clients[$0].accountChangeResponse } ?? .deleteLocalData,
-        at: now)
-      devices.handle(.accountChanged(change), on: name)
+      if devices.isRunning(index) { accountChanged(change, on: index) }
     case .answerAccount(let name, let keep):
       guard let index = index(of: name) else { return nil }
       guard case .accountChanged? = devices.clients[index].haltReason else {
@@ -123,6 +115,15 @@ extension Simulation {
       clearFaults()
     }
     return nil
+  }
+
+  /// The running app on device `index` learns that its account changed (to the one its host is signed in to now): the
+  /// auditor hears what the app answers with, then the app.
+  private mutating func accountChanged(_ change: SyncEngine.AccountChange, on index: Int) {
+    let name = devices.names[index]
+    auditor.accountChanged(
+      on: name, to: devices.hosts.accounts[name], response: devices.clients[index].accountChangeResponse, at: now)
+    devices.clients[index].handle(.accountChanged(change))
   }
 
   /// The app on device `index` ends, keeping only what it persisted (the client relaunches from that, as after a

@@ -151,6 +151,10 @@ public struct Simulation: Sendable {
   /// The index of the client named `name`.
   func index(of name: String) -> Int? { devices.index(of: name) }
 
+  /// Whether the device called `name` has a network (its host's say).
+  /// - Parameter name: A device name.
+  package func isOnline(_ name: String) -> Bool { devices.hosts.isOnline(name) }
+
   /// Tells the auditor which keys the app on `device` knows: at setup and after an upgrade.
   mutating func announceApp(on device: String) {
     let keys = AppSchemas.knownKeys(upgraded: devices.hosts.isUpgraded(device), scenario: setup.schemas)
