@@ -51,9 +51,11 @@ public struct FieldMerge: ConflictResolver {
     case listUnion
     /// Ask a closure; returning `nil` removes the key.
     case custom(@Sendable (FieldConflict) throws -> FieldValue?)
-    /// Merge text three ways, as `diff3 -m` merges files: split into pieces at `granularity`, every edit of one side
-    /// that does not overlap an edit of the other is kept, and `overlap` settles the stretches both changed. Works on
-    /// `STRING` values and on UTF-8 text stored as `BYTES` (the result keeps the server's kind), plain or encrypted.
+    /// Merge text three ways, as `git merge-file` merges files: split into pieces at `granularity`, every edit of one
+    /// side that does not overlap an edit of the other is kept, and `overlap` settles the stretches both changed.
+    /// Works on `STRING` values and on text stored as `BYTES` (the result keeps the server's kind), plain or
+    /// encrypted; bytes that are not UTF-8 merge by lines and words as they are (at `.character` granularity, by
+    /// words). A text's line ending (`\r\n` or `\n`) is kept, and what the merge writes itself uses it.
     /// A missing ancestor counts as empty text. Keeps: every non-overlapping insertion and deletion of both sides.
     /// Loses: in an overlap, the losing side's version of that stretch (nothing with `.both` or `.markers`).
     case text(TextGranularity = .line, overlap: TextOverlap = .server)
@@ -413,7 +415,8 @@ public struct FieldMerge: ConflictResolver {
     return (serverList, clientList)
   }
 
-  /// The text merge of one key: strings, or UTF-8 bytes; the result is of the server's kind.
+  /// The text merge of one key: strings, or bytes (merged by lines and words whatever their encoding, and by
+  /// characters when all are UTF-8); the result is of the server's kind.
   private static func mergeText(
     _ key: String, client: FieldValue, ancestor: FieldValue?, server: FieldValue,
     _ granularity: TextGranularity, _ overlap: TextOverlap, conflict: Conflict
@@ -424,21 +427,23 @@ public struct FieldMerge: ConflictResolver {
     case .bytes: asBytes = true
     default: throw ConflictResolutionError.notText(key: key, role: .server, found: server.type)
     }
-    func text(_ value: FieldValue, _ role: ConflictResolutionError.Role) throws(ConflictResolutionError) -> String {
+    var isUTF8 = true
+    func text(_ value: FieldValue, _ role: ConflictResolutionError.Role) throws(ConflictResolutionError)
+      -> TextMerge.Text
+    {
       switch (value, asBytes) {
-      case (.string(let text), false): return text
+      case (.string(let text), false): return .string(text)
       case (.bytes(let data), true):
-        guard let text = String(validating: data, as: UTF8.self) else {
-          throw .notText(key: key, role: role, found: .bytes)
-        }
-        return text
+        if isUTF8 && granularity == .character { isUTF8 = String(validating: data, as: UTF8.self) != nil }
+        return .bytes(data)
       default: throw .notText(key: key, role: role, found: value.type)
       }
     }
     let merged = try TextMerge.merge(
-      ancestor: try ancestor.map { (value) throws(ConflictResolutionError) in try text(value, .ancestor) } ?? "",
-      client: try text(client, .client), server: try text(server, .server), granularity: granularity,
-      overlap: overlap
+      ancestor: try ancestor.map { (value) throws(ConflictResolutionError) in try text(value, .ancestor) }
+        ?? .string(""),
+      client: try text(client, .client), server: try text(server, .server), isUTF8: isUTF8,
+      granularity: granularity, overlap: overlap
     ) {
       switch overlap {
       case .localClock(let stampKey):

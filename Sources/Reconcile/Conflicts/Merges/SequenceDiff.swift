@@ -4,8 +4,10 @@
 ///
 /// Tokens are small integers (the merges intern lines, words, characters or list elements first), so comparing two is
 /// one instruction. Each subproblem first strips its common prefix and suffix, which is where every match is recorded.
-/// - Complexity: O((*n* + *m*) · *d*) time at worst and O(*n* + *m*) memory for sequences of lengths *n* and *m* that
-///   differ by *d* insertions and removals; with unique anchors, each gap costs its own length times its own edits.
+/// - Complexity: O((*n* + *m*) · min(*d*, ``costLimit``)) time and O(*n* + *m*) memory for sequences of lengths *n*
+///   and *m* that differ by *d* insertions and removals; with unique anchors, each gap costs its own length times its
+///   own edits. The limit keeps the worst case (repetitive text, no unique token) from growing with the square of the
+///   length, at the price of a diff that may be longer than the shortest there.
 package enum SequenceDiff {
   /// For each index of `old`, the index of `new` it is matched to in a common subsequence, or -1.
   ///
@@ -48,12 +50,12 @@ package enum SequenceDiff {
     var aLow = 0
     var bLow = 0
     for (x, y) in uniqueAnchors(old: a, new: b) {
-      worker.diff(aLow: aLow, aHigh: x, bLow: bLow, bHigh: y, into: matched)
+      worker.diff(aLow: aLow, aHigh: x, bLow: bLow, bHigh: y, exact: false, into: matched)
       matched[x] = y
       aLow = x + 1
       bLow = y + 1
     }
-    worker.diff(aLow: aLow, aHigh: a.count, bLow: bLow, bHigh: b.count, into: matched)
+    worker.diff(aLow: aLow, aHigh: a.count, bLow: bLow, bHigh: b.count, exact: false, into: matched)
   }
 
   /// A longest common subsequence of two short sequences (a list a person edits). Where `old` fits in a machine word,
@@ -197,6 +199,13 @@ package enum SequenceDiff {
     return chain.reversed()
   }
 
+  /// An edit distance past which a subproblem stops searching for the middle of a shortest edit path and splits at
+  /// the point its search reached furthest (as `git diff` does past its own cost limit, also at least 256). The diff
+  /// may then hold more edits than the fewest, but no input costs more than about this many diagonals per token:
+  /// repetitive text, where no token is unique and the sides differ in most places, would otherwise cost the square of
+  /// its length.
+  static let costLimit = 256
+
   private struct Worker {
     let a: UnsafeBufferPointer<Int32>
     let b: UnsafeBufferPointer<Int32>
@@ -209,39 +218,58 @@ package enum SequenceDiff {
       self.b = b
     }
 
-    /// Matches `a[aLow..<aHigh]` against `b[bLow..<bHigh]`, recursing on both sides of a middle snake. The recursion
-    /// is on halves of the edit distance, so it is O(log d) deep.
-    mutating func diff(aLow: Int, aHigh: Int, bLow: Int, bHigh: Int, into matched: UnsafeMutableBufferPointer<Int>) {
+    /// Where a subproblem splits, and whether each half must be diffed exactly (the half whose whole search the split
+    /// came from costs at most the limit, so exact is cheap and matches what an unbounded search would).
+    struct Split {
+      var x: Int
+      var y: Int
+      var lowExact: Bool
+      var highExact: Bool
+    }
+
+    /// Matches `a[aLow..<aHigh]` against `b[bLow..<bHigh]`: splits at a middle snake, recurses on the lower half and
+    /// loops on the upper one, so the recursion is O(log d) deep however many bounded splits a long text takes.
+    /// - Parameter exact: Whether to find a shortest edit path whatever it costs (no ``SequenceDiff/costLimit``).
+    mutating func diff(
+      aLow: Int, aHigh: Int, bLow: Int, bHigh: Int, exact: Bool, into matched: UnsafeMutableBufferPointer<Int>
+    ) {
       var aLow = aLow
       var bLow = bLow
       var aHigh = aHigh
       var bHigh = bHigh
-      while aLow < aHigh, bLow < bHigh, a[aLow] == b[bLow] {
-        matched[aLow] = bLow
-        aLow += 1
-        bLow += 1
+      var exact = exact
+      while true {
+        while aLow < aHigh, bLow < bHigh, a[aLow] == b[bLow] {
+          matched[aLow] = bLow
+          aLow += 1
+          bLow += 1
+        }
+        while aLow < aHigh, bLow < bHigh, a[aHigh - 1] == b[bHigh - 1] {
+          aHigh -= 1
+          bHigh -= 1
+          matched[aHigh] = bHigh
+        }
+        guard aLow < aHigh, bLow < bHigh else { return }
+        // A split at a corner would recur on the same problem; the bisection never gives one, and if it did, the
+        // rest is left unmatched rather than looping.
+        guard let split = middle(aLow: aLow, aHigh: aHigh, bLow: bLow, bHigh: bHigh, exact: exact),
+          (split.x, split.y) != (aLow, bLow), (split.x, split.y) != (aHigh, bHigh)
+        else { return }
+        diff(aLow: aLow, aHigh: split.x, bLow: bLow, bHigh: split.y, exact: exact || split.lowExact, into: matched)
+        aLow = split.x
+        bLow = split.y
+        exact = exact || split.highExact
       }
-      while aLow < aHigh, bLow < bHigh, a[aHigh - 1] == b[bHigh - 1] {
-        aHigh -= 1
-        bHigh -= 1
-        matched[aHigh] = bHigh
-      }
-      guard aLow < aHigh, bLow < bHigh else { return }
-      // A split at a corner would recur on the same problem; the bisection never gives one, and if it did, the rest
-      // is left unmatched rather than looping.
-      guard let (x, y) = middle(aLow: aLow, aHigh: aHigh, bLow: bLow, bHigh: bHigh),
-        (x, y) != (aLow, bLow), (x, y) != (aHigh, bHigh)
-      else { return }
-      diff(aLow: aLow, aHigh: x, bLow: bLow, bHigh: y, into: matched)
-      diff(aLow: x, aHigh: aHigh, bLow: y, bHigh: bHigh, into: matched)
     }
 
     /// A point on an optimal edit path through the middle of the edit graph, found by searching from both corners
-    /// until the paths meet; `nil` when the two ranges share nothing.
-    mutating func middle(aLow: Int, aHigh: Int, bLow: Int, bHigh: Int) -> (Int, Int)? {
+    /// until the paths meet; past ``SequenceDiff/costLimit`` (unless `exact`), the point either search reached
+    /// furthest. `nil` when the two ranges share nothing.
+    mutating func middle(aLow: Int, aHigh: Int, bLow: Int, bHigh: Int, exact: Bool) -> Split? {
       let n = aHigh - aLow
       let m = bHigh - bLow
-      let maximum = (n + m + 1) / 2
+      let unbounded = (n + m + 1) / 2
+      let maximum = exact ? unbounded : min(unbounded, SequenceDiff.costLimit)
       let offset = maximum + 1
       let width = 2 * maximum + 3
       if forward.count < width {
@@ -282,7 +310,7 @@ package enum SequenceDiff {
           } else if checksForward {
             let other = offset + delta - k
             if other >= 0, other < width, backward[other] != -1, x >= n - backward[other] {
-              return (aLow + x, bLow + y)
+              return Split(x: aLow + x, y: bLow + y, lowExact: false, highExact: false)
             }
           }
           k += 2
@@ -308,13 +336,38 @@ package enum SequenceDiff {
             if other >= 0, other < width, forward[other] != -1 {
               let forwardX = forward[other]
               let forwardY = forwardX - (other - offset)
-              if forwardX >= n - x { return (aLow + forwardX, bLow + forwardY) }
+              if forwardX >= n - x {
+                return Split(x: aLow + forwardX, y: bLow + forwardY, lowExact: false, highExact: false)
+              }
             }
           }
           k += 2
         }
       }
-      return nil
+      guard maximum < unbounded else { return nil }
+      return furthest(n: n, m: m, d: maximum - 1, offset: offset, aLow: aLow, bLow: bLow)
+    }
+
+    /// The split once the searches have spent the cost limit: the point on a forward diagonal with the most of both
+    /// sequences behind it, or the point on a backward one with the most ahead of it, whichever went further.
+    private func furthest(n: Int, m: Int, d: Int, offset: Int, aLow: Int, bLow: Int) -> Split? {
+      var forwardBest = (sum: -1, x: 0, y: 0)
+      var backwardBest = (sum: -1, x: 0, y: 0)
+      for k in stride(from: -d, through: d, by: 2) {
+        let x = forward[offset + k]
+        let y = x - k
+        if x >= 0, x <= n, y >= 0, y <= m, x + y > forwardBest.sum { forwardBest = (x + y, x, y) }
+        let backX = backward[offset + k]
+        let backY = backX - k
+        if backX >= 0, backX <= n, backY >= 0, backY <= m, backX + backY > backwardBest.sum {
+          backwardBest = (backX + backY, n - backX, m - backY)
+        }
+      }
+      guard forwardBest.sum > 0 || backwardBest.sum > 0 else { return nil }
+      if forwardBest.sum >= backwardBest.sum {
+        return Split(x: aLow + forwardBest.x, y: bLow + forwardBest.y, lowExact: true, highExact: false)
+      }
+      return Split(x: aLow + backwardBest.x, y: bLow + backwardBest.y, lowExact: false, highExact: true)
     }
   }
 }

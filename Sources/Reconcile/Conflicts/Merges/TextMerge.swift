@@ -38,61 +38,96 @@ extension FieldMerge {
 }
 
 /// The three-way text merge behind ``FieldMerge/Policy/text(_:overlap:)``: the three texts split into pieces at the
-/// chosen granularity, merged as `diff3 -m` merges lines (``ThreeWayMerge``), each overlap settled by the policy.
+/// chosen granularity, merged as `git merge-file` merges lines (``ThreeWayMerge`` at its zealous refinement: compacted
+/// diffs, overlaps refined to where the sides differ), each overlap settled by the policy.
 ///
-/// It works on the texts' UTF-8 bytes, copied once into one buffer: pieces are byte ranges of it, numbered by hashing
-/// their bytes, and the result is copied together range by range. Lines and words end at ASCII bytes and characters
-/// at grapheme boundaries, so every piece, and the result, is valid UTF-8.
+/// It works on the texts' bytes, copied once into one buffer: pieces are byte ranges of it, numbered by hashing their
+/// bytes, and the result is copied together range by range. Lines and words end at ASCII bytes and characters at
+/// grapheme boundaries, so every piece of UTF-8 text, and the result, is valid UTF-8; text in another encoding that
+/// keeps ASCII's line breaks and spaces (Latin-1, Windows-1252, Shift JIS) merges by lines and words the same way.
 ///
-/// A line merge reads a text without a final line break as if it had one, and ends without one when the three texts'
-/// final line breaks merge to none (each side's is a change only where it differs from the ancestor's). So appending a
+/// **Line endings.** A text's line ending is that of its first line break (`\r\n` or `\n`; the server's text first,
+/// then the client's, then the ancestor's). Lines end at `\n`, so a `\r\n` line stays whole, and what the merge writes
+/// itself — the line break a text without a final one is read with, the break between two versions kept by
+/// ``FieldMerge/TextOverlap/both``, conflict markers' lines — uses that ending.
+///
+/// **The final line break.** A line merge reads a text without a final line break as if it had one, so appending a
 /// line to a note that ends without a line break does not overlap an edit of the line before, as it does in `diff3`,
-/// where the unterminated last line is a different line once another follows it.
+/// where the unterminated last line is a different line once another follows it. The missing break belongs to that
+/// last line: the merge ends without a final break when the three texts' final breaks merge to none (each side's is a
+/// change only where it differs from the ancestor's) and the merge's last line is the last line of a text that had
+/// none. A line that ended with a break keeps it, so an empty last line never vanishes.
 enum TextMerge {
-  /// The merged text, as UTF-8.
-  /// - Parameter clientWins: Whether an overlap keeps the client's version, for the side-picking overlaps; asked at
-  ///   most once, at the first overlap.
+  /// One version of the text: a string, or bytes (UTF-8 or not).
+  enum Text {
+    case string(String)
+    case bytes(Data)
+  }
+
+  /// The merged text's bytes: UTF-8 when every version was.
+  /// - Parameters:
+  ///   - isUTF8: Whether every version is UTF-8; character granularity needs it, and merges other text by words.
+  ///   - clientWins: Whether an overlap keeps the client's version, for the side-picking overlaps; asked at most
+  ///     once, at the first overlap.
   static func merge(
-    ancestor: String, client: String, server: String, granularity: FieldMerge.TextGranularity,
+    ancestor: Text, client: Text, server: Text, isUTF8: Bool = true, granularity: FieldMerge.TextGranularity,
     overlap: FieldMerge.TextOverlap, clientWins: () throws -> Bool
   ) rethrows -> [UInt8] {
+    if granularity == .character && !isUTF8 {
+      return try merge(
+        ancestor: ancestor, client: client, server: server, isUTF8: false, granularity: .word, overlap: overlap,
+        clientWins: clientWins)
+    }
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(ancestor.utf8.count + client.utf8.count + server.utf8.count + 3)
+    bytes.reserveCapacity(ancestor.count + client.count + server.count + 6)
+    let ending = lineEnding(of: [server, client, ancestor])
     // Piece boundaries of each text, as offsets into `bytes`: text t's piece i is starts[t][i]..<starts[t][i + 1].
     var starts: [[Int]] = []
-    // Whether each text ends with a line break (an empty text counts as ending with one).
+    // Whether each text ends with a line break (an empty text counts as ending with one), and where the line break
+    // the line merge read an unterminated text with ends (its last line's end).
     var endsWithBreak: [Bool] = []
+    var addedBreakEnds: [Int?] = []
     for text in [ancestor, client, server] {
       let from = bytes.count
-      bytes.append(contentsOf: text.utf8)
-      let terminated = text.utf8.last.map { $0 == newline } ?? true
+      text.append(to: &bytes)
+      let terminated = bytes.count == from || bytes.last == newline
       endsWithBreak.append(terminated)
-      if granularity == .line && !terminated { bytes.append(newline) }
-      starts.append(boundaries(of: text, in: bytes, from: from, granularity))
+      if granularity == .line && !terminated {
+        bytes.append(contentsOf: ending)
+        addedBreakEnds.append(bytes.count)
+      } else {
+        addedBreakEnds.append(nil)
+      }
+      starts.append(boundaries(in: bytes, from: from, granularity))
     }
     let numbers = bytes.withUnsafeBufferPointer { buffer in
       var table = PieceTable(capacity: starts.reduce(0) { $0 + $1.count })
       return starts.map { table.number($0, in: buffer) }
     }
-    let merged = ThreeWayMerge.merge(ancestor: numbers[0], client: numbers[1], server: numbers[2])
+    let merged = ThreeWayMerge.merge(
+      ancestor: numbers[0], client: numbers[1], server: numbers[2], refinement: .zealous)
     if granularity == .character && overlap == .both
       && merged.contains(where: { if case .overlap = $0 { true } else { false } })
     {
       // Letters of two spellings side by side read as neither: the overlapping edits are kept as whole words.
       return try merge(
-        ancestor: ancestor, client: client, server: server, granularity: .word, overlap: overlap,
+        ancestor: ancestor, client: client, server: server, isUTF8: isUTF8, granularity: .word, overlap: overlap,
         clientWins: clientWins)
     }
     var result: [UInt8] = []
-    result.reserveCapacity(max(client.utf8.count, server.utf8.count) + 64)
+    result.reserveCapacity(max(client.count, server.count) + 64)
     var decided: Bool?
     func append(_ text: Int, _ range: Range<Int>) {
       guard !range.isEmpty else { return }
       result.append(contentsOf: bytes[starts[text][range.lowerBound]..<starts[text][range.upperBound]])
     }
+    func write(_ line: String) {
+      result.append(contentsOf: line.utf8)
+      result.append(contentsOf: ending)
+    }
     /// Starts a new line unless the result is empty or already at a line's start.
     func breakLine() {
-      if let last = result.last, last != newline { result.append(newline) }
+      if let last = result.last, last != newline { result.append(contentsOf: ending) }
     }
     for piece in merged {
       switch piece {
@@ -106,18 +141,18 @@ enum TextMerge {
         case .both:
           append(2, serverRange)
           if !serverRange.isEmpty && !clientRange.isEmpty {
-            separate(from: bytes[starts[1][clientRange.lowerBound]], granularity, in: &result)
+            separate(from: bytes[starts[1][clientRange.lowerBound]], granularity, ending, in: &result)
           }
           append(1, clientRange)
         case .markers:
           breakLine()
-          result.append(contentsOf: "<<<<<<< server\n".utf8)
+          write("<<<<<<< server")
           append(2, serverRange)
           breakLine()
-          result.append(contentsOf: "=======\n".utf8)
+          write("=======")
           append(1, clientRange)
           breakLine()
-          result.append(contentsOf: ">>>>>>> client\n".utf8)
+          write(">>>>>>> client")
         case .localClock, .editCount:
           let client = try decided ?? clientWins()
           decided = client
@@ -125,25 +160,53 @@ enum TextMerge {
         }
       }
     }
-    // The final line break merges three ways: a side that changed it from the ancestor's decides.
+    // The final line break merges three ways (a side that changed it from the ancestor's decides), and a missing one
+    // belongs to a last line that lacked it.
     if granularity == .line {
       let ends = endsWithBreak[1] == endsWithBreak[0] ? endsWithBreak[2] : endsWithBreak[1]
-      if !ends && result.last == newline { result.removeLast() }
+      if !ends, endsWithUnterminatedLine(result, bytes, starts, addedBreakEnds) { result.removeLast(ending.count) }
     }
     return result
   }
 
+  /// Whether the merge's last line is the last line of a text that had no final line break (as the line merge read it,
+  /// with the break added).
+  private static func endsWithUnterminatedLine(
+    _ result: [UInt8], _ bytes: [UInt8], _ starts: [[Int]], _ addedBreakEnds: [Int?]
+  ) -> Bool {
+    for (text, end) in addedBreakEnds.enumerated() {
+      guard let end, let last = starts[text].dropLast().last else { continue }
+      let line = bytes[last..<end]
+      guard result.count >= line.count, result.suffix(line.count).elementsEqual(line) else { continue }
+      if result.count == line.count || result[result.count - line.count - 1] == newline { return true }
+    }
+    return false
+  }
+
   private static let newline: UInt8 = 0x0A
+  private static let carriageReturn: UInt8 = 0x0D
+
+  /// The line ending of the first of `texts` that has a line break: `\r\n` where that break is one, else `\n`.
+  static func lineEnding(of texts: [Text]) -> [UInt8] {
+    for text in texts {
+      let found: Bool? = text.withBytes { bytes in
+        guard let index = bytes.firstIndex(of: newline) else { return nil }
+        return index > bytes.startIndex && bytes[index - 1] == carriageReturn
+      }
+      if let found { return found ? [carriageReturn, newline] : [newline] }
+    }
+    return [newline]
+  }
 
   /// Puts what keeps two versions of one stretch apart between them, when the first (already in `result`) would run
   /// into the second, which begins with `next`: a line break between lines, a space between words.
   private static func separate(
-    from next: UInt8, _ granularity: FieldMerge.TextGranularity, in result: inout [UInt8]
+    from next: UInt8, _ granularity: FieldMerge.TextGranularity, _ ending: [UInt8], in result: inout [UInt8]
   ) {
     guard let last = result.last else { return }
     switch granularity {
     case .line:
-      if last != newline { result.append(newline) }
+      if last != newline { result.append(contentsOf: ending) }
     case .word, .character:
       if !isSpace(last) && !isSpace(next) { result.append(0x20) }
     }
@@ -152,10 +215,8 @@ enum TextMerge {
   /// ASCII white space, where words end: spaces, tabs, line breaks.
   private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
 
-  /// Where the pieces of `text` (whose bytes are `bytes[from...]`) start, and where the last ends.
-  static func boundaries(
-    of text: String, in bytes: [UInt8], from: Int, _ granularity: FieldMerge.TextGranularity
-  ) -> [Int] {
+  /// Where the pieces of the text `bytes[from...]` start, and where the last ends.
+  static func boundaries(in bytes: [UInt8], from: Int, _ granularity: FieldMerge.TextGranularity) -> [Int] {
     let end = bytes.count
     var starts = [from]
     switch granularity {
@@ -177,8 +238,9 @@ enum TextMerge {
         previous = space
       }
     case .character:
+      // Valid UTF-8 (the caller merges other text by words), so decoding changes no byte count.
       var offset = from
-      for character in text {
+      for character in String(decoding: bytes[from..<end], as: UTF8.self) {
         offset += character.utf8.count
         starts.append(offset)
       }
@@ -264,6 +326,34 @@ enum TextMerge {
       }
       hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
       return hash ^ (hash >> 29)
+    }
+  }
+}
+
+extension TextMerge.Text {
+  /// Its length in bytes.
+  var count: Int {
+    switch self {
+    case .string(let text): text.utf8.count
+    case .bytes(let data): data.count
+    }
+  }
+
+  /// Appends its bytes.
+  func append(to bytes: inout [UInt8]) {
+    switch self {
+    case .string(let text): bytes.append(contentsOf: text.utf8)
+    case .bytes(let data): bytes.append(contentsOf: data)
+    }
+  }
+
+  /// `body` over its bytes, contiguous.
+  func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    switch self {
+    case .string(var text):
+      return text.withUTF8 { body($0) }
+    case .bytes(let data):
+      return data.withUnsafeBytes { body($0.bindMemory(to: UInt8.self)) }
     }
   }
 }

@@ -4,6 +4,9 @@
 /// changed differently is an overlap, settled by the caller.
 ///
 /// Edits that touch (a change right after the other side's, with no unchanged token between) overlap, as in `diff3`.
+/// A ``Refinement/zealous`` merge goes as far as `git merge-file`: each diff's runs of changes are slid to one
+/// canonical place first (``ChangeCompaction``), so two diffs of a run of equal tokens cannot touch where the edits do
+/// not, and an overlap is diffed side against side, so what both sides wrote alike leaves it and is kept once.
 enum ThreeWayMerge {
   /// Where each piece of the merge comes from, in order.
   enum Piece: Equatable {
@@ -11,18 +14,29 @@ enum ThreeWayMerge {
     case ancestor(Range<Int>)
     case client(Range<Int>)
     case server(Range<Int>)
-    /// An overlap for the caller to settle.
+    /// An overlap for the caller to settle; `ancestor` is the stretch the whole overlap replaced, before refinement.
     case overlap(ancestor: Range<Int>, client: Range<Int>, server: Range<Int>)
   }
 
+  /// How far the merge goes past `diff3 -m` to tell edits apart.
+  enum Refinement {
+    /// As `diff3 -m`: the diffs as found, every overlap whole.
+    case none
+    /// As `git merge-file` (its "zealous" level): compacted diffs, and overlaps refined down to where the sides differ.
+    case zealous
+  }
+
   /// The merge of `client` and `server` against `ancestor`, as pieces in order.
-  /// - Complexity: two ``SequenceDiff`` runs, then one pass over the three sequences.
-  static func merge(ancestor: [Int32], client: [Int32], server: [Int32]) -> [Piece] {
+  /// - Complexity: two ``SequenceDiff`` runs, then one pass over the three sequences (and a diff of each overlap's two
+  ///   sides when zealous).
+  static func merge(ancestor: [Int32], client: [Int32], server: [Int32], refinement: Refinement = .none) -> [Piece] {
     var pieces: [Piece] = []
     ancestor.withUnsafeBufferPointer { ancestor in
       client.withUnsafeBufferPointer { client in
         server.withUnsafeBufferPointer { server in
-          forEachPiece(ancestor: ancestor, client: client, server: server) { pieces.append($0) }
+          forEachPiece(ancestor: ancestor, client: client, server: server, refinement: refinement) {
+            pieces.append($0)
+          }
         }
       }
     }
@@ -33,7 +47,7 @@ enum ThreeWayMerge {
   /// short sequences), so a merge of short lists allocates nothing here.
   static func forEachPiece(
     ancestor: UnsafeBufferPointer<Int32>, client: UnsafeBufferPointer<Int32>, server: UnsafeBufferPointer<Int32>,
-    _ body: (Piece) -> Void
+    refinement: Refinement = .none, _ body: (Piece) -> Void
   ) {
     let count = ancestor.count
     withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { matches in
@@ -41,6 +55,10 @@ enum ThreeWayMerge {
       let toServer = UnsafeMutableBufferPointer(rebasing: matches[count...])
       SequenceDiff.matches(old: ancestor, new: client, into: toClient)
       SequenceDiff.matches(old: ancestor, new: server, into: toServer)
+      if refinement == .zealous {
+        ChangeCompaction.compact(old: ancestor, new: client, matched: toClient)
+        ChangeCompaction.compact(old: ancestor, new: server, matched: toServer)
+      }
       var a = 0
       var c = 0
       var s = 0
@@ -69,12 +87,53 @@ enum ThreeWayMerge {
           if !clientRange.isEmpty { body(.client(clientRange)) }
         } else if equal(client, clientRange, server, serverRange) {
           if !serverRange.isEmpty { body(.server(serverRange)) }
+        } else if refinement == .zealous, !clientRange.isEmpty, !serverRange.isEmpty {
+          refine(base, client: client, clientRange, server: server, serverRange, body)
         } else {
           body(.overlap(ancestor: base, client: clientRange, server: serverRange))
         }
         a = next
         c = clientEnd
         s = serverEnd
+      }
+    }
+  }
+
+  /// An overlap split where its two sides differ: the sides diffed against each other (compacted), each run both wrote
+  /// alike handed on once (as the client's, equal to the server's), each stretch between an overlap of its own. As in
+  /// git, a stretch only one side holds stays an overlap: without the ancestor's say, it may be that side's insertion
+  /// or the other's removal.
+  private static func refine(
+    _ base: Range<Int>, client: UnsafeBufferPointer<Int32>, _ clientRange: Range<Int>,
+    server: UnsafeBufferPointer<Int32>, _ serverRange: Range<Int>, _ body: (Piece) -> Void
+  ) {
+    let clientPart = UnsafeBufferPointer(rebasing: client[clientRange])
+    let serverPart = UnsafeBufferPointer(rebasing: server[serverRange])
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: clientPart.count) { matched in
+      SequenceDiff.matches(old: clientPart, new: serverPart, into: matched)
+      ChangeCompaction.compact(old: clientPart, new: serverPart, matched: matched)
+      var c = 0
+      var s = 0
+      var index = 0
+      while index <= clientPart.count {
+        // The next token both wrote alike, or the end.
+        var next = index
+        while next < clientPart.count, matched[next] < 0 { next += 1 }
+        let serverNext = next < clientPart.count ? matched[next] : serverPart.count
+        if next > c || serverNext > s {
+          body(
+            .overlap(
+              ancestor: base, client: (clientRange.lowerBound + c)..<(clientRange.lowerBound + next),
+              server: (serverRange.lowerBound + s)..<(serverRange.lowerBound + serverNext)))
+        }
+        guard next < clientPart.count else { return }
+        // The run both wrote alike.
+        var end = next
+        while end < clientPart.count, matched[end] == serverNext + (end - next) { end += 1 }
+        body(.client((clientRange.lowerBound + next)..<(clientRange.lowerBound + end)))
+        c = end
+        s = serverNext + (end - next)
+        index = end
       }
     }
   }
