@@ -78,109 +78,135 @@ enum TextMerge {
         ancestor: ancestor, client: client, server: server, isUTF8: false, granularity: .word, overlap: overlap,
         clientWins: clientWins)
     }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(ancestor.count + client.count + server.count + 6)
+    let texts = [ancestor, client, server]
     let ending = lineEnding(of: [server, client, ancestor])
-    // Piece boundaries of each text, as offsets into `bytes`: text t's piece i is starts[t][i]..<starts[t][i + 1].
-    var starts: [[Int]] = []
-    // Whether each text ends with a line break (an empty text counts as ending with one), and where the line break
-    // the line merge read an unterminated text with ends (its last line's end).
-    var endsWithBreak: [Bool] = []
-    var addedBreakEnds: [Int?] = []
-    for text in [ancestor, client, server] {
-      let from = bytes.count
-      text.append(to: &bytes)
-      let terminated = bytes.count == from || bytes.last == newline
-      endsWithBreak.append(terminated)
-      if granularity == .line && !terminated {
-        bytes.append(contentsOf: ending)
-        addedBreakEnds.append(bytes.count)
-      } else {
-        addedBreakEnds.append(nil)
-      }
-      starts.append(boundaries(in: bytes, from: from, granularity))
+    if granularity == .line, texts.contains(where: { !$0.endsWithLineBreak }) {
+      // Read as git reads them first, an unterminated last line a line of its own: where that merges cleanly, the
+      // result is git's, byte for byte. Only where it overlaps does the rule of the missing final break step in.
+      let asGit = Layout(texts, granularity: .line, ending: ending, addsBreaks: false)
+      if asGit.overlaps == 0 { return try asGit.compose(overlap: overlap, clientWins: clientWins) }
     }
-    let numbers = bytes.withUnsafeBufferPointer { buffer in
-      var table = PieceTable(capacity: starts.reduce(0) { $0 + $1.count })
-      return starts.map { table.number($0, in: buffer) }
-    }
-    let merged = ThreeWayMerge.merge(
-      ancestor: numbers[0], client: numbers[1], server: numbers[2], refinement: .zealous)
-    if granularity == .character && overlap == .both
-      && merged.contains(where: { if case .overlap = $0 { true } else { false } })
-    {
+    let layout = Layout(texts, granularity: granularity, ending: ending, addsBreaks: granularity == .line)
+    if granularity == .character && overlap == .both && layout.overlaps > 0 {
       // Letters of two spellings side by side read as neither: the overlapping edits are kept as whole words.
       return try merge(
         ancestor: ancestor, client: client, server: server, isUTF8: isUTF8, granularity: .word, overlap: overlap,
         clientWins: clientWins)
     }
-    var result: [UInt8] = []
-    result.reserveCapacity(max(client.count, server.count) + 64)
-    var decided: Bool?
-    func append(_ text: Int, _ range: Range<Int>) {
-      guard !range.isEmpty else { return }
-      result.append(contentsOf: bytes[starts[text][range.lowerBound]..<starts[text][range.upperBound]])
-    }
-    func write(_ line: String) {
-      result.append(contentsOf: line.utf8)
-      result.append(contentsOf: ending)
-    }
-    /// Starts a new line unless the result is empty or already at a line's start.
-    func breakLine() {
-      if let last = result.last, last != newline { result.append(contentsOf: ending) }
-    }
-    for piece in merged {
-      switch piece {
-      case .ancestor(let range): append(0, range)
-      case .client(let range): append(1, range)
-      case .server(let range): append(2, range)
-      case .overlap(_, let clientRange, let serverRange):
-        switch overlap {
-        case .server: append(2, serverRange)
-        case .client: append(1, clientRange)
-        case .both:
-          append(2, serverRange)
-          if !serverRange.isEmpty && !clientRange.isEmpty {
-            separate(from: bytes[starts[1][clientRange.lowerBound]], granularity, ending, in: &result)
-          }
-          append(1, clientRange)
-        case .markers:
-          breakLine()
-          write("<<<<<<< server")
-          append(2, serverRange)
-          breakLine()
-          write("=======")
-          append(1, clientRange)
-          breakLine()
-          write(">>>>>>> client")
-        case .localClock, .editCount:
-          let client = try decided ?? clientWins()
-          decided = client
-          if client { append(1, clientRange) } else { append(2, serverRange) }
-        }
-      }
-    }
-    // The final line break merges three ways (a side that changed it from the ancestor's decides), and a missing one
-    // belongs to a last line that lacked it.
-    if granularity == .line {
-      let ends = endsWithBreak[1] == endsWithBreak[0] ? endsWithBreak[2] : endsWithBreak[1]
-      if !ends, endsWithUnterminatedLine(result, bytes, starts, addedBreakEnds) { result.removeLast(ending.count) }
-    }
-    return result
+    return try layout.compose(overlap: overlap, clientWins: clientWins)
   }
 
-  /// Whether the merge's last line is the last line of a text that had no final line break (as the line merge read it,
-  /// with the break added).
-  private static func endsWithUnterminatedLine(
-    _ result: [UInt8], _ bytes: [UInt8], _ starts: [[Int]], _ addedBreakEnds: [Int?]
-  ) -> Bool {
-    for (text, end) in addedBreakEnds.enumerated() {
-      guard let end, let last = starts[text].dropLast().last else { continue }
-      let line = bytes[last..<end]
-      guard result.count >= line.count, result.suffix(line.count).elementsEqual(line) else { continue }
-      if result.count == line.count || result[result.count - line.count - 1] == newline { return true }
+  /// The three texts in one buffer, split into numbered pieces, and their merge as pieces.
+  struct Layout {
+    let granularity: FieldMerge.TextGranularity
+    let ending: [UInt8]
+    /// The three texts' bytes, one after the other (with a line break after an unterminated one, when added).
+    var bytes: [UInt8] = []
+    /// Piece boundaries of each text, as offsets into `bytes`: text t's piece i is starts[t][i]..<starts[t][i + 1].
+    var starts: [[Int]] = []
+    /// Whether each text ends with a line break (an empty text counts as ending with one).
+    var endsWithBreak: [Bool] = []
+    /// Where the line break added to an unterminated text ends (its last line's end), when one was added.
+    var addedBreakEnds: [Int?] = []
+    /// The merge, in pieces.
+    var pieces: [ThreeWayMerge.Piece] = []
+    /// How many of the pieces are overlaps.
+    var overlaps = 0
+
+    /// - Parameter addsBreaks: Whether to read an unterminated text as if it ended with `ending`.
+    init(_ texts: [Text], granularity: FieldMerge.TextGranularity, ending: [UInt8], addsBreaks: Bool) {
+      self.granularity = granularity
+      self.ending = ending
+      bytes.reserveCapacity(texts.reduce(0) { $0 + $1.count } + 6)
+      for text in texts {
+        let from = bytes.count
+        text.append(to: &bytes)
+        let terminated = bytes.count == from || bytes.last == newline
+        endsWithBreak.append(terminated)
+        if addsBreaks && !terminated {
+          bytes.append(contentsOf: ending)
+          addedBreakEnds.append(bytes.count)
+        } else {
+          addedBreakEnds.append(nil)
+        }
+        starts.append(boundaries(in: bytes, from: from, granularity))
+      }
+      let numbers = bytes.withUnsafeBufferPointer { buffer in
+        var table = PieceTable(capacity: starts.reduce(0) { $0 + $1.count })
+        return starts.map { table.number($0, in: buffer) }
+      }
+      pieces = ThreeWayMerge.merge(ancestor: numbers[0], client: numbers[1], server: numbers[2], refinement: .zealous)
+      overlaps = pieces.reduce(0) { count, piece in if case .overlap = piece { count + 1 } else { count } }
     }
-    return false
+
+    /// The merged bytes, each overlap settled by `overlap`.
+    func compose(overlap: FieldMerge.TextOverlap, clientWins: () throws -> Bool) rethrows -> [UInt8] {
+      var result: [UInt8] = []
+      result.reserveCapacity(max(bytes.count / 2, 16) + 64)
+      var decided: Bool?
+      func append(_ text: Int, _ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        result.append(contentsOf: bytes[starts[text][range.lowerBound]..<starts[text][range.upperBound]])
+      }
+      func write(_ line: String) {
+        result.append(contentsOf: line.utf8)
+        result.append(contentsOf: ending)
+      }
+      /// Starts a new line unless the result is empty or already at a line's start.
+      func breakLine() {
+        if let last = result.last, last != newline { result.append(contentsOf: ending) }
+      }
+      for piece in pieces {
+        switch piece {
+        case .ancestor(let range): append(0, range)
+        case .client(let range): append(1, range)
+        case .server(let range): append(2, range)
+        case .overlap(_, let clientRange, let serverRange):
+          switch overlap {
+          case .server: append(2, serverRange)
+          case .client: append(1, clientRange)
+          case .both:
+            append(2, serverRange)
+            if !serverRange.isEmpty && !clientRange.isEmpty {
+              separate(from: bytes[starts[1][clientRange.lowerBound]], granularity, ending, in: &result)
+            }
+            append(1, clientRange)
+          case .markers:
+            breakLine()
+            write("<<<<<<< server")
+            append(2, serverRange)
+            breakLine()
+            write("=======")
+            append(1, clientRange)
+            breakLine()
+            write(">>>>>>> client")
+          case .localClock, .editCount:
+            let client = try decided ?? clientWins()
+            decided = client
+            if client { append(1, clientRange) } else { append(2, serverRange) }
+          }
+        }
+      }
+      // The final line break merges three ways (a side that changed it from the ancestor's decides), and a missing
+      // one belongs to a last line that lacked it.
+      if addedBreakEnds.contains(where: { $0 != nil }) {
+        let ends = endsWithBreak[1] == endsWithBreak[0] ? endsWithBreak[2] : endsWithBreak[1]
+        if !ends, endsWithUnterminatedLine(result) { result.removeLast(ending.count) }
+      }
+      return result
+    }
+
+    /// Whether the merge's last line is the last line of a text that had no final line break (as the line merge read
+    /// it, with the break added).
+    private func endsWithUnterminatedLine(_ result: [UInt8]) -> Bool {
+      for (text, end) in addedBreakEnds.enumerated() {
+        guard let end, let last = starts[text].dropLast().last else { continue }
+        let line = bytes[last..<end]
+        guard result.count >= line.count, result.suffix(line.count).elementsEqual(line) else { continue }
+        if result.count == line.count || result[result.count - line.count - 1] == newline { return true }
+      }
+      return false
+    }
   }
 
   private static let newline: UInt8 = 0x0A
@@ -331,6 +357,14 @@ enum TextMerge {
 }
 
 extension TextMerge.Text {
+  /// Whether it is empty or ends with a line break.
+  var endsWithLineBreak: Bool {
+    switch self {
+    case .string(let text): text.utf8.last.map { $0 == 0x0A } ?? true
+    case .bytes(let data): data.last.map { $0 == 0x0A } ?? true
+    }
+  }
+
   /// Its length in bytes.
   var count: Int {
     switch self {

@@ -4,9 +4,9 @@
 /// changed differently is an overlap, settled by the caller.
 ///
 /// Edits that touch (a change right after the other side's, with no unchanged token between) overlap, as in `diff3`.
-/// A ``Refinement/zealous`` merge goes as far as `git merge-file`: each diff's runs of changes are slid to one
-/// canonical place first (``ChangeCompaction``), so two diffs of a run of equal tokens cannot touch where the edits do
-/// not, and an overlap is diffed side against side, so what both sides wrote alike leaves it and is kept once.
+/// A ``Refinement/zealous`` merge is `git merge-file`'s: git's own diff (``MyersDiff``) with its runs of changes slid to
+/// one canonical place (``ChangeCompaction``), so two diffs of a run of equal tokens cannot touch where the edits do
+/// not, and an overlap diffed side against side, so what both sides wrote alike leaves it and is kept once.
 enum ThreeWayMerge {
   /// Where each piece of the merge comes from, in order.
   enum Piece: Equatable {
@@ -22,7 +22,8 @@ enum ThreeWayMerge {
   enum Refinement {
     /// As `diff3 -m`: the diffs as found, every overlap whole.
     case none
-    /// As `git merge-file` (its "zealous" level): compacted diffs, and overlaps refined down to where the sides differ.
+    /// As `git merge-file` (its "zealous" level): git's compacted diffs, and overlaps refined down to where the sides
+    /// differ.
     case zealous
   }
 
@@ -53,11 +54,13 @@ enum ThreeWayMerge {
     withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { matches in
       let toClient = UnsafeMutableBufferPointer(rebasing: matches[0..<count])
       let toServer = UnsafeMutableBufferPointer(rebasing: matches[count...])
-      SequenceDiff.matches(old: ancestor, new: client, into: toClient)
-      SequenceDiff.matches(old: ancestor, new: server, into: toServer)
-      if refinement == .zealous {
-        ChangeCompaction.compact(old: ancestor, new: client, matched: toClient)
-        ChangeCompaction.compact(old: ancestor, new: server, matched: toServer)
+      switch refinement {
+      case .none:
+        SequenceDiff.matches(old: ancestor, new: client, into: toClient)
+        SequenceDiff.matches(old: ancestor, new: server, into: toServer)
+      case .zealous:
+        gitDiff(old: ancestor, new: client, into: toClient)
+        gitDiff(old: ancestor, new: server, into: toServer)
       }
       var a = 0
       var c = 0
@@ -110,8 +113,7 @@ enum ThreeWayMerge {
     let clientPart = UnsafeBufferPointer(rebasing: client[clientRange])
     let serverPart = UnsafeBufferPointer(rebasing: server[serverRange])
     withUnsafeTemporaryAllocation(of: Int.self, capacity: clientPart.count) { matched in
-      SequenceDiff.matches(old: clientPart, new: serverPart, into: matched)
-      ChangeCompaction.compact(old: clientPart, new: serverPart, matched: matched)
+      gitDiff(old: clientPart, new: serverPart, into: matched)
       var c = 0
       var s = 0
       var index = 0
@@ -136,6 +138,14 @@ enum ThreeWayMerge {
         index = end
       }
     }
+  }
+
+  /// The diff git would make: its Myers diff, compacted.
+  private static func gitDiff(
+    old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, into matched: UnsafeMutableBufferPointer<Int>
+  ) {
+    MyersDiff.matches(old: old, new: new, into: matched)
+    ChangeCompaction.compact(old: old, new: new, matched: matched)
   }
 
   private static func equal(

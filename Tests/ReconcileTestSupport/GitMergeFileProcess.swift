@@ -1,0 +1,64 @@
+public import Foundation
+
+/// `git merge-file`, run on three texts' bytes: the text merge's tests, corpus and benchmark hold the line merge to it.
+public enum GitMergeFileProcess {
+  /// Where `git` is found: the first of the usual places that has it.
+  public static let path: String? = ["/usr/bin/git", "/usr/local/bin/git", "/opt/homebrew/bin/git"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+  }
+
+  /// What one run printed.
+  public struct Output: Sendable {
+    /// The merge, conflicts written between `<<<<<<< server` and `>>>>>>> client` markers.
+    public var merged: Data
+    /// How many conflicts git left (its exit status).
+    public var conflicts: Int
+    /// The fastest of the runs, in milliseconds, process start included.
+    public var milliseconds: Double
+  }
+
+  /// `git merge-file -p -L server -L ancestor -L client SERVER ANCESTOR CLIENT`.
+  /// - Throws: When git is missing or fails (an exit status below 0 or above 127).
+  public static func merge(ancestor: Data, client: Data, server: Data, rounds: Int = 1) throws -> Output {
+    guard let path else { throw Missing() }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("merge-file-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var paths: [String] = []
+    for (name, bytes) in [("server", server), ("ancestor", ancestor), ("client", client)] {
+      let url = directory.appendingPathComponent(name)
+      try bytes.write(to: url)
+      paths.append(url.path)
+    }
+    var best = Double.infinity
+    var merged = Data()
+    var status: Int32 = 0
+    for _ in 0..<max(1, rounds) {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: path)
+      process.arguments = ["merge-file", "-p", "-L", "server", "-L", "ancestor", "-L", "client"] + paths
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      let start = DispatchTime.now().uptimeNanoseconds
+      try process.run()
+      merged = pipe.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+      status = process.terminationStatus
+    }
+    guard (0..<128).contains(status) else { throw Failed(status: status) }
+    return Output(merged: merged, conflicts: Int(status), milliseconds: best)
+  }
+
+  /// git is not installed.
+  public struct Missing: Error, CustomStringConvertible {
+    public init() {}
+    public var description: String { "git is not installed; the comparison with git merge-file needs it" }
+  }
+
+  /// git exited with an error.
+  public struct Failed: Error, CustomStringConvertible {
+    public var status: Int32
+    public var description: String { "git merge-file exited with status \(status)" }
+  }
+}
