@@ -28,17 +28,31 @@ enum Callgrind {
     return (more.instructions - once.instructions) / Double(repeats)
   }
 
+  /// Instructions another program spends on `arguments` beyond what it spends on `baseline` (its start-up and the
+  /// same work on empty input): how a tool such as `git merge-file` is counted beside this package's code.
+  static func instructions(of program: String, _ arguments: [String], beyond baseline: [String]) -> Double? {
+    guard let work = count(command: [program] + arguments, statuses: 0...127),
+      let idle = count(command: [program] + baseline, statuses: 0...127)
+    else { return nil }
+    return work.instructions - idle.instructions
+  }
+
   private static func count(_ section: String, environment: [String: String] = [:]) -> (
     instructions: Double, output: String
   )? {
+    count(command: [CommandLine.arguments[0], "--only", section], environment: environment)
+  }
+
+  /// - Parameter statuses: The exit statuses that count as a run (`git merge-file` exits with its conflict count).
+  private static func count(command: [String], environment: [String: String] = [:], statuses: ClosedRange<Int32> = 0...0)
+    -> (instructions: Double, output: String)?
+  {
     let process = Process()
     // Hashing seeded per process makes dictionary work differ from run to run; counts must not.
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
       .merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { $1 }
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", CommandLine.arguments[0], "--only", section,
-    ]
+    process.arguments = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + command
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output
@@ -47,7 +61,7 @@ enum Callgrind {
     let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    guard process.terminationStatus == 0,
+    guard statuses.contains(process.terminationStatus),
       let line = log.split(separator: "\n").first(where: { $0.contains("Collected") || $0.contains("refs:") }),
       let number = Double(line.split(separator: " ").last?.replacingOccurrences(of: ",", with: "") ?? "")
     else { return nil }

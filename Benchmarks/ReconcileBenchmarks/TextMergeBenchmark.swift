@@ -216,3 +216,164 @@ enum ListPolicyBenchmark {
     return Conflict(client: clientRecord, ancestor: base, server: serverRecord)
   }
 }
+
+/// The text merge on the inputs that make a diff slow, beside `git merge-file` on the same files in the same run:
+/// lines with no unique one among them (a log, a table of repeated values), and prose merged character by character.
+/// Growth is counted in instructions (callgrind) between a tenth of each input and the whole.
+enum HardTextMergeBenchmark {
+  struct Row {
+    var input: String
+    var granularity: FieldMerge.TextGranularity
+    var bytes: Int
+    var reconcileMilliseconds: Double
+    var gitMilliseconds: Double
+    /// `git merge-file` on three empty files: what starting it costs.
+    var gitStartMilliseconds: Double
+    var gitWorkMilliseconds: Double { max(0.001, gitMilliseconds - gitStartMilliseconds) }
+    /// Instructions (callgrind) of one merge here, and of git's work (its run less its run on empty files); `nil`
+    /// unless counted.
+    var reconcileInstructions: Double?
+    var gitInstructions: Double?
+    /// Instructions here per instruction of git's work, when both were counted.
+    var instructionRatio: Double? {
+      guard let reconcileInstructions, let gitInstructions, gitInstructions > 0 else { return nil }
+      return reconcileInstructions / gitInstructions
+    }
+  }
+
+  enum Input: String, CaseIterable {
+    /// Lines drawn from four values, about one in a hundred changed on each side.
+    case repetitive
+    /// Sentences of common words, about one word in a hundred changed on each side.
+    case prose
+  }
+
+  /// The three texts of `input` at `scale` (lines for `.repetitive`, bytes for `.prose`).
+  static func texts(_ input: Input, scale: Int) -> (ancestor: String, client: String, server: String) {
+    var random = SeededRandom(seed: UInt64(scale) &* 7 &+ (input == .prose ? 1 : 0))
+    switch input {
+    case .repetitive:
+      let values = ["0\n", "1\n", "2\n", "3\n"]
+      let ancestor = (0..<scale).map { _ in values[Int.random(in: 0..<4, using: &random)] }
+      func edited() -> String {
+        var lines = ancestor
+        for _ in 0..<max(1, scale / 100) {
+          let at = Int.random(in: 0..<lines.count, using: &random)
+          switch Int.random(in: 0..<3, using: &random) {
+          case 0: lines[at] = values[Int.random(in: 0..<4, using: &random)]
+          case 1: lines.remove(at: at)
+          default: lines.insert(values[Int.random(in: 0..<4, using: &random)], at: at)
+          }
+        }
+        return lines.joined()
+      }
+      return (ancestor.joined(), edited(), edited())
+    case .prose:
+      let words = [
+        "the", "of", "and", "to", "a", "in", "that", "it", "was", "he", "for", "on", "are", "with", "as", "his",
+        "they", "be", "at", "one", "have", "this", "from", "by", "hot", "word", "but", "what", "some", "is",
+        "you", "or", "had", "water", "long", "little", "very", "after", "where", "through", "sentence", "great",
+      ]
+      var ancestor: [String] = []
+      var size = 0
+      while size < scale {
+        let word = words[Int.random(in: 0..<words.count, using: &random)]
+        let end = Int.random(in: 0..<12, using: &random) == 0 ? ".\n" : " "
+        ancestor.append(word + end)
+        size += word.utf8.count + end.utf8.count
+      }
+      func edited() -> String {
+        var pieces = ancestor
+        for _ in 0..<max(1, pieces.count / 100) {
+          let at = Int.random(in: 0..<pieces.count, using: &random)
+          pieces[at] = words[Int.random(in: 0..<words.count, using: &random)] + "s "
+        }
+        return pieces.joined()
+      }
+      return (ancestor.joined(), edited(), edited())
+    }
+  }
+
+  /// The merge the rows time: `.both` keeps every edit.
+  static func merge(_ texts: (ancestor: String, client: String, server: String), _ granularity: FieldMerge.TextGranularity)
+    throws -> Int
+  {
+    let conflict = try TextMergeBenchmark.conflict(ancestor: texts.ancestor, client: texts.client, server: texts.server)
+    let resolved = try FieldMerge(.text(granularity, overlap: .both)).resolve(conflict)
+    return resolved["body"]?.stringValue?.utf8.count ?? 0
+  }
+
+  static func run(quick: Bool, countsInstructions: Bool) throws -> [Row] {
+    let start = try GitMergeFile.run(ancestor: "", client: "", server: "", rounds: quick ? 1 : 5)
+    var rows: [Row] = []
+    let cases: [(Input, Int, [FieldMerge.TextGranularity])] = [
+      (.repetitive, 40_000, [.line]), (.prose, 100_000, [.line, .word, .character]),
+    ]
+    for (input, scale, granularities) in cases {
+      let texts = Self.texts(input, scale: scale)
+      let git = try GitMergeFile.run(
+        ancestor: texts.ancestor, client: texts.client, server: texts.server, rounds: quick ? 1 : 3)
+      let gitInstructions = countsInstructions ? try GitMergeFile.instructions(texts) : nil
+      for granularity in granularities {
+        var best = Double.infinity
+        for _ in 0..<(quick ? 1 : 3) {
+          let began = DispatchTime.now().uptimeNanoseconds
+          _ = try merge(texts, granularity)
+          best = min(best, Double(DispatchTime.now().uptimeNanoseconds - began) / 1e6)
+        }
+        rows.append(
+          Row(
+            input: "\(input.rawValue) (\(scale.formatted()) \(input == .repetitive ? "lines" : "bytes"))",
+            granularity: granularity, bytes: texts.ancestor.utf8.count, reconcileMilliseconds: best,
+            gitMilliseconds: git, gitStartMilliseconds: start,
+            reconcileInstructions: countsInstructions ? instructions(input, scale: scale, granularity) : nil,
+            gitInstructions: gitInstructions))
+      }
+    }
+    return rows
+  }
+
+  /// Instructions one merge of `input` at `scale` costs here (callgrind, the benchmark's own `hard-text-merge-work`).
+  static func instructions(_ input: Input, scale: Int, _ granularity: FieldMerge.TextGranularity) -> Double? {
+    Callgrind.instructionsPerRepeat(
+      section: "hard-text-merge-work",
+      environment: [
+        "HARD_TEXT_INPUT": input.rawValue, "HARD_TEXT_SCALE": String(scale), "HARD_TEXT_GRANULARITY": granularity.rawValue,
+      ], repeats: 2)
+  }
+
+  /// What callgrind counts: REPEATS merges of `input` at `scale`, by `granularity`.
+  static func instructionWorkload(_ input: Input, scale: Int, granularity: FieldMerge.TextGranularity, repeats: Int)
+    throws -> Int
+  {
+    let texts = Self.texts(input, scale: scale)
+    var done = 0
+    for _ in 0..<repeats { done += try merge(texts, granularity) > 0 ? 1 : 0 }
+    return done
+  }
+
+  /// `git merge-file -p`, run as an app would run a tool, best of `rounds`, in milliseconds.
+  enum GitMergeFile {
+    static func run(ancestor: String, client: String, server: String, rounds: Int) throws -> Double {
+      try GitMergeFileProcess.merge(
+        ancestor: Data(ancestor.utf8), client: Data(client.utf8), server: Data(server.utf8), rounds: rounds
+      ).milliseconds
+    }
+
+    /// Instructions git spends merging `texts` beyond merging three empty files (callgrind).
+    static func instructions(_ texts: (ancestor: String, client: String, server: String)) throws -> Double? {
+      guard let git = GitMergeFileProcess.path else { return nil }
+      let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hard-merge-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: directory) }
+      var paths: [String] = []
+      for (name, text) in [("server", texts.server), ("ancestor", texts.ancestor), ("client", texts.client), ("empty", "")] {
+        let url = directory.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        paths.append(url.path)
+      }
+      return Callgrind.instructions(
+        of: git, ["merge-file", "-p", paths[0], paths[1], paths[2]], beyond: ["merge-file", "-p", paths[3], paths[3], paths[3]])
+    }
+  }
+}

@@ -1,20 +1,22 @@
 import Foundation
 import Reconcile
 import ReconcileSimulator
+import ReconcileTestSupport
 
 // reconcile-benchmarks: run with `swift run -c release reconcile-benchmarks [--check] [--quick] [--only SECTION]`.
 // --check exits 1 when a target is missed; --quick runs fewer iterations (for smoke runs); --only runs one section
 // (archives, merge, text-merge, simulator, workload, feed, hostile, bodies, pending), e.g. under a profiler. The sections simulator-steps
 // (20 seeds of field-merge with flaky faults), merge-resolutions and merge-floor (20,000 ten-field FieldMerge
 // resolutions, or floor copies) and idle (nothing) are what the merge and simulator sections count instructions of
-// under callgrind, as list-merge-work (LIST_POLICY's merge of LIST_ELEMENTS, LIST_REPEATS times) is for the list
+// under callgrind, as hard-text-merge-work (HARD_TEXT_INPUT at HARD_TEXT_SCALE by HARD_TEXT_GRANULARITY) is for the
+// text merge's growth on repetitive lines and prose, and list-merge-work (LIST_POLICY's merge of LIST_ELEMENTS, LIST_REPEATS times) is for the list
 // policies' growth; each prints `units: N`.
 let argumentList = Array(CommandLine.arguments.dropFirst())
 let arguments = Set(argumentList)
 let iterations = arguments.contains("--quick") ? 2_000 : 200_000
 let sections = [
   "archives", "merge", "text-merge", "simulator", "workload", "feed", "hostile", "bodies", "pending", "simulator-steps",
-  "merge-resolutions", "merge-floor", "text-merge-work", "list-policies-work", "list-merge-work", "bodies-work", "idle",
+  "merge-resolutions", "merge-floor", "text-merge-work", "hard-text-merge-work", "list-policies-work", "list-merge-work", "bodies-work", "idle",
 ]
 let usage = """
   usage: reconcile-benchmarks [--check] [--quick] [--only SECTION]
@@ -209,6 +211,57 @@ do {
       print("GNU diff3 is not at \(TextMergeBenchmark.Diff3.path); the comparison needs diffutils")
       failures.append("text merge vs diff3 (diff3 missing)")
     }
+    print("\nText merge on hard inputs, beside git merge-file -p on the same three files (overlap .both)")
+    if GitMergeFileProcess.path != nil {
+      let quick = arguments.contains("--quick")
+      let rows = try HardTextMergeBenchmark.run(quick: quick, countsInstructions: !quick)
+      var printed = [
+        ["input", "granularity", "Reconcile ms", "git merge-file ms", "git work ms", "Reconcile instr.", "git instr.", "vs git"]
+      ]
+      for row in rows {
+        printed.append([
+          row.input, row.granularity.rawValue, format(row.reconcileMilliseconds, digits: 1),
+          format(row.gitMilliseconds, digits: 1), format(row.gitWorkMilliseconds, digits: 1),
+          row.reconcileInstructions.map { format($0 / 1e6, digits: 1) + " M" } ?? "-",
+          row.gitInstructions.map { format($0 / 1e6, digits: 1) + " M" } ?? "-",
+          row.instructionRatio.map { format($0, digits: 2) + "×" } ?? "-",
+        ])
+      }
+      print(table(printed))
+      print(
+        "git work: git merge-file's time less starting it (on three empty files, \(format(rows.first?.gitStartMilliseconds ?? 0, digits: 1)) ms here); "
+          + "instructions by callgrind, git's less its run on empty files; git merges lines at every granularity")
+      let lineRatios = rows.filter { $0.granularity == .line }.compactMap(\.instructionRatio)
+      target(
+        "the line merge at most 2× git merge-file's instructions on 40,000 repetitive lines and 100 KB of prose: slowest \(format(lineRatios.max() ?? .infinity, digits: 2))×",
+        !lineRatios.isEmpty && lineRatios.allSatisfy { $0 <= 2 }, missing: "hard text merge vs git",
+        sample: quick ? "counted with callgrind in a full run" : nil)
+      for (input, small, large, granularities) in [
+        (HardTextMergeBenchmark.Input.repetitive, 4_000, 40_000, [FieldMerge.TextGranularity.line]),
+        (.prose, 10_000, 100_000, [.line, .word, .character]),
+      ] {
+        for granularity in granularities {
+          let name = "\(input.rawValue) by \(granularity.rawValue), \(small.formatted()) → \(large.formatted())"
+          if !quick, let smallCount = HardTextMergeBenchmark.instructions(input, scale: small, granularity),
+            let largeCount = rows.first(where: { $0.input.hasPrefix(input.rawValue) && $0.granularity == granularity })?
+              .reconcileInstructions
+          {
+            print(
+              "callgrind: \(name): \(format(smallCount, digits: 0)) → \(format(largeCount, digits: 0)) instructions")
+            target(
+              "\(name) growth ≤ 15× (instructions): \(format(largeCount / smallCount))×", largeCount / smallCount <= 15,
+              missing: "hard text merge growth (\(name))")
+          } else {
+            target(
+              "\(name) growth ≤ 15× (instructions)", true, missing: "hard text merge growth",
+              sample: "counted with callgrind in a full run")
+          }
+        }
+      }
+    } else {
+      print("git is not installed; the comparison with git merge-file needs it")
+      failures.append("hard text merge vs git (git missing)")
+    }
     print("\nList and counter policies on a ten-field record, against the floor (alternating rounds)")
     var policyRows = [["policy", "ns/resolution", "floor ns", "vs floor"]]
     let policies = try ListPolicyBenchmark.run(iterations: iterations / 4)
@@ -293,6 +346,14 @@ do {
     let lines = ProcessInfo.processInfo.environment["TEXT_MERGE_LINES"].flatMap(Int.init) ?? 20_000
     let repeats = ProcessInfo.processInfo.environment["TEXT_MERGE_REPEATS"].flatMap(Int.init) ?? 1
     print("units: \(try TextMergeBenchmark.instructionWorkload(lines: lines, repeats: repeats))")
+  }
+
+  if counts("hard-text-merge-work") {
+    let environment = ProcessInfo.processInfo.environment
+    let input = environment["HARD_TEXT_INPUT"].flatMap(HardTextMergeBenchmark.Input.init(rawValue:)) ?? .repetitive
+    print(
+      "units: \(try HardTextMergeBenchmark.instructionWorkload(input, scale: environment["HARD_TEXT_SCALE"].flatMap(Int.init) ?? 40_000, granularity: environment["HARD_TEXT_GRANULARITY"].flatMap(FieldMerge.TextGranularity.init(rawValue:)) ?? .line, repeats: environment["TEXT_MERGE_REPEATS"].flatMap(Int.init) ?? 1))"
+    )
   }
 
   if runs("simulator") {

@@ -80,18 +80,43 @@ enum TextMerge {
     }
     let texts = [ancestor, client, server]
     let ending = lineEnding(of: [server, client, ancestor])
-    if granularity == .line, texts.contains(where: { !$0.endsWithLineBreak }) {
+    guard granularity == .line else {
+      // Finer pieces are merged only where lines overlap: a line no side changed, or only one side, is settled by
+      // lines, so the finer diff runs over the overlapping stretches alone (short, wherever the edits are).
+      var decided: Bool?
+      func decide() throws -> Bool {
+        if let decided { return decided }
+        let client = try clientWins()
+        decided = client
+        return client
+      }
+      let lines = Layout(texts, granularity: .line, ending: ending, addsBreaks: false, refinement: .compacted)
+      return try lines.compose { ancestor, client, server in
+        try finer(ancestor, client, server, granularity: granularity, ending: ending, overlap: overlap, decide)
+      }
+    }
+    if texts.contains(where: { !$0.endsWithLineBreak }) {
       // Read as git reads them first, an unterminated last line a line of its own: where that merges cleanly, the
       // result is git's, byte for byte. Only where it overlaps does the rule of the missing final break step in.
       let asGit = Layout(texts, granularity: .line, ending: ending, addsBreaks: false)
       if asGit.overlaps == 0 { return try asGit.compose(overlap: overlap, clientWins: clientWins) }
     }
-    let layout = Layout(texts, granularity: granularity, ending: ending, addsBreaks: granularity == .line)
+    return try Layout(texts, granularity: .line, ending: ending, addsBreaks: true)
+      .compose(overlap: overlap, clientWins: clientWins)
+  }
+
+  /// The merge by words or characters of one stretch where lines overlapped.
+  private static func finer(
+    _ ancestor: ArraySlice<UInt8>, _ client: ArraySlice<UInt8>, _ server: ArraySlice<UInt8>,
+    granularity: FieldMerge.TextGranularity, ending: [UInt8], overlap: FieldMerge.TextOverlap,
+    _ clientWins: () throws -> Bool
+  ) rethrows -> [UInt8] {
+    let texts: [Text] = [.bytes(Data(ancestor)), .bytes(Data(client)), .bytes(Data(server))]
+    let layout = Layout(texts, granularity: granularity, ending: ending, addsBreaks: false)
     if granularity == .character && overlap == .both && layout.overlaps > 0 {
       // Letters of two spellings side by side read as neither: the overlapping edits are kept as whole words.
-      return try merge(
-        ancestor: ancestor, client: client, server: server, isUTF8: isUTF8, granularity: .word, overlap: overlap,
-        clientWins: clientWins)
+      return try finer(
+        ancestor, client, server, granularity: .word, ending: ending, overlap: overlap, clientWins)
     }
     return try layout.compose(overlap: overlap, clientWins: clientWins)
   }
@@ -113,8 +138,13 @@ enum TextMerge {
     /// How many of the pieces are overlaps.
     var overlaps = 0
 
-    /// - Parameter addsBreaks: Whether to read an unterminated text as if it ended with `ending`.
-    init(_ texts: [Text], granularity: FieldMerge.TextGranularity, ending: [UInt8], addsBreaks: Bool) {
+    /// - Parameters:
+    ///   - addsBreaks: Whether to read an unterminated text as if it ended with `ending`.
+    ///   - refinement: How far the merge refines its overlaps.
+    init(
+      _ texts: [Text], granularity: FieldMerge.TextGranularity, ending: [UInt8], addsBreaks: Bool,
+      refinement: ThreeWayMerge.Refinement = .zealous
+    ) {
       self.granularity = granularity
       self.ending = ending
       bytes.reserveCapacity(texts.reduce(0) { $0 + $1.count } + 6)
@@ -135,8 +165,31 @@ enum TextMerge {
         var table = PieceTable(capacity: starts.reduce(0) { $0 + $1.count })
         return starts.map { table.number($0, in: buffer) }
       }
-      pieces = ThreeWayMerge.merge(ancestor: numbers[0], client: numbers[1], server: numbers[2], refinement: .zealous)
+      pieces = ThreeWayMerge.merge(
+        ancestor: numbers[0], client: numbers[1], server: numbers[2], refinement: refinement)
       overlaps = pieces.reduce(0) { count, piece in if case .overlap = piece { count + 1 } else { count } }
+    }
+
+    /// The merged bytes, each overlap's three stretches (ancestor, client, server) handed to `settle`.
+    func compose(
+      settle: (ArraySlice<UInt8>, ArraySlice<UInt8>, ArraySlice<UInt8>) throws -> [UInt8]
+    ) rethrows -> [UInt8] {
+      var result: [UInt8] = []
+      result.reserveCapacity(max(bytes.count / 2, 16) + 64)
+      func slice(_ text: Int, _ range: Range<Int>) -> ArraySlice<UInt8> {
+        bytes[starts[text][range.lowerBound]..<starts[text][range.upperBound]]
+      }
+      for piece in pieces {
+        switch piece {
+        case .ancestor(let range): result.append(contentsOf: slice(0, range))
+        case .client(let range): result.append(contentsOf: slice(1, range))
+        case .server(let range): result.append(contentsOf: slice(2, range))
+        case .overlap(let ancestorRange, let clientRange, let serverRange):
+          result.append(
+            contentsOf: try settle(slice(0, ancestorRange), slice(1, clientRange), slice(2, serverRange)))
+        }
+      }
+      return result
     }
 
     /// The merged bytes, each overlap settled by `overlap`.

@@ -22,6 +22,8 @@ enum ThreeWayMerge {
   enum Refinement {
     /// As `diff3 -m`: the diffs as found, every overlap whole.
     case none
+    /// git's compacted diffs, every overlap whole (with the ancestor's stretch it replaced, for a finer merge).
+    case compacted
     /// As `git merge-file` (its "zealous" level): git's compacted diffs, and overlaps refined down to where the sides
     /// differ.
     case zealous
@@ -58,7 +60,7 @@ enum ThreeWayMerge {
       case .none:
         SequenceDiff.matches(old: ancestor, new: client, into: toClient)
         SequenceDiff.matches(old: ancestor, new: server, into: toServer)
-      case .zealous:
+      case .compacted, .zealous:
         gitDiff(old: ancestor, new: client, into: toClient)
         gitDiff(old: ancestor, new: server, into: toServer)
       }
