@@ -60,6 +60,8 @@ struct TextMergeAgainstGitTests {
     let budget = SweepBudget(unit: (600, 0), quick: (4_000, 0), full: (40_000, 0))
     var gitClean = 0
     var cleanOnlyHere = 0
+    var sameMarkers = 0
+    var gitConflicted = 0
     var failures = 0
     var firstFailure = ""
     for seed in budget.seeds {
@@ -69,6 +71,10 @@ struct TextMergeAgainstGitTests {
       let keepingClient = try Self.merge(texts, .client)
       guard git.conflicts == 0 else {
         if keepingServer == keepingClient { cleanOnlyHere += 1 }
+        // Where git leaves conflicts, conflict markers are written as git writes them.
+        let markers = try Self.merge(texts, .markers)
+        if markers == git.merged { sameMarkers += 1 }
+        gitConflicted += 1
         continue
       }
       gitClean += 1
@@ -91,6 +97,7 @@ struct TextMergeAgainstGitTests {
       }
     }
     #expect(gitClean >= budget.seeds.count / 4, "only \(gitClean) seeds gave git a clean merge: too little judged")
+    print("text merge against git merge-file: markers byte-identical to git's in \(sameMarkers) of \(gitConflicted)")
     budget.report(
       "text merge against git merge-file", failures: failures,
       detail: "\(gitClean) clean in git, \(cleanOnlyHere) clean only here \(firstFailure)")

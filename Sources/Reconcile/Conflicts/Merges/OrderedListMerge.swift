@@ -30,7 +30,7 @@ package enum OrderedListMerge {
           switch piece {
           case .ancestor(let range): append(range, from: 0, to: merged, at: &count)
           case .client(let range): append(range, from: a, to: merged, at: &count)
-          case .server(let range): append(range, from: a + c, to: merged, at: &count)
+          case .server(let range), .same(let range): append(range, from: a + c, to: merged, at: &count)
           case .overlap(_, let clientRange, let serverRange):
             append(serverRange, from: a + c, to: merged, at: &count)
             append(clientRange, from: a, to: merged, at: &count)

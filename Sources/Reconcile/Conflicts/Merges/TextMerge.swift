@@ -183,7 +183,7 @@ enum TextMerge {
         switch piece {
         case .ancestor(let range): result.append(contentsOf: slice(0, range))
         case .client(let range): result.append(contentsOf: slice(1, range))
-        case .server(let range): result.append(contentsOf: slice(2, range))
+        case .server(let range), .same(let range): result.append(contentsOf: slice(2, range))
         case .overlap(let ancestorRange, let clientRange, let serverRange):
           result.append(
             contentsOf: try settle(slice(0, ancestorRange), slice(1, clientRange), slice(2, serverRange)))
@@ -209,11 +209,14 @@ enum TextMerge {
       func breakLine() {
         if let last = result.last, last != newline { result.append(contentsOf: ending) }
       }
-      for piece in pieces {
+      var index = 0
+      while index < pieces.count {
+        let piece = pieces[index]
+        index += 1
         switch piece {
         case .ancestor(let range): append(0, range)
         case .client(let range): append(1, range)
-        case .server(let range): append(2, range)
+        case .server(let range), .same(let range): append(2, range)
         case .overlap(_, let clientRange, let serverRange):
           switch overlap {
           case .server: append(2, serverRange)
@@ -225,12 +228,14 @@ enum TextMerge {
             }
             append(1, clientRange)
           case .markers:
+            var block = [piece]
+            if granularity == .line { index = joinNearby(from: index, into: &block) }
             breakLine()
             write("<<<<<<< server")
-            append(2, serverRange)
+            for part in block { appendSide(part, client: false) }
             breakLine()
             write("=======")
-            append(1, clientRange)
+            for part in block { appendSide(part, client: true) }
             breakLine()
             write(">>>>>>> client")
           case .localClock, .editCount:
@@ -240,6 +245,16 @@ enum TextMerge {
           }
         }
       }
+      /// One side of a conflict block: an overlap's side, or lines between two overlaps the block joined.
+      func appendSide(_ part: ThreeWayMerge.Piece, client: Bool) {
+        switch part {
+        case .overlap(_, let clientRange, let serverRange):
+          if client { append(1, clientRange) } else { append(2, serverRange) }
+        case .ancestor(let range): append(0, range)
+        case .same(let range), .server(let range): append(2, range)
+        case .client(let range): append(1, range)
+        }
+      }
       // The final line break merges three ways (a side that changed it from the ancestor's decides), and a missing
       // one belongs to a last line that lacked it.
       if addedBreakEnds.contains(where: { $0 != nil }) {
@@ -247,6 +262,37 @@ enum TextMerge {
         if !ends, endsWithUnterminatedLine(result) { result.removeLast(ending.count) }
       }
       return result
+    }
+
+    /// Adds to `block` the overlaps after it that git writes in one conflict block with it, and the lines between: an
+    /// overlap at most three lines on, or further on past lines with no ASCII letter or digit, with nothing but lines
+    /// no side changed (or both changed alike) between. Returns the index of the first piece not taken.
+    private func joinNearby(from start: Int, into block: inout [ThreeWayMerge.Piece]) -> Int {
+      var next = start
+      while true {
+        var gap = next
+        var lines = 0
+        var alphanumeric = false
+        scan: while gap < pieces.count {
+          let text: Int
+          let range: Range<Int>
+          switch pieces[gap] {
+          case .ancestor(let stretch): (text, range) = (0, stretch)
+          case .same(let stretch): (text, range) = (2, stretch)
+          default: break scan
+          }
+          lines += range.count
+          alphanumeric =
+            alphanumeric
+            || bytes[starts[text][range.lowerBound]..<starts[text][range.upperBound]].contains { byte in
+              (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            }
+          gap += 1
+        }
+        guard gap < pieces.count, case .overlap = pieces[gap], lines <= 3 || !alphanumeric else { return next }
+        block.append(contentsOf: pieces[next...gap])
+        next = gap + 1
+      }
     }
 
     /// Whether the merge's last line is the last line of a text that had no final line break (as the line merge read

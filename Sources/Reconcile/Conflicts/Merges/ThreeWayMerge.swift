@@ -14,6 +14,9 @@ enum ThreeWayMerge {
     case ancestor(Range<Int>)
     case client(Range<Int>)
     case server(Range<Int>)
+    /// Tokens of the server's that the client changed the same way, as a whole hunk or, inside a refined overlap, as
+    /// a stretch both sides wrote alike.
+    case same(server: Range<Int>)
     /// An overlap for the caller to settle; `ancestor` is the stretch the whole overlap replaced, before refinement.
     case overlap(ancestor: Range<Int>, client: Range<Int>, server: Range<Int>)
   }
@@ -91,7 +94,7 @@ enum ThreeWayMerge {
         } else if equal(ancestor, base, server, serverRange) {
           if !clientRange.isEmpty { body(.client(clientRange)) }
         } else if equal(client, clientRange, server, serverRange) {
-          if !serverRange.isEmpty { body(.server(serverRange)) }
+          if !serverRange.isEmpty { body(.same(server: serverRange)) }
         } else if refinement == .zealous, !clientRange.isEmpty, !serverRange.isEmpty {
           refine(base, client: client, clientRange, server: server, serverRange, body)
         } else {
@@ -105,7 +108,7 @@ enum ThreeWayMerge {
   }
 
   /// An overlap split where its two sides differ: the sides diffed against each other (compacted), each run both wrote
-  /// alike handed on once (as the client's, equal to the server's), each stretch between an overlap of its own. As in
+  /// alike handed on once (``Piece/same(server:)``), each stretch between an overlap of its own. As in
   /// git, a stretch only one side holds stays an overlap: without the ancestor's say, it may be that side's insertion
   /// or the other's removal.
   private static func refine(
@@ -134,7 +137,8 @@ enum ThreeWayMerge {
         // The run both wrote alike.
         var end = next
         while end < clientPart.count, matched[end] == serverNext + (end - next) { end += 1 }
-        body(.client((clientRange.lowerBound + next)..<(clientRange.lowerBound + end)))
+        let alike = serverRange.lowerBound + serverNext
+        body(.same(server: alike..<(alike + end - next)))
         c = end
         s = serverNext + (end - next)
         index = end
