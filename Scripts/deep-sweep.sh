@@ -21,7 +21,7 @@ depth=${1:-quick}
 case "$depth" in
   quick | full) ;;
   -h | --help)
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)

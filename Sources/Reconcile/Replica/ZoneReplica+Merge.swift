@@ -87,13 +87,13 @@ extension ZoneReplica {
           ? (local.recordChangeTag == nil ? nil : metadata.ancestors[id])
           : (metadata.unacknowledgedSaves[id] ?? UnacknowledgedSaves()).ancestor(
             known: local.recordChangeTag == nil ? nil : metadata.ancestors[id], server: server,
-            device: configuration.deviceName, equalValuesBothCount: Self.equalValuesBothCount(configuration.resolver))
+            device: configuration.deviceName, equalValuesBothCount: countsEqualValuesTwice(of: server))
       var client = local
       if let deletedVersion {
         // The version deleted, with what of this device's unanswered saves the server shows landed.
         ancestor = (metadata.unacknowledgedSaves[id] ?? UnacknowledgedSaves()).ancestor(
           known: deletedVersion, server: server, device: configuration.deviceName,
-          equalValuesBothCount: Self.equalValuesBothCount(configuration.resolver))
+          equalValuesBothCount: countsEqualValuesTwice(of: server))
         // The record created again leaves out keys of the version deleted: those it knew, it removes.
         let known = metadata.replacementKeys[id]
         for key in deletedVersion?.allKeys ?? [] where !client.allKeys.contains(key) && known?.contains(key) ?? true {
@@ -159,12 +159,12 @@ extension ZoneReplica {
     }
   }
 
-  /// Which keys `resolver` counts both sides of when they hold one value (a ``FieldMerge/Policy/counter``); every key,
-  /// for a resolver whose policies the core cannot read.
-  static func equalValuesBothCount(_ resolver: any ConflictResolver) -> (String) -> Bool {
-    let base = (resolver as? SchemaGuardedResolver)?.base ?? resolver
-    guard let fields = base as? FieldMerge else { return { _ in true } }
-    return { fields.equalValuesBothCount($0) }
+  /// Which keys of `record` the resolver counts both sides of when they hold one value (a
+  /// ``FieldMerge/Policy/counter``), asked of the resolver for the record's type.
+  func countsEqualValuesTwice(of record: Record) -> (String) -> Bool {
+    let resolver = configuration.resolver
+    let recordType = record.recordType
+    return { resolver.equalValuesBothCount($0, recordType: recordType) }
   }
 
   /// A record created again after a deletion here replaces the server's version whole: every key takes the new

@@ -61,3 +61,9 @@ extension ConflictResolver {
   /// - Returns: A resolver that throws ``SchemaHalt`` instead of merging what the app does not understand.
   public func guarded(by schema: Schema) -> SchemaGuardedResolver { SchemaGuardedResolver(self, schema: schema) }
 }
+
+extension SchemaGuardedResolver: EqualValuesRule {
+  package func equalValuesBothCount(_ key: String, recordType: String) -> Bool {
+    base.equalValuesBothCount(key, recordType: recordType)
+  }
+}

@@ -15,7 +15,7 @@ enum ChangeCompaction {
     withUnsafeTemporaryAllocation(of: Bool.self, capacity: old.count + new.count) { flags in
       let removed = UnsafeMutableBufferPointer(rebasing: flags[0..<old.count])
       let inserted = UnsafeMutableBufferPointer(rebasing: flags[old.count...])
-      _ = inserted.initialize(repeating: true)
+      inserted.initialize(repeating: true)
       for index in 0..<old.count {
         removed[index] = matched[index] < 0
         if matched[index] >= 0 { inserted[matched[index]] = false }
