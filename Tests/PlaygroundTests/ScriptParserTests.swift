@@ -98,6 +98,7 @@ struct ScriptParserTests {
     "values print in script syntax and read back as the same value",
     arguments: [
       FieldValue.string("with \"quotes\", a \\ and\na newline"), .string(""), .string("nil"), .string("42"),
+      .string("Windows\r\nlines and a lone \r"), .string("12abc"),
       .int64(-7), .double(2.5), .timestamp(Date(timeIntervalSince1970: 1_795_253_400)), .bytes(Data([1, 2, 254])),
       .list([.int64(1), .int64(2)]), .list([.string("a, b"), .string("[c]")]), .list([]),
     ])
@@ -112,6 +113,9 @@ struct ScriptParserTests {
       ("phone create Note/1 title=\"open", "unterminated quote starting at column 27"),
       ("phone create Note/1 tags=[a, b", "unclosed '[' at column 26"),
       ("phone create Note/1 n=99999999999999999999", "integer out of the 64-bit range"),
+      ("phone create Note/1 count=12abc", "count: 12abc: not a number; write \"12abc\" to store it as text"),
+      ("phone create Note/1 price=-3.5x", "not a number"),
+      ("phone create Note/1 title=\"a\\qb\"", "unknown escape '\\q'; use \\\", \\\\, \\n, \\r or \\t"),
       ("phone create Note/1 due=2026-13-45T00:00:00Z", "2026-13-45T00:00:00Z: not an ISO 8601 date"),
       ("phone create Note/1 raw=0xabc", "0xabc: bytes need an even number of hex digits"),
       ("phone create Note/1 title", "title: expected key=value"),

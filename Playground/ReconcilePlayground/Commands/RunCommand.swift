@@ -96,9 +96,7 @@ enum ScriptFile {
 
   /// The lines with their 1-based numbers; `\r\n` endings are accepted.
   static func lines(_ text: String) -> [(number: Int, text: String)] {
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-      $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
-    }
+    var lines = ScriptLines.split(text).map(String.init)
     if lines.last == "" { lines.removeLast() }
     return lines.enumerated().map { ($0.offset + 1, $0.element) }
   }

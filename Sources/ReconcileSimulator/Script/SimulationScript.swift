@@ -164,7 +164,7 @@ public enum SimulationScript {
     _ text: String, resolvers: [ResolverUnderTest] = [], clients: [ClientUnderTest] = []
   ) throws(ParseError) -> Parsed {
     var reader = Reader(resolvers: resolvers, clients: clients)
-    for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    for (offset, raw) in ScriptLines.split(text).enumerated() {
       try reader.read(String(raw), number: offset + 1)
     }
     return reader.parsed

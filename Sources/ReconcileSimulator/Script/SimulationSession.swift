@@ -357,7 +357,8 @@ package struct SimulationSession: Sendable {
     }
   }
 
-  /// An edit with `+=` or `-=` as one that sets each field's result on `device`'s current record (one record only).
+  /// An edit with `+=` or `-=` as one that sets each field's result on `device`'s current record (one record only),
+  /// the line's changes applied in order.
   private func resolved(_ device: String, _ paths: [RecordPath], _ fields: [FieldAssignment]) throws(ScriptError)
     -> ScriptCommand
   {
@@ -365,12 +366,15 @@ package struct SimulationSession: Sendable {
       throw ScriptError("+= and -= change one record at a time, not \(paths.count)")
     }
     let record = simulation?.client(named: device)?.record(try path.recordID())
-    var results: [FieldAssignment] = []
+    // Each change applies to the value the line's earlier changes left: `plays+=1 plays+=1` adds 2.
+    var values: [FieldAssignment] = []
     for field in fields {
-      let current = field.encrypted ? record?.encryptedValues[field.key] : record?[field.key]
-      results.append(FieldAssignment(key: field.key, value: try field.applied(to: current), encrypted: field.encrypted))
+      let earlier = values.last { $0.key == field.key && $0.encrypted == field.encrypted }
+      let current = earlier.map(\.value) ?? (field.encrypted ? record?.encryptedValues[field.key] : record?[field.key])
+      values.removeAll { $0.key == field.key && $0.encrypted == field.encrypted }
+      values.append(FieldAssignment(key: field.key, value: try field.applied(to: current), encrypted: field.encrypted))
     }
-    return .edit(device: device, records: paths, fields: results)
+    return .edit(device: device, records: paths, fields: values)
   }
 
 }

@@ -46,6 +46,8 @@ package enum ValueSyntax {
       case "\"": result += "\\\""
       case "\\": result += "\\\\"
       case "\n": result += "\\n"
+      case "\r\n": result += "\\r\\n"
+      case "\r": result += "\\r"
       case "\t": result += "\\t"
       default: result.append(character)
       }
@@ -78,7 +80,17 @@ package enum ValueSyntax {
     if let bad = text.first(where: { "\"[]".contains($0) }) {
       throw ScriptError("\(text): '\(bad)' in a bare string; put the string in double quotes")
     }
+    if looksNumeric(text) {
+      throw ScriptError("\(text): not a number; write \"\(text)\" to store it as text")
+    }
     return .string(String(text))
+  }
+
+  /// Whether a bare word starts as a number does (a digit, or a sign or point before one): such a word that is not one
+  /// is a typo more often than text, so it must be quoted to be text.
+  private static func looksNumeric(_ text: Substring) -> Bool {
+    let body = text.drop { $0 == "-" || $0 == "+" || $0 == "." }
+    return body.first?.isASCII == true && body.first?.isNumber == true
   }
 
   private static func unquote(_ text: Substring) throws(ScriptError) -> String {
@@ -89,9 +101,10 @@ package enum ValueSyntax {
       if escaped {
         switch character {
         case "n": result.append("\n")
+        case "r": result.append("\r")
         case "t": result.append("\t")
         case "\"", "\\": result.append(character)
-        default: throw ScriptError("\(text): unknown escape '\\\(character)'; use \\\", \\\\, \\n or \\t")
+        default: throw ScriptError("\(text): unknown escape '\\\(character)'; use \\\", \\\\, \\n, \\r or \\t")
         }
         escaped = false
       } else if character == "\\" {

@@ -25,6 +25,28 @@ struct SimulationSessionTests {
     #expect(judged.lines == ["invariants held"])
   }
 
+  @Test("every change of an edit line applies, in order, to what the line's earlier changes left")
+  func editChangesApplyInOrder() throws {
+    var session = SimulationSession()
+    _ = try session.execute("device add phone")
+    _ = try session.execute("phone create Note/1 tags=[home,weekly] plays=1 body=\"x\"")
+    #expect(
+      try session.execute("phone edit Note/1 tags+=[urgent] tags-=[weekly]").lines.first
+        == "2 phone edit Note/1 tags=[\"home\", \"urgent\"]")
+    #expect(try session.execute("phone edit Note/1 plays+=1 plays+=1").lines.first == "3 phone edit Note/1 plays=3")
+    #expect(
+      try session.execute("phone edit Note/1 body=\"a\" body+=\"b\"").lines.first == "4 phone edit Note/1 body=\"ab\"")
+  }
+
+  @Test("a script saved with Windows line endings reads as the same script")
+  func windowsLineEndings() throws {
+    let script = "device add phone\nphone create Note/1 title=\"a\"\nphone sync\n"
+    let unix = try SimulationScript.parse(script)
+    let windows = try SimulationScript.parse(script.replacingOccurrences(of: "\n", with: "\r\n"))
+    #expect(windows.steps == unix.steps)
+    #expect(windows.steps.count == 2)
+  }
+
   @Test("a header after the first step builds the world again; a bad line is refused naming the session's line")
   func refusals() throws {
     var session = SimulationSession()
