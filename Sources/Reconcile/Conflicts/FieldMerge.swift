@@ -439,11 +439,12 @@ public struct FieldMerge: ConflictResolver {
       default: throw .notText(key: key, role: role, found: value.type)
       }
     }
+    var overlaps = 0
     let merged = try TextMerge.merge(
       ancestor: try ancestor.map { (value) throws(ConflictResolutionError) in try text(value, .ancestor) }
         ?? .string(""),
       client: try text(client, .client), server: try text(server, .server), isUTF8: isUTF8,
-      granularity: granularity, overlap: overlap
+      granularity: granularity, overlap: overlap, overlaps: &overlaps
     ) {
       switch overlap {
       case .localClock(let stampKey):
@@ -456,6 +457,7 @@ public struct FieldMerge: ConflictResolver {
       case .server, .client, .both, .markers: return false
       }
     }
+    MergeNotes.noteText(key, overlaps: overlaps, settledBy: overlap)
     return asBytes ? .bytes(Data(merged)) : .string(String(decoding: merged, as: UTF8.self))
   }
 

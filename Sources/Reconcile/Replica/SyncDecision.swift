@@ -24,6 +24,10 @@ public enum SyncDecision: Sendable, Hashable, CustomStringConvertible {
     let server: Record
     /// What the resolver made of them.
     let result: Record
+    /// What the resolver noted of each text key it merged.
+    let texts: [String: MergeNotes.Text]
+    /// Keys the resolver writes for itself (edit stamps): not the user's data, so never an outcome.
+    let bookkeeping: Set<String>
 
     /// The record merged.
     public var recordID: RecordID { result.recordID }
@@ -31,15 +35,24 @@ public enum SyncDecision: Sendable, Hashable, CustomStringConvertible {
     public var hadAncestor: Bool { ancestor != nil }
     /// Each key either side changed, and what was kept.
     public var keys: [KeyOutcome] {
-      SyncDecision.outcomes(client: client, ancestor: ancestor, server: server, merged: result)
+      SyncDecision.outcomes(
+        client: client, ancestor: ancestor, server: server, merged: result, texts: texts, bookkeeping: bookkeeping)
     }
 
     /// A merge of `client` and `server` over `ancestor` into `result`.
-    package init(client: Record, ancestor: Record?, server: Record, result: Record) {
+    /// - Parameters:
+    ///   - texts: What the resolver noted of the text keys it merged; none unless given.
+    ///   - bookkeeping: Keys the resolver writes for itself, left out of the outcomes; none unless given.
+    package init(
+      client: Record, ancestor: Record?, server: Record, result: Record, texts: [String: MergeNotes.Text] = [:],
+      bookkeeping: Set<String> = []
+    ) {
       self.client = client
       self.ancestor = ancestor
       self.server = server
       self.result = result
+      self.texts = texts
+      self.bookkeeping = bookkeeping
     }
   }
 
@@ -63,16 +76,45 @@ public enum SyncDecision: Sendable, Hashable, CustomStringConvertible {
     public var lost: FieldValue?
     /// Whether the merge gave away an encrypted value (shown as `<redacted>`).
     public var lostEncryptedValue: Bool
+    /// For a key merged as text: how many stretches both sides changed differently (0: merged cleanly, nothing
+    /// lost); `nil` for any other key.
+    public var textOverlaps: Int? = nil
+    /// For a key merged as text with overlaps: how the policy settled them.
+    public var overlapsSettledBy: FieldMerge.TextOverlap? = nil
+    /// The key that holds the value the merge did not keep here (a keep-both policy set it aside), when one does:
+    /// then nothing was lost.
+    public var keptAsideIn: String? = nil
 
-    /// `title: kept server, lost "draft"`.
+    /// `title: kept server, lost "draft"`; `body: merged cleanly`; `body: merged, 1 overlap, both versions kept`;
+    /// `title: kept server, the client's in titleConflict`.
     public var description: String {
+      if let textOverlaps {
+        guard textOverlaps > 0 else { return "\(key): merged cleanly" }
+        let count = textOverlaps == 1 ? "1 overlap" : "\(textOverlaps) overlaps"
+        return "\(key): merged, \(count), \(Self.settled(overlapsSettledBy))"
+      }
       var text = "\(key): \(kept == .merged ? "merged" : "kept \(kept.rawValue)")"
-      if lostEncryptedValue {
+      if let keptAsideIn {
+        text += ", the \(kept == .server ? "client" : "server")'s in \(keptAsideIn)"
+      } else if lostEncryptedValue {
         text += ", lost <redacted>"
       } else if let lost {
         text += ", lost \(lost.description)"
       }
       return text
+    }
+
+    /// How overlaps were settled, as the trace says it.
+    private static func settled(_ policy: FieldMerge.TextOverlap?) -> String {
+      switch policy {
+      case .server?: "the server's version kept (the client's lost there)"
+      case .client?: "the client's version kept (the server's lost there)"
+      case .both?: "both versions kept"
+      case .markers?: "both versions kept between conflict markers"
+      case .localClock(let key)?: "the side with the later \(key) kept (the other's lost there)"
+      case .editCount(let key)?: "the side with the higher \(key) kept (the other's lost there)"
+      case nil: "settled"
+      }
     }
   }
 
@@ -88,11 +130,14 @@ public enum SyncDecision: Sendable, Hashable, CustomStringConvertible {
     case deletionCancelled = "the deletion here gave way to the fetched version"
   }
 
-  /// One line: `merged n1 over its ancestor: title: kept client; body: merged`.
+  /// One line: `merged Note/n1 over the last version it knew: title: kept client; body: merged cleanly`.
   public var description: String {
     switch self {
     case .fetched(let saved, let deleted):
-      let names = { (ids: [RecordID]) in ids.map(\.recordName).joined(separator: ", ") }
+      // A page names record IDs only: "record 1" reads as a name where "1" alone reads as a count.
+      let names = { (ids: [RecordID]) in
+        (ids.count == 1 ? "record " : "records ") + ids.map(\.recordName).joined(separator: ", ")
+      }
       var parts: [String] = []
       if !saved.isEmpty { parts.append("saved \(names(saved))") }
       if !deleted.isEmpty { parts.append("deleted \(names(deleted))") }
@@ -100,7 +145,7 @@ public enum SyncDecision: Sendable, Hashable, CustomStringConvertible {
     case .merged(let merge):
       let how = merge.hadAncestor ? "over the last version it knew" : "with no ancestor"
       let keys = merge.keys
-      return "merged \(merge.recordID.recordName) \(how): "
+      return "merged \(merge.result.recordType)/\(merge.recordID.recordName) \(how): "
         + (keys.isEmpty ? "nothing changed" : keys.map(\.description).joined(separator: "; "))
     case .deletion(let id, let outcome):
       return "\(id.recordName): \(outcome.rawValue)"
@@ -111,13 +156,17 @@ public enum SyncDecision: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// The outcome of each key either side changed, comparing the merge with both sides over the ancestor.
-  static func outcomes(client: Record, ancestor: Record?, server: Record, merged: Record) -> [KeyOutcome] {
+  /// The outcome of each key either side changed, comparing the merge with both sides over the ancestor; a text key
+  /// with what the resolver noted of its merge, a key the resolver writes for itself left out.
+  static func outcomes(
+    client: Record, ancestor: Record?, server: Record, merged: Record, texts: [String: MergeNotes.Text] = [:],
+    bookkeeping: Set<String> = []
+  ) -> [KeyOutcome] {
     func value(_ record: Record, _ key: String) -> FieldValue? { record.encryptedValues[key] ?? record[key] }
     var keys = Set(client.allKeys).union(server.allKeys).union(merged.allKeys)
     if let ancestor { keys.formUnion(ancestor.allKeys) }
     var outcomes: [KeyOutcome] = []
-    for key in keys.sorted() {
+    for key in keys.sorted() where !bookkeeping.contains(key) {
       let clientChanged = ancestor.map { !client.hasSameValue(forKey: key, as: $0) } ?? (value(client, key) != nil)
       let serverChanged = ancestor.map { !server.hasSameValue(forKey: key, as: $0) } ?? (value(server, key) != nil)
       guard clientChanged || serverChanged, !client.hasSameValue(forKey: key, as: server) else { continue }
@@ -128,9 +177,31 @@ public enum SyncDecision: Sendable, Hashable, CustomStringConvertible {
       if kept == .server, clientChanged { lost = value(client, key) }
       if kept == .client, serverChanged { lost = value(server, key) }
       let encrypted = client.encryptedValues[key] != nil || server.encryptedValues[key] != nil
-      outcomes.append(
-        KeyOutcome(key: key, kept: kept, lost: encrypted ? nil : lost, lostEncryptedValue: encrypted && lost != nil))
+      var outcome = KeyOutcome(
+        key: key, kept: kept, lost: encrypted ? nil : lost, lostEncryptedValue: encrypted && lost != nil)
+      if let text = texts[key] {
+        outcome.textOverlaps = text.overlaps
+        outcome.overlapsSettledBy = text.overlaps > 0 ? text.settledBy : nil
+        outcome.lost = nil
+        outcome.lostEncryptedValue = false
+      } else if let lost, let aside = keptAside(lost, of: key, in: merged, client: client, server: server, keys: keys) {
+        // Set aside by a keep-both policy: in another key the merge wrote, so nothing was lost.
+        outcome.keptAsideIn = aside
+        outcome.lost = nil
+        outcome.lostEncryptedValue = false
+      }
+      outcomes.append(outcome)
     }
     return outcomes
+  }
+
+  /// The key other than `key` where the merge itself wrote `lost` (neither side held it there), if any.
+  private static func keptAside(
+    _ lost: FieldValue, of key: String, in merged: Record, client: Record, server: Record, keys: Set<String>
+  ) -> String? {
+    func value(_ record: Record, _ key: String) -> FieldValue? { record.encryptedValues[key] ?? record[key] }
+    return keys.sorted().first { other in
+      other != key && value(merged, other) == lost && value(server, other) != lost && value(client, other) != lost
+    }
   }
 }

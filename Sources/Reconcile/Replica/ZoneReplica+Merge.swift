@@ -122,11 +122,15 @@ extension ZoneReplica {
         ancestor = nil
       }
       let merged: Record
+      let notes: MergeNotes?
       do {
-        merged =
-          flawed(.mergeWithoutAncestor)
-          ? Self.values(of: local, on: server)
-          : try resolver.resolve(Conflict(client: client, ancestor: ancestor, server: server))
+        if flawed(.mergeWithoutAncestor) {
+          (merged, notes) = (Self.values(of: local, on: server), nil)
+        } else {
+          (merged, notes) = try MergeNotes.listening {
+            try resolver.resolve(Conflict(client: client, ancestor: ancestor, server: server))
+          }
+        }
       } catch let halt as SchemaHalt {
         // A newer app's record: this one must not merge into it. The user's change waits, unsent, for an upgrade. So
         // does a copy from a zone since deleted: queued, it meets this version again as a conflict once upgraded.
@@ -149,7 +153,11 @@ extension ZoneReplica {
         metadata.replacing[id] = nil
         metadata.replacementKeys[id] = nil
       }
-      decide(.merged(SyncDecision.Merge(client: client, ancestor: ancestor, server: server, result: merged)))
+      decide(
+        .merged(
+          SyncDecision.Merge(
+            client: client, ancestor: ancestor, server: server, result: merged, texts: notes?.texts ?? [:],
+            bookkeeping: Set((configuration.resolver as? any EditStamping)?.stampedKeys ?? []))))
       if merged.changedKeys.isEmpty {
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       } else if !pending {

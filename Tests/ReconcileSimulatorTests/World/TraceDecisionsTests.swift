@@ -33,13 +33,14 @@ struct TraceDecisionsTests {
     "a conflict's merge names each key's outcome and the value it gave away", arguments: ["reference", "sync-engine"])
   func mergeIsExplained(_ client: String) throws {
     let result = try Simulation.replay(Self.script(client: client))
-    let merge = "mac: merged 1 over the last version it knew: body: kept client; title: kept server, lost \"soy milk\""
+    let merge =
+      "mac: merged Note/1 over the last version it knew: body: kept client; title: kept server, lost \"soy milk\""
     #expect(result.trace.contains { $0.contains(merge) }, "\(result.trace.joined(separator: "\n"))")
   }
 
   @Test("a fetch names what it brought (the CKSyncEngine client)")
   func fetchIsExplained() throws {
     let result = try Simulation.replay(Self.script(client: "sync-engine"))
-    #expect(result.trace.contains { $0.contains("phone: fetched saved 1") }, "\(result.trace.joined(separator: "\n"))")
+    #expect(result.trace.contains { $0.contains("phone: fetched saved record 1") }, "\(result.trace.joined(separator: "\n"))")
   }
 }

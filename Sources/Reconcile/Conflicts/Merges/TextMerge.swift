@@ -73,10 +73,22 @@ enum TextMerge {
     ancestor: Text, client: Text, server: Text, isUTF8: Bool = true, granularity: FieldMerge.TextGranularity,
     overlap: FieldMerge.TextOverlap, clientWins: () throws -> Bool
   ) rethrows -> [UInt8] {
+    var overlaps = 0
+    return try merge(
+      ancestor: ancestor, client: client, server: server, isUTF8: isUTF8, granularity: granularity, overlap: overlap,
+      overlaps: &overlaps, clientWins: clientWins)
+  }
+
+  /// ``merge(ancestor:client:server:isUTF8:granularity:overlap:clientWins:)``, counting the overlaps it settled in
+  /// `overlaps`.
+  static func merge(
+    ancestor: Text, client: Text, server: Text, isUTF8: Bool = true, granularity: FieldMerge.TextGranularity,
+    overlap: FieldMerge.TextOverlap, overlaps: inout Int, clientWins: () throws -> Bool
+  ) rethrows -> [UInt8] {
     if granularity == .character && !isUTF8 {
       return try merge(
         ancestor: ancestor, client: client, server: server, isUTF8: false, granularity: .word, overlap: overlap,
-        clientWins: clientWins)
+        overlaps: &overlaps, clientWins: clientWins)
     }
     let texts = [ancestor, client, server]
     let ending = lineEnding(of: [server, client, ancestor])
@@ -91,9 +103,15 @@ enum TextMerge {
         return client
       }
       let lines = Layout(texts, granularity: .line, ending: ending, addsBreaks: false, refinement: .compacted)
-      return try lines.compose { ancestor, client, server in
-        try finer(ancestor, client, server, granularity: granularity, ending: ending, overlap: overlap, decide)
+      var found = 0
+      let merged = try lines.compose { ancestor, client, server in
+        let (bytes, count) = try finer(
+          ancestor, client, server, granularity: granularity, ending: ending, overlap: overlap, decide)
+        found += count
+        return bytes
       }
+      overlaps += found
+      return merged
     }
     if texts.contains(where: { !$0.endsWithLineBreak }) {
       // Read as git reads them first, an unterminated last line a line of its own: where that merges cleanly, the
@@ -101,16 +119,17 @@ enum TextMerge {
       let asGit = Layout(texts, granularity: .line, ending: ending, addsBreaks: false)
       if asGit.overlaps == 0 { return try asGit.compose(overlap: overlap, clientWins: clientWins) }
     }
-    return try Layout(texts, granularity: .line, ending: ending, addsBreaks: true)
-      .compose(overlap: overlap, clientWins: clientWins)
+    let layout = Layout(texts, granularity: .line, ending: ending, addsBreaks: true)
+    overlaps += layout.overlaps
+    return try layout.compose(overlap: overlap, clientWins: clientWins)
   }
 
-  /// The merge by words or characters of one stretch where lines overlapped.
+  /// The merge by words or characters of one stretch where lines overlapped, and how many overlaps it settled.
   private static func finer(
     _ ancestor: ArraySlice<UInt8>, _ client: ArraySlice<UInt8>, _ server: ArraySlice<UInt8>,
     granularity: FieldMerge.TextGranularity, ending: [UInt8], overlap: FieldMerge.TextOverlap,
     _ clientWins: () throws -> Bool
-  ) rethrows -> [UInt8] {
+  ) rethrows -> ([UInt8], Int) {
     let texts: [Text] = [.bytes(Data(ancestor)), .bytes(Data(client)), .bytes(Data(server))]
     let layout = Layout(texts, granularity: granularity, ending: ending, addsBreaks: false)
     if granularity == .character && overlap == .both && layout.overlaps > 0 {
@@ -118,7 +137,7 @@ enum TextMerge {
       return try finer(
         ancestor, client, server, granularity: .word, ending: ending, overlap: overlap, clientWins)
     }
-    return try layout.compose(overlap: overlap, clientWins: clientWins)
+    return (try layout.compose(overlap: overlap, clientWins: clientWins), layout.overlaps)
   }
 
   /// The three texts in one buffer, split into numbered pieces, and their merge as pieces.
