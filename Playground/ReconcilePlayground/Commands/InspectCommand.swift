@@ -45,6 +45,13 @@ enum InspectCommand {
     return .failure(Refusals(reasons: reasons))
   }
 
+  /// Why a path could not be read, in words: a folder or a missing file is said so, not as Foundation's error code.
+  static func unreadable(_ path: String, _ error: any Error) -> String {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return "no such file" }
+    return isFolder.boolValue ? "it is a folder; inspect reads one file" : error.localizedDescription
+  }
+
   /// Why no format could read the data, one line per format.
   struct Refusals: Error {
     let reasons: [String]
@@ -56,6 +63,10 @@ enum InspectCommand {
   ) -> Int32 {
     let json = arguments.contains("--json")
     let paths = arguments.filter { $0 != "--json" }
+    if let option = paths.first(where: { $0.hasPrefix("--") }) {
+      output.writeError("error: unknown option '\(option)': \(command) inspect FILE [--json]\n")
+      return ExitStatus.usage
+    }
     guard paths.count == 1, let path = paths.first else {
       output.writeError("error: inspect takes one file: \(command) inspect FILE [--json]\n")
       return ExitStatus.usage
@@ -64,7 +75,7 @@ enum InspectCommand {
     do {
       data = try readFile(path)
     } catch {
-      output.writeError("error: cannot read \(path): \(error.localizedDescription)\n")
+      output.writeError("error: cannot read \(path): \(unreadable(path, error))\n")
       return 1
     }
     let contents: Contents

@@ -1,10 +1,11 @@
 import Foundation
+internal import Reconcile
 public import ReconcileSimulator
 
 /// The `reconcile-playground` command line, as a library so tests can run it with injected output.
 public enum PlaygroundCommand {
   /// The version this build reports.
-  public static let version = "reconcile-playground 0.31.0 (Reconcile 0.31.0)"
+  public static let version = "reconcile-playground \(ReconcileRelease.version) (Reconcile \(ReconcileRelease.version))"
 
   /// The subcommands this release offers, with a one-line description each.
   static var subcommands: [(name: String, summary: String)] { CommandHelp.all.map { ($0.name, $0.summary) } }

@@ -54,6 +54,6 @@ package enum DurationSyntax {
   /// A device clock's offset in words: `on`, `5m behind`, `90s ahead of` (true time follows).
   package static func offsetText(_ offset: TimeInterval) -> String {
     if offset == 0 { return "on" }
-    return render(abs(offset)) + (offset < 0 ? " behind" : " ahead of")
+    return render(abs(offset)) + (offset < 0 ? " behind" : " ahead")
   }
 }

@@ -17,7 +17,7 @@ extension ResolverSetting {
     for key in unionKeys { overrides[key] = .listUnion }
     for (key, merge) in merges {
       switch merge {
-      case .text: overrides[key] = .text(.line, overlap: .both)
+      case .text: overrides[key] = .text(textGranularity, overlap: textOverlap.overlap)
       case .counter: overrides[key] = .counter
       case .set: overrides[key] = .set(.addWins)
       case .orderedList: overrides[key] = .orderedList
@@ -44,6 +44,8 @@ extension ResolverSetting {
     var text = "field-merge (same field: \(prefer.rawValue)"
     if !unionKeys.isEmpty { text += "; union: \(unionKeys.joined(separator: ", "))" }
     for (key, merge) in merges.sorted(by: { $0.key < $1.key }) { text += "; \(key): \(merge.rawValue)" }
+    if textGranularity != .line { text += "; text by \(textGranularity.rawValue)" }
+    if textOverlap != .both { text += "; text overlaps: \(textOverlap.rawValue)" }
     return text + ")"
   }
 
@@ -63,7 +65,9 @@ extension ResolverSetting {
   /// `--text`, `--counter`, `--set` or `--ordered-list` ends with a value no device wrote, and is judged on each
   /// write's edit; a `--keep-both` key keeps one of the writes, as any field-merge key.
   var resolverUnderTest: ResolverUnderTest {
-    guard builtIn == .fieldMerge, prefer != .server || !unionKeys.isEmpty || !merges.isEmpty else {
+    guard builtIn == .fieldMerge,
+      prefer != .server || !unionKeys.isEmpty || !merges.isEmpty || textGranularity != .line || textOverlap != .both
+    else {
       return ResolverUnderTest(builtIn)
     }
     var name = builtIn.rawValue
@@ -73,6 +77,8 @@ extension ResolverSetting {
       let keys = merges.filter { $0.value == merge }.map(\.key).sorted()
       if !keys.isEmpty { name += " --\(merge.rawValue) " + keys.joined(separator: ",") }
     }
+    if textGranularity != .line { name += " --text-granularity \(textGranularity.rawValue)" }
+    if textOverlap != .both { name += " --text-overlap \(textOverlap.rawValue)" }
     return ResolverUnderTest(
       name: name, fieldMerge: FieldMerge(samePolicy, overrides: overridePolicies), bookkeeping: bookkeeping)
   }

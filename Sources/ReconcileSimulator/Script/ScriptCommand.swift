@@ -114,7 +114,9 @@ package enum ScriptCommand: Sendable, Hashable {
     case .addDevice(let setup):
       return setup.schema == nil && setup.user == Simulation.user
         && DurationSyntax.wholeSeconds(setup.clockOffset) != nil
-    case .resolver(let setting): return setting.prefer == .server && setting.unionKeys.isEmpty && setting.merges.isEmpty
+    case .resolver(let setting):
+      return setting.prefer == .server && setting.unionKeys.isEmpty && setting.merges.isEmpty
+        && setting.textGranularity == .line && setting.textOverlap == .both
     case .edit(_, _, let fields): return !fields.contains { $0.change != .set }
     case .upgrade(_, let version): return version == nil
     case .expect(let expectation): return expectation == .invariants
@@ -242,10 +244,37 @@ package struct ResolverSetting: Sendable, Hashable {
   package var unionKeys: [String]
   /// For `field-merge`: keys merged by one of the merging policies (`--text body`, `--counter plays` …).
   package var merges: [String: KeyMerge] = [:]
+  /// For `field-merge`'s `--text` keys: the pieces (`--text-granularity`, lines unless given).
+  package var textGranularity: FieldMerge.TextGranularity = .line
+  /// For `field-merge`'s `--text` keys: what an overlap keeps (`--text-overlap`, both versions unless given).
+  package var textOverlap: TextOverlapChoice = .both
+
+  /// What a `--text` key's overlap keeps, as `--text-overlap` names it.
+  package enum TextOverlapChoice: String, Sendable, Hashable, CaseIterable {
+    /// `.both`: both versions, the server's first.
+    case both
+    /// `.server`: the server's version.
+    case server
+    /// `.client`: the client's version.
+    case client
+    /// `.markers`: both, between conflict markers.
+    case markers
+
+    /// The policy's overlap.
+    package var overlap: FieldMerge.TextOverlap {
+      switch self {
+      case .both: .both
+      case .server: .server
+      case .client: .client
+      case .markers: .markers
+      }
+    }
+  }
 
   /// A merging policy a `resolver field-merge` line gives keys.
   package enum KeyMerge: String, Sendable, Hashable, CaseIterable {
-    /// `--text`: `.text(.line, overlap: .both)`.
+    /// `--text`: `.text(.line, overlap: .both)`, or the granularity and overlap `--text-granularity` and
+    /// `--text-overlap` name.
     case text
     /// `--counter`: `.counter`.
     case counter

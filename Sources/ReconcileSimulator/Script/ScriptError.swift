@@ -40,7 +40,12 @@ package struct ScriptError: Error, Sendable, Hashable, DescribedError {
   /// An "unknown WORD" error that lists the nearest of `choices` when one is close.
   package static func unknown(_ what: String, _ word: String, choices: [String]) -> ScriptError {
     var message = "unknown \(what) '\(word)'"
-    if let guess = Suggestion.closest(to: word, in: choices) { message += "; did you mean '\(guess)'?" }
+    if let guess = Suggestion.closest(to: word, in: choices) {
+      message += "; did you mean '\(guess)'?"
+    } else if !choices.isEmpty, choices.count <= 16 {
+      // Nothing close: the valid words, so the reader need not look them up.
+      message += "; expected \(choices.count == 1 ? "" : "one of ")\(choices.joined(separator: ", "))"
+    }
     return ScriptError(message, token: word)
   }
 }

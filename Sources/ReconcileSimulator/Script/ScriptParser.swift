@@ -87,7 +87,8 @@ package enum ScriptParser {
       syntax: "NAME clock +90s", summary: "move a device's clock: +90s jumps ahead, -5m back",
       runs: .replay, example: "phone clock -5m"),
     Entry(
-      syntax: "resolver NAME [--prefer P] [--union k1,k2] [--text|--counter|--set|--ordered-list|--keep-both k1,k2]",
+      syntax:
+        "resolver NAME [--prefer P] [--union k1,k2] [--text|--counter|--set|--ordered-list|--keep-both k1,k2] [--text-granularity G] [--text-overlap O]",
       summary: "choose the resolver: " + ResolverChoice.allCases.map(\.rawValue).joined(separator: ", "),
       runs: .replay, example: "resolver hlc"),
     Entry(
@@ -189,16 +190,39 @@ package enum ScriptParser {
       runs: .session, example: "reset"),
   ]
 
-  /// The command table `help` prints — every command with its description, aligned, one a replay script does not
-  /// hold marked — with `extra` rows at the end.
-  package static func helpText(extra: [[String]] = []) -> String {
+  /// The command list `help` prints — each command's syntax on a line of its own, its description indented under it
+  /// and wrapped, one a replay script does not hold marked — with `extra` rows at the end; no line is wider than
+  /// `width`.
+  package static func helpText(extra: [[String]] = [], width: Int = 100) -> String {
     let rows = ScriptParser.commands.map { command -> [String] in
       switch command.runs {
       case .replay: [command.syntax, command.summary]
       case .session: [command.syntax, command.summary + " (not in a replay script)"]
       }
     }
-    return TextTable.render(rows + extra, header: false)
+    var lines: [String] = []
+    for row in rows + extra {
+      guard let syntax = row.first else { continue }
+      lines += wrapped(syntax, width: width, indent: "")
+      if row.count > 1 { lines += wrapped(row[1], width: width, indent: "    ") }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// `text` broken at spaces into lines of at most `width` characters (a longer word stands alone), each led by
+  /// `indent`; lines after the first of a syntax are indented by two more.
+  private static func wrapped(_ text: String, width: Int, indent: String) -> [String] {
+    var lines: [String] = []
+    var line = indent
+    for word in text.split(separator: " ") {
+      if line.count > indent.count, line.count + 1 + word.count > width {
+        lines.append(line)
+        line = indent + (indent.isEmpty ? "  " : "")
+      }
+      line += (line.count > indent.count && !line.hasSuffix(" ") ? " " : "") + word
+    }
+    lines.append(line)
+    return lines
   }
 
   /// The words that start a command, read from the command table (and the older `server-limits`); a device may not
@@ -434,11 +458,24 @@ package enum ScriptParser {
         setting.prefer = prefer
       case "--union":
         setting.unionKeys = try words.required("keys such as tags,labels").split(separator: ",").map(String.init)
+      case "--text-granularity":
+        let word = try words.required("line, word or character")
+        guard let granularity = FieldMerge.TextGranularity(rawValue: word) else {
+          throw .unknown("text granularity", word, choices: FieldMerge.TextGranularity.allCases.map(\.rawValue))
+        }
+        setting.textGranularity = granularity
+      case "--text-overlap":
+        let word = try words.required("both, server, client or markers")
+        guard let overlap = ResolverSetting.TextOverlapChoice(rawValue: word) else {
+          throw .unknown("text overlap", word, choices: ResolverSetting.TextOverlapChoice.allCases.map(\.rawValue))
+        }
+        setting.textOverlap = overlap
       default:
         guard option.hasPrefix("--"), let merge = ResolverSetting.KeyMerge(rawValue: String(option.dropFirst(2))) else {
           throw .unknown(
             "option", option,
-            choices: ["--prefer", "--union"] + ResolverSetting.KeyMerge.allCases.map { "--\($0.rawValue)" })
+            choices: ["--prefer", "--union", "--text-granularity", "--text-overlap"]
+              + ResolverSetting.KeyMerge.allCases.map { "--\($0.rawValue)" })
         }
         for key in try words.required("keys such as body,notes").split(separator: ",") {
           setting.merges[String(key)] = merge

@@ -69,21 +69,51 @@ extension SimulationSession {
     var lines: [String] = []
     for round in 1...Self.syncAllRounds {
       let before = session.current?.server.events.count ?? 0
-      for name in names { lines.append(try simulate("\(name) sync", in: &session).text) }
+      // A device that cannot sync (offline, quit, halted) is left waiting, and said so, not synced round after round.
+      let waiting = session.current.map(Self.unableToSync) ?? [:]
+      for name in names where waiting[name] == nil { lines.append(try simulate("\(name) sync", in: &session).text) }
       // A sync takes a few requests; give the round's syncs time to finish before judging it.
       if session.current?.clients.allSatisfy(\.isIdle) == false {
         lines.append(try simulate("advance \(Self.syncAllWait)s", in: &session).text)
       }
       guard let world = session.current else { break }
-      let settled = world.clients.allSatisfy { $0.isIdle && $0.pendingChangeCount == 0 }
+      let unable = Self.unableToSync(world)
+      let settled = world.clientNames.indices.allSatisfy { index in
+        unable[world.clientNames[index]] != nil
+          || (world.clients[index].isIdle && world.clients[index].pendingChangeCount == 0)
+      }
       if settled, world.server.events.count == before {
-        lines.append("sync all: \(round) round\(round == 1 ? "" : "s"); every device idle")
+        let rounds = "sync all: \(round) round\(round == 1 ? "" : "s")"
+        guard !unable.isEmpty else {
+          lines.append("\(rounds); every device idle")
+          return Interpretation(text: lines.joined(separator: "\n"), isData: false)
+        }
+        let reasons = unable.keys.sorted().map { "\($0) \(unable[$0] ?? "")" }
+        lines.append("\(rounds); the rest idle, but \(reasons.joined(separator: "; "))")
         return Interpretation(text: lines.joined(separator: "\n"), isData: false)
       }
     }
     lines.append(
-      "sync all: not settled after \(Self.syncAllRounds) rounds (a fault may be waiting; quiesce turns them off)")
+      "sync all: not settled after \(Self.syncAllRounds) rounds: a fault may be waiting (`fault clear` ends them; "
+        + "quiesce turns every fault off), or a device is still busy (`show diagnostics` tells)")
     return Interpretation(text: lines.joined(separator: "\n"), isData: false)
+  }
+
+  /// The devices that cannot sync now, each with why and what brings it back: offline, its app quit, halted.
+  private static func unableToSync(_ world: Simulation) -> [String: String] {
+    var unable: [String: String] = [:]
+    for (index, name) in world.clientNames.enumerated() {
+      let queued = world.clients[index].pendingChangeCount
+      let changes = queued == 0 ? "" : " with \(queued) change\(queued == 1 ? "" : "s") queued"
+      if !world.devices.isRunning(index) {
+        unable[name] = "has quit\(changes) (`\(name) launch` brings it back)"
+      } else if !world.isOnline(name) {
+        unable[name] = "is offline\(changes) (`\(name) online` brings it back)"
+      } else if let halt = world.clients[index].haltReason {
+        unable[name] = "is halted\(changes): \(halt) (`\(name) restart` clears it)"
+      }
+    }
+    return unable
   }
 
   /// `wait [NAME]`: virtual time passes, as `advance` steps to the next moment something happens by itself (an

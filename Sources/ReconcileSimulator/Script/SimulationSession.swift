@@ -190,19 +190,32 @@ package struct SimulationSession: Sendable {
       }
     guard let target else { return "cannot apply: \(problem)" }
     let path = "\(target.type)/\(target.id.recordName)"
+    let onServer = world.server.records(in: Simulation.zoneID, ownedBy: Simulation.user).contains {
+      $0.recordID.recordName == target.id.recordName
+    }
+    let holders = world.clientNames.filter { name in
+      name != device && world.client(named: name)?.record(target.id) != nil
+    }
+    // Each hint fires on its own condition, the first that holds: a halted device, a record nowhere, a record only
+    // another device holds, a sync of this device under way, a record on the server this device has not fetched.
+    if let halt = world.client(named: device)?.haltReason {
+      return "\(device) is halted (\(halt)): it changes nothing until the halt is cleared — "
+        + "\"\(device) upgrade\" for a newer app's records, \"\(device) restart\" otherwise (\(problem))"
+    }
+    guard onServer || !holders.isEmpty else {
+      return "there is no \(path) on any device or on the server: create it first (\(problem))"
+    }
+    guard onServer else {
+      let holder = holders[0]
+      return "\(path) is only on \(holder): its save has not reached the server yet — add \"wait \(holder)\" "
+        + "and \"\(device) sync\", or use \"sync all\" (\(problem))"
+    }
     if !world.isSettled(device) {
       return "\(device) has no \(path) yet: its sync has started but not finished — add \"wait \(device)\" "
         + "or use \"sync all\" (\(problem))"
     }
-    let onServer = world.server.records(in: Simulation.zoneID, ownedBy: Simulation.user).contains {
-      $0.recordID.recordName == target.id.recordName
-    }
-    if onServer {
-      return
-        "\(device) has no \(path) yet: it has not fetched it — add \"\(device) sync\" and \"wait \(device)\", "
-        + "or use \"sync all\" (\(problem))"
-    }
-    return "cannot apply: \(problem)"
+    return "\(device) has no \(path) yet: it has not fetched it — add \"\(device) sync\" and \"wait \(device)\", "
+      + "or use \"sync all\" (\(problem))"
   }
 
   /// What a header line set, in a line, so a pasted counterexample shows its world as it is built.

@@ -136,7 +136,10 @@ package struct WorldView {
       }
       var text = "\(device.name): \(device.status), \(device.queued) queued"
       if let version = device.appVersion { text += ", app \(version)" }
-      if device.clockOffset != 0 { text += ", clock \(DurationSyntax.offsetText(device.clockOffset)) true time" }
+      if device.clockOffset != 0 {
+        let of = device.clockOffset > 0 ? " of" : ""
+        text += ", clock \(DurationSyntax.offsetText(device.clockOffset))\(of) true time"
+      }
       if let reason = device.haltReason { text += "\nhalted: \(reason)" }
       guard !device.records.isEmpty else { return text + "\nno records" }
       return text + "\n"
@@ -285,6 +288,14 @@ package struct WorldView {
   /// Why the world has not converged, or `nil` when it has: no device halted or with changes queued, and every
   /// device holding exactly its user's server records and values.
   package func convergenceProblem() -> String? {
+    guard let problem = divergence() else { return nil }
+    // A sync under way is the likeliest reason, in a script that syncs without waiting.
+    let busy = devices.filter { $0.status == .syncing }.map(\.name)
+    guard !busy.isEmpty else { return problem }
+    return problem + " (a sync is still under way on \(busy.joined(separator: ", ")): add \"wait\" or use \"sync all\")"
+  }
+
+  private func divergence() -> String? {
     for device in devices {
       if device.status == .halted { return "\(device.name) is halted" }
       if device.queued > 0 { return "\(device.name) has \(device.queued) change(s) queued" }

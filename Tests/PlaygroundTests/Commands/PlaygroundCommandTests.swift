@@ -332,3 +332,16 @@ struct InspectTests {
     #expect(binary.text.contains("bad.rcp is not UTF-8 text"), "\(binary.text)")
   }
 }
+
+@Suite("The version printed")
+struct VersionTests {
+  @Test("--version prints the newest release the CHANGELOG names, from the one place the version is written")
+  func versionIsTheChangelogs() throws {
+    let changelog = try String(
+      contentsOf: GoldenTests.repository.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+    let newest = try #require(
+      changelog.split(separator: "\n").first { $0.hasPrefix("## ") && $0.dropFirst(3).first?.isNumber == true })
+    let version = String(newest.dropFirst(3).prefix { !$0.isWhitespace })
+    #expect(PlaygroundCommand.version == "reconcile-playground \(version) (Reconcile \(version))")
+  }
+}

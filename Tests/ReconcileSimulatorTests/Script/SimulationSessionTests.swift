@@ -38,6 +38,45 @@ struct SimulationSessionTests {
       try session.execute("phone edit Note/1 body=\"a\" body+=\"b\"").lines.first == "4 phone edit Note/1 body=\"ab\"")
   }
 
+  @Test("a line that cannot apply says why, each hint on its own condition")
+  func hintsFireOnTheirCondition() throws {
+    var session = SimulationSession()
+    for line in ["device add phone", "device add mac", "phone create Note/1 title=x", "phone sync"] {
+      _ = try session.interpret(line)
+    }
+    func refusal(_ line: String) -> String {
+      do {
+        _ = try session.interpret(line)
+        return "accepted"
+      } catch {
+        return error.description
+      }
+    }
+    #expect(refusal("mac edit Note/1 title=y").contains("Note/1 is only on phone: its save has not reached the server"))
+    #expect(refusal("phone edit Note/77 title=z").contains("there is no Note/77 on any device or on the server"))
+    _ = try session.interpret("sync all")
+    _ = try session.interpret("mac delete Note/1")
+    _ = try session.interpret("mac sync")
+    _ = try session.interpret("sync all")
+    #expect(refusal("phone edit Note/1 title=z").contains("there is no Note/1 on any device or on the server"))
+  }
+
+  @Test("an expectation of convergence made while a sync is under way says so")
+  func convergenceWhileSyncing() throws {
+    var session = SimulationSession()
+    for line in ["device add A", "device add B", "A create Note/1 title=x", "sync all", "A edit Note/1 title=y"] {
+      _ = try session.interpret(line)
+    }
+    _ = try session.interpret("A sync")
+    _ = try session.interpret("B sync")
+    do {
+      _ = try session.interpret("expect converged")
+      Issue.record("converged while A's save was under way")
+    } catch {
+      #expect(error.description.contains("a sync is still under way on"), "\(error)")
+    }
+  }
+
   @Test("a script saved with Windows line endings reads as the same script")
   func windowsLineEndings() throws {
     let script = "device add phone\nphone create Note/1 title=\"a\"\nphone sync\n"
