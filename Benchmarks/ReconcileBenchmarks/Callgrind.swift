@@ -44,7 +44,9 @@ enum Callgrind {
   }
 
   /// - Parameter statuses: The exit statuses that count as a run (`git merge-file` exits with its conflict count).
-  private static func count(command: [String], environment: [String: String] = [:], statuses: ClosedRange<Int32> = 0...0)
+  private static func count(
+    command: [String], environment: [String: String] = [:], statuses: ClosedRange<Int32> = 0...0
+  )
     -> (instructions: Double, output: String)?
   {
     let process = Process()

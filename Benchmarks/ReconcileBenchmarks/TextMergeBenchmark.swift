@@ -295,7 +295,9 @@ enum HardTextMergeBenchmark {
   }
 
   /// The merge the rows time: `.both` keeps every edit.
-  static func merge(_ texts: (ancestor: String, client: String, server: String), _ granularity: FieldMerge.TextGranularity)
+  static func merge(
+    _ texts: (ancestor: String, client: String, server: String), _ granularity: FieldMerge.TextGranularity
+  )
     throws -> Int
   {
     let conflict = try TextMergeBenchmark.conflict(ancestor: texts.ancestor, client: texts.client, server: texts.server)
@@ -338,7 +340,8 @@ enum HardTextMergeBenchmark {
     Callgrind.instructionsPerRepeat(
       section: "hard-text-merge-work",
       environment: [
-        "HARD_TEXT_INPUT": input.rawValue, "HARD_TEXT_SCALE": String(scale), "HARD_TEXT_GRANULARITY": granularity.rawValue,
+        "HARD_TEXT_INPUT": input.rawValue, "HARD_TEXT_SCALE": String(scale),
+        "HARD_TEXT_GRANULARITY": granularity.rawValue,
       ], repeats: 2)
   }
 
@@ -367,13 +370,16 @@ enum HardTextMergeBenchmark {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
       defer { try? FileManager.default.removeItem(at: directory) }
       var paths: [String] = []
-      for (name, text) in [("server", texts.server), ("ancestor", texts.ancestor), ("client", texts.client), ("empty", "")] {
+      for (name, text) in [
+        ("server", texts.server), ("ancestor", texts.ancestor), ("client", texts.client), ("empty", ""),
+      ] {
         let url = directory.appendingPathComponent(name)
         try Data(text.utf8).write(to: url)
         paths.append(url.path)
       }
       return Callgrind.instructions(
-        of: git, ["merge-file", "-p", paths[0], paths[1], paths[2]], beyond: ["merge-file", "-p", paths[3], paths[3], paths[3]])
+        of: git, ["merge-file", "-p", paths[0], paths[1], paths[2]],
+        beyond: ["merge-file", "-p", paths[3], paths[3], paths[3]])
     }
   }
 }

@@ -16,7 +16,8 @@ let arguments = Set(argumentList)
 let iterations = arguments.contains("--quick") ? 2_000 : 200_000
 let sections = [
   "archives", "merge", "text-merge", "simulator", "workload", "feed", "hostile", "bodies", "pending", "simulator-steps",
-  "merge-resolutions", "merge-floor", "text-merge-work", "hard-text-merge-work", "list-policies-work", "list-merge-work", "bodies-work", "idle",
+  "merge-resolutions", "merge-floor", "text-merge-work", "hard-text-merge-work", "list-policies-work",
+  "list-merge-work", "bodies-work", "idle",
 ]
 let usage = """
   usage: reconcile-benchmarks [--check] [--quick] [--only SECTION]
@@ -216,7 +217,10 @@ do {
       let quick = arguments.contains("--quick")
       let rows = try HardTextMergeBenchmark.run(quick: quick, countsInstructions: !quick)
       var printed = [
-        ["input", "granularity", "Reconcile ms", "git merge-file ms", "git work ms", "Reconcile instr.", "git instr.", "vs git"]
+        [
+          "input", "granularity", "Reconcile ms", "git merge-file ms", "git work ms", "Reconcile instr.", "git instr.",
+          "vs git",
+        ]
       ]
       for row in rows {
         printed.append([

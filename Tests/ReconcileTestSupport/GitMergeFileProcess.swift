@@ -52,13 +52,17 @@ public enum GitMergeFileProcess {
 
   /// git is not installed.
   public struct Missing: Error, CustomStringConvertible {
+    /// The error.
     public init() {}
+    /// What to install.
     public var description: String { "git is not installed; the comparison with git merge-file needs it" }
   }
 
   /// git exited with an error.
   public struct Failed: Error, CustomStringConvertible {
+    /// git's exit status.
     public var status: Int32
+    /// The status, in words.
     public var description: String { "git merge-file exited with status \(status)" }
   }
 }

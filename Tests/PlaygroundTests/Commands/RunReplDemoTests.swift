@@ -224,7 +224,8 @@ struct RunReplDemoTests {
     let tables = try #require(try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [[String: Any]])
     let why = try #require(tables.first?["why"] as? [String])
     // server-lww keeps the server's "a": the phone's later "b" is what its merge gave away.
-    #expect(why.contains("server-lww — phone: merged Note/1 over the last version it knew: title: kept server, lost \"b\""))
+    #expect(
+      why.contains("server-lww — phone: merged Note/1 over the last version it knew: title: kept server, lost \"b\""))
     #expect(why.contains("field-merge — phone: merged Note/1 over the last version it knew: title: kept client"))
     let rows = try #require(tables.first?["rows"] as? [[String: Any]])
     #expect(rows.allSatisfy { ($0["decisions"] as? [String])?.isEmpty == false }, "every run merged once")

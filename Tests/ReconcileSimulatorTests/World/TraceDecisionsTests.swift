@@ -41,6 +41,7 @@ struct TraceDecisionsTests {
   @Test("a fetch names what it brought (the CKSyncEngine client)")
   func fetchIsExplained() throws {
     let result = try Simulation.replay(Self.script(client: "sync-engine"))
-    #expect(result.trace.contains { $0.contains("phone: fetched saved record 1") }, "\(result.trace.joined(separator: "\n"))")
+    #expect(
+      result.trace.contains { $0.contains("phone: fetched saved record 1") }, "\(result.trace.joined(separator: "\n"))")
   }
 }

@@ -85,8 +85,10 @@ struct TextMergeCorpusTests {
     }
     #expect(triples.count >= 1_000, "the manifest names \(triples.count) triples")
     let directory = URL(fileURLWithPath: root)
-    var counts = (triples: 0, gitClean: 0, clean: 0, identical: 0, overlapWhereGitClean: 0, gitConflicts: 0,
-      conflicts: 0, moreConflicts: 0, sameMarkers: 0, gitConflicted: 0)
+    var counts = (
+      triples: 0, gitClean: 0, clean: 0, identical: 0, overlapWhereGitClean: 0, gitConflicts: 0,
+      conflicts: 0, moreConflicts: 0, sameMarkers: 0, gitConflicted: 0
+    )
     var failures: [String] = []
     for (index, triple) in triples.enumerated() where budget.seeds.contains(UInt64(index)) {
       guard let git = Self.gitDirectory(triple.repository, in: directory) else {
@@ -137,6 +139,8 @@ struct TextMergeCorpusTests {
       """)
     budget.report(
       "text merge corpus (real merges)", failures: failures.count,
-      detail: "\(counts.gitClean) clean in git, \(counts.identical) byte-identical, \(counts.moreConflicts) with more conflicts")
+      detail:
+        "\(counts.gitClean) clean in git, \(counts.identical) byte-identical, \(counts.moreConflicts) with more conflicts"
+    )
   }
 }
