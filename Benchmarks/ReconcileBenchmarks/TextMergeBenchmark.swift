@@ -366,20 +366,12 @@ enum HardTextMergeBenchmark {
     /// Instructions git spends merging `texts` beyond merging three empty files (callgrind).
     static func instructions(_ texts: (ancestor: String, client: String, server: String)) throws -> Double? {
       guard let git = GitMergeFileProcess.path else { return nil }
-      let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hard-merge-\(UUID().uuidString)")
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      defer { try? FileManager.default.removeItem(at: directory) }
-      var paths: [String] = []
-      for (name, text) in [
-        ("server", texts.server), ("ancestor", texts.ancestor), ("client", texts.client), ("empty", ""),
-      ] {
-        let url = directory.appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        paths.append(url.path)
+      let files = [("server", texts.server), ("ancestor", texts.ancestor), ("client", texts.client), ("empty", "")]
+      return try MergeToolProcess.withFiles(files.map { (name: $0.0, bytes: Data($0.1.utf8)) }) { paths in
+        Callgrind.instructions(
+          of: git, ["merge-file", "-p", paths[0], paths[1], paths[2]],
+          beyond: ["merge-file", "-p", paths[3], paths[3], paths[3]])
       }
-      return Callgrind.instructions(
-        of: git, ["merge-file", "-p", paths[0], paths[1], paths[2]],
-        beyond: ["merge-file", "-p", paths[3], paths[3], paths[3]])
     }
   }
 }

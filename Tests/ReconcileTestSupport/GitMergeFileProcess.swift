@@ -21,33 +21,11 @@ public enum GitMergeFileProcess {
   /// - Throws: When git is missing or fails (an exit status below 0 or above 127).
   public static func merge(ancestor: Data, client: Data, server: Data, rounds: Int = 1) throws -> Output {
     guard let path else { throw Missing() }
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("merge-file-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    var paths: [String] = []
-    for (name, bytes) in [("server", server), ("ancestor", ancestor), ("client", client)] {
-      let url = directory.appendingPathComponent(name)
-      try bytes.write(to: url)
-      paths.append(url.path)
-    }
-    var best = Double.infinity
-    var merged = Data()
-    var status: Int32 = 0
-    for _ in 0..<max(1, rounds) {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: path)
-      process.arguments = ["merge-file", "-p", "-L", "server", "-L", "ancestor", "-L", "client"] + paths
-      let pipe = Pipe()
-      process.standardOutput = pipe
-      let start = DispatchTime.now().uptimeNanoseconds
-      try process.run()
-      merged = pipe.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-      status = process.terminationStatus
-    }
-    guard (0..<128).contains(status) else { throw Failed(status: status) }
-    return Output(merged: merged, conflicts: Int(status), milliseconds: best)
+    let run = try MergeToolProcess.run(
+      path, files: [("server", server), ("ancestor", ancestor), ("client", client)], rounds: rounds
+    ) { ["merge-file", "-p", "-L", "server", "-L", "ancestor", "-L", "client"] + $0 }
+    guard (0..<128).contains(run.status) else { throw Failed(status: run.status) }
+    return Output(merged: run.output, conflicts: Int(run.status), milliseconds: run.milliseconds)
   }
 
   /// git is not installed.

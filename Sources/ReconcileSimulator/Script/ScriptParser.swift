@@ -458,18 +458,8 @@ package enum ScriptParser {
         setting.prefer = prefer
       case "--union":
         setting.unionKeys = try words.required("keys such as tags,labels").split(separator: ",").map(String.init)
-      case "--text-granularity":
-        let word = try words.required("line, word or character")
-        guard let granularity = FieldMerge.TextGranularity(rawValue: word) else {
-          throw .unknown("text granularity", word, choices: FieldMerge.TextGranularity.allCases.map(\.rawValue))
-        }
-        setting.textGranularity = granularity
-      case "--text-overlap":
-        let word = try words.required("both, server, client or markers")
-        guard let overlap = ResolverSetting.TextOverlapChoice(rawValue: word) else {
-          throw .unknown("text overlap", word, choices: ResolverSetting.TextOverlapChoice.allCases.map(\.rawValue))
-        }
-        setting.textOverlap = overlap
+      case "--text-granularity": setting.textGranularity = try choice("text granularity", &words)
+      case "--text-overlap": setting.textOverlap = try choice("text overlap", &words)
       default:
         guard option.hasPrefix("--"), let merge = ResolverSetting.KeyMerge(rawValue: String(option.dropFirst(2))) else {
           throw .unknown(
@@ -483,6 +473,16 @@ package enum ScriptParser {
       }
     }
     return setting
+  }
+
+  /// The next word as one of `Choice`'s cases, named by their raw values.
+  private static func choice<Choice: RawRepresentable & CaseIterable>(_ what: String, _ words: inout Words)
+    throws(ScriptError) -> Choice where Choice.RawValue == String
+  {
+    let names = Choice.allCases.map(\.rawValue)
+    let word = try words.required(names.joined(separator: ", "))
+    guard let chosen = Choice(rawValue: word) else { throw .unknown(what, word, choices: names) }
+    return chosen
   }
 
   package static func deletePolicy(_ name: String) throws(ScriptError) -> DeletePolicy {

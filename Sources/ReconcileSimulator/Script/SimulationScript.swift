@@ -116,14 +116,19 @@ public enum SimulationScript {
     case .create(let device, let record):
       return "\(device) create \(RecordText.path(record))"
         + record.values.keys.sorted().map { " \($0)=\(literal(record.values[$0]))" }.joined()
-        + record.encryptedValuesByKey.keys.sorted().map { " encrypted:\($0)=\(RecordText.redacted)" }.joined()
+        + record.encryptedValuesByKey.keys.sorted().map { key in
+          " encrypted:\(key)=" + (record.encryptedValues[key].map(EncryptedStandIn.render) ?? RecordText.redacted)
+        }.joined()
     case .edit(let device, let type, let record, let values, let encrypted):
       return "\(device) edit \(type)/\(record.recordName)"
         + values.keys.sorted().map { key in
           if case .some(.some(let value)) = values[key] { return " \(key)=\(literal(value))" }
           return " -\(key)"
         }.joined()
-        + encrypted.keys.sorted().map { " encrypted:\($0)=\(RecordText.redacted)" }.joined()
+        + encrypted.keys.sorted().map { key in
+          if case .some(.some(let value)) = encrypted[key] { return " encrypted:\(key)=\(EncryptedStandIn.render(value))" }
+          return " encrypted:\(key)=nil"
+        }.joined()
     case .delete(let device, let type, let record): return "\(device) delete \(type)/\(record.recordName)"
     case .sync(let device): return "\(device) sync"
     case .crash(let device): return "\(device) crash"

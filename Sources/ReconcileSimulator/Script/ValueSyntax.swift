@@ -61,6 +61,7 @@ package enum ValueSyntax {
     case "\"": return .string(try unquote(text))
     case "[": return try list(text, depth: depth)
     case "@": return .reference(try reference(text))
+    case "<": if let standIn = try EncryptedStandIn.parse(text) { return standIn }
     default: break
     }
     if text == "true" { return .int64(1) }

@@ -120,7 +120,32 @@ struct ScriptLanguageTests {
         .fault(.disconnectAfterSave(device: "a")), .clearFaults, .advance(seconds: 0.5),
         .clockJump(device: "a", seconds: 1.5),
       ])
-    #expect(SimulationScript.line(for: parsed.steps[1]) == "a edit Note/r1 encrypted:pin=<redacted>")
+    #expect(SimulationScript.line(for: parsed.steps[1]) == "a edit Note/r1 encrypted:pin=<redacted:int64>")
+  }
+
+  @Test("an encrypted value is written as a stand-in of its kind and size, which replays the same sizes, never the value")
+  func encryptedValuesReplayAsStandIns() throws {
+    let script = """
+      device add d2
+      limit batch-bytes 400
+      d2 create Note/r2 encrypted:title="a secret title" encrypted:tags=["ab", "cde"] encrypted:raw=0x0102 n=1
+      d2 edit Note/r2 encrypted:title="shorter" encrypted:pin=nil
+      """
+    let parsed = try SimulationScript.parse(script)
+    let rendered = SimulationScript.render(setup: parsed.setup, steps: parsed.steps, invariants: parsed.invariants)
+    #expect(!rendered.contains("secret") && !rendered.contains("shorter") && !rendered.contains("cde"), "\(rendered)")
+    #expect(rendered.contains("encrypted:title=<redacted:string:14>"), "\(rendered)")
+    #expect(rendered.contains("encrypted:pin=nil"), "\(rendered)")
+    let again = try SimulationScript.parse(rendered)
+    #expect(again.steps == parsed.steps.map(\.withEncryptedStandIns))
+    guard case .create(_, let original) = parsed.steps[0], case .create(_, let replayed) = again.steps[0] else {
+      Issue.record("not a create")
+      return
+    }
+    #expect(replayed.dataSize == original.dataSize, "the stand-ins weigh what the values did")
+    #expect(replayed.encryptedValues["title"] == "xxxxxxxxxxxxxx")
+    // Written back once more, the script is the same: the stand-ins stand for themselves.
+    #expect(SimulationScript.render(setup: again.setup, steps: again.steps, invariants: again.invariants) == rendered)
   }
 
   @Test(

@@ -5,34 +5,33 @@
 ///
 /// Each run moves as far down as it can (swallowing runs it meets), unless somewhere on the way it stood against a
 /// change of the other sequence, where it then goes back to the lowest such place, so a removal and an insertion there
-/// form one replacement. A diff that `SequenceDiff` matched stays a common subsequence of the same length.
+/// form one replacement. The diff stays a common subsequence of the same length.
 enum ChangeCompaction {
-  /// Rewrites `matched` (for each index of `old`, its index in `new`, or -1) into the compacted diff.
+  /// Compacts a diff given as the tokens of `old` it removes and those of `new` it inserts.
   /// - Complexity: O(*n* + *m*) plus the length of every slide.
   static func compact(
-    old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, matched: UnsafeMutableBufferPointer<Int>
+    old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, removed: inout [Bool], inserted: inout [Bool]
   ) {
-    withUnsafeTemporaryAllocation(of: Bool.self, capacity: old.count + new.count) { flags in
-      let removed = UnsafeMutableBufferPointer(rebasing: flags[0..<old.count])
-      let inserted = UnsafeMutableBufferPointer(rebasing: flags[old.count...])
-      inserted.initialize(repeating: true)
-      for index in 0..<old.count {
-        removed[index] = matched[index] < 0
-        if matched[index] >= 0 { inserted[matched[index]] = false }
+    removed.withUnsafeMutableBufferPointer { removed in
+      inserted.withUnsafeMutableBufferPointer { inserted in
+        slide(removed, tokens: old, other: inserted)
+        slide(inserted, tokens: new, other: removed)
       }
-      slide(removed, tokens: old, other: inserted)
-      slide(inserted, tokens: new, other: removed)
-      // Unchanged tokens of the two sequences pair up in order.
-      var j = 0
-      for index in 0..<old.count {
-        guard !removed[index] else {
-          matched[index] = -1
-          continue
-        }
-        while j < new.count, inserted[j] { j += 1 }
-        matched[index] = j
-        j += 1
+    }
+  }
+
+  /// Writes, for each token of the old sequence, the index of the new one's it is matched to, or -1: the tokens
+  /// neither removed nor inserted pair up in order.
+  static func pair(removed: [Bool], inserted: [Bool], into matched: UnsafeMutableBufferPointer<Int>) {
+    var j = 0
+    for index in removed.indices {
+      guard !removed[index] else {
+        matched[index] = -1
+        continue
       }
+      while j < inserted.count, inserted[j] { j += 1 }
+      matched[index] = j
+      j += 1
     }
   }
 

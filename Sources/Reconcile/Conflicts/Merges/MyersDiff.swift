@@ -9,26 +9,15 @@
 /// enough snake past it, a subproblem splits at the furthest point reached rather than at a shortest path's middle,
 /// which bounds the work on repetitive text. The caller compacts the result (``ChangeCompaction``), as git does.
 enum MyersDiff {
-  /// Writes, for each index of `old`, the index of `new` it is matched to, or -1.
+  /// Marks the tokens of `old` the diff removes and those of `new` it inserts (both all `false` on entry); the rest
+  /// pair up in order (``ChangeCompaction/pair(removed:inserted:into:)``).
   /// - Complexity: O((*n* + *m*) · min(*d*, 256)) time and O(*n* + *m*) memory for sequences of lengths *n* and *m* that
   ///   differ by *d* insertions and removals.
-  static func matches(
-    old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, into matched: UnsafeMutableBufferPointer<Int>
+  static func markChanges(
+    old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, removed: inout [Bool], inserted: inout [Bool]
   ) {
-    var removed = [Bool](repeating: false, count: old.count)
-    var inserted = [Bool](repeating: false, count: new.count)
     var search = Search(old: old, new: new)
     search.markChanges(removed: &removed, inserted: &inserted)
-    var j = 0
-    for index in 0..<old.count {
-      guard !removed[index] else {
-        matched[index] = -1
-        continue
-      }
-      while j < new.count, inserted[j] { j += 1 }
-      matched[index] = j
-      j += 1
-    }
   }
 
   /// An edit cost past which a split takes the furthest point reached (git's `XDL_MAX_COST_MIN`); git raises it to

@@ -150,8 +150,11 @@ enum ThreeWayMerge {
   private static func gitDiff(
     old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, into matched: UnsafeMutableBufferPointer<Int>
   ) {
-    MyersDiff.matches(old: old, new: new, into: matched)
-    ChangeCompaction.compact(old: old, new: new, matched: matched)
+    var removed = [Bool](repeating: false, count: old.count)
+    var inserted = [Bool](repeating: false, count: new.count)
+    MyersDiff.markChanges(old: old, new: new, removed: &removed, inserted: &inserted)
+    ChangeCompaction.compact(old: old, new: new, removed: &removed, inserted: &inserted)
+    ChangeCompaction.pair(removed: removed, inserted: inserted, into: matched)
   }
 
   private static func equal(
