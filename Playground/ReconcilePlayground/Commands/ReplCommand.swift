@@ -7,8 +7,8 @@ import ReconcileSimulator
 /// `reconcile-playground repl < script` can be checked.
 enum ReplCommand {
 
-  /// Every command, and how to leave.
-  static var help: String { ScriptParser.helpText(extra: [["quit", "leave the playground"]]) }
+  /// The row `help` adds for the REPL: how to leave.
+  static let helpRows = [["quit", "leave the playground"]]
 
   static func run(arguments: [String], output: some TextOutput, environment: PlaygroundEnvironment) -> Int32 {
     if let word = arguments.first {
@@ -16,7 +16,10 @@ enum ReplCommand {
       return ExitStatus.usage
     }
     let style = Style(enabled: environment.usesColour)
-    guard var session = try? ScriptSession(clients: environment.clients, resolvers: environment.resolvers) else {
+    guard
+      var session = try? ScriptSession(
+        clients: environment.clients, resolvers: environment.resolvers, helpRows: Self.helpRows)
+    else {
       return 1  // An empty preamble is never refused.
     }
     var failures = 0
@@ -34,10 +37,6 @@ enum ReplCommand {
       guard let line else { break }
       let trimmed = line.trimmingCharacters(in: .whitespaces)
       if trimmed == "quit" || trimmed == "exit" { break }
-      if trimmed == "help" {
-        output.write(help)
-        continue
-      }
       do {
         let result = try session.execute(line: line).text
         if !result.isEmpty { output.write(style.result(result) + "\n") }

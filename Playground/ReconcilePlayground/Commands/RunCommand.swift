@@ -36,16 +36,6 @@ enum RunCommand {
     }
     let quiet = options.flags.contains("--quiet")
     let lines = ScriptFile.lines(text)
-    // Check every line first: a typo on line 40 is reported before lines 1–39 change anything.
-    for (number, line) in lines {
-      do {
-        _ = try ScriptParser.parse(
-          line, resolvers: environment.resolvers.map(\.name), clients: environment.clients.map(\.name))
-      } catch {
-        output.writeError(style.red("\(path):\(number): error: \(error.message)") + "\n")
-        return 1
-      }
-    }
     var script: ScriptSession
     do {
       script = try ScriptSession(preamble: preamble, clients: environment.clients, resolvers: environment.resolvers)
@@ -53,7 +43,17 @@ enum RunCommand {
       output.writeError(style.red("error: \(error.report)") + "\n")
       return 1
     }
+    // Every line is read once, before any runs: a typo on line 40 is reported before lines 1–39 change anything.
+    var commands: [ScriptCommand?] = []
     for (number, line) in lines {
+      do {
+        commands.append(try script.parse(line))
+      } catch {
+        output.writeError(style.red("\(path):\(number): error: \(error.message)") + "\n")
+        return 1
+      }
+    }
+    for ((number, line), command) in zip(lines, commands) {
       let trimmed = line.trimmingCharacters(in: .whitespaces)
       if trimmed.isEmpty || trimmed.hasPrefix("#") {
         // Comments and blank lines are echoed: they narrate the transcript.
@@ -62,7 +62,7 @@ enum RunCommand {
       }
       if !quiet { output.write(style.bold("> " + trimmed) + "\n") }
       do {
-        let result = try script.execute(line: line)
+        let result = try script.execute(command, line: line)
         if !quiet || result.isData, !result.text.isEmpty { output.write(style.result(result.text) + "\n") }
       } catch {
         output.writeError(style.red("\(path):\(number): \(error.report)") + "\n")

@@ -82,14 +82,15 @@ struct DemoScenario: Sendable {
     var view = session.view
     for (offset, line) in lines.enumerated() {
       let before = view
+      let command: ScriptCommand?
       do {
-        _ = try session.interpret(line)
+        command = try session.parse(line)
+        _ = try session.interpret(command, line: line)
       } catch {
         throw ScriptError("\(file):\(offset - 1): \(error.message) (resolver \(resolver), \(policy))")
       }
       view = session.view
-      intents.note(
-        try? ScriptParser.parse(line), converged: view?.convergenceProblem() == nil, before: before, after: view)
+      intents.note(command, converged: view?.convergenceProblem() == nil, before: before, after: view)
     }
     var cells: [String: String] = [:]
     for column in columns { cells[column.header] = cell(column, in: view, intents: intents) }

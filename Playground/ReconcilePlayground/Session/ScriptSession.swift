@@ -8,22 +8,17 @@ import ReconcileSimulator
 /// same world.
 struct ScriptSession {
   private var simulation: SimulationSession
-  /// The lines that set the world up before the user's first (`run --resolver`, a demo's resolver and policy), carried
-  /// out again by `reset`.
-  private let preamble: [String]
-  /// The user's own clients and resolvers, which the world may name.
-  private let clients: [ClientUnderTest]
-  private let resolvers: [ResolverUnderTest]
 
-  /// A session whose world starts with `preamble`'s header lines.
+  /// A session whose world starts with `preamble`'s header lines (`run --resolver`, a demo's resolver and policy),
+  /// which `reset` carries out again.
+  /// - Parameter helpRows: Rows `help` adds to the command list (the REPL's `quit`).
   /// - Throws: ``ScriptError`` when a preamble line is refused.
   init(
-    preamble: [String] = [], clients: [ClientUnderTest] = [], resolvers: [ResolverUnderTest] = []
+    preamble: [String] = [], clients: [ClientUnderTest] = [], resolvers: [ResolverUnderTest] = [],
+    helpRows: [[String]] = []
   ) throws(ScriptError) {
-    self.preamble = preamble
-    self.clients = clients
-    self.resolvers = resolvers
-    simulation = try Self.world(preamble, clients: clients, resolvers: resolvers)
+    simulation = try SimulationSession.starting(with: preamble, resolvers: resolvers, clients: clients)
+    simulation.helpRows = helpRows
   }
 
   /// The REPL's prompt.
@@ -38,22 +33,21 @@ struct ScriptSession {
     var isData: Bool
   }
 
+  /// Reads a line into its command, once: `run` reads a whole script before carrying out any of it.
+  /// - Returns: The command, or `nil` for a comment or a blank.
+  /// - Throws: ``ScriptError`` naming the token.
+  func parse(_ line: String) throws(ScriptError) -> ScriptCommand? { try simulation.parse(line) }
+
   /// Carries out one line.
   /// - Throws: ``ScriptError`` naming what is wrong; an `expect` that does not hold is one.
   mutating func execute(line: String) throws(ScriptError) -> Outcome {
-    if (try? ScriptParser.parse(line)) == .reset {
-      simulation = try Self.world(preamble, clients: clients, resolvers: resolvers)
-      return Outcome(text: SimulationSession.resetText, isData: false)
-    }
-    let interpretation = try simulation.interpret(line)
-    return Outcome(text: interpretation.text, isData: interpretation.isData)
+    try execute(try parse(line), line: line)
   }
 
-  private static func world(
-    _ preamble: [String], clients: [ClientUnderTest], resolvers: [ResolverUnderTest]
-  ) throws(ScriptError) -> SimulationSession {
-    var session = SimulationSession(resolvers: resolvers, clients: clients)
-    for line in preamble { _ = try session.interpret(line) }
-    return session
+  /// Carries out one line's command, parsed once (``parse(_:)``).
+  /// - Throws: ``ScriptError`` naming what is wrong; an `expect` that does not hold is one.
+  mutating func execute(_ command: ScriptCommand?, line: String) throws(ScriptError) -> Outcome {
+    let interpretation = try simulation.interpret(command, line: line)
+    return Outcome(text: interpretation.text, isData: interpretation.isData)
   }
 }

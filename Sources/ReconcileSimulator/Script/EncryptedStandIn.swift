@@ -63,7 +63,9 @@ extension SimulationStep {
     switch self {
     case .create(let device, var record):
       for key in record.encryptedValuesByKey.keys {
-        if let value = record.encryptedValues[key] { record.encryptedValues[key] = EncryptedStandIn.standIn(for: value) }
+        if let value = record.encryptedValues[key] {
+          record.encryptedValues[key] = EncryptedStandIn.standIn(for: value)
+        }
       }
       return .create(device: device, record: record)
     case .edit(let device, let type, let record, let values, let encrypted):

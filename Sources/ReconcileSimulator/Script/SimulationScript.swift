@@ -126,7 +126,9 @@ public enum SimulationScript {
           return " -\(key)"
         }.joined()
         + encrypted.keys.sorted().map { key in
-          if case .some(.some(let value)) = encrypted[key] { return " encrypted:\(key)=\(EncryptedStandIn.render(value))" }
+          if case .some(.some(let value)) = encrypted[key] {
+            return " encrypted:\(key)=\(EncryptedStandIn.render(value))"
+          }
           return " encrypted:\(key)=nil"
         }.joined()
     case .delete(let device, let type, let record): return "\(device) delete \(type)/\(record.recordName)"
@@ -203,18 +205,28 @@ public enum SimulationScript {
     /// - Returns: The command the line holds, or `nil` for a blank or comment line.
     @discardableResult
     mutating func read(_ line: String, number: Int) throws(ParseError) -> ScriptCommand? {
-      func fail(_ problem: String, _ token: String? = nil) -> ParseError {
-        ParseError(line: number, token: token ?? line.trimmingCharacters(in: .whitespaces), problem: problem)
-      }
       let command: ScriptCommand
       do {
-        guard
-          let read = try ScriptParser.parse(
-            line, resolvers: resolvers.map(\.name), clients: clients.map(\.name))
-        else { return nil }
+        guard let read = try ScriptParser.parse(line, resolvers: resolverNames, clients: clientNames) else {
+          return nil
+        }
         command = read
       } catch {
-        throw fail(error.message, error.token)
+        throw ParseError(
+          line: number, token: error.token ?? line.trimmingCharacters(in: .whitespaces), problem: error.message)
+      }
+      try apply(command, line: line, number: number)
+      return command
+    }
+
+    /// Takes a line's command, parsed once, into the world or its steps.
+    /// - Parameters:
+    ///   - command: The command.
+    ///   - line: The line it was read from, for the errors.
+    ///   - number: The line's number, for the errors.
+    mutating func apply(_ command: ScriptCommand, line: String, number: Int) throws(ParseError) {
+      func fail(_ problem: String, _ token: String? = nil) -> ParseError {
+        ParseError(line: number, token: token ?? line.trimmingCharacters(in: .whitespaces), problem: problem)
       }
       guard command.runsInReplay else {
         throw fail("a replay script cannot hold this line: \(Self.why(command))")
@@ -272,7 +284,6 @@ public enum SimulationScript {
         if let refusal = setup.client.refusal(ofAccountChange: setup.accountChange) { throw fail(refusal) }
       }
       parsed.setup = setup
-      return command
     }
 
     /// The steps a step line stands for — the one lowering every way of driving a world shares; `nil` for a line that

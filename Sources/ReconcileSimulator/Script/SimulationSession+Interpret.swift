@@ -13,23 +13,33 @@ extension SimulationSession {
   /// Carries out a line in the simulation's world: a looking line reads it, `sync all` becomes steps, and every other
   /// line goes to the session as a replay script's line.
   package mutating func interpret(_ line: String) throws(ScriptError) -> Interpretation {
-    let command = try ScriptParser.parse(line, resolvers: reader.resolverNames, clients: reader.clientNames)
+    try interpret(try parse(line), line: line)
+  }
+
+  /// ``interpret(_:)`` for a line parsed once (``parse(_:)``): the REPL, `run` and `demo` parse each line there and
+  /// hand the command here.
+  /// - Parameters:
+  ///   - command: The line's command, or `nil` for a comment or a blank.
+  ///   - line: The line, for the errors and the trace.
+  package mutating func interpret(_ command: ScriptCommand?, line: String) throws(ScriptError) -> Interpretation {
     if let command, let answer = try Self.look(command, at: self) { return answer }
     if command == .reset {
-      self = SimulationSession(resolvers: resolvers, clients: clients)
+      var fresh = try Self.starting(with: preamble, resolvers: resolvers, clients: clients)
+      fresh.helpRows = helpRows
+      self = fresh
       return Interpretation(text: Self.resetText, isData: false)
     }
     if command == .syncAll { return try Self.syncAll(in: &self) }
     if case .wait(let device) = command { return try Self.wait(for: device, in: &self) }
-    return try Self.simulate(line, in: &self)
+    return try Self.simulate(command, line: line, in: &self)
   }
 
-  private static func simulate(_ line: String, in session: inout SimulationSession) throws(ScriptError)
-    -> Interpretation
+  private static func simulate(_ command: ScriptCommand?, line: String, in session: inout SimulationSession)
+    throws(ScriptError) -> Interpretation
   {
     let output: SimulationSession.Output
     do {
-      output = try session.execute(line)
+      output = try session.execute(command, line: line)
     } catch {
       throw ScriptError(error.sentence, token: error.token)
     }
@@ -46,7 +56,7 @@ extension SimulationSession {
   {
     switch command {
     case .help:
-      return Interpretation(text: ScriptParser.helpText(), isData: true)
+      return Interpretation(text: ScriptParser.helpText(extra: session.helpRows), isData: true)
     case .show(let target, let json):
       guard let world = session.current else { return Interpretation(text: Self.notStarted, isData: true) }
       let text = try WorldView(world).show(target, json: json)
@@ -71,10 +81,13 @@ extension SimulationSession {
       let before = session.current?.server.events.count ?? 0
       // A device that cannot sync (offline, quit, halted) is left waiting, and said so, not synced round after round.
       let waiting = session.current.map(Self.unableToSync) ?? [:]
-      for name in names where waiting[name] == nil { lines.append(try simulate("\(name) sync", in: &session).text) }
+      for name in names where waiting[name] == nil {
+        lines.append(try simulate(.sync(device: name), line: "\(name) sync", in: &session).text)
+      }
       // A sync takes a few requests; give the round's syncs time to finish before judging it.
       if session.current?.clients.allSatisfy(\.isIdle) == false {
-        lines.append(try simulate("advance \(Self.syncAllWait)s", in: &session).text)
+        let wait = TimeInterval(Self.syncAllWait)
+        lines.append(try simulate(.advance(wait), line: "advance \(Self.syncAllWait)s", in: &session).text)
       }
       guard let world = session.current else { break }
       let unable = Self.unableToSync(world)
@@ -130,7 +143,7 @@ extension SimulationSession {
     while let world = session.current, !world.isSettled(device), waited < Self.waitLimit {
       let gap = world.nextActivity.map { $0.timeIntervalSince(world.now).rounded(.up) } ?? 1
       let seconds = min(max(1, Int(gap)), Self.waitLimit - waited)
-      lines.append(try simulate("advance \(seconds)s", in: &session).text)
+      lines.append(try simulate(.advance(TimeInterval(seconds)), line: "advance \(seconds)s", in: &session).text)
       waited += seconds
     }
     let who = device ?? "every device"

@@ -47,6 +47,11 @@ package struct SimulationSession: Sendable {
   private var declarations: [SchemaDeclaration] = []
   /// The declared app version each device added with `--schema` runs at the start.
   private var appVersions: [String: SchemaVersion] = [:]
+  /// The lines that set the world up before the user's first (`run --resolver`, a demo's resolver and policy),
+  /// carried out again by `reset`.
+  private(set) var preamble: [String] = []
+  /// Rows `help` adds to the command list (the REPL's `quit`).
+  package var helpRows: [[String]] = []
 
   /// A session with no world yet.
   /// - Parameters:
@@ -56,6 +61,17 @@ package struct SimulationSession: Sendable {
     self.resolvers = resolvers
     self.clients = clients
     reader = SimulationScript.Reader(resolvers: resolvers, clients: clients)
+  }
+
+  /// A session whose world starts with `preamble`'s lines, which `reset` carries out again.
+  /// - Throws: ``ScriptError`` when a preamble line is refused.
+  package static func starting(
+    with preamble: [String], resolvers: [ResolverUnderTest] = [], clients: [ClientUnderTest] = []
+  ) throws(ScriptError) -> SimulationSession {
+    var session = SimulationSession(resolvers: resolvers, clients: clients)
+    for line in preamble { _ = try session.interpret(line) }
+    session.preamble = preamble
+    return session
   }
 
   /// Whether a step has run: the world is set up.
@@ -82,25 +98,47 @@ package struct SimulationSession: Sendable {
       }
   }
 
+  /// Reads a line of the language into its command, with the names this session's world may use: every way in parses
+  /// a line here once and hands the command on.
+  /// - Returns: The command, or `nil` for a comment or a blank.
+  /// - Throws: ``ScriptError`` naming the token.
+  package func parse(_ line: String) throws(ScriptError) -> ScriptCommand? {
+    try ScriptParser.parse(line, resolvers: reader.resolverNames, clients: reader.clientNames)
+  }
+
   /// Carries out one line.
   /// - Parameter line: Any line of the language but the looking ones (`SimulationSession.interpret(_:)` answers
   ///   those), a comment or a blank.
   /// - Returns: The trace lines the line caused, and what `expect invariants` found.
   /// - Throws: ``SimulationScript/ParseError`` naming the line (counted from the session's first) and the token.
   package mutating func execute(_ line: String) throws(SimulationScript.ParseError) -> Output {
+    let command: ScriptCommand?
+    do {
+      command = try parse(line)
+    } catch {
+      lineCount += 1
+      throw SimulationScript.ParseError(
+        line: lineCount, token: error.token ?? line.trimmingCharacters(in: .whitespaces), problem: error.message)
+    }
+    return try execute(command, line: line)
+  }
+
+  /// Carries out one line's command, parsed once (``parse(_:)``).
+  /// - Parameters:
+  ///   - command: The command, or `nil` for a comment or a blank.
+  ///   - line: The line it was read from, for the errors.
+  /// - Returns: The trace lines the line caused, and what `expect invariants` found.
+  /// - Throws: ``SimulationScript/ParseError`` naming the line (counted from the session's first) and the token.
+  package mutating func execute(_ command: ScriptCommand?, line: String) throws(SimulationScript.ParseError)
+    -> Output
+  {
     lineCount += 1
     let number = lineCount
     func fail(_ problem: String, _ token: String? = nil) -> SimulationScript.ParseError {
       SimulationScript.ParseError(
         line: number, token: token ?? line.trimmingCharacters(in: .whitespaces), problem: problem)
     }
-    let parsed: ScriptCommand?
-    do {
-      parsed = try ScriptParser.parse(line, resolvers: reader.resolverNames, clients: reader.clientNames)
-    } catch {
-      throw fail(error.message, error.token)
-    }
-    guard var command = parsed else { return Output(lines: [], violations: []) }
+    guard var command else { return Output(lines: [], violations: []) }
     if case .edit(let device, let paths, let fields) = command, fields.contains(where: { $0.change != .set }) {
       // `+=` and `-=` read the device's current value: the edit becomes one that sets the results, a plain step
       // when it can be one.
@@ -108,11 +146,6 @@ package struct SimulationSession: Sendable {
         command = try resolved(device, paths, fields)
       } catch {
         throw fail(error.message, error.token ?? "")
-      }
-      if command.runsInReplay, case .edit(_, let paths, let fields) = command, let path = paths.first {
-        lineCount -= 1
-        let values = fields.map { ($0.encrypted ? "encrypted:" : "") + "\($0.key)=\(ValueSyntax.render($0.value))" }
-        return try execute(([device, "edit", path.description] + values).joined(separator: " "))
       }
     }
     guard command.runsInReplay else {
@@ -124,7 +157,7 @@ package struct SimulationSession: Sendable {
     }
     var next = reader
     let stepsBefore = reader.parsed.steps.count
-    try next.read(line, number: number)
+    try next.apply(command, line: line, number: number)
     switch command {
     case .quiesce:
       reader = next

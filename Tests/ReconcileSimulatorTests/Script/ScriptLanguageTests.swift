@@ -123,7 +123,8 @@ struct ScriptLanguageTests {
     #expect(SimulationScript.line(for: parsed.steps[1]) == "a edit Note/r1 encrypted:pin=<redacted:int64>")
   }
 
-  @Test("an encrypted value is written as a stand-in of its kind and size, which replays the same sizes, never the value")
+  @Test(
+    "an encrypted value is written as a stand-in of its kind and size, which replays the same sizes, never the value")
   func encryptedValuesReplayAsStandIns() throws {
     let script = """
       device add d2
