@@ -42,8 +42,10 @@ package struct ServerEvent: Sendable, Hashable, CustomStringConvertible {
     let who = client?.deviceName ?? "server"
     switch kind {
     case .saved(let record):
-      return "#\(sequence) \(who): saved \(record.recordID.recordName) → \(record.recordChangeTag ?? "")"
-    case .deleted(let id, _): return "#\(sequence) \(who): deleted \(id.recordName)"
+      // Records are named TYPE/NAME: "saved 1" read as a count.
+      return
+        "#\(sequence) \(who): saved \(record.recordType)/\(record.recordID.recordName) → \(record.recordChangeTag ?? "")"
+    case .deleted(let id, let recordType): return "#\(sequence) \(who): deleted \(recordType)/\(id.recordName)"
     case .zoneCreated(let zone): return "#\(sequence) \(who): created zone \(zone.zoneName)"
     case .zoneDeleted(let zone, let reason):
       let verb =

@@ -289,7 +289,7 @@ struct CounterexampleLanguageTests {
     // hold runs in the same world.
     let looked = paste("device add d1\nd1 create Note/r1 title=a\nshow server\nexpect server records = 0\nquiesce")
     #expect(looked.status == 0, "\(looked.output.text)")
-    #expect(looked.output.text.contains("saved r1"), "\(looked.output.text)")
+    #expect(looked.output.text.contains("saved Note/r1"), "\(looked.output.text)")
     let synced = paste("device add d1\nd1 create Note/r1 title=a\nsync all\nquiesce\nexpect server Note/r1 title = a")
     #expect(synced.status == 0, "\(synced.output.text)")
     let changed = paste(

@@ -19,7 +19,7 @@ struct SimulationSessionTests {
     #expect(synced.lines.contains { $0.contains("d1 sync") }, "\(synced.lines)")
     let quiet = try session.execute("quiesce")
     #expect((synced.lines + quiet.lines).contains { $0.contains("d1: created zone Notes") }, "\(quiet.lines)")
-    #expect(quiet.lines.contains { $0.contains("d1: saved r1 → t1") }, "\(quiet.lines)")
+    #expect(quiet.lines.contains { $0.contains("d1: saved Note/r1 → t1") }, "\(quiet.lines)")
     let judged = try session.execute("expect invariants")
     #expect(judged.violations.isEmpty)
     #expect(judged.lines == ["invariants held"])

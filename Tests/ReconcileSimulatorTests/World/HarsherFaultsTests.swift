@@ -109,7 +109,7 @@ struct HarsherFaultsTests {
         """)
     let trace = result.trace.joined(separator: "\n")
     // The save landed before its answer was lost.
-    let saved = try #require(result.trace.firstIndex { $0.contains("d1: saved r2") }, "\(trace)")
+    let saved = try #require(result.trace.firstIndex { $0.contains("d1: saved Note/r2") }, "\(trace)")
     let lost = try #require(result.trace.firstIndex { $0.contains("network lost the answer to d1's modifyRecords") })
     #expect(saved < lost, "\(trace)")
     #expect(result.statistics.transientErrors >= 1)
