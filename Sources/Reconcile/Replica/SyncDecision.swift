@@ -31,6 +31,8 @@ public enum SyncDecision: Sendable, Hashable, CustomStringConvertible {
 
     /// The record merged.
     public var recordID: RecordID { result.recordID }
+    /// The record's type.
+    public var recordType: String { result.recordType }
     /// Whether the merge had an ancestor (without one, every key either side holds counts as changed).
     public var hadAncestor: Bool { ancestor != nil }
     /// Each key either side changed, and what was kept.
@@ -145,7 +147,7 @@ public enum SyncDecision: Sendable, Hashable, CustomStringConvertible {
     case .merged(let merge):
       let how = merge.hadAncestor ? "over the last version it knew" : "with no ancestor"
       let keys = merge.keys
-      return "merged \(merge.result.recordType)/\(merge.recordID.recordName) \(how): "
+      return "merged \(merge.recordType)/\(merge.recordID.recordName) \(how): "
         + (keys.isEmpty ? "nothing changed" : keys.map(\.description).joined(separator: "; "))
     case .deletion(let id, let outcome):
       return "\(id.recordName): \(outcome.rawValue)"

@@ -44,6 +44,9 @@ package struct WorldView {
   /// script runs and a long run's trace is thousands of lines.
   var trace: [String] { traceLines() }
   private let traceLines: () -> [String]
+  /// The same trace as structured entries, for `show log --json`; built only when read.
+  var log: [LogEntry] { logEntries() }
+  private let logEntries: () -> [LogEntry]
   /// The decisions the devices' clients reported so far, oldest first, each with its device's name.
   package var decisions: [(device: String, decision: SyncDecision)]
 
@@ -58,6 +61,7 @@ package struct WorldView {
     let clockOffsets = Dictionary(world.setup.devices.map { ($0.name, $0.clockOffset) }) { first, _ in first }
     counts = Dictionary(zip(names, world.devices.counts)) { first, _ in first }
     traceLines = { world.trace }
+    logEntries = { world.traceEntries.map { LogEntry($0, steps: world.steps) } }
     decisions = world.traceEntries.compactMap { entry in
       if case .decision(let device, let decision) = entry { (device, decision) } else { nil }
     }
@@ -178,7 +182,7 @@ package struct WorldView {
             ]
           })
     case .log:
-      if json { return try Self.json(["trace": trace]) }
+      if json { return try Self.json(["log": log]) }
       return trace.isEmpty ? "nothing has happened yet" : trace.joined(separator: "\n")
     }
   }

@@ -141,6 +141,33 @@ struct SessionTests {
     }
   }
 
+  @Test("show log --json writes each trace line as fields: steps, server changes, decisions key by key")
+  func structuredLog() throws {
+    var session = SimulationSession()
+    for line in [
+      "resolver field-merge --keep-both title", "device add phone", "device add mac",
+      "phone create Note/1 title=\"Groceries\"", "sync all", "phone edit Note/1 title=\"Groceries (Sat)\"",
+      "mac edit Note/1 title=\"Groceries (Sun)\"", "phone sync", "wait phone", "mac sync", "wait mac",
+    ] {
+      _ = try session.interpret(line)
+    }
+    let json = try session.interpret("show log --json").text
+    let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+    let log = try #require(decoded?["log"] as? [[String: Any]])
+    #expect(log.first?["kind"] as? String == "step" && log.first?["step"] as? Int == 1)
+    #expect(
+      log.contains {
+        $0["kind"] as? String == "server" && $0["change"] as? String == "saved"
+          && $0["record"] as? String == "Note/1" && $0["tag"] as? String == "t1"
+      })
+    let merge = try #require(log.first { $0["change"] as? String == "merged" })
+    #expect(merge["device"] as? String == "mac" && merge["record"] as? String == "Note/1")
+    let keys = try #require(merge["keys"] as? [[String: Any]])
+    #expect(keys.count == 1)
+    #expect(keys.first?["key"] as? String == "title" && keys.first?["keptAsideIn"] as? String == "titleConflict")
+    #expect(keys.first?["lost"] == nil, "a value set aside is not lost")
+  }
+
   @Test("show diff lists only the fields that differ, and --json prints the same data")
   func diff() throws {
     var session = SimulationSession()
