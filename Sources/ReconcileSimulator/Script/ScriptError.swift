@@ -42,9 +42,13 @@ package struct ScriptError: Error, Sendable, Hashable, DescribedError {
     var message = "unknown \(what) '\(word)'"
     if let guess = Suggestion.closest(to: word, in: choices) {
       message += "; did you mean '\(guess)'?"
-    } else if !choices.isEmpty, choices.count <= 16 {
-      // Nothing close: the valid words, so the reader need not look them up.
-      message += "; expected \(choices.count == 1 ? "" : "one of ")\(choices.joined(separator: ", "))"
+    } else {
+      // Nothing close: the valid words (each once), so the reader need not look them up.
+      var unique: [String] = []
+      for choice in choices where !unique.contains(choice) { unique.append(choice) }
+      if !unique.isEmpty, unique.count <= 16 {
+        message += "; expected \(unique.count == 1 ? "" : "one of ")\(unique.joined(separator: ", "))"
+      }
     }
     return ScriptError(message, token: word)
   }

@@ -200,11 +200,11 @@ package enum SequenceDiff {
   }
 
   /// An edit distance past which a subproblem stops searching for the middle of a shortest edit path and splits at
-  /// the point its search reached furthest (as `git diff` does past its own cost limit, also at least 256). The diff
-  /// may then hold more edits than the fewest, but no input costs more than about this many diagonals per token:
-  /// repetitive text, where no token is unique and the sides differ in most places, would otherwise cost the square of
-  /// its length.
-  static let costLimit = 256
+  /// the point its search reached furthest (the text merge's diff's limit, ``MyersDiff/costLimit``). The diff may then
+  /// hold more edits than the fewest, but no input costs more than about this many diagonals per token: a repetitive
+  /// list, where no element is unique and the sides differ in most places, would otherwise cost the square of its
+  /// length.
+  static let costLimit = MyersDiff.costLimit
 
   private struct Worker {
     let a: UnsafeBufferPointer<Int32>
