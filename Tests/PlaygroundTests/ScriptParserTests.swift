@@ -127,7 +127,10 @@ struct ScriptParserTests {
       ("sycn all", "unknown command 'sycn'; did you mean 'sync'?"),
       ("shwo", "unknown command 'shwo'; did you mean 'show'?"),
       ("resolver field-marge", "unknown resolver 'field-marge'; did you mean 'field-merge'?"),
-      ("resolver lww", "unknown resolver 'lww'; expected one of server-lww, local-clock, edit-count, field-merge, hlc, merging ("),
+      (
+        "resolver lww",
+        "unknown resolver 'lww'; expected one of server-lww, local-clock, edit-count, field-merge, hlc, merging ("
+      ),
       ("delete-policy deletewins", "did you mean 'deleteWins'?"),
       ("advance soon", "soon: not a duration"),
       ("advance 30s extra", "unexpected 'extra' at column 13"),

@@ -64,7 +64,7 @@ enum InspectCommand {
     let json = arguments.contains("--json")
     let paths = arguments.filter { $0 != "--json" }
     if let option = paths.first(where: { $0.hasPrefix("--") }) {
-      output.writeError("error: unknown option '\(option)': \(command) inspect FILE [--json]\n")
+      output.writeError("error: unknown option \(option); usage: \(command) inspect FILE [--json]\n")
       return ExitStatus.usage
     }
     guard paths.count == 1, let path = paths.first else {

@@ -27,7 +27,7 @@ struct PlaygroundCommandTests {
 
   @Test(
     "every option a subcommand's --help lists, it takes (explore's --jobs was missing from its help)",
-    arguments: ["demo", "run", "simulate", "explore", "replay"])
+    arguments: ["demo", "run", "simulate", "explore", "replay", "inspect"])
   func helpListsWhatTheParserTakes(_ subcommand: String) {
     let help = BufferedOutput()
     _ = PlaygroundCommand.run(arguments: [subcommand, "--help"], output: help)
@@ -103,6 +103,17 @@ struct InspectTests {
     #expect(out.text.contains("QSCompany.1739C6A5-C07E-48A5-B83E-AB07694F23DF"))
     #expect(out.text.contains("2017-08-01T22:38:26.484Z"))
     #expect(out.text.contains("Manuel’s MacBook Air"))
+  }
+
+  @Test("inspect says in words why a path cannot be read: a folder, a missing file")
+  func unreadablePaths() {
+    let folder = BufferedOutput()
+    #expect(PlaygroundCommand.run(arguments: ["inspect", NSTemporaryDirectory()], output: folder) == 1)
+    #expect(folder.standardError.contains("it is a folder; inspect reads one file"), "\(folder.standardError)")
+    let missing = BufferedOutput()
+    #expect(PlaygroundCommand.run(arguments: ["inspect", "/no/such/archive"], output: missing) == 1)
+    #expect(missing.standardError.contains("no such file"), "\(missing.standardError)")
+    #expect(!(folder.standardError + missing.standardError).contains("NSCocoaErrorDomain"))
   }
 
   @Test("inspect prints the account status of a real archived CKAccountInfo, as text and as JSON")
@@ -333,8 +344,18 @@ struct InspectTests {
   }
 }
 
-@Suite("The version printed")
+@Suite("The version printed, and the CHANGELOG it comes from")
 struct VersionTests {
+  @Test("the CHANGELOG is written for users: one line per change, no entry running on")
+  func changelogEntriesAreOneLine() throws {
+    let changelog = try String(
+      contentsOf: GoldenTests.repository.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+    let lines = changelog.split(separator: "\n", omittingEmptySubsequences: false)
+    for (index, line) in lines.enumerated() where line.hasPrefix("- ") && index + 1 < lines.count {
+      #expect(!lines[index + 1].hasPrefix("  "), "an entry runs on past one line: \(line)")
+    }
+  }
+
   @Test("--version prints the newest release the CHANGELOG names, from the one place the version is written")
   func versionIsTheChangelogs() throws {
     let changelog = try String(

@@ -168,6 +168,43 @@ struct SessionTests {
     #expect(keys.first?["lost"] == nil, "a value set aside is not lost")
   }
 
+  @Test("sync all names a device that cannot sync, and why, instead of spinning until its round limit")
+  func syncAllNamesADeviceThatCannotSync() throws {
+    var session = SimulationSession()
+    for line in ["device add a --clock-offset 5m", "device add b", "a offline", "a create Note/1 title=x"] {
+      _ = try session.interpret(line)
+    }
+    let text = try session.interpret("sync all").text
+    #expect(
+      text.hasSuffix(
+        "sync all: 1 round; the rest idle, but a is offline with 2 changes queued (`a online` brings it back)"),
+      "\(text)")
+    #expect(try session.interpret("device add c --clock-offset 5m").text.hasPrefix("added c (clock 5m ahead)\n"))
+  }
+
+  @Test("help wraps at 100 columns, every command's syntax on its own line")
+  func helpFitsATerminal() throws {
+    var session = SimulationSession()
+    let help = try session.interpret("help").text
+    #expect(help.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(help)")
+    #expect(help.contains("resolver NAME [--prefer P]"))
+  }
+
+  @Test("--text-granularity and --text-overlap give the --text keys every text policy")
+  func textPolicyOptions() throws {
+    var session = SimulationSession()
+    for line in [
+      "resolver field-merge --text body --text-granularity word --text-overlap markers", "device add phone",
+      "device add mac", "phone create Note/1 body=\"the quick fox\"", "sync all",
+      "phone edit Note/1 body=\"the slow fox\"", "mac edit Note/1 body=\"the fast fox\"", "phone sync",
+      "wait phone", "mac sync", "wait mac",
+    ] {
+      _ = try session.interpret(line)
+    }
+    let server = try session.interpret("show server").text
+    #expect(server.contains(#"the \n<<<<<<< server\nslow\n=======\nfast\n>>>>>>> client\n fox"#), "\(server)")
+  }
+
   @Test("show diff lists only the fields that differ, and --json prints the same data")
   func diff() throws {
     var session = SimulationSession()
