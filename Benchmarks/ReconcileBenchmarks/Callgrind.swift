@@ -29,10 +29,11 @@ enum Callgrind {
   }
 
   /// Instructions another program spends on `arguments` beyond what it spends on `baseline` (its start-up and the
-  /// same work on empty input): how a tool such as `git merge-file` is counted beside this package's code.
+  /// same work on empty input), the processes it starts included (`diff3` runs `diff` twice): how a tool such as
+  /// `git merge-file` is counted beside this package's code.
   static func instructions(of program: String, _ arguments: [String], beyond baseline: [String]) -> Double? {
-    guard let work = count(command: [program] + arguments, statuses: 0...127),
-      let idle = count(command: [program] + baseline, statuses: 0...127)
+    guard let work = count(command: [program] + arguments, statuses: 0...127, children: true),
+      let idle = count(command: [program] + baseline, statuses: 0...127, children: true)
     else { return nil }
     return work.instructions - idle.instructions
   }
@@ -43,9 +44,12 @@ enum Callgrind {
     count(command: [CommandLine.arguments[0], "--only", section], environment: environment)
   }
 
-  /// - Parameter statuses: The exit statuses that count as a run (`git merge-file` exits with its conflict count).
+  /// - Parameters:
+  ///   - statuses: The exit statuses that count as a run (`git merge-file` exits with its conflict count).
+  ///   - children: Whether to count the processes the command starts too, summing every process's total.
   private static func count(
-    command: [String], environment: [String: String] = [:], statuses: ClosedRange<Int32> = 0...0
+    command: [String], environment: [String: String] = [:], statuses: ClosedRange<Int32> = 0...0,
+    children: Bool = false
   )
     -> (instructions: Double, output: String)?
   {
@@ -54,7 +58,9 @@ enum Callgrind {
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
       .merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { $1 }
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + command
+    process.arguments =
+      ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+      + (children ? ["--trace-children=yes"] : []) + command
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output
@@ -63,10 +69,14 @@ enum Callgrind {
     let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    guard statuses.contains(process.terminationStatus),
-      let line = log.split(separator: "\n").first(where: { $0.contains("Collected") || $0.contains("refs:") }),
-      let number = Double(line.split(separator: " ").last?.replacingOccurrences(of: ",", with: "") ?? "")
-    else { return nil }
-    return (number, printed)
+    // One total per process counted (callgrind prints it as `Collected`, and again as `I refs`): the command's, and
+    // with `children` each process it started.
+    let lines = log.split(separator: "\n")
+    let collected = lines.filter { $0.contains("Collected") }
+    let totals = (collected.isEmpty ? lines.filter { $0.contains("refs:") } : collected).compactMap {
+      Double($0.split(separator: " ").last?.replacingOccurrences(of: ",", with: "") ?? "")
+    }
+    guard statuses.contains(process.terminationStatus), !totals.isEmpty else { return nil }
+    return (children ? totals.reduce(0, +) : totals[0], printed)
   }
 }

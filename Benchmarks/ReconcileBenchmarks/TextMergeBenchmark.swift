@@ -217,7 +217,8 @@ enum ListPolicyBenchmark {
   }
 }
 
-/// The text merge on the inputs that make a diff slow, beside `git merge-file` on the same files in the same run:
+/// The text merge on the inputs that make a diff slow, beside `git merge-file` and GNU `diff3 -m` on the same files in
+/// the same run:
 /// lines with no unique one among them (a log, a table of repeated values), and prose merged character by character.
 /// Growth is counted in instructions (callgrind) between a tenth of each input and the whole.
 enum HardTextMergeBenchmark {
@@ -234,6 +235,10 @@ enum HardTextMergeBenchmark {
     /// unless counted.
     var reconcileInstructions: Double?
     var gitInstructions: Double?
+    /// `diff3 -m` on the same files: its time (process start included) and its instructions beyond its run on empty
+    /// files.
+    var diff3Milliseconds: Double
+    var diff3Instructions: Double?
     /// Instructions here per instruction of git's work, when both were counted.
     var instructionRatio: Double? {
       guard let reconcileInstructions, let gitInstructions, gitInstructions > 0 else { return nil }
@@ -316,6 +321,10 @@ enum HardTextMergeBenchmark {
       let git = try GitMergeFile.run(
         ancestor: texts.ancestor, client: texts.client, server: texts.server, rounds: quick ? 1 : 3)
       let gitInstructions = countsInstructions ? try GitMergeFile.instructions(texts) : nil
+      let diff3 = try Diff3Process.merge(
+        mine: texts.server, older: texts.ancestor, yours: texts.client, rounds: quick ? 1 : 3
+      ).milliseconds
+      let diff3Instructions = countsInstructions ? try Self.diff3Instructions(texts) : nil
       for granularity in granularities {
         var best = Double.infinity
         for _ in 0..<(quick ? 1 : 3) {
@@ -329,10 +338,19 @@ enum HardTextMergeBenchmark {
             granularity: granularity, bytes: texts.ancestor.utf8.count, reconcileMilliseconds: best,
             gitMilliseconds: git, gitStartMilliseconds: start,
             reconcileInstructions: countsInstructions ? instructions(input, scale: scale, granularity) : nil,
-            gitInstructions: gitInstructions))
+            gitInstructions: gitInstructions, diff3Milliseconds: diff3, diff3Instructions: diff3Instructions))
       }
     }
     return rows
+  }
+
+  /// Instructions `diff3 -m` spends merging `texts` beyond merging three empty files (callgrind).
+  static func diff3Instructions(_ texts: (ancestor: String, client: String, server: String)) throws -> Double? {
+    let files = [("server", texts.server), ("ancestor", texts.ancestor), ("client", texts.client), ("empty", "")]
+    return try MergeToolProcess.withFiles(files.map { (name: $0.0, bytes: Data($0.1.utf8)) }) { paths in
+      Callgrind.instructions(
+        of: Diff3Process.path, ["-m", paths[0], paths[1], paths[2]], beyond: ["-m", paths[3], paths[3], paths[3]])
+    }
   }
 
   /// Instructions one merge of `input` at `scale` costs here (callgrind, the benchmark's own `hard-text-merge-work`).

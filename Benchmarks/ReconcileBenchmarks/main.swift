@@ -212,29 +212,32 @@ do {
       print("GNU diff3 is not at \(TextMergeBenchmark.Diff3.path); the comparison needs diffutils")
       failures.append("text merge vs diff3 (diff3 missing)")
     }
-    print("\nText merge on hard inputs, beside git merge-file -p on the same three files (overlap .both)")
+    print("\nText merge on hard inputs, beside git merge-file -p and diff3 -m on the same three files (overlap .both)")
     if GitMergeFileProcess.path != nil {
       let quick = arguments.contains("--quick")
       let rows = try HardTextMergeBenchmark.run(quick: quick, countsInstructions: !quick)
       var printed = [
         [
-          "input", "granularity", "Reconcile ms", "git merge-file ms", "git work ms", "Reconcile instr.", "git instr.",
-          "vs git",
+          "input", "granularity", "Reconcile ms", "git merge-file ms", "git work ms", "diff3 -m ms", "Reconcile instr.",
+          "git instr.", "diff3 instr.", "vs git",
         ]
       ]
       for row in rows {
         printed.append([
           row.input, row.granularity.rawValue, format(row.reconcileMilliseconds, digits: 1),
           format(row.gitMilliseconds, digits: 1), format(row.gitWorkMilliseconds, digits: 1),
+          format(row.diff3Milliseconds, digits: 1),
           row.reconcileInstructions.map { format($0 / 1e6, digits: 1) + " M" } ?? "-",
           row.gitInstructions.map { format($0 / 1e6, digits: 1) + " M" } ?? "-",
+          row.diff3Instructions.map { format($0 / 1e6, digits: 1) + " M" } ?? "-",
           row.instructionRatio.map { format($0, digits: 2) + "×" } ?? "-",
         ])
       }
       print(table(printed))
       print(
         "git work: git merge-file's time less starting it (on three empty files, \(format(rows.first?.gitStartMilliseconds ?? 0, digits: 1)) ms here); "
-          + "instructions by callgrind, git's less its run on empty files; git merges lines at every granularity")
+          + "instructions by callgrind, git's and diff3's less their runs on empty files; both merge lines at every "
+          + "granularity")
       let lineRatios = rows.filter { $0.granularity == .line }.compactMap(\.instructionRatio)
       target(
         "the line merge at most 2× git merge-file's instructions on 40,000 repetitive lines and 100 KB of prose: slowest \(format(lineRatios.max() ?? .infinity, digits: 2))×",
