@@ -157,7 +157,7 @@ extension ZoneReplica {
         .merged(
           SyncDecision.Merge(
             client: client, ancestor: ancestor, server: server, result: merged, texts: notes?.texts ?? [:],
-            bookkeeping: Set((configuration.resolver as? any EditStamping)?.stampedKeys ?? []))))
+            bookkeeping: bookkeepingKeys)))
       if merged.changedKeys.isEmpty {
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       } else if !pending {
@@ -170,9 +170,7 @@ extension ZoneReplica {
   /// Which keys of `record` the resolver counts both sides of when they hold one value (a
   /// ``FieldMerge/Policy/counter``), asked of the resolver for the record's type.
   func countsEqualValuesTwice(of record: Record) -> (String) -> Bool {
-    let resolver = configuration.resolver
-    let recordType = record.recordType
-    return { resolver.equalValuesBothCount($0, recordType: recordType) }
+    configuration.resolver.countsEqualValuesTwice(recordType: record.recordType)
   }
 
   /// A record created again after a deletion here replaces the server's version whole: every key takes the new

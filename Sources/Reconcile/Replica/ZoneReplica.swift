@@ -38,7 +38,12 @@ import Foundation
 ///   (apple/sample-cloudkit-sync-engine#5), not from the store.
 public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   /// The policies.
-  public var configuration: ReplicaConfiguration
+  public var configuration: ReplicaConfiguration {
+    didSet { bookkeepingKeys = Self.bookkeepingKeys(of: configuration) }
+  }
+  /// The keys the configuration stamps for its resolver (not the user's data), worked out once per configuration:
+  /// a merge's explanation leaves them out.
+  private(set) var bookkeepingKeys: Set<String>
   /// The app's records.
   public var store: Store
   /// The bookkeeping: persist it with the store after each action and event.
@@ -67,12 +72,19 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   ///   - metadata: What was persisted; a first launch's unless given.
   public init(configuration: ReplicaConfiguration, store: Store, metadata: ReplicaMetadata = ReplicaMetadata()) {
     self.configuration = configuration
+    self.bookkeepingKeys = Self.bookkeepingKeys(of: configuration)
     self.store = store
     self.metadata = metadata
     if self.metadata.clock == nil { self.metadata.clock = try? HybridLogicalClock(nodeID: configuration.deviceName) }
   }
 
   var zoneID: ZoneID { configuration.zoneID }
+
+  /// The keys written for the resolver rather than by the user: the configuration's bookkeeping and what the resolver
+  /// stamps itself.
+  private static func bookkeepingKeys(of configuration: ReplicaConfiguration) -> Set<String> {
+    Set(configuration.bookkeeping.keys).union((configuration.resolver as? any EditStamping)?.stampedKeys ?? [])
+  }
 
   /// Why the replica stopped sending, or `nil`.
   public var halt: SyncHalt? { metadata.halt }

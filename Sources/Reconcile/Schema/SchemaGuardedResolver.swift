@@ -63,7 +63,7 @@ extension ConflictResolver {
 }
 
 extension SchemaGuardedResolver: EqualValuesRule {
-  package func equalValuesBothCount(_ key: String, recordType: String) -> Bool {
-    base.equalValuesBothCount(key, recordType: recordType)
+  package func equalValuesBothCount(recordType: String) -> @Sendable (String) -> Bool {
+    base.countsEqualValuesTwice(recordType: recordType)
   }
 }
