@@ -67,20 +67,9 @@ enum TextMerge {
   /// The merged text's bytes: UTF-8 when every version was.
   /// - Parameters:
   ///   - isUTF8: Whether every version is UTF-8; character granularity needs it, and merges other text by words.
+  ///   - overlaps: Counts the overlaps the merge settled.
   ///   - clientWins: Whether an overlap keeps the client's version, for the side-picking overlaps; asked at most
   ///     once, at the first overlap.
-  static func merge(
-    ancestor: Text, client: Text, server: Text, isUTF8: Bool = true, granularity: FieldMerge.TextGranularity,
-    overlap: FieldMerge.TextOverlap, clientWins: () throws -> Bool
-  ) rethrows -> [UInt8] {
-    var overlaps = 0
-    return try merge(
-      ancestor: ancestor, client: client, server: server, isUTF8: isUTF8, granularity: granularity, overlap: overlap,
-      overlaps: &overlaps, clientWins: clientWins)
-  }
-
-  /// ``merge(ancestor:client:server:isUTF8:granularity:overlap:clientWins:)``, counting the overlaps it settled in
-  /// `overlaps`.
   static func merge(
     ancestor: Text, client: Text, server: Text, isUTF8: Bool = true, granularity: FieldMerge.TextGranularity,
     overlap: FieldMerge.TextOverlap, overlaps: inout Int, clientWins: () throws -> Bool
