@@ -56,7 +56,7 @@ let package = Package(
     .testTarget(
       name: "ReconcileTests",
       dependencies: ["Reconcile", "ReconcileTestSupport"],
-      resources: [.copy("Fixtures")],
+      resources: [.copy("Fixtures"), .copy("SavedMetadata")],
       swiftSettings: strictSettings
     ),
     .testTarget(

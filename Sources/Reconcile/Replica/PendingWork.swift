@@ -29,7 +29,7 @@ extension ZoneReplica {
   /// - Returns: The pending work, each list sorted.
   public func pendingWork(in syncEngine: SyncEngine.State) -> PendingWork {
     var saves: Set<RecordID> = []
-    var deletions = Set(metadata.deletions.keys)
+    var deletions = Set(metadata.waiting { $0.deletion != nil })
     for change in syncEngine.pendingRecords where change.recordID.zoneID == zoneID {
       switch change {
       case .saveRecord(let id): saves.insert(id)
@@ -38,9 +38,10 @@ extension ZoneReplica {
     }
     return PendingWork(
       unsentSaves: saves.sorted(), unsentDeletions: deletions.sorted(),
-      deletionsAwaitingFetch: metadata.deletionsAwaitingFetch.sorted(),
-      savesAwaitingFetch: metadata.savesAwaitingFetch.sorted(),
-      savesInDoubt: metadata.savesInDoubt.union(metadata.lateCreateCopies).intersection(store.recordIDs).sorted(),
-      zoneMissing: metadata.zoneMissing, halt: metadata.halt)
+      deletionsAwaitingFetch: metadata.waiting { $0.flags.contains(.deletionAwaitsFetch) },
+      savesAwaitingFetch: metadata.waiting { $0.flags.contains(.saveAwaitsFetch) },
+      savesInDoubt: metadata.waiting { !$0.flags.isDisjoint(with: [.createInDoubt, .lateCreateMayLand]) }
+        .filter { store[$0] != nil },
+      zoneMissing: metadata.zone.missing, halt: metadata.halt)
   }
 }

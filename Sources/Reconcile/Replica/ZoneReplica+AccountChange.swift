@@ -122,11 +122,14 @@ extension ZoneReplica {
   private mutating func uploadAsNew(for account: String?, _ syncEngine: inout SyncEngine.State) {
     // Records nobody owned were made while no account was signed in: none of their saves left this device, so a
     // version of one of their IDs fetched for this account is another record, never one to delete again.
-    if metadata.accountOwner == nil { metadata.deletedLocally = [:] }
+    let unowned = metadata.accountOwner == nil
     metadata.accountOwner = account
-    metadata.zoneCreated = false
-    metadata.ancestors = [:]
-    metadata.unacknowledgedSaves = [:]
+    metadata.zone.created = false
+    metadata.changeEveryRecord { state in
+      if unowned { state.localDeletion = nil }
+      state.serverVersion = nil
+      state.unacknowledged = UnacknowledgedSaves()
+    }
     for record in store.records {
       let id = record.recordID
       store[id] = record.withoutSystemFields

@@ -10,7 +10,9 @@ extension ZoneReplica {
     // Halted: the change that halted waits, kept, for an upgrade or the user's answer.
     guard metadata.halt == nil else { return nil }
     // The zone is gone for a reason not yet known: nothing goes until the feed says why.
-    guard metadata.zoneMissing == nil, !metadata.recreatedWhileUnsent.values.contains(false) else { return nil }
+    guard metadata.zone.missing == nil, metadata.waiting(where: { $0.recreation?.feedRead == false }).isEmpty else {
+      return nil
+    }
     let orphans = syncEngine.pendingRecords.filter {
       if case .saveRecord(let id) = $0 { return store[id] == nil }
       return false
@@ -21,9 +23,9 @@ extension ZoneReplica {
         guard change.recordID.zoneID == zoneID else { return false }
         switch change {
         case .deleteRecord(let id):
-          return !metadata.deletionsAwaitingFetch.contains(id) || flawed(.sendDeletionsWithoutFetch)
+          return !metadata[id].flags.contains(.deletionAwaitsFetch) || flawed(.sendDeletionsWithoutFetch)
         case .saveRecord(let id):
-          return metadata.savesAwaitingFetch.isEmpty || !metadata.savesAwaitingFetch.contains(id)
+          return !metadata[id].flags.contains(.saveAwaitsFetch)
         }
       },
       maximumItems: context.maximumItems
@@ -35,10 +37,8 @@ extension ZoneReplica {
       return record
     }
     for record in batch?.recordsToSave ?? [] {
-      if record.recordChangeTag == nil { metadata.newRecordsHandedOut.insert(record.recordID) }
-      if configuration.rule == .resolver {
-        metadata.unacknowledgedSaves[record.recordID, default: .init()].noteSent(record)
-      }
+      if record.recordChangeTag == nil { metadata[record.recordID].flags.insert(.createHandedOut) }
+      if configuration.rule == .resolver { metadata[record.recordID].unacknowledged.noteSent(record) }
     }
     return batch
   }

@@ -32,33 +32,33 @@ extension ZoneReplica {
     case .stateUpdate(let serialization):
       metadata.stateSerialization = serialization
     case .willFetchChanges:
-      fetchCovers = metadata.deletionsAwaitingFetch.union(metadata.savesAwaitingFetch)
+      fetchCovers = Set(metadata.waiting { !$0.flags.isDisjoint(with: [.deletionAwaitsFetch, .saveAwaitsFetch]) })
       zoneListed = false
     case .fetchedDatabaseChanges(let changes):
       let listing = metadata.databaseListingStartsOver
       metadata.databaseListingStartsOver = false
       // What the last listing of the zone left out went with the zone when the feed reports it deleted since: the
       // listing was of the zone created again. Those copies come back, for the deletion's policy to answer.
-      let dropped = metadata.droppedByListing
-      metadata.droppedByListing = [:]
       let zoneWent =
         changes.deletions.contains(where: { $0.zoneID == zoneID })
-        || (listing && metadata.zoneCreated && !changes.modifications.contains(zoneID))
-      if zoneWent {
-        for (id, copy) in dropped.sorted(by: { $0.key < $1.key }) where store[id] == nil { store[id] = copy }
+        || (listing && metadata.zone.created && !changes.modifications.contains(zoneID))
+      for id in metadata.waiting(where: { $0.droppedByListing != nil }) {
+        let copy = metadata[id].droppedByListing
+        metadata[id].droppedByListing = nil
+        if zoneWent, store[id] == nil { store[id] = copy }
       }
-      if listing, metadata.zoneCreated, !changes.modifications.contains(zoneID),
+      if listing, metadata.zone.created, !changes.modifications.contains(zoneID),
         !changes.deletions.contains(where: { $0.zoneID == zoneID })
       {
         // A fetch with no database token lists every zone there is and reports no deletion: the zone it leaves out
         // went while this device was not listening, for a reason no one can tell now. A save's error may have said;
         // else it is taken for a client's deletion, which the zone-loss policy answers.
-        zoneWasDeleted(metadata.zoneMissing ?? .deleted, &syncEngine)
+        zoneWasDeleted(metadata.zone.missing ?? .deleted, &syncEngine)
         return
       }
       if changes.modifications.contains(zoneID) {
         sawZoneListed()
-        metadata.zoneCreated = true
+        metadata.zone.created = true
       } else {
         // Nothing changed in the zone since the last fetch: nothing was created anew under a deleted ID.
         fetchShowedTheZone()
@@ -67,33 +67,38 @@ extension ZoneReplica {
         zoneWasDeleted(deletion.reason, recreated: changes.modifications.contains(zoneID), &syncEngine)
       } else {
         // No deletion since the copies uploaded again landed: they are the zone's records now.
-        metadata.uploadedAgain = metadata.uploadedAgain.filter { store[$0]?.recordChangeTag == nil }
+        for id in metadata.waiting(where: { $0.flags.contains(.uploadedAfterZoneLoss) })
+        where store[id]?.recordChangeTag != nil {
+          metadata[id].flags.remove(.uploadedAfterZoneLoss)
+        }
       }
     case .didFetchChanges:
       // The feed did not say why the zone went (its history was compacted). When the zone is there again, the engine
       // lists it from its beginning (a token of the old zone expires), and the listing leaves out what went; else the
       // error's reason stands.
-      if let reason = metadata.zoneMissing {
+      if let reason = metadata.zone.missing {
         if zoneListed {
-          metadata.zoneMissing = nil
+          metadata.zone.missing = nil
         } else {
           zoneWasDeleted(reason, &syncEngine)
         }
       }
       // The feed reported no zone deletion: records found created anew were created by users; the next merge decides.
-      for id in metadata.recreatedWhileUnsent.keys.sorted() {
-        if store[id] == nil, metadata.recreatedVersions[id] != nil {
+      for id in metadata.waiting(where: { $0.recreation != nil }) {
+        if store[id] == nil, metadata[id].recreation?.version != nil {
           // The user deleted the stale copy while the decision waited: the deletion was of the record gone.
           showRecreatedVersion(of: id, &syncEngine)
+        } else if store[id] == nil {
+          metadata[id].recreation = nil
         } else {
-          metadata.recreatedWhileUnsent[id] = store[id] == nil ? nil : true
+          metadata[id].recreation?.feedRead = true
         }
       }
     case .willFetchRecordZoneChanges(let zone) where zone == zoneID:
       // A fetch from the beginning already under way (a crash struck between its pages) goes on collecting.
-      if metadata.zoneFetchStartsOver {
-        metadata.zoneFetchStartsOver = false
-        metadata.fullFetchSeen = []
+      if metadata.zone.fetchStartsOver {
+        metadata.zone.fetchStartsOver = false
+        metadata.zone.listingSeen = []
       }
     case .didFetchRecordZoneChanges(let zone, let error) where zone == zoneID:
       if let error {
@@ -101,7 +106,7 @@ extension ZoneReplica {
         // and the next fetch goes on from it (a listing under way goes on collecting); any other error — an expired
         // token, a missing zone — makes the engine fetch the zone from its beginning.
         if !error.isTransient, error.code != .notAuthenticated, error.code != .badDatabase {
-          metadata.zoneFetchStartsOver = true
+          metadata.zone.fetchStartsOver = true
         }
         zoneGone(error.code)
         return
@@ -113,7 +118,7 @@ extension ZoneReplica {
     case .fetchedRecordZoneChanges(let changes):
       apply(changes, &syncEngine)
     case .sentDatabaseChanges(let sent):
-      if sent.savedZones.contains(zoneID) { metadata.zoneCreated = true }
+      if sent.savedZones.contains(zoneID) { metadata.zone.created = true }
     case .sentRecordZoneChanges(let sent):
       settle(sent, &syncEngine)
     case .accountChange(let change):
@@ -127,7 +132,6 @@ extension ZoneReplica {
   /// A fetch that started after the changes it covers showed the zone unchanged, or fetched it: a deletion it covers
   /// deletes no record created anew, and a save refused without the server's record has met that version.
   private mutating func fetchShowedTheZone() {
-    metadata.deletionsAwaitingFetch.subtract(fetchCovers)
-    if !metadata.savesAwaitingFetch.isEmpty { metadata.savesAwaitingFetch.subtract(fetchCovers) }
+    for id in fetchCovers { metadata[id].flags.subtract([.deletionAwaitsFetch, .saveAwaitsFetch]) }
   }
 }

@@ -12,13 +12,13 @@ extension ZoneReplica {
       decide(fetched)
     }
     for server in changes.modifications where server.recordID.zoneID == zoneID {
-      metadata.fullFetchSeen?.insert(server.recordID)
-      if store[server.recordID] == nil, let deleted = metadata.deletedLocally[server.recordID],
+      metadata.zone.listingSeen?.insert(server.recordID)
+      if store[server.recordID] == nil, let deleted = metadata[server.recordID].localDeletion,
         server.modifiedByDevice == configuration.deviceName, !flawed(.dropUnacknowledgedDeletes)
       {
         // A copy of this device's own save, landed after the user deleted the record here: delete it again.
-        metadata.deletedLocally[server.recordID] = nil
-        metadata.deletions[server.recordID] = deleted
+        metadata[server.recordID].localDeletion = nil
+        metadata[server.recordID].deletion = deleted
         syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(server.recordID)])
         continue
       }
@@ -29,19 +29,23 @@ extension ZoneReplica {
         decide(.deletion(server.recordID, .deletionStands))
         continue
       }
-      if metadata.deletions.removeValue(forKey: server.recordID) != nil {
+      if metadata[server.recordID].deletion != nil {
+        metadata[server.recordID].deletion = nil
+        metadata[server.recordID].flags.remove(.deletionAwaitsFetch)
         if store[server.recordID] == nil { decide(.deletion(server.recordID, .deletionCancelled)) }
         syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(server.recordID)])
-        metadata.deletionsAwaitingFetch.remove(server.recordID)
       }
       store[server.recordID] = merge(server: server, local: store[server.recordID], &syncEngine)
     }
     for deletion in changes.deletions where !flawed(.ignoreFetchedDeletions) {
-      if metadata.deletions.removeValue(forKey: deletion.recordID) != nil, store[deletion.recordID] == nil {
-        // The record this device deleted is gone already: its own deletion is moot, and sent later it could only
-        // delete a record created anew under the same ID.
-        syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(deletion.recordID)])
-        metadata.deletionsAwaitingFetch.remove(deletion.recordID)
+      if metadata[deletion.recordID].deletion != nil {
+        metadata[deletion.recordID].deletion = nil
+        if store[deletion.recordID] == nil {
+          // The record this device deleted is gone already: its own deletion is moot, and sent later it could only
+          // delete a record created anew under the same ID.
+          syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(deletion.recordID)])
+          metadata[deletion.recordID].flags.remove(.deletionAwaitsFetch)
+        }
       }
       applyDeletion(of: deletion.recordID, &syncEngine)
     }
@@ -53,7 +57,7 @@ extension ZoneReplica {
   func deletionStands(against server: Record) -> Bool {
     let id = server.recordID
     let pending =
-      metadata.deletions[id]
+      metadata[id].deletion
       ?? Tombstone(
         recordID: id, recordType: server.recordType, deletedAt: .distantPast, deletedBy: configuration.deviceName)
     if let deletedCreation = pending.creationDate, let created = server.creationDate, deletedCreation != created {
@@ -72,12 +76,11 @@ extension ZoneReplica {
   /// upload it again.
   mutating func applyDeletion(of id: RecordID, _ syncEngine: inout SyncEngine.State) {
     // The record a replacement was to overwrite is gone: the replacement is a new record now.
-    metadata.replacing[id] = nil
-    metadata.replacementKeys[id] = nil
-    metadata.recreatedVersions[id] = nil
+    metadata[id].replacement = nil
+    metadata[id].recreation?.version = nil
     // The version a halt or a discarded copy left unmerged is gone too: a deletion made from now on is of whatever
     // the server holds next.
-    metadata.heldBack[id] = nil
+    metadata[id].heldBack = nil
     guard let local = store[id], local.recordChangeTag != nil else { return }
     if revivingPolicy == .editWins || flawed(.resaveDeleted),
       syncEngine.pendingRecords.contains(.saveRecord(id))
@@ -93,44 +96,49 @@ extension ZoneReplica {
 
   /// The end of a fetch from the beginning: acknowledged records it did not bring were deleted meanwhile.
   mutating func finishFullFetch(_ syncEngine: inout SyncEngine.State) {
-    guard let seen = metadata.fullFetchSeen else { return }
-    metadata.fullFetchSeen = nil
+    guard let seen = metadata.zone.listingSeen else { return }
+    metadata.zone.listingSeen = nil
     // Answering a deletion standing for the user's, what the listing left out goes: handed to the app first.
-    let dropReason = metadata.listingDrops
-    metadata.listingDrops = nil
+    let dropReason = metadata.zone.listingDrops
+    metadata.zone.listingDrops = nil
     // Kept only when a hand-over may follow: the listing's end rewrites the records, which would copy them.
     let held = dropReason == nil ? [:] : store.snapshot
     defer { if let dropReason { handOver(.zoneDeletion(dropReason), goneFrom: held) } }
-    let reupload = metadata.reuploadUnseen
-    metadata.reuploadUnseen = false
+    let reupload = metadata.zone.listingReuploadsUnseen
+    metadata.zone.listingReuploadsUnseen = false
     for id in store.recordIDs.sorted() where !seen.contains(id) {
-      if reupload, store[id]?.recordChangeTag != nil || metadata.reuploaded.contains(id) {
+      let reuploaded = metadata[id].flags.contains(.reuploaded)
+      if reupload, store[id]?.recordChangeTag != nil || reuploaded {
         self.reupload(id, &syncEngine)
-      } else if metadata.reuploaded.contains(id), store[id]?.recordChangeTag == nil {
+      } else if reuploaded, store[id]?.recordChangeTag == nil {
         // A copy waiting to be uploaded again after an earlier deletion: not in the new zone yet, it still goes up.
         continue
       } else {
         let copy = store[id]
         applyDeletion(of: id, &syncEngine)
         // Until the next read of the database feed says the zone did not go meanwhile.
-        if store[id] == nil, let copy, copy.recordChangeTag != nil { metadata.droppedByListing[id] = copy }
+        if store[id] == nil, let copy, copy.recordChangeTag != nil { metadata[id].droppedByListing = copy }
       }
     }
+    forgetWhatTheListingLeftOut(seen: seen, &syncEngine)
+  }
+
+  /// What waits on a version the listing from the beginning left out is moot: the server no longer has it.
+  private mutating func forgetWhatTheListingLeftOut(seen: Set<RecordID>, _ syncEngine: inout SyncEngine.State) {
     // A version held back that the listing left out is gone from the server: nothing of it is left to delete.
-    for id in metadata.heldBack.keys.sorted() where !seen.contains(id) { metadata.heldBack[id] = nil }
+    for id in metadata.waiting(where: { $0.heldBack != nil }) where !seen.contains(id) { metadata[id].heldBack = nil }
     // A record created anew that the listing left out is gone too: a deletion of the stale copy has nothing to
     // settle against.
-    for id in metadata.recreatedVersions.keys.sorted() where !seen.contains(id) {
-      metadata.recreatedVersions[id] = nil
-      if store[id] == nil { metadata.recreatedWhileUnsent[id] = nil }
+    for id in metadata.waiting(where: { $0.recreation?.version != nil }) where !seen.contains(id) {
+      metadata[id].recreation?.version = nil
+      if store[id] == nil { metadata[id].recreation = nil }
     }
     // A deletion of a record the server no longer has is moot: sent later, it could only delete a record created
     // anew under the same ID. Unless this device's save of it is still in doubt: a copy may land yet, so the deletion
     // is remembered, to delete that copy once fetched (or to be replaced by a record the user creates again).
-    for id in metadata.deletions.keys.sorted() where !seen.contains(id) && store[id] == nil {
-      let deletion = metadata.deletions.removeValue(forKey: id)
-      if metadata.saveMayLandLate(id) { metadata.deletedLocally[id] = deletion }
-      metadata.deletionsAwaitingFetch.remove(id)
+    for id in metadata.waiting(where: { $0.deletion != nil }) where !seen.contains(id) && store[id] == nil {
+      metadata[id].deletionSettled()
+      metadata[id].flags.remove(.deletionAwaitsFetch)
       syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id)])
     }
   }

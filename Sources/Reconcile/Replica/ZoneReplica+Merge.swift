@@ -14,7 +14,7 @@ extension ZoneReplica {
   mutating func merge(server: Record, local: Record?, _ syncEngine: inout SyncEngine.State) -> Record {
     switch configuration.rule {
     case .lastModifiedWins(let key):
-      metadata.heldBack[server.recordID] = nil
+      metadata[server.recordID].heldBack = nil
       guard let local, Self.date(key, of: local) > Self.date(key, of: server) else { return server }
       return Self.values(of: local, on: server)
     case .resolver:
@@ -30,20 +30,18 @@ extension ZoneReplica {
       var undecided = false
       defer {
         if halted {
-          metadata.heldBack[id] = server
-          metadata.heldBackByHalt.insert(id)
+          metadata[id].heldBack = .init(version: server, byHalt: true)
         } else if !undecided {
-          metadata.ancestors[id] = server
-          metadata.heldBack[id] = nil
+          metadata[id].serverVersion = server
+          metadata[id].heldBack = nil
         }
       }
       // A copy from a zone since deleted, not yet uploaded again, is the user's data still: it merges with the new
       // zone's version even with no edit unsent.
       let pending = syncEngine.pendingRecords.contains(.saveRecord(id))
-      guard let local, pending || metadata.reuploaded.contains(id) else {
+      guard let local, pending || metadata[id].flags.contains(.reuploaded) else {
         // The server's version is the copy now: nothing about an older one waits to be decided.
-        metadata.recreatedWhileUnsent[id] = nil
-        metadata.recreatedVersions[id] = nil
+        metadata[id].recreation = nil
         return server
       }
       if flawed(.overwriteUnsentEdits) {
@@ -52,18 +50,18 @@ extension ZoneReplica {
       }
       // The very version the unsent edits were made on: nothing new to merge.
       if let tag = local.recordChangeTag, tag == server.recordChangeTag {
-        metadata.reuploaded.remove(id)
+        metadata[id].flags.remove(.reuploaded)
         return local
       }
       // Set when an edit the replaced deletion did not see cancels it: the version the user deleted, from which the
       // record created again is an edit.
       var deletedVersion: Record?? = nil
-      if let replaced = metadata.replacing[id] {
+      if let replaced = metadata[id].replacement?.replaced {
         // A record the server created after the user deleted the one replaced (whose creation the server never
         // confirmed), while a save of the replacement is in doubt, is that save landed unanswered (and perhaps edited
         // since): it merges as this record's own version.
         let ownLanded =
-          replaced.creationDate == nil && metadata.savesInDoubt.contains(id)
+          replaced.creationDate == nil && metadata[id].flags.contains(.createInDoubt)
           && (server.creationDate.map { $0 > replaced.deletedAt } ?? false)
         // Under `.editWins` an edit the deletion did not see cancels it, as it cancels a pending deletion at a fetch:
         // the record stays, and the one created again merges into it as a create does.
@@ -71,32 +69,32 @@ extension ZoneReplica {
           guard configuration.deletePolicy == .editWins, !replaced.saw(server) else {
             return replacement(local, over: server, &syncEngine)
           }
-          deletedVersion = .some(metadata.ancestors[id])
+          deletedVersion = .some(metadata[id].serverVersion)
         } else {
           // The record it was to replace is gone; this one was created anew elsewhere: merge as two creates do.
-          metadata.replacing[id] = nil
-          metadata.replacementKeys[id] = nil
+          metadata[id].replacement = nil
         }
       }
       let resolver = configuration.schema.map { configuration.resolver.guarded(by: $0) } ?? configuration.resolver
-      let reuploaded = metadata.reuploaded.remove(id) != nil
+      let reuploaded = metadata[id].flags.remove(.reuploaded) != nil
+      let known = metadata[id]
       var ancestor =
         reuploaded
-        ? metadata.ancestors[id].map { $0.sharedPast(with: server) }
+        ? known.serverVersion.map { $0.sharedPast(with: server) }
         : flawed(.forgetUnansweredSaves)
-          ? (local.recordChangeTag == nil ? nil : metadata.ancestors[id])
-          : (metadata.unacknowledgedSaves[id] ?? UnacknowledgedSaves()).ancestor(
-            known: local.recordChangeTag == nil ? nil : metadata.ancestors[id], server: server,
+          ? (local.recordChangeTag == nil ? nil : known.serverVersion)
+          : known.unacknowledged.ancestor(
+            known: local.recordChangeTag == nil ? nil : known.serverVersion, server: server,
             device: configuration.deviceName, equalValuesBothCount: countsEqualValuesTwice(of: server))
       var client = local
       if let deletedVersion {
         // The version deleted, with what of this device's unanswered saves the server shows landed.
-        ancestor = (metadata.unacknowledgedSaves[id] ?? UnacknowledgedSaves()).ancestor(
+        ancestor = known.unacknowledged.ancestor(
           known: deletedVersion, server: server, device: configuration.deviceName,
           equalValuesBothCount: countsEqualValuesTwice(of: server))
         // The record created again leaves out keys of the version deleted: those it knew, it removes.
-        let known = metadata.replacementKeys[id]
-        for key in deletedVersion?.allKeys ?? [] where !client.allKeys.contains(key) && known?.contains(key) ?? true {
+        let knownKeys = known.replacement?.knownKeys
+        for key in deletedVersion?.allKeys ?? [] where !client.allKeys.contains(key) && knownKeys?.contains(key) ?? true {
           client.markChanged(key)
         }
       }
@@ -106,13 +104,12 @@ extension ZoneReplica {
         // Created anew — by a user elsewhere, or by a device uploading its copy again after the zone went. Which one
         // decides what the unsent edits are, and the database feed says: nothing is sent until the next fetch has
         // read it (a zone deletion it reports starts the zone over; otherwise the decision below is made then).
-        guard metadata.recreatedWhileUnsent.removeValue(forKey: id) == true else {
-          metadata.recreatedWhileUnsent[id] = false
-          metadata.recreatedVersions[id] = server
+        guard metadata[id].recreation?.feedRead == true else {
+          metadata[id].recreation = .init(feedRead: false, version: server)
           undecided = true
           return local
         }
-        metadata.recreatedVersions[id] = nil
+        metadata[id].recreation = nil
         // A user created it anew elsewhere: the unsent edits were to the deleted one, which `.deleteWins` lets go;
         // `.editWins` merges them into the new record as a create would.
         guard configuration.deletePolicy == .editWins else {
@@ -138,7 +135,7 @@ extension ZoneReplica {
         decide(.halted(.schema(halt)))
         halted = true
         if reuploaded {
-          metadata.reuploaded.insert(id)
+          metadata[id].flags.insert(.reuploaded)
           if !pending { syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)]) }
         }
         return local
@@ -150,8 +147,7 @@ extension ZoneReplica {
       }
       if deletedVersion != nil {
         // Merged: the record stays, with the one created again as an edit of it; its deletion is over.
-        metadata.replacing[id] = nil
-        metadata.replacementKeys[id] = nil
+        metadata[id].replacement = nil
       }
       decide(
         .merged(
@@ -178,7 +174,7 @@ extension ZoneReplica {
   func replacement(_ local: Record, over server: Record, _ syncEngine: inout SyncEngine.State) -> Record {
     var replaced = server
     let unknown = configuration.schema?.unknownKeys(in: server) ?? []
-    let known = metadata.replacementKeys[local.recordID]
+    let known = metadata[local.recordID].replacement?.knownKeys
     for key in Set(server.allKeys).union(local.allKeys).sorted()
     where !unknown.contains(key) && (known?.contains(key) ?? true) || local.changedKeys.contains(key) {
       // The user's record defines the keys it set or left out; a value it holds only because an earlier merge kept

@@ -7,56 +7,59 @@ extension ZoneReplica {
     for saved in sent.savedRecords {
       guard let local = store[saved.recordID] else {
         // Deleted while its save was in flight: the deletion saw this save, and now knows which record it deletes.
-        if var deletion = metadata.deletions[saved.recordID] {
-          if deletion.creationDate == nil { deletion.creationDate = saved.creationDate }
-          deletion.recordChangeTag = saved.recordChangeTag
-          metadata.deletions[saved.recordID] = deletion
-          if configuration.rule == .resolver { metadata.ancestors[saved.recordID] = saved }
-        } else {
-          // The copy went unreadable while its save was in flight (``discardUnreadable(_:syncEngine:)``): the server
-          // holds this version, which the app's refetch brings back; a deletion made before then must reach it.
-          metadata.heldBack[saved.recordID] = saved
-          metadata.heldBackByHalt.remove(saved.recordID)
-        }
+        settleSaveOfRecordGone(saved)
         continue
       }
       // Edits made while the save was in flight stay on top of the new system fields (their save is pending).
       store[saved.recordID] = flawed(.dropEditsDuringSave) ? saved : Self.values(of: local, on: saved)
       if flawed(.dropEditsDuringSave) { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(saved.recordID)]) }
-      metadata.reuploaded.remove(saved.recordID)
-      metadata.replacing[saved.recordID] = nil
-      metadata.replacementKeys[saved.recordID] = nil
+      metadata[saved.recordID].flags.remove(.reuploaded)
+      metadata[saved.recordID].replacement = nil
       // The server's record is this copy now: a version held back before is no longer what a deletion deletes.
-      metadata.heldBack[saved.recordID] = nil
-      if configuration.rule == .resolver { metadata.ancestors[saved.recordID] = saved }
+      metadata[saved.recordID].heldBack = nil
+      if configuration.rule == .resolver { metadata[saved.recordID].serverVersion = saved }
     }
     for saved in sent.savedRecords {
-      metadata.newRecordsHandedOut.remove(saved.recordID)
-      metadata.savesInDoubt.remove(saved.recordID)
-      metadata.unacknowledgedSaves[saved.recordID] = nil
+      metadata[saved.recordID].flags.subtract([.createHandedOut, .createInDoubt])
+      metadata[saved.recordID].unacknowledged = UnacknowledgedSaves()
     }
     for failure in sent.failedRecordSaves { settleAttempt(failure, &syncEngine) }
     for failure in sent.failedRecordSaves { handleFailedSave(failure, &syncEngine) }
     for id in sent.deletedRecordIDs {
       // A save of the record still in doubt may land after the deletion: remembered, a copy of it fetched later
       // (this device's own) is deleted again.
-      let deletion = metadata.deletions.removeValue(forKey: id)
-      if metadata.saveMayLandLate(id) { metadata.deletedLocally[id] = deletion }
+      metadata[id].deletionSettled()
       if store[id] == nil {
-        metadata.ancestors[id] = nil
-        metadata.unacknowledgedSaves[id] = nil
+        metadata[id].serverVersion = nil
+        metadata[id].unacknowledged = UnacknowledgedSaves()
       }
     }
     // A deletion whose answer went missing may have landed: before it is sent again, a fetch shows whether the
     // record was created anew since (then the retry would delete another device's record).
     for (id, error) in sent.failedRecordDeletes
     where error.code == .networkFailure || error.code == .serverResponseLost {
-      metadata.deletionsAwaitingFetch.insert(id)
+      metadata[id].flags.insert(.deletionAwaitsFetch)
     }
     // A deletion the engine retries is still pending; one it gave up on is over.
     for id in sent.failedRecordDeletes.keys where !syncEngine.pendingRecords.contains(.deleteRecord(id)) {
-      metadata.deletions[id] = nil
+      metadata[id].deletion = nil
     }
+  }
+
+  /// A save answered for a record no longer in the store. Deleted while its save was in flight: the deletion saw this
+  /// save, and now knows which record it deletes. Otherwise the copy went unreadable meanwhile
+  /// (``discardUnreadable(_:syncEngine:)``): the server holds this version, which the app's refetch brings back; a
+  /// deletion made before then must reach it.
+  private mutating func settleSaveOfRecordGone(_ saved: Record) {
+    let id = saved.recordID
+    guard var deletion = metadata[id].deletion else {
+      metadata[id].heldBack = .init(version: saved, byHalt: false)
+      return
+    }
+    if deletion.creationDate == nil { deletion.creationDate = saved.creationDate }
+    deletion.recordChangeTag = saved.recordChangeTag
+    metadata[id].deletion = deletion
+    if configuration.rule == .resolver { metadata[id].serverVersion = saved }
   }
 
   mutating func handleFailedSave(_ failure: SyncEngine.FailedRecordSave, _ syncEngine: inout SyncEngine.State) {
@@ -68,7 +71,7 @@ extension ZoneReplica {
         // Refused, with no server record to merge with: the change stays pending, held until a fetch brings the
         // version that refused it (sent again before that, it would only be refused again).
         syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
-        metadata.savesAwaitingFetch.insert(id)
+        metadata[id].flags.insert(.saveAwaitsFetch)
         return
       }
       // The save was refused: its changes are still this device's own, pending, to merge as unsent.
@@ -86,10 +89,7 @@ extension ZoneReplica {
       guard let local = store[id] else { return }
       // Gone: deleted by a user, or with its zone (then to be uploaded again): the database feed says, so the change
       // waits for a fetch that reads it.
-      if local.recordChangeTag != nil, !flawed(.resaveDeleted),
-        metadata.recreatedWhileUnsent.removeValue(forKey: id) != true
-      {
-        metadata.recreatedWhileUnsent[id] = false
+      if local.recordChangeTag != nil, !flawed(.resaveDeleted), unknownItemWaitsForTheFeed(id) {
         syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
         return
       }
@@ -114,18 +114,17 @@ extension ZoneReplica {
     let id = failure.record.recordID
     let unanswered = failure.error.code == .networkFailure || failure.error.code == .serverResponseLost
     // Answered (a conflict, a missing record or zone): the version sent did not land.
-    if !unanswered { metadata.unacknowledgedSaves[id]?.noteRefused(failure.record) }
-    guard metadata.newRecordsHandedOut.contains(id), failure.record.recordChangeTag == nil else { return }
+    if !unanswered, !metadata[id].unacknowledged.isEmpty { metadata[id].unacknowledged.noteRefused(failure.record) }
+    guard metadata[id].flags.contains(.createHandedOut), failure.record.recordChangeTag == nil else { return }
     if unanswered {
-      metadata.savesInDoubt.insert(id)
-      metadata.lateCreateCopies.insert(id)
+      metadata[id].flags.formUnion([.createInDoubt, .lateCreateMayLand])
     } else {
-      guard !metadata.savesInDoubt.contains(id) else { return }
-      metadata.newRecordsHandedOut.remove(id)
-      if store[id] == nil, let deletion = metadata.deletions[id], deletion.creationDate == nil {
-        metadata.deletedLocally[id] = deletion
-        metadata.deletions[id] = nil
-        metadata.deletionsAwaitingFetch.remove(id)
+      guard !metadata[id].flags.contains(.createInDoubt) else { return }
+      metadata[id].flags.remove(.createHandedOut)
+      if store[id] == nil, let deletion = metadata[id].deletion, deletion.creationDate == nil {
+        metadata[id].localDeletion = deletion
+        metadata[id].deletion = nil
+        metadata[id].flags.remove(.deletionAwaitsFetch)
         syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id), .saveRecord(id)])
       }
     }
@@ -134,4 +133,18 @@ extension ZoneReplica {
   /// A fetch brings a record the user deleted here before the deletion was sent. The deletion stands against the very
   /// record deleted (this device's own save, or one written elsewhere since, as the delete policy says); a record
   /// created anew since (another creation date) is another record, which the deletion must not touch.
+}
+
+extension ZoneReplica {
+  /// A save of acknowledged record `id` found it gone (`unknownItem`): deleted by a user, or with its zone (then to be
+  /// uploaded again). The database feed says which, so the change waits for a fetch that reads it — unless such a
+  /// fetch already found the record created anew, and the feed said nothing of its zone.
+  /// - Returns: Whether the change waits.
+  mutating func unknownItemWaitsForTheFeed(_ id: RecordID) -> Bool {
+    let recreation = metadata[id].recreation
+    metadata[id].recreation = nil
+    guard recreation?.feedRead != true else { return false }
+    metadata[id].recreation = .init(feedRead: false, version: recreation?.version)
+    return true
+  }
 }

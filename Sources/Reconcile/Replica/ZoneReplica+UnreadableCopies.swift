@@ -16,21 +16,17 @@ extension ZoneReplica {
   public mutating func discardUnreadable(_ id: RecordID, syncEngine: inout SyncEngine.State) -> Bool {
     guard let damaged = store.removeValue(forKey: id) else { return false }
     syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
-    metadata.reuploaded.remove(id)
-    if let replaced = metadata.replacing.removeValue(forKey: id) {
+    metadata[id].flags.remove(.reuploaded)
+    if metadata[id].deleteReplacement() {
       // A re-created record: the deletion it replaced still stands, and sent after a fetch it deletes whatever of
       // the replacement's saves landed.
-      metadata.replacementKeys[id] = nil
-      metadata.deletions[id] = replaced
-      metadata.deletionsAwaitingFetch.insert(id)
       syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
       return true
     }
     if damaged.recordChangeTag != nil {
       // The server holds the version it acknowledged, which the refetch brings back: a copy the user makes and
       // deletes before then must delete it too. Only its system fields are kept; its values cannot be trusted.
-      metadata.heldBack[id] = damaged.systemFieldsOnly
-      metadata.heldBackByHalt.remove(id)
+      metadata[id].heldBack = .init(version: damaged.systemFieldsOnly, byHalt: false)
       return true
     }
     return metadata.saveMayLandLate(id)
@@ -39,5 +35,5 @@ extension ZoneReplica {
   /// The app fetches the zone again from its beginning (no token): that listing names every record the zone holds, so
   /// a copy it leaves out was deleted, or its zone was deleted and created again, while this device was not looking.
   /// (A CKSyncEngine app gets such a listing by a forced resync instead.)
-  package mutating func zoneWillBeListedFromBeginning() { metadata.listZoneAgain() }
+  package mutating func zoneWillBeListedFromBeginning() { metadata.zone.listAgain() }
 }

@@ -19,26 +19,11 @@ extension ZoneReplica {
     try stamp(&new, at: now)
     // A deletion remembered because a save of the deleted record was in doubt is one this record replaces too: that
     // save may land, and the user's latest word is this record.
-    let inDoubt = metadata.saveMayLandLate(id)
-    let remembered = metadata.deletedLocally.removeValue(forKey: id).flatMap { inDoubt ? $0 : nil }
-    if let deletion = metadata.deletions.removeValue(forKey: id) ?? remembered {
-      // Doubt about the deleted record's saves ends here: the replacement overwrites whatever of them landed, and
-      // doubt from now on is about the replacement's own saves.
-      metadata.savesInDoubt.remove(id)
-      metadata.lateCreateCopies.remove(id)
-      // The new record replaces the one deleted: its save overwrites it, so the deletion is not sent.
-      metadata.replacing[id] = deletion
-      if let fields = configuration.schema?.recordSchemas[record.recordType]?.fields {
-        metadata.replacementKeys[id] = Set(fields.keys)
-      }
-      syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id)])
-    } else {
-      metadata.ancestors[id] = nil
-      metadata.unacknowledgedSaves[id] = nil
-    }
-    metadata.deletionsAwaitingFetch.remove(id)
+    let knownKeys = configuration.schema?.recordSchemas[record.recordType]?.fields.keys
+    let replaces = metadata[id].createAgain(knownKeys: knownKeys.map(Set.init))
+    if replaces { syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id)]) }
     store[id] = new
-    if !metadata.zoneCreated { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
+    if !metadata.zone.created { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
     syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
   }
 
@@ -95,57 +80,58 @@ extension ZoneReplica {
     // The ancestor and the saves sent unanswered stay while the deletion is owed: they tell the version the user
     // deleted, which a record created again before the deletion is sent merges from if an edit the deletion did not
     // see cancels it.
-    if metadata.recreatedWhileUnsent[id] == true, metadata.recreatedVersions[id] != nil {
+    if let recreation = metadata[id].recreation, recreation.feedRead, recreation.version != nil {
       // The copy deleted is of a record the server no longer has: one created anew by a user elsewhere stands there.
-      metadata.unacknowledgedSaves[id] = nil
+      metadata[id].unacknowledged = UnacknowledgedSaves()
       showRecreatedVersion(of: id, &syncEngine)
       return
     }
-    if let replaced = metadata.replacing.removeValue(forKey: id) {
+    if metadata[id].deleteReplacement() {
       // A replacement deleted again: the record it replaced is still owed its deletion, and the replacement's save
       // may have landed.
-      metadata.deletions[id] = replaced
-      metadata.deletionsAwaitingFetch.insert(id)
-      if !metadata.newRecordsHandedOut.contains(id) { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)]) }
+      if !metadata[id].flags.contains(.createHandedOut) {
+        syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+      }
       syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
       return
     }
     // A server version held back is the record the deletion is of. It saw what the user saw: the version of a copy
     // the app discarded, but not one a halt kept from being shown.
-    let byHalt = metadata.heldBackByHalt.contains(id)
-    let heldBack = metadata.heldBack.removeValue(forKey: id)
+    let held = metadata[id].heldBack
+    metadata[id].heldBack = nil
+    let byHalt = held?.byHalt ?? false
+    let heldBack = held?.version
     var tombstone = Tombstone(deleting: byHalt ? deleted : heldBack ?? deleted, at: now, by: configuration.deviceName)
     if tombstone.creationDate == nil { tombstone.creationDate = heldBack?.creationDate }
     if byHalt, let heldBack {
       // The held-back version meets the deletion as a fetch of it would: an edit the deletion did not see cancels
       // it (under `.editWins`), and the server's version stays.
-      metadata.deletions[id] = tombstone
+      metadata[id].deletion = tombstone
       if !deletionStands(against: heldBack) {
-        metadata.deletions[id] = nil
+        metadata[id].deletion = nil
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
         store[id] = merge(server: heldBack, local: nil, &syncEngine)
         decide(.deletion(id, .deletionCancelled))
         return
       }
     }
-    if deleted.recordChangeTag == nil, !metadata.newRecordsHandedOut.contains(id) || flawed(.dropUnacknowledgedDeletes),
+    if deleted.recordChangeTag == nil,
+      !metadata[id].flags.contains(.createHandedOut) || flawed(.dropUnacknowledgedDeletes),
       heldBack == nil
     {
       // The server never had it: nothing to delete there (a deletion could only hit another device's record).
       syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
-      metadata.deletedLocally[id] = tombstone
-      metadata.ancestors[id] = nil
-      metadata.unacknowledgedSaves[id] = nil
+      metadata[id].deletedHereOnly(tombstone)
       return
     }
-    metadata.deletions[id] = tombstone
-    metadata.deletionsAwaitingFetch.insert(id)
+    metadata[id].deletion = tombstone
+    metadata[id].flags.insert(.deletionAwaitsFetch)
     syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
-    if metadata.ancestors[id] == nil, configuration.rule == .resolver {
+    if metadata[id].serverVersion == nil, configuration.rule == .resolver {
       // No server version known (its create's answer went missing): the copy deleted is the version the user saw.
       var seen = deleted
       seen.clearChangedKeys()
-      metadata.ancestors[id] = seen
+      metadata[id].serverVersion = seen
     }
   }
 
@@ -153,12 +139,13 @@ extension ZoneReplica {
   /// on the server: the deletion, which carries no change tag, would take that other record, so it is not sent (nor
   /// the stale copy's unsent edits); the new record is shown instead.
   mutating func showRecreatedVersion(of id: RecordID, _ syncEngine: inout SyncEngine.State) {
-    metadata.recreatedWhileUnsent[id] = nil
-    guard let recreated = metadata.recreatedVersions.removeValue(forKey: id) else { return }
-    metadata.deletions[id] = nil
-    metadata.deletionsAwaitingFetch.remove(id)
+    let recreation = metadata[id].recreation
+    metadata[id].recreation = nil
+    guard let recreated = recreation?.version else { return }
+    metadata[id].deletion = nil
+    metadata[id].flags.remove(.deletionAwaitsFetch)
     syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id), .deleteRecord(id)])
-    if configuration.rule == .resolver { metadata.ancestors[id] = recreated }
+    if configuration.rule == .resolver { metadata[id].serverVersion = recreated }
     store[id] = recreated
     decide(.deletion(id, .deletionCancelled))
   }

@@ -7,10 +7,7 @@ extension ZoneReplica {
   mutating func reupload(_ id: RecordID, _ syncEngine: inout SyncEngine.State) {
     guard let record = store[id] else { return }
     store[id] = record.withoutSystemFields
-    if record.recordChangeTag != nil {
-      metadata.reuploaded.insert(id)
-      metadata.uploadedAgain.insert(id)
-    }
+    if record.recordChangeTag != nil { metadata[id].flags.formUnion([.reuploaded, .uploadedAfterZoneLoss]) }
     syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
   }
 
@@ -18,8 +15,8 @@ extension ZoneReplica {
   /// database feed's report decides what to keep; until then, or when it does not say, the error's reason stands — a
   /// purge over a client's deletion.
   mutating func zoneGone(_ code: CloudKitError.Code?) {
-    if code == .userDeletedZone { metadata.zoneMissing = .purged }
-    if code == .zoneNotFound, metadata.zoneMissing == nil { metadata.zoneMissing = .deleted }
+    if code == .userDeletedZone { metadata.zone.missing = .purged }
+    if code == .zoneNotFound, metadata.zone.missing == nil { metadata.zone.missing = .deleted }
   }
 
   /// The account changed (the engine has reset its state and cleared what was pending). A sign-out or switch deletes
@@ -30,7 +27,7 @@ extension ZoneReplica {
   /// the fetch ends: a crash may end it before `didFetchChanges`, and the next fetch's feed need not list the zone again.
   mutating func sawZoneListed() {
     zoneListed = true
-    metadata.zoneMissing = nil
+    metadata.zone.missing = nil
   }
 
   /// The zone is gone: what the server had acknowledged is dropped when the deletion stands for the user deleting it
@@ -43,7 +40,7 @@ extension ZoneReplica {
   ) {
     // What a deletion standing for the user's takes is handed to the app first (the hook before deletion).
     let held = store.snapshot
-    metadata.listingDrops = recreated && dropsLocalData(after: reason) ? reason : nil
+    metadata.zone.listingDrops = recreated && dropsLocalData(after: reason) ? reason : nil
     defer {
       handOver(.zoneDeletion(reason), goneFrom: held)
       if recordsDecisions {
@@ -55,57 +52,37 @@ extension ZoneReplica {
         decide(lost)
       }
     }
-    metadata.zoneMissing = nil
-    metadata.recreatedWhileUnsent = [:]
-    metadata.recreatedVersions = [:]
-    metadata.listZoneAgain()
+    metadata.zone.missing = nil
+    metadata.changeWaitingRecords { _, state in state.recreation = nil }
+    metadata.zone.listAgain()
     if recreated {
-      if dropsLocalData(after: reason) {
-        for id in metadata.uploadedAgain.sorted() where store[id]?.recordChangeTag != nil {
-          try? delete(id, at: store[id]?.modificationDate ?? .distantPast, syncEngine: &syncEngine)
-        }
-        // A copy still waiting to be uploaded again after an earlier deletion was acknowledged there: it goes with
-        // this one.
-        for id in metadata.reuploaded.sorted() where store[id]?.recordChangeTag == nil {
-          metadata.reuploaded.remove(id)
-          store[id] = nil
-          syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
-        }
-      }
-      metadata.uploadedAgain = []
-      metadata.reuploadUnseen = !dropsLocalData(after: reason)
-      if metadata.reuploadUnseen {
-        // Copies from the old zone are uploaded again, not replaced by a user's new record: their unsent edits merge
-        // with the new zone's version, over the last version they knew.
-        for record in store.records where record.recordChangeTag != nil { metadata.reuploaded.insert(record.recordID) }
-      }
+      zoneWasDeletedAndCreatedAgain(reason, &syncEngine)
       return
     }
-    metadata.zoneCreated = false
-    // A record the user deleted whose save may still land (in doubt, or a late copy of its create) may land in the zone
-    // created again: its deletion is remembered, to delete that copy again.
-    let lateDeleted = metadata.deletions.filter { store[$0.key] == nil && metadata.saveMayLandLate($0.key) }
-      .merging(metadata.deletedLocally.filter { metadata.saveMayLandLate($0.key) }) { first, _ in first }
+    metadata.zone.created = false
     // Deleted records went with the zone: their deletions have nothing left to delete.
     syncEngine.remove(
       pendingRecordZoneChanges: syncEngine.pendingRecords.filter {
         if case .deleteRecord = $0 { return true }
         return false
       })
-    metadata.deletions = [:]
-    metadata.deletionsAwaitingFetch = []
-    metadata.savesAwaitingFetch = []
-    metadata.replacing = [:]
-    metadata.replacementKeys = [:]
-    metadata.deletedLocally = [:]
-    metadata.heldBack = [:]
+    metadata.changeWaitingRecords { id, state in
+      // A record the user deleted whose save may still land (in doubt, or a late copy of its create) may land in the
+      // zone created again: its deletion is remembered, to delete that copy again.
+      let late = state.saveMayLandLate ? (store[id] == nil ? state.deletion : nil) ?? state.localDeletion : nil
+      state.zoneWent()
+      if let late {
+        state.localDeletion = late
+        state.flags.insert(.lateCreateMayLand)
+      }
+    }
     for record in store.records {
       let id = record.recordID
       // A copy still waiting to be uploaded again after an earlier deletion was acknowledged there: it goes too.
       if flawed(.dropDataOnZoneNotFound)
-        || dropsLocalData(after: reason) && (record.recordChangeTag != nil || metadata.reuploaded.contains(id))
+        || dropsLocalData(after: reason) && (record.recordChangeTag != nil || metadata[id].flags.contains(.reuploaded))
       {
-        metadata.reuploaded.remove(id)
+        metadata[id].flags.remove(.reuploaded)
         store[id] = nil
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       } else {
@@ -113,12 +90,35 @@ extension ZoneReplica {
       }
     }
     if !store.recordIDs.isEmpty { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
-    metadata.newRecordsHandedOut = []
-    metadata.savesInDoubt = []
-    metadata.lateCreateCopies = []
-    for (id, deletion) in lateDeleted {
-      metadata.deletedLocally[id] = deletion
-      metadata.lateCreateCopies.insert(id)
+  }
+
+  /// The feed reports the zone deleted and created again since: under a deletion standing for the user's, the copies
+  /// uploaded again into the zone that went go from the server too, and those waiting to be uploaded go; the listing
+  /// to come decides the rest (``ZoneSyncState/listingReuploadsUnseen``).
+  private mutating func zoneWasDeletedAndCreatedAgain(
+    _ reason: SyncEngine.ZoneDeletion.Reason, _ syncEngine: inout SyncEngine.State
+  ) {
+    if dropsLocalData(after: reason) {
+      for id in metadata.waiting(where: { $0.flags.contains(.uploadedAfterZoneLoss) })
+      where store[id]?.recordChangeTag != nil {
+        try? delete(id, at: store[id]?.modificationDate ?? .distantPast, syncEngine: &syncEngine)
+      }
+      // A copy still waiting to be uploaded again after an earlier deletion was acknowledged there: it goes with
+      // this one.
+      for id in metadata.waiting(where: { $0.flags.contains(.reuploaded) }) where store[id]?.recordChangeTag == nil {
+        metadata[id].flags.remove(.reuploaded)
+        store[id] = nil
+        syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+      }
+    }
+    metadata.changeWaitingRecords { _, state in state.flags.remove(.uploadedAfterZoneLoss) }
+    metadata.zone.listingReuploadsUnseen = !dropsLocalData(after: reason)
+    if metadata.zone.listingReuploadsUnseen {
+      // Copies from the old zone are uploaded again, not replaced by a user's new record: their unsent edits merge
+      // with the new zone's version, over the last version they knew.
+      for record in store.records where record.recordChangeTag != nil {
+        metadata[record.recordID].flags.insert(.reuploaded)
+      }
     }
   }
 

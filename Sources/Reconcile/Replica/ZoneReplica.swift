@@ -109,7 +109,9 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
     fetchCovers = []
     zoneListed = false
     launchChecked = false
-    metadata.lateCreateCopies.formUnion(metadata.newRecordsHandedOut)
+    metadata.changeWaitingRecords { _, state in
+      if state.flags.contains(.createHandedOut) { state.flags.insert(.lateCreateMayLand) }
+    }
   }
 
   /// The user reset sync: the app replaced its engine by one with no state. What the old engine had pending is added
@@ -124,10 +126,12 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
       // Starts over from the server's copies: what was unsent goes back to the last version acknowledged, or away.
       for change in old.pendingRecords {
         guard case .saveRecord(let id) = change else { continue }
-        store[id] = metadata.ancestors[id]
+        store[id] = metadata[id].serverVersion
       }
-      metadata.deletions = [:]
-      metadata.deletionsAwaitingFetch = []
+      metadata.changeWaitingRecords { _, state in
+        state.deletion = nil
+        state.flags.remove(.deletionAwaitsFetch)
+      }
       launchChecked = true
       return
     }
@@ -149,11 +153,11 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
     where !pending.contains(record.recordID) && (record.recordChangeTag == nil || !record.changedKeys.isEmpty) {
       missing.append(.saveRecord(record.recordID))
     }
-    for id in metadata.deletions.keys.sorted() where !pending.contains(id) && store[id] == nil {
+    for id in metadata.waiting(where: { $0.deletion != nil }) where !pending.contains(id) && store[id] == nil {
       missing.append(.deleteRecord(id))
     }
     if !missing.isEmpty { syncEngine.add(pendingRecordZoneChanges: missing) }
-    if !metadata.zoneCreated, !store.recordIDs.isEmpty, !syncEngine.pendingDatabaseChanges.contains(.saveZone(zoneID)) {
+    if !metadata.zone.created, !store.recordIDs.isEmpty, !syncEngine.pendingDatabaseChanges.contains(.saveZone(zoneID)) {
       syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)])
     }
   }

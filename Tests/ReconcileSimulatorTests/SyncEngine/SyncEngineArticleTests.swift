@@ -145,7 +145,7 @@ struct SyncEngineArticleTests {
     app.handleEvent(
       .sentRecordZoneChanges(SyncEngine.SentRecordZoneChanges(savedRecords: [], failedRecordSaves: [refused])),
       syncEngine: &state)
-    #expect(app.replica.metadata.zoneMissing == .deleted)
+    #expect(app.replica.metadata.zone.missing == .deleted)
     #expect(app.replica.store[confirmed.recordID] != nil, "nothing is dropped before a fetch says why")
     for event in [
       SyncEngine.Event.willFetchChanges,
@@ -153,7 +153,7 @@ struct SyncEngineArticleTests {
     ] {
       app.handleEvent(event, syncEngine: &state)
     }
-    #expect(app.replica.metadata.zoneMissing == nil)
+    #expect(app.replica.metadata.zone.missing == nil)
     #expect(app.replica.store[confirmed.recordID] == nil, "a zone a device deleted takes what the server had")
     #expect(app.replica.store[unsent.recordID] != nil)
     #expect(state.pendingRecordZoneChanges.contains(.saveRecord(unsent.recordID)))

@@ -1,0 +1,63 @@
+extension RecordSyncState {
+  /// The user creates the record again. A deletion still owed — or one remembered because a save of the deleted
+  /// record may land late — is replaced by the new record (whose save overwrites the deleted one, so the deletion is
+  /// not sent); doubt about the deleted record's saves ends, the replacement's own saves being what counts from now
+  /// on. Otherwise the record is new, and nothing of an earlier one with its ID is known.
+  /// - Parameter knownKeys: The keys the app's schema knows for the record's type, if it has one.
+  /// - Returns: Whether the new record replaces a deletion (whose pending send is to be withdrawn).
+  package mutating func createAgain(knownKeys: Set<String>?) -> Bool {
+    let remembered = saveMayLandLate ? localDeletion : nil
+    localDeletion = nil
+    flags.remove(.deletionAwaitsFetch)
+    guard let replaced = deletion ?? remembered else {
+      serverVersion = nil
+      unacknowledged = UnacknowledgedSaves()
+      return false
+    }
+    deletion = nil
+    flags.subtract([.createInDoubt, .lateCreateMayLand])
+    replacement = Replacement(replaced: replaced, knownKeys: knownKeys)
+    return true
+  }
+
+  /// The user deletes a record that replaced a deletion: the deletion it replaced is owed again, and waits for a
+  /// fetch.
+  /// - Returns: Whether the record was a replacement.
+  package mutating func deleteReplacement() -> Bool {
+    guard let replacement else { return false }
+    self.replacement = nil
+    deletion = replacement.replaced
+    flags.insert(.deletionAwaitsFetch)
+    return true
+  }
+
+  /// The user deleted a record the server never had: nothing is sent, and the tombstone is remembered in case a copy
+  /// of this device's own save lands after all.
+  package mutating func deletedHereOnly(_ tombstone: Tombstone) {
+    localDeletion = tombstone
+    serverVersion = nil
+    unacknowledged = UnacknowledgedSaves()
+  }
+
+  /// The deletion owed is over (confirmed, or moot): while a save of the record may still land late, what it was is
+  /// remembered (or forgotten, when none was owed), to delete that copy again.
+  /// - Returns: The deletion that was owed.
+  @discardableResult
+  package mutating func deletionSettled() -> Tombstone? {
+    let owed = deletion
+    deletion = nil
+    if saveMayLandLate { localDeletion = owed }
+    return owed
+  }
+
+  /// The record's zone went: what was owed in it (deletions, replacements, saves awaiting a fetch, versions held
+  /// back, doubt about creates) has nothing left to act on.
+  package mutating func zoneWent() {
+    deletion = nil
+    localDeletion = nil
+    replacement = nil
+    heldBack = nil
+    recreation = nil
+    flags.subtract([.deletionAwaitsFetch, .saveAwaitsFetch, .createHandedOut, .createInDoubt, .lateCreateMayLand])
+  }
+}
