@@ -80,7 +80,7 @@ extension ZoneReplica {
       let known = metadata[id]
       var ancestor =
         reuploaded
-        ? known.serverVersion.map { $0.sharedPast(with: server) }
+        ? ancestorOfUploadAgain(known, server: server)
         : flawed(.forgetUnansweredSaves)
           ? (local.recordChangeTag == nil ? nil : known.serverVersion)
           : known.unacknowledged.ancestor(
@@ -161,6 +161,22 @@ extension ZoneReplica {
       }
       return merged
     }
+  }
+
+  /// The ancestor of the first merge of a copy uploaded again after its zone went (`state` is its record's): the
+  /// last version acknowledged before, as far as the new zone's version still holds it, with the values of the saves
+  /// sent since that the server shows landed (their answers lost) — those are this device's own, not another device's
+  /// change. Saves sent before the zone went named a change tag of the old zone, and could not land in the new one.
+  func ancestorOfUploadAgain(_ state: RecordSyncState, server: Record) -> Record? {
+    guard var past = state.serverVersion?.sharedPast(with: server) else { return nil }
+    if flawed(.forgetUnansweredSaves) { return past }
+    let tag = past.recordChangeTag
+    past.recordChangeTag = nil
+    var ancestor = state.unacknowledged.ancestor(
+      known: past, server: server, device: configuration.deviceName,
+      equalValuesBothCount: countsEqualValuesTwice(of: server))
+    ancestor?.recordChangeTag = tag
+    return ancestor
   }
 
   /// Which keys of `record` the resolver counts both sides of when they hold one value (a
