@@ -1,49 +1,50 @@
 /// One rule of ``ZoneReplica`` switched off on purpose, so that a seeded run can show the rule's absence caught: the
-/// simulator's zoo of classic sync bugs builds its CKSyncEngine client with one. Each case is named, in Swift and in
-/// scripts, as the simulator's `ClientDefect` of the same mistake. Never set outside such a test.
-package enum ReplicaFlaw: String, Sendable, Hashable, CaseIterable {
+/// simulator's zoo of classic sync bugs builds its CKSyncEngine client with one. Each case is named as the simulator's
+/// `ClientDefect` of the same mistake, which maps to it by a switch (`ClientDefect.replicaFlaw`). Never set outside
+/// such a test.
+package enum ReplicaFlaw: Sendable, Hashable, CaseIterable {
   /// A new record handed to the engine is taken as never sent: deleting it is local only, and a copy of its save that
   /// lands later is kept.
-  case dropUnacknowledgedDeletes = "drop-unacknowledged-deletes"
+  case dropUnacknowledgedDeletes
   /// A saved record replaces the local copy, dropping the edits made while its save was in flight.
-  case dropEditsDuringSave = "drop-edits-during-save"
+  case dropEditsDuringSave
   /// What the store holds unsent is not added to the engine again at launch.
-  case forgetQueueOnCrash = "forget-queue-on-crash"
+  case forgetQueueOnCrash
   /// Fetched deletions are ignored.
-  case ignoreFetchedDeletions = "ignore-fetched-deletions"
+  case ignoreFetchedDeletions
   /// Saves leave out the keys a newer app wrote.
-  case stripUnknownKeys = "strip-unknown-keys"
+  case stripUnknownKeys
   /// A fetched version replaces a copy with unsent edits.
-  case overwriteUnsentEdits = "overwrite-unsent-edits"
+  case overwriteUnsentEdits
   /// A record deleted on the server while edited here is uploaded again whatever the delete policy.
-  case resaveDeleted = "resave-deleted"
+  case resaveDeleted
   /// A merged conflict is not queued to be sent.
-  case resolveWithoutResend = "resolve-without-resend"
+  case resolveWithoutResend
   /// Conflicts merge two-way: every key the two sides disagree on takes the local value.
-  case mergeWithoutAncestor = "merge-without-ancestor"
+  case mergeWithoutAncestor
   /// A lost zone takes every local record, even those the server never had.
-  case dropDataOnZoneNotFound = "drop-data-on-zone-not-found"
+  case dropDataOnZoneNotFound
   /// Under `.editWins`, an edit meeting a concurrent deletion is dropped as under `.deleteWins`.
-  case dropRevivingEdits = "drop-reviving-edits"
+  case dropRevivingEdits
   /// Under `.editWins`, any fetched version cancels an unsent deletion, even the version the deletion saw.
-  case ownSaveCancelsDeletion = "own-save-cancels-deletion"
+  case ownSaveCancelsDeletion
   /// A forced resync drops what the old engine had pending: records go back to the last version the server
   /// acknowledged, or away.
-  case resetSyncDropsUnsent = "reset-sync-drops-unsent"
+  case resetSyncDropsUnsent
   /// A purge is answered by uploading everything again.
-  case reuploadAfterPurge = "reupload-after-purge"
+  case reuploadAfterPurge
   /// An encrypted-data reset is answered as a purge: local data goes.
-  case resetTreatedAsPurge = "reset-treated-as-purge"
+  case resetTreatedAsPurge
   /// A switch of accounts keeps the records and uploads them to the new account.
-  case keepDataAcrossAccounts = "keep-data-across-accounts"
+  case keepDataAcrossAccounts
   /// A sign-out or switch drops the records the server has but keeps what was unsent, and sends it to whichever
   /// account signs in.
-  case uploadPendingToNewAccount = "upload-pending-to-new-account"
+  case uploadPendingToNewAccount
   /// Deletions are sent at once, without waiting for a fetch: a deletion carries no change tag, so it deletes
   /// whatever version the server holds, even a record created anew elsewhere.
-  case sendDeletionsWithoutFetch = "send-deletions-without-fetch"
+  case sendDeletionsWithoutFetch
   /// A save whose answer was lost is forgotten: fetched, the value it landed is merged as another device's change.
-  case forgetUnansweredSaves = "forget-unanswered-saves"
+  case forgetUnansweredSaves
 }
 
 extension ZoneReplica {

@@ -24,143 +24,193 @@ extension ZoneReplica {
           of: server, clock: &clock, at: server.modificationDate ?? .distantPast)
         metadata.clock = clock
       }
+      let (record, fate) = mergeByResolver(server: server, local: local, &syncEngine)
       // The version merged becomes the ancestor of the next merge; one the delegate halted on was not merged, so the
       // user's change still stands on the version before it.
-      var halted = false
-      var undecided = false
-      defer {
-        if halted {
-          metadata[id].heldBack = .init(version: server, byHalt: true)
-        } else if !undecided {
-          metadata[id].serverVersion = server
-          metadata[id].heldBack = nil
-        }
+      switch fate {
+      case .merged:
+        metadata[id].serverVersion = server
+        metadata[id].heldBack = nil
+      case .halted:
+        metadata[id].heldBack = .init(version: server, byHalt: true)
+      case .undecided:
+        break
       }
-      // A copy from a zone since deleted, not yet uploaded again, is the user's data still: it merges with the new
-      // zone's version even with no edit unsent.
-      let pending = syncEngine.pendingRecords.contains(.saveRecord(id))
-      guard let local, pending || metadata[id].flags.contains(.reuploaded) else {
-        // The server's version is the copy now: nothing about an older one waits to be decided.
-        metadata[id].recreation = nil
-        return server
-      }
-      if flawed(.overwriteUnsentEdits) {
-        syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
-        return server
-      }
-      // The very version the unsent edits were made on: nothing new to merge.
-      if let tag = local.recordChangeTag, tag == server.recordChangeTag {
-        metadata[id].flags.remove(.reuploaded)
-        return local
-      }
-      // Set when an edit the replaced deletion did not see cancels it: the version the user deleted, from which the
-      // record created again is an edit.
-      var deletedVersion: Record?? = nil
-      if let replaced = metadata[id].replacement?.replaced {
-        // A record the server created after the user deleted the one replaced (whose creation the server never
-        // confirmed), while a save of the replacement is in doubt, is that save landed unanswered (and perhaps edited
-        // since): it merges as this record's own version.
-        let ownLanded =
-          replaced.creationDate == nil && metadata[id].flags.contains(.createInDoubt)
-          && (server.creationDate.map { $0 > replaced.deletedAt } ?? false)
-        // Under `.editWins` an edit the deletion did not see cancels it, as it cancels a pending deletion at a fetch:
-        // the record stays, and the one created again merges into it as a create does.
-        if !ownLanded && (replaced.creationDate == nil || replaced.creationDate == server.creationDate) {
-          guard configuration.deletePolicy == .editWins, !replaced.saw(server) else {
-            return replacement(local, over: server, &syncEngine)
-          }
-          deletedVersion = .some(metadata[id].serverVersion)
-        } else {
-          // The record it was to replace is gone; this one was created anew elsewhere: merge as two creates do.
-          metadata[id].replacement = nil
-        }
-      }
-      let resolver = configuration.schema.map { configuration.resolver.guarded(by: $0) } ?? configuration.resolver
-      let reuploaded = metadata[id].flags.remove(.reuploaded) != nil
-      let known = metadata[id]
-      var ancestor =
-        reuploaded
-        ? ancestorOfUploadAgain(known, server: server)
-        : flawed(.forgetUnansweredSaves)
-          ? (local.recordChangeTag == nil ? nil : known.serverVersion)
-          : known.unacknowledged.ancestor(
-            known: local.recordChangeTag == nil ? nil : known.serverVersion, server: server,
-            device: configuration.deviceName, equalValuesBothCount: countsEqualValuesTwice(of: server))
-      var client = local
-      if let deletedVersion {
-        // The version deleted, with what of this device's unanswered saves the server shows landed.
-        ancestor = known.unacknowledged.ancestor(
-          known: deletedVersion, server: server, device: configuration.deviceName,
-          equalValuesBothCount: countsEqualValuesTwice(of: server))
-        // The record created again leaves out keys of the version deleted: those it knew, it removes.
-        let knownKeys = known.replacement?.knownKeys
-        for key in deletedVersion?.allKeys ?? [] where !client.allKeys.contains(key) && knownKeys?.contains(key) ?? true {
-          client.markChanged(key)
-        }
-      }
-      // (A copy uploaded again after its zone went meets the new zone's record under another creation date: that is
-      // the zone's doing, not a user's.)
-      if !reuploaded, let known = local.creationDate, let created = server.creationDate, known != created {
-        // Created anew — by a user elsewhere, or by a device uploading its copy again after the zone went. Which one
-        // decides what the unsent edits are, and the database feed says: nothing is sent until the next fetch has
-        // read it (a zone deletion it reports starts the zone over; otherwise the decision below is made then).
-        guard metadata[id].recreation?.feedRead == true else {
-          metadata[id].recreation = .init(feedRead: false, version: server)
-          undecided = true
-          return local
-        }
-        metadata[id].recreation = nil
-        // A user created it anew elsewhere: the unsent edits were to the deleted one, which `.deleteWins` lets go;
-        // `.editWins` merges them into the new record as a create would.
-        guard configuration.deletePolicy == .editWins else {
-          syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
-          return server
-        }
-        ancestor = nil
-      }
-      let merged: Record
-      let notes: MergeNotes?
-      do {
-        if flawed(.mergeWithoutAncestor) {
-          (merged, notes) = (Self.values(of: local, on: server), nil)
-        } else {
-          (merged, notes) = try MergeNotes.listening {
-            try resolver.resolve(Conflict(client: client, ancestor: ancestor, server: server))
-          }
-        }
-      } catch let halt as SchemaHalt {
-        // A newer app's record: this one must not merge into it. The user's change waits, unsent, for an upgrade. So
-        // does a copy from a zone since deleted: queued, it meets this version again as a conflict once upgraded.
-        metadata.halt = .schema(halt)
-        decide(.halted(.schema(halt)))
-        halted = true
-        if reuploaded {
-          metadata[id].flags.insert(.reuploaded)
-          if !pending { syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)]) }
-        }
-        return local
-      } catch {
-        metadata.halt = .unresolvableConflict(id, "\(error)")
-        decide(.halted(.unresolvableConflict(id, "\(error)")))
-        halted = true
-        return local
-      }
-      if deletedVersion != nil {
-        // Merged: the record stays, with the one created again as an edit of it; its deletion is over.
-        metadata[id].replacement = nil
-      }
-      decide(
-        .merged(
-          SyncDecision.Merge(
-            client: client, ancestor: ancestor, server: server, result: merged, texts: notes?.texts ?? [:],
-            bookkeeping: bookkeepingKeys)))
-      if merged.changedKeys.isEmpty {
-        syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
-      } else if !pending {
-        syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
-      }
-      return merged
+      return record
     }
+  }
+
+  /// What became of a server version a merge met.
+  enum MergeFate {
+    /// Merged (or taken): it is the server version known.
+    case merged
+    /// A halt kept it from merging: held back, the user's change still standing on the version before it.
+    case halted
+    /// Created anew elsewhere, the decision waiting for the database feed: not merged yet.
+    case undecided
+  }
+
+  /// The resolver's rules: a copy with no unsent change takes the server's version; the version the unsent edits were
+  /// made on changes nothing; a replacement overwrites what it replaces; a record created anew waits for the feed;
+  /// otherwise the resolver merges.
+  private mutating func mergeByResolver(server: Record, local: Record?, _ syncEngine: inout SyncEngine.State)
+    -> (Record, MergeFate)
+  {
+    let id = server.recordID
+    // A copy from a zone since deleted, not yet uploaded again, is the user's data still: it merges with the new
+    // zone's version even with no edit unsent.
+    let pending = syncEngine.pendingRecords.contains(.saveRecord(id))
+    guard let local, pending || metadata[id].flags.contains(.reuploaded) else {
+      // The server's version is the copy now: nothing about an older one waits to be decided.
+      metadata[id].recreation = nil
+      return (server, .merged)
+    }
+    if flawed(.overwriteUnsentEdits) {
+      syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+      return (server, .merged)
+    }
+    // The very version the unsent edits were made on: nothing new to merge.
+    if let tag = local.recordChangeTag, tag == server.recordChangeTag {
+      metadata[id].flags.remove(.reuploaded)
+      return (local, .merged)
+    }
+    // Set when an edit the replaced deletion did not see cancels it: the version the user deleted, from which the
+    // record created again is an edit.
+    var deletedVersion: Record?? = nil
+    switch replacementMeets(server) {
+    case .replaces: return (replacement(local, over: server, &syncEngine), .merged)
+    case .editOfDeleted(let version): deletedVersion = .some(version)
+    case .noReplacement: break
+    }
+    let reuploaded = metadata[id].flags.remove(.reuploaded) != nil
+    var (client, ancestor) = mergeSides(local: local, server: server, reuploaded: reuploaded, deleted: deletedVersion)
+    // (A copy uploaded again after its zone went meets the new zone's record under another creation date: that is
+    // the zone's doing, not a user's.)
+    if !reuploaded, let known = local.creationDate, let created = server.creationDate, known != created {
+      // Created anew — by a user elsewhere, or by a device uploading its copy again after the zone went. Which one
+      // decides what the unsent edits are, and the database feed says: nothing is sent until the next fetch has
+      // read it (a zone deletion it reports starts the zone over; otherwise the decision below is made then).
+      guard metadata[id].recreation?.feedRead == true else {
+        metadata[id].recreation = .init(feedRead: false, version: server)
+        return (local, .undecided)
+      }
+      metadata[id].recreation = nil
+      // A user created it anew elsewhere: the unsent edits were to the deleted one, which `.deleteWins` lets go;
+      // `.editWins` merges them into the new record as a create would.
+      guard configuration.deletePolicy == .editWins else {
+        syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+        return (server, .merged)
+      }
+      ancestor = nil
+    }
+    let sides = Conflict(client: client, ancestor: ancestor, server: server)
+    return resolve(sides, local: local, pending: pending, reuploaded: reuploaded, &syncEngine)
+  }
+
+  /// How a record created again after the user's deletion meets a server version.
+  enum ReplacementMeeting {
+    /// Not a replacement (or no longer: the record it was to replace is gone).
+    case noReplacement
+    /// It replaces the server's version whole.
+    case replaces
+    /// An edit the deletion did not see cancels it (`.editWins`): the record stays, the one created again an edit of
+    /// the version deleted (given).
+    case editOfDeleted(Record?)
+  }
+
+  /// Whether the record created again replaces `server`: it does when `server` is the record deleted (same creation
+  /// date, or one the server never confirmed), unless an edit the deletion did not see cancels it under `.editWins`.
+  /// A record the server created after the deletion, while a save of the replacement is in doubt, is that save
+  /// landed unanswered and merges as the record's own version; one created anew elsewhere merges as two creates do.
+  private mutating func replacementMeets(_ server: Record) -> ReplacementMeeting {
+    let id = server.recordID
+    guard let replaced = metadata[id].replacement?.replaced else { return .noReplacement }
+    let ownLanded =
+      replaced.creationDate == nil && metadata[id].flags.contains(.createInDoubt)
+      && (server.creationDate.map { $0 > replaced.deletedAt } ?? false)
+    guard !ownLanded && (replaced.creationDate == nil || replaced.creationDate == server.creationDate) else {
+      // The record it was to replace is gone; this one was created anew elsewhere: merge as two creates do.
+      metadata[id].replacement = nil
+      return .noReplacement
+    }
+    guard configuration.deletePolicy == .editWins, !replaced.saw(server) else { return .replaces }
+    return .editOfDeleted(metadata[id].serverVersion)
+  }
+
+  /// The client and ancestor of a merge: the local copy over the last server version known, with what the saves sent
+  /// unanswered landed; a copy uploaded again over what the new zone still shares; a record created again over the
+  /// version deleted, its left-out keys (those its app knew) removed.
+  private func mergeSides(local: Record, server: Record, reuploaded: Bool, deleted: Record??) -> (Record, Record?) {
+    let state = metadata[server.recordID]
+    let known = local.recordChangeTag == nil ? nil : state.serverVersion
+    var ancestor: Record?
+    if reuploaded {
+      ancestor = ancestorOfUploadAgain(state, server: server)
+    } else if flawed(.forgetUnansweredSaves) {
+      ancestor = known
+    } else {
+      ancestor = state.unacknowledged.ancestor(
+        known: known, server: server, device: configuration.deviceName,
+        equalValuesBothCount: countsEqualValuesTwice(of: server))
+    }
+    guard let deletedVersion = deleted else { return (local, ancestor) }
+    // The version deleted, with what of this device's unanswered saves the server shows landed.
+    ancestor = state.unacknowledged.ancestor(
+      known: deletedVersion, server: server, device: configuration.deviceName,
+      equalValuesBothCount: countsEqualValuesTwice(of: server))
+    // The record created again leaves out keys of the version deleted: those it knew, it removes.
+    var client = local
+    let knownKeys = state.replacement?.knownKeys
+    for key in deletedVersion?.allKeys ?? [] where !client.allKeys.contains(key) && knownKeys?.contains(key) ?? true {
+      client.markChanged(key)
+    }
+    return (client, ancestor)
+  }
+
+  /// Runs the resolver on `sides`. A conflict with a newer app's record (the schema's check halts), or one the
+  /// resolver refuses, halts the replica with the local copy and its pending change kept; otherwise the result stays
+  /// pending when it differs from the server's.
+  private mutating func resolve(
+    _ sides: Conflict, local: Record, pending: Bool, reuploaded: Bool, _ syncEngine: inout SyncEngine.State
+  ) -> (Record, MergeFate) {
+    let id = sides.server.recordID
+    let resolver = configuration.schema.map { configuration.resolver.guarded(by: $0) } ?? configuration.resolver
+    let merged: Record
+    let notes: MergeNotes?
+    do {
+      if flawed(.mergeWithoutAncestor) {
+        (merged, notes) = (Self.values(of: local, on: sides.server), nil)
+      } else {
+        (merged, notes) = try MergeNotes.listening { try resolver.resolve(sides) }
+      }
+    } catch let halt as SchemaHalt {
+      // A newer app's record: this one must not merge into it. The user's change waits, unsent, for an upgrade. So
+      // does a copy from a zone since deleted: queued, it meets this version again as a conflict once upgraded.
+      metadata.halt = .schema(halt)
+      decide(.halted(.schema(halt)))
+      if reuploaded {
+        metadata[id].flags.insert(.reuploaded)
+        if !pending { syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)]) }
+      }
+      return (local, .halted)
+    } catch {
+      metadata.halt = .unresolvableConflict(id, "\(error)")
+      decide(.halted(.unresolvableConflict(id, "\(error)")))
+      return (local, .halted)
+    }
+    // Merged: a record created again stays, with the one created again as an edit of it; its deletion is over.
+    if metadata[id].replacement != nil { metadata[id].replacement = nil }
+    decide(
+      .merged(
+        SyncDecision.Merge(
+          client: sides.client, ancestor: sides.ancestor, server: sides.server, result: merged,
+          texts: notes?.texts ?? [:], bookkeeping: bookkeepingKeys)))
+    if merged.changedKeys.isEmpty {
+      syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+    } else if !pending {
+      syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
+    }
+    return (merged, .merged)
   }
 
   /// The ancestor of the first merge of a copy uploaded again after its zone went (`state` is its record's): the

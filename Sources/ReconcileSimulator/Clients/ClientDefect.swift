@@ -131,7 +131,31 @@ extension ClientDefect {
   /// The rule of Reconcile's `ZoneReplica` whose absence this defect is, so that the CKSyncEngine client (the replica
   /// inside) makes the same mistake; `nil` for a mistake only a client running its own requests can make (retries,
   /// paging, tokens, storage checks), or one the replica has no rule for.
-  package var replicaFlaw: ReplicaFlaw? { ReplicaFlaw(rawValue: rawValue) }
+  package var replicaFlaw: ReplicaFlaw? {
+    switch self {
+    case .dropUnacknowledgedDeletes: .dropUnacknowledgedDeletes
+    case .dropEditsDuringSave: .dropEditsDuringSave
+    case .forgetQueueOnCrash: .forgetQueueOnCrash
+    case .ignoreFetchedDeletions: .ignoreFetchedDeletions
+    case .stripUnknownKeys: .stripUnknownKeys
+    case .overwriteUnsentEdits: .overwriteUnsentEdits
+    case .resaveDeleted: .resaveDeleted
+    case .resolveWithoutResend: .resolveWithoutResend
+    case .mergeWithoutAncestor: .mergeWithoutAncestor
+    case .dropDataOnZoneNotFound: .dropDataOnZoneNotFound
+    case .dropRevivingEdits: .dropRevivingEdits
+    case .ownSaveCancelsDeletion: .ownSaveCancelsDeletion
+    case .resetSyncDropsUnsent: .resetSyncDropsUnsent
+    case .reuploadAfterPurge: .reuploadAfterPurge
+    case .resetTreatedAsPurge: .resetTreatedAsPurge
+    case .keepDataAcrossAccounts: .keepDataAcrossAccounts
+    case .uploadPendingToNewAccount: .uploadPendingToNewAccount
+    case .sendDeletionsWithoutFetch: .sendDeletionsWithoutFetch
+    case .forgetUnansweredSaves: .forgetUnansweredSaves
+    case .sendWhileHalted, .skipStorageCheck, .rewindTokenOnCrash, .commitTokenBeforePage, .ignoreMoreComing, .ignoreRetryAfter, .retryEarly, .neverHalveBatch, .saveAndDeleteTogether, .recreateRestoresDeletedFields, .keepSyncStateAcrossAccounts:
+      nil
+    }
+  }
 }
 
 extension ClientDefect {

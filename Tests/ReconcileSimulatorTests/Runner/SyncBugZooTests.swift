@@ -1,4 +1,5 @@
 import Foundation
+import Reconcile
 import ReconcileSimulator
 import ReconcileTestSupport
 import Testing
@@ -97,6 +98,22 @@ struct SyncBugZooTests {
     let script = try ZooScripts.script("sync-core-" + defect.rawValue)
     #expect(script.contains("client sync-engine"), "\(script)")
     try ZooScripts.expectCaught(script, by: defect, as: Self.coreCaughtBy[defect] ?? defect.caughtBy)
+  }
+
+  @Test("every flaw of the sync core is one defect's, named by type: none unreachable from the zoo")
+  func everyCoreFlawHasItsDefect() {
+    let flaws = ClientDefect.allCases.compactMap(\.replicaFlaw)
+    #expect(Set(flaws) == Set(ReplicaFlaw.allCases))
+    #expect(flaws.count == ReplicaFlaw.allCases.count, "two defects name one flaw")
+    for defect in ClientDefect.allCases {
+      if let flaw = defect.replicaFlaw { #expect("\(flaw)" == Self.camelCase(defect.rawValue), "\(defect)") }
+    }
+  }
+
+  /// `drop-edits-during-save` as `dropEditsDuringSave`.
+  static func camelCase(_ name: String) -> String {
+    let words = name.split(separator: "-")
+    return ([String(words.first ?? "")] + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }).joined()
   }
 
   @Test(
