@@ -50,6 +50,45 @@ extension RecordSyncState {
     return owed
   }
 
+  /// A batch handed `record` to the engine: a new record's create may land from now on, and the version sent is
+  /// noted (when `noted`) until answered.
+  package mutating func handedOut(_ record: Record, new: Bool, noted: Bool) {
+    if new { flags.insert(.createHandedOut) }
+    if noted { unacknowledged.noteSent(record) }
+  }
+
+  /// A save of the record was answered: no create of it is in doubt any more, and nothing sent waits for an answer.
+  package mutating func saveAnswered() {
+    flags.subtract([.createHandedOut, .createInDoubt])
+    unacknowledged = UnacknowledgedSaves()
+  }
+
+  /// A save of the record in the store landed as `saved`: it is the server's record now (the server version known,
+  /// when `known`), so a version held back before is no longer what a deletion deletes, a replacement has replaced,
+  /// and a copy uploaded again is in the new zone.
+  package mutating func saveLanded(_ saved: Record, known: Bool) {
+    flags.remove(.reuploaded)
+    replacement = nil
+    heldBack = nil
+    if known { serverVersion = saved }
+    saveAnswered()
+  }
+
+  /// A server version merged (or taken as it is): it is the server version known, and nothing is held back.
+  package mutating func merged(_ server: Record) {
+    serverVersion = server
+    heldBack = nil
+  }
+
+  /// The server confirmed the deletion (``deletionSettled()``); when the store holds no record of the ID
+  /// (`recordGone`, not one the user created again since), nothing of it is known any more.
+  package mutating func deletionConfirmed(recordGone: Bool) {
+    deletionSettled()
+    guard recordGone else { return }
+    serverVersion = nil
+    unacknowledged = UnacknowledgedSaves()
+  }
+
   /// The record's zone went: what was owed in it (deletions, replacements, saves awaiting a fetch, versions held
   /// back, doubt about creates) has nothing left to act on.
   package mutating func zoneWent() {

@@ -3,7 +3,7 @@
 /// record it knows (``ReplicaMetadata/recordStates``); a record with no entry has nothing known about it.
 ///
 /// Print it (``description``) to see a record's state in one line, as the playground's `show` of a device does.
-public struct RecordSyncState: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct RecordSyncState: Sendable, Hashable, CustomStringConvertible {
   /// Yes-or-no facts of a record's sync, each set by one rule and cleared by the event that settles it.
   public struct Flags: OptionSet, Sendable, Hashable, Codable {
     /// The bits.
@@ -64,20 +64,87 @@ public struct RecordSyncState: Sendable, Hashable, Codable, CustomStringConverti
   package var unacknowledged = UnacknowledgedSaves()
   /// The yes-or-no facts.
   public package(set) var flags: Flags = []
+  /// What only some records ever have (a deletion owed, a replacement, a version held back, …), kept out of line:
+  /// the state is copied and moved on every answer and fetch, and most records have none of it.
+  private var occasional: Occasional?
+
   /// The user's deletion the server has not confirmed, with its tombstone.
-  public package(set) var deletion: Tombstone?
+  public package(set) var deletion: Tombstone? {
+    get { occasional?.facts.deletion }
+    set {
+      if newValue == nil, occasional == nil { return }
+      changeOccasional { $0.deletion = newValue }
+    }
+  }
   /// A deletion done here only (the server never confirmed the record), remembered so that a late copy of this
   /// device's own save is deleted again.
-  public package(set) var localDeletion: Tombstone?
+  public package(set) var localDeletion: Tombstone? {
+    get { occasional?.facts.localDeletion }
+    set {
+      if newValue == nil, occasional == nil { return }
+      changeOccasional { $0.localDeletion = newValue }
+    }
+  }
   /// The deletion a record created again replaces.
-  public package(set) var replacement: Replacement?
+  public package(set) var replacement: Replacement? {
+    get { occasional?.facts.replacement }
+    set {
+      if newValue == nil, occasional == nil { return }
+      changeOccasional { $0.replacement = newValue }
+    }
+  }
   /// A server version held back from the store.
-  public package(set) var heldBack: HeldBack?
+  public package(set) var heldBack: HeldBack? {
+    get { occasional?.facts.heldBack }
+    set {
+      if newValue == nil, occasional == nil { return }
+      changeOccasional { $0.heldBack = newValue }
+    }
+  }
   /// A record created anew elsewhere while this device had unsent edits.
-  public package(set) var recreation: Recreation?
+  public package(set) var recreation: Recreation? {
+    get { occasional?.facts.recreation }
+    set {
+      if newValue == nil, occasional == nil { return }
+      changeOccasional { $0.recreation = newValue }
+    }
+  }
   /// An acknowledged copy the last listing of the zone left out, kept until the next read of the database feed says
   /// whether the zone went meanwhile.
-  public package(set) var droppedByListing: Record?
+  public package(set) var droppedByListing: Record? {
+    get { occasional?.facts.droppedByListing }
+    set {
+      if newValue == nil, occasional == nil { return }
+      changeOccasional { $0.droppedByListing = newValue }
+    }
+  }
+
+  /// The occasional facts, in a box shared by copies and replaced (never changed) when one changes.
+  private final class Occasional: Sendable {
+    let facts: OccasionalFacts
+    init(_ facts: OccasionalFacts) { self.facts = facts }
+  }
+
+  /// The facts only some records have.
+  private struct OccasionalFacts: Sendable, Hashable {
+    var deletion: Tombstone?
+    var localDeletion: Tombstone?
+    var replacement: Replacement?
+    var heldBack: HeldBack?
+    var recreation: Recreation?
+    var droppedByListing: Record?
+
+    var isEmpty: Bool {
+      deletion == nil && localDeletion == nil && replacement == nil && heldBack == nil && recreation == nil
+        && droppedByListing == nil
+    }
+  }
+
+  private mutating func changeOccasional(_ change: (inout OccasionalFacts) -> Void) {
+    var facts = occasional?.facts ?? OccasionalFacts()
+    change(&facts)
+    occasional = facts.isEmpty ? nil : Occasional(facts)
+  }
 
   /// Nothing known.
   public init() {}
@@ -86,10 +153,7 @@ public struct RecordSyncState: Sendable, Hashable, Codable, CustomStringConverti
   public var unacknowledgedSaveCount: Int { unacknowledged.versions.count }
 
   /// Whether nothing waits: at most the last server version is known.
-  public var isSettled: Bool {
-    flags.isEmpty && unacknowledged.isEmpty && deletion == nil && localDeletion == nil && replacement == nil
-      && heldBack == nil && recreation == nil && droppedByListing == nil
-  }
+  public var isSettled: Bool { flags.isEmpty && unacknowledged.isEmpty && occasional == nil }
 
   /// Whether a save of the new record may still land: handed out and unanswered, in doubt, or once unanswered.
   public var saveMayLandLate: Bool { !flags.isDisjoint(with: [.createHandedOut, .createInDoubt, .lateCreateMayLand]) }
@@ -114,5 +178,57 @@ public struct RecordSyncState: Sendable, Hashable, Codable, CustomStringConverti
       parts.append("\(unacknowledged.versions.count) save\(unacknowledged.versions.count == 1 ? "" : "s") unanswered")
     }
     return parts.joined(separator: ", ")
+  }
+}
+
+extension RecordSyncState: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case serverVersion, unacknowledged, flags, deletion, localDeletion, replacement, heldBack, recreation
+    case droppedByListing
+  }
+
+  /// Reads a state as ``ReplicaMetadata`` saves it.
+  /// - Throws: The decoder's error for bytes that are not a record's sync state.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    serverVersion = try container.decodeIfPresent(Record.self, forKey: .serverVersion)
+    unacknowledged = try container.decodeIfPresent(UnacknowledgedSaves.self, forKey: .unacknowledged) ?? .init()
+    flags = try container.decodeIfPresent(Flags.self, forKey: .flags) ?? []
+    deletion = try container.decodeIfPresent(Tombstone.self, forKey: .deletion)
+    localDeletion = try container.decodeIfPresent(Tombstone.self, forKey: .localDeletion)
+    replacement = try container.decodeIfPresent(Replacement.self, forKey: .replacement)
+    heldBack = try container.decodeIfPresent(HeldBack.self, forKey: .heldBack)
+    recreation = try container.decodeIfPresent(Recreation.self, forKey: .recreation)
+    droppedByListing = try container.decodeIfPresent(Record.self, forKey: .droppedByListing)
+  }
+
+  /// Writes what the state holds, leaving out what it does not.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeIfPresent(serverVersion, forKey: .serverVersion)
+    if !unacknowledged.isEmpty { try container.encode(unacknowledged, forKey: .unacknowledged) }
+    if !flags.isEmpty { try container.encode(flags, forKey: .flags) }
+    try container.encodeIfPresent(deletion, forKey: .deletion)
+    try container.encodeIfPresent(localDeletion, forKey: .localDeletion)
+    try container.encodeIfPresent(replacement, forKey: .replacement)
+    try container.encodeIfPresent(heldBack, forKey: .heldBack)
+    try container.encodeIfPresent(recreation, forKey: .recreation)
+    try container.encodeIfPresent(droppedByListing, forKey: .droppedByListing)
+  }
+}
+
+extension RecordSyncState {
+  /// Equal when every fact is equal (the boxes holding them need not be the same).
+  public static func == (lhs: RecordSyncState, rhs: RecordSyncState) -> Bool {
+    lhs.serverVersion == rhs.serverVersion && lhs.unacknowledged == rhs.unacknowledged && lhs.flags == rhs.flags
+      && lhs.occasional?.facts == rhs.occasional?.facts
+  }
+
+  /// Hashes every fact.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(serverVersion)
+    hasher.combine(unacknowledged)
+    hasher.combine(flags)
+    hasher.combine(occasional?.facts)
   }
 }

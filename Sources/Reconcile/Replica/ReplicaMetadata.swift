@@ -63,26 +63,55 @@ public struct ReplicaMetadata: Sendable, Hashable {
   package subscript(id: RecordID) -> RecordSyncState {
     get { recordStates[id] ?? RecordSyncState() }
     _modify {
-      var state = recordStates.removeValue(forKey: id) ?? RecordSyncState()
-      defer { keep(state, for: id) }
+      guard let index = recordStates.index(forKey: id) else {
+        var state = RecordSyncState()
+        yield &state
+        if !state.isSettled { unsettled.insert(id) }
+        if !state.isSettled || state.serverVersion != nil { recordStates[id] = state }
+        return
+      }
+      // Moved out and back (one lookup, no copy), and the index touched only when the state settles or unsettles:
+      // this runs several times for every record each batch hands out and each answer settles.
+      var state = RecordSyncState()
+      swap(&state, &recordStates.values[index])
+      let wasSettled = state.isSettled
       yield &state
+      let isSettled = state.isSettled
+      if isSettled != wasSettled {
+        if isSettled { unsettled.remove(id) } else { unsettled.insert(id) }
+      }
+      if isSettled, state.serverVersion == nil {
+        recordStates.remove(at: index)
+      } else {
+        swap(&state, &recordStates.values[index])
+      }
     }
   }
 
-  /// Stores `state` for `id`, keeping the index of unsettled records.
-  private mutating func keep(_ state: RecordSyncState, for id: RecordID) {
-    if state.isSettled {
-      if !unsettled.isEmpty { unsettled.remove(id) }
-      if state.serverVersion != nil { recordStates[id] = state }
-    } else {
-      unsettled.insert(id)
-      recordStates[id] = state
-    }
+  /// Whether record `id`'s state is not settled; no lookup while no record waits.
+  package func isWaiting(_ id: RecordID) -> Bool { !unsettled.isEmpty && unsettled.contains(id) }
+
+  /// Record `id`'s flags; no lookup while no record waits.
+  package func flags(of id: RecordID) -> RecordSyncState.Flags {
+    unsettled.isEmpty ? [] : recordStates[id]?.flags ?? []
+  }
+
+  /// The deletion owed of record `id`; no lookup while no record waits.
+  package func deletion(of id: RecordID) -> Tombstone? {
+    unsettled.isEmpty ? nil : recordStates[id]?.deletion
+  }
+
+  /// Whether some record not settled has a state that passes `test`.
+  package func anyWaiting(where test: (RecordSyncState) -> Bool) -> Bool {
+    unsettled.contains { recordStates[$0].map(test) ?? false }
   }
 
   /// The records not settled whose state passes `test`, sorted: for the rules that look at every waiting record.
   package func waiting(where test: (RecordSyncState) -> Bool) -> [RecordID] {
-    unsettled.filter { recordStates[$0].map(test) ?? false }.sorted()
+    guard !unsettled.isEmpty else { return [] }
+    var found: [RecordID] = []
+    for id in unsettled where recordStates[id].map(test) ?? false { found.append(id) }
+    return found.count > 1 ? found.sorted() : found
   }
 
   /// Changes every record's state through `change` (for wholesale resets, which are rare).

@@ -10,7 +10,7 @@ extension ZoneReplica {
     // Halted: the change that halted waits, kept, for an upgrade or the user's answer.
     guard metadata.halt == nil else { return nil }
     // The zone is gone for a reason not yet known: nothing goes until the feed says why.
-    guard metadata.zone.missing == nil, metadata.waiting(where: { $0.recreation?.feedRead == false }).isEmpty else {
+    guard metadata.zone.missing == nil, !metadata.anyWaiting(where: { $0.recreation?.feedRead == false }) else {
       return nil
     }
     let orphans = syncEngine.pendingRecords.filter {
@@ -23,9 +23,9 @@ extension ZoneReplica {
         guard change.recordID.zoneID == zoneID else { return false }
         switch change {
         case .deleteRecord(let id):
-          return !metadata[id].flags.contains(.deletionAwaitsFetch) || flawed(.sendDeletionsWithoutFetch)
+          return !metadata.flags(of: id).contains(.deletionAwaitsFetch) || flawed(.sendDeletionsWithoutFetch)
         case .saveRecord(let id):
-          return !metadata[id].flags.contains(.saveAwaitsFetch)
+          return !metadata.flags(of: id).contains(.saveAwaitsFetch)
         }
       },
       maximumItems: context.maximumItems
@@ -37,8 +37,10 @@ extension ZoneReplica {
       return record
     }
     for record in batch?.recordsToSave ?? [] {
-      if record.recordChangeTag == nil { metadata[record.recordID].flags.insert(.createHandedOut) }
-      if configuration.rule == .resolver { metadata[record.recordID].unacknowledged.noteSent(record) }
+      let new = record.recordChangeTag == nil
+      let noted = configuration.rule == .resolver
+      guard new || noted else { continue }
+      metadata[record.recordID].handedOut(record, new: new, noted: noted)
     }
     return batch
   }

@@ -29,7 +29,7 @@ extension ZoneReplica {
         decide(.deletion(server.recordID, .deletionStands))
         continue
       }
-      if metadata[server.recordID].deletion != nil {
+      if metadata.deletion(of: server.recordID) != nil {
         metadata[server.recordID].deletion = nil
         metadata[server.recordID].flags.remove(.deletionAwaitsFetch)
         if store[server.recordID] == nil { decide(.deletion(server.recordID, .deletionCancelled)) }
@@ -38,7 +38,7 @@ extension ZoneReplica {
       store[server.recordID] = merge(server: server, local: store[server.recordID], &syncEngine)
     }
     for deletion in changes.deletions where !flawed(.ignoreFetchedDeletions) {
-      if metadata[deletion.recordID].deletion != nil {
+      if metadata.deletion(of: deletion.recordID) != nil {
         metadata[deletion.recordID].deletion = nil
         if store[deletion.recordID] == nil {
           // The record this device deleted is gone already: its own deletion is moot, and sent later it could only
@@ -57,7 +57,7 @@ extension ZoneReplica {
   func deletionStands(against server: Record) -> Bool {
     let id = server.recordID
     let pending =
-      metadata[id].deletion
+      metadata.deletion(of: id)
       ?? Tombstone(
         recordID: id, recordType: server.recordType, deletedAt: .distantPast, deletedBy: configuration.deviceName)
     if let deletedCreation = pending.creationDate, let created = server.creationDate, deletedCreation != created {
@@ -107,7 +107,7 @@ extension ZoneReplica {
     let reupload = metadata.zone.listingReuploadsUnseen
     metadata.zone.listingReuploadsUnseen = false
     for id in store.recordIDs.sorted() where !seen.contains(id) {
-      let reuploaded = metadata[id].flags.contains(.reuploaded)
+      let reuploaded = metadata.flags(of: id).contains(.reuploaded)
       if reupload, store[id]?.recordChangeTag != nil || reuploaded {
         self.reupload(id, &syncEngine)
       } else if reuploaded, store[id]?.recordChangeTag == nil {

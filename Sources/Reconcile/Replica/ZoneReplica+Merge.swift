@@ -29,8 +29,7 @@ extension ZoneReplica {
       // user's change still stands on the version before it.
       switch fate {
       case .merged:
-        metadata[id].serverVersion = server
-        metadata[id].heldBack = nil
+        metadata[id].merged(server)
       case .halted:
         metadata[id].heldBack = .init(version: server, byHalt: true)
       case .undecided:
@@ -60,9 +59,9 @@ extension ZoneReplica {
     // A copy from a zone since deleted, not yet uploaded again, is the user's data still: it merges with the new
     // zone's version even with no edit unsent.
     let pending = syncEngine.pendingRecords.contains(.saveRecord(id))
-    guard let local, pending || metadata[id].flags.contains(.reuploaded) else {
+    guard let local, pending || metadata.flags(of: id).contains(.reuploaded) else {
       // The server's version is the copy now: nothing about an older one waits to be decided.
-      metadata[id].recreation = nil
+      if metadata.isWaiting(id) { metadata[id].recreation = nil }
       return (server, .merged)
     }
     if flawed(.overwriteUnsentEdits) {
@@ -126,7 +125,7 @@ extension ZoneReplica {
     let id = server.recordID
     guard let replaced = metadata[id].replacement?.replaced else { return .noReplacement }
     let ownLanded =
-      replaced.creationDate == nil && metadata[id].flags.contains(.createInDoubt)
+      replaced.creationDate == nil && metadata.flags(of: id).contains(.createInDoubt)
       && (server.creationDate.map { $0 > replaced.deletedAt } ?? false)
     guard !ownLanded && (replaced.creationDate == nil || replaced.creationDate == server.creationDate) else {
       // The record it was to replace is gone; this one was created anew elsewhere: merge as two creates do.

@@ -8,31 +8,20 @@ extension ZoneReplica {
       guard let local = store[saved.recordID] else {
         // Deleted while its save was in flight: the deletion saw this save, and now knows which record it deletes.
         settleSaveOfRecordGone(saved)
+        metadata[saved.recordID].saveAnswered()
         continue
       }
       // Edits made while the save was in flight stay on top of the new system fields (their save is pending).
       store[saved.recordID] = flawed(.dropEditsDuringSave) ? saved : Self.values(of: local, on: saved)
       if flawed(.dropEditsDuringSave) { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(saved.recordID)]) }
-      metadata[saved.recordID].flags.remove(.reuploaded)
-      metadata[saved.recordID].replacement = nil
-      // The server's record is this copy now: a version held back before is no longer what a deletion deletes.
-      metadata[saved.recordID].heldBack = nil
-      if configuration.rule == .resolver { metadata[saved.recordID].serverVersion = saved }
-    }
-    for saved in sent.savedRecords {
-      metadata[saved.recordID].flags.subtract([.createHandedOut, .createInDoubt])
-      metadata[saved.recordID].unacknowledged = UnacknowledgedSaves()
+      metadata[saved.recordID].saveLanded(saved, known: configuration.rule == .resolver)
     }
     for failure in sent.failedRecordSaves { settleAttempt(failure, &syncEngine) }
     for failure in sent.failedRecordSaves { handleFailedSave(failure, &syncEngine) }
     for id in sent.deletedRecordIDs {
       // A save of the record still in doubt may land after the deletion: remembered, a copy of it fetched later
       // (this device's own) is deleted again.
-      metadata[id].deletionSettled()
-      if store[id] == nil {
-        metadata[id].serverVersion = nil
-        metadata[id].unacknowledged = UnacknowledgedSaves()
-      }
+      metadata[id].deletionConfirmed(recordGone: store[id] == nil)
     }
     // A deletion whose answer went missing may have landed: before it is sent again, a fetch shows whether the
     // record was created anew since (then the retry would delete another device's record).
@@ -114,14 +103,14 @@ extension ZoneReplica {
     let id = failure.record.recordID
     let unanswered = failure.error.code == .networkFailure || failure.error.code == .serverResponseLost
     // Answered (a conflict, a missing record or zone): the version sent did not land.
-    if !unanswered, !metadata[id].unacknowledged.isEmpty { metadata[id].unacknowledged.noteRefused(failure.record) }
-    guard metadata[id].flags.contains(.createHandedOut), failure.record.recordChangeTag == nil else { return }
+    if !unanswered, metadata.isWaiting(id) { metadata[id].unacknowledged.noteRefused(failure.record) }
+    guard metadata.flags(of: id).contains(.createHandedOut), failure.record.recordChangeTag == nil else { return }
     if unanswered {
       metadata[id].flags.formUnion([.createInDoubt, .lateCreateMayLand])
     } else {
-      guard !metadata[id].flags.contains(.createInDoubt) else { return }
+      guard !metadata.flags(of: id).contains(.createInDoubt) else { return }
       metadata[id].flags.remove(.createHandedOut)
-      if store[id] == nil, let deletion = metadata[id].deletion, deletion.creationDate == nil {
+      if store[id] == nil, let deletion = metadata.deletion(of: id), deletion.creationDate == nil {
         metadata[id].localDeletion = deletion
         metadata[id].deletion = nil
         metadata[id].flags.remove(.deletionAwaitsFetch)

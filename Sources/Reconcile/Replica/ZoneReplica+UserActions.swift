@@ -89,7 +89,7 @@ extension ZoneReplica {
     if metadata[id].deleteReplacement() {
       // A replacement deleted again: the record it replaced is still owed its deletion, and the replacement's save
       // may have landed.
-      if !metadata[id].flags.contains(.createHandedOut) {
+      if !metadata.flags(of: id).contains(.createHandedOut) {
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       }
       syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
@@ -116,7 +116,7 @@ extension ZoneReplica {
       }
     }
     if deleted.recordChangeTag == nil,
-      !metadata[id].flags.contains(.createHandedOut) || flawed(.dropUnacknowledgedDeletes),
+      !metadata.flags(of: id).contains(.createHandedOut) || flawed(.dropUnacknowledgedDeletes),
       heldBack == nil
     {
       // The server never had it: nothing to delete there (a deletion could only hit another device's record).
