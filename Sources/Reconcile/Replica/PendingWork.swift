@@ -40,8 +40,9 @@ extension ZoneReplica {
       unsentSaves: saves.sorted(), unsentDeletions: deletions.sorted(),
       deletionsAwaitingFetch: metadata.waiting { $0.flags.contains(.deletionAwaitsFetch) },
       savesAwaitingFetch: metadata.waiting { $0.flags.contains(.saveAwaitsFetch) },
-      savesInDoubt: metadata.waiting { !$0.flags.isDisjoint(with: [.createInDoubt, .lateCreateMayLand]) }
-        .filter { store[$0] != nil },
+      savesInDoubt: metadata.recordStates.compactMap { id, state in
+        !state.flags.isDisjoint(with: [.createInDoubt, .lateCreateMayLand]) && store[id] != nil ? id : nil
+      }.sorted(),
       zoneMissing: metadata.zone.missing, halt: metadata.halt)
   }
 }

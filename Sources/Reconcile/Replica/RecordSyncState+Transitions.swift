@@ -31,6 +31,21 @@ extension RecordSyncState {
     return true
   }
 
+  /// Takes the server version held back, if any: the record a deletion is of.
+  /// - Returns: The version held back, and whether a halt held it.
+  package mutating func takeHeldBack() -> HeldBack? {
+    defer { heldBack = nil }
+    return heldBack
+  }
+
+  /// The user deleted the record: the deletion is owed, and waits for a fetch that starts after it. With no server
+  /// version known, `seen` (the copy deleted) stands for the version the user saw.
+  package mutating func deletionOwed(_ tombstone: Tombstone, seen: Record?) {
+    deletion = tombstone
+    flags.insert(.deletionAwaitsFetch)
+    if serverVersion == nil, let seen { serverVersion = seen }
+  }
+
   /// The user deleted a record the server never had: nothing is sent, and the tombstone is remembered in case a copy
   /// of this device's own save lands after all.
   package mutating func deletedHereOnly(_ tombstone: Tombstone) {
@@ -87,6 +102,15 @@ extension RecordSyncState {
     guard recordGone else { return }
     serverVersion = nil
     unacknowledged = UnacknowledgedSaves()
+  }
+
+  /// The server deleted the record: the record a replacement was to overwrite is gone (the replacement is a new
+  /// record now), a version created anew is no more, and the version a halt or a discarded copy left unmerged is gone
+  /// too — a deletion made from now on is of whatever the server holds next.
+  package mutating func serverDeletedTheRecord() {
+    replacement = nil
+    recreation?.version = nil
+    heldBack = nil
   }
 
   /// The record's zone went: what was owed in it (deletions, replacements, saves awaiting a fetch, versions held

@@ -155,6 +155,22 @@ public struct RecordSyncState: Sendable, Hashable, CustomStringConvertible {
   /// Whether nothing waits: at most the last server version is known.
   public var isSettled: Bool { flags.isEmpty && unacknowledged.isEmpty && occasional == nil }
 
+  /// The flags some rule looks for across every record (a create handed out at a relaunch, the deletions and saves a
+  /// fetch covers, the copies uploaded again after a zone loss).
+  static let flagsLookedFor: Flags = [
+    .createHandedOut, .deletionAwaitsFetch, .saveAwaitsFetch, .reuploaded, .uploadedAfterZoneLoss,
+  ]
+
+  /// Whether the state holds a fact some rule looks for across every record: a flag of ``flagsLookedFor``, a deletion
+  /// owed, a replacement, a version held back, a recreation or a listing's drop. The facts kept long after (a create that may land
+  /// late, a deletion remembered against it, saves unanswered) are looked up by record only, so a record holding just
+  /// those is not waiting — and the rules that scan waiting records cost nothing for the history behind them.
+  public var isWaiting: Bool {
+    guard let facts = occasional?.facts else { return !flags.isDisjoint(with: Self.flagsLookedFor) }
+    return !flags.isDisjoint(with: Self.flagsLookedFor) || facts.deletion != nil || facts.replacement != nil
+      || facts.heldBack != nil || facts.recreation != nil || facts.droppedByListing != nil
+  }
+
   /// Whether a save of the new record may still land: handed out and unanswered, in doubt, or once unanswered.
   public var saveMayLandLate: Bool { !flags.isDisjoint(with: [.createHandedOut, .createInDoubt, .lateCreateMayLand]) }
 

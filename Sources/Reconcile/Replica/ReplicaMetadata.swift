@@ -36,8 +36,9 @@ public struct ReplicaMetadata: Sendable, Hashable {
   package var zone = ZoneSyncState()
   /// Each record's sync state, by ID; a record with none has nothing known.
   public private(set) var recordStates: [RecordID: RecordSyncState] = [:]
-  /// The records whose state is not settled (``RecordSyncState/isSettled``), kept beside ``recordStates`` so that
-  /// the rules that look at every waiting record do not walk every record known. Derived; not saved.
+  /// The records whose state is waiting (``RecordSyncState/isWaiting``), kept beside ``recordStates`` so that the
+  /// rules that look at every waiting record walk neither every record known nor the facts kept long after. Derived;
+  /// not saved.
   private(set) var unsettled: Set<RecordID> = []
   /// The clock that stamps edits for the resolver's bookkeeping.
   package var clock: HybridLogicalClock?
@@ -66,21 +67,21 @@ public struct ReplicaMetadata: Sendable, Hashable {
       guard let index = recordStates.index(forKey: id) else {
         var state = RecordSyncState()
         yield &state
-        if !state.isSettled { unsettled.insert(id) }
+        if state.isWaiting { unsettled.insert(id) }
         if !state.isSettled || state.serverVersion != nil { recordStates[id] = state }
         return
       }
-      // Moved out and back (one lookup, no copy), and the index touched only when the state settles or unsettles:
-      // this runs several times for every record each batch hands out and each answer settles.
+      // Moved out and back (one lookup, no copy), and the index touched only when the state starts or stops waiting:
+      // this runs for every record each batch hands out and each answer settles.
       var state = RecordSyncState()
       swap(&state, &recordStates.values[index])
-      let wasSettled = state.isSettled
+      let wasWaiting = state.isWaiting
       yield &state
-      let isSettled = state.isSettled
-      if isSettled != wasSettled {
-        if isSettled { unsettled.remove(id) } else { unsettled.insert(id) }
+      let isWaiting = state.isWaiting
+      if isWaiting != wasWaiting {
+        if isWaiting { unsettled.insert(id) } else { unsettled.remove(id) }
       }
-      if isSettled, state.serverVersion == nil {
+      if state.isSettled, state.serverVersion == nil {
         recordStates.remove(at: index)
       } else {
         swap(&state, &recordStates.values[index])
@@ -88,25 +89,12 @@ public struct ReplicaMetadata: Sendable, Hashable {
     }
   }
 
-  /// Whether record `id`'s state is not settled; no lookup while no record waits.
-  package func isWaiting(_ id: RecordID) -> Bool { !unsettled.isEmpty && unsettled.contains(id) }
-
-  /// Record `id`'s flags; no lookup while no record waits.
-  package func flags(of id: RecordID) -> RecordSyncState.Flags {
-    unsettled.isEmpty ? [] : recordStates[id]?.flags ?? []
-  }
-
-  /// The deletion owed of record `id`; no lookup while no record waits.
-  package func deletion(of id: RecordID) -> Tombstone? {
-    unsettled.isEmpty ? nil : recordStates[id]?.deletion
-  }
-
-  /// Whether some record not settled has a state that passes `test`.
+  /// Whether some waiting record has a state that passes `test`.
   package func anyWaiting(where test: (RecordSyncState) -> Bool) -> Bool {
     unsettled.contains { recordStates[$0].map(test) ?? false }
   }
 
-  /// The records not settled whose state passes `test`, sorted: for the rules that look at every waiting record.
+  /// The waiting records whose state passes `test`, sorted: for the rules that look at every waiting record.
   package func waiting(where test: (RecordSyncState) -> Bool) -> [RecordID] {
     guard !unsettled.isEmpty else { return [] }
     var found: [RecordID] = []
@@ -115,11 +103,11 @@ public struct ReplicaMetadata: Sendable, Hashable {
   }
 
   /// Changes every record's state through `change` (for wholesale resets, which are rare).
-  package mutating func changeEveryRecord(_ change: (inout RecordSyncState) -> Void) {
-    for id in Array(recordStates.keys) { change(&self[id]) }
+  package mutating func changeEveryRecord(_ change: (RecordID, inout RecordSyncState) -> Void) {
+    for id in recordStates.keys.sorted() { change(id, &self[id]) }
   }
 
-  /// Changes each unsettled record's state through `change`.
+  /// Changes each waiting record's state through `change`.
   package mutating func changeWaitingRecords(_ change: (RecordID, inout RecordSyncState) -> Void) {
     for id in unsettled.sorted() { change(id, &self[id]) }
   }

@@ -125,7 +125,7 @@ extension ZoneReplica {
     let unowned = metadata.accountOwner == nil
     metadata.accountOwner = account
     metadata.zone.created = false
-    metadata.changeEveryRecord { state in
+    metadata.changeEveryRecord { _, state in
       if unowned { state.localDeletion = nil }
       state.serverVersion = nil
       state.unacknowledged = UnacknowledgedSaves()

@@ -23,9 +23,9 @@ extension ZoneReplica {
         guard change.recordID.zoneID == zoneID else { return false }
         switch change {
         case .deleteRecord(let id):
-          return !metadata.flags(of: id).contains(.deletionAwaitsFetch) || flawed(.sendDeletionsWithoutFetch)
+          return !flagsLookedFor(of: id).contains(.deletionAwaitsFetch) || flawed(.sendDeletionsWithoutFetch)
         case .saveRecord(let id):
-          return !metadata.flags(of: id).contains(.saveAwaitsFetch)
+          return !flagsLookedFor(of: id).contains(.saveAwaitsFetch)
         }
       },
       maximumItems: context.maximumItems

@@ -150,6 +150,8 @@ extension ZoneReplica {
   /// A fetch that started after the changes it covers showed the zone unchanged, or fetched it: a deletion it covers
   /// deletes no record created anew, and a save refused without the server's record has met that version.
   private mutating func fetchShowedTheZone() {
-    for id in fetchCovers { metadata[id].flags.subtract([.deletionAwaitsFetch, .saveAwaitsFetch]) }
+    for id in fetchCovers where !flagsLookedFor(of: id).isDisjoint(with: [.deletionAwaitsFetch, .saveAwaitsFetch]) {
+      metadata[id].flags.subtract([.deletionAwaitsFetch, .saveAwaitsFetch])
+    }
   }
 }

@@ -29,7 +29,7 @@ extension ZoneReplica {
         decide(.deletion(server.recordID, .deletionStands))
         continue
       }
-      if metadata.deletion(of: server.recordID) != nil {
+      if deletionOwed(of: server.recordID) != nil {
         metadata[server.recordID].deletion = nil
         metadata[server.recordID].flags.remove(.deletionAwaitsFetch)
         if store[server.recordID] == nil { decide(.deletion(server.recordID, .deletionCancelled)) }
@@ -38,7 +38,7 @@ extension ZoneReplica {
       store[server.recordID] = merge(server: server, local: store[server.recordID], &syncEngine)
     }
     for deletion in changes.deletions where !flawed(.ignoreFetchedDeletions) {
-      if metadata.deletion(of: deletion.recordID) != nil {
+      if deletionOwed(of: deletion.recordID) != nil {
         metadata[deletion.recordID].deletion = nil
         if store[deletion.recordID] == nil {
           // The record this device deleted is gone already: its own deletion is moot, and sent later it could only
@@ -57,7 +57,7 @@ extension ZoneReplica {
   func deletionStands(against server: Record) -> Bool {
     let id = server.recordID
     let pending =
-      metadata.deletion(of: id)
+      deletionOwed(of: id)
       ?? Tombstone(
         recordID: id, recordType: server.recordType, deletedAt: .distantPast, deletedBy: configuration.deviceName)
     if let deletedCreation = pending.creationDate, let created = server.creationDate, deletedCreation != created {
@@ -75,12 +75,7 @@ extension ZoneReplica {
   /// older one with its ID) and stays; an acknowledged one goes, unless it has unsent edits under `.editWins`, which
   /// upload it again.
   mutating func applyDeletion(of id: RecordID, _ syncEngine: inout SyncEngine.State) {
-    // The record a replacement was to overwrite is gone: the replacement is a new record now.
-    metadata[id].replacement = nil
-    metadata[id].recreation?.version = nil
-    // The version a halt or a discarded copy left unmerged is gone too: a deletion made from now on is of whatever
-    // the server holds next.
-    metadata[id].heldBack = nil
+    if isWaiting(id) { metadata[id].serverDeletedTheRecord() }
     guard let local = store[id], local.recordChangeTag != nil else { return }
     if revivingPolicy == .editWins || flawed(.resaveDeleted),
       syncEngine.pendingRecords.contains(.saveRecord(id))
@@ -107,7 +102,7 @@ extension ZoneReplica {
     let reupload = metadata.zone.listingReuploadsUnseen
     metadata.zone.listingReuploadsUnseen = false
     for id in store.recordIDs.sorted() where !seen.contains(id) {
-      let reuploaded = metadata.flags(of: id).contains(.reuploaded)
+      let reuploaded = flagsLookedFor(of: id).contains(.reuploaded)
       if reupload, store[id]?.recordChangeTag != nil || reuploaded {
         self.reupload(id, &syncEngine)
       } else if reuploaded, store[id]?.recordChangeTag == nil {

@@ -59,9 +59,9 @@ extension ZoneReplica {
     // A copy from a zone since deleted, not yet uploaded again, is the user's data still: it merges with the new
     // zone's version even with no edit unsent.
     let pending = syncEngine.pendingRecords.contains(.saveRecord(id))
-    guard let local, pending || metadata.flags(of: id).contains(.reuploaded) else {
+    guard let local, pending || flagsLookedFor(of: id).contains(.reuploaded) else {
       // The server's version is the copy now: nothing about an older one waits to be decided.
-      if metadata.isWaiting(id) { metadata[id].recreation = nil }
+      if isWaiting(id) { metadata[id].recreation = nil }
       return (server, .merged)
     }
     if flawed(.overwriteUnsentEdits) {
@@ -70,7 +70,7 @@ extension ZoneReplica {
     }
     // The very version the unsent edits were made on: nothing new to merge.
     if let tag = local.recordChangeTag, tag == server.recordChangeTag {
-      metadata[id].flags.remove(.reuploaded)
+      if flagsLookedFor(of: id).contains(.reuploaded) { metadata[id].flags.remove(.reuploaded) }
       return (local, .merged)
     }
     // Set when an edit the replaced deletion did not see cancels it: the version the user deleted, from which the
@@ -81,7 +81,7 @@ extension ZoneReplica {
     case .editOfDeleted(let version): deletedVersion = .some(version)
     case .noReplacement: break
     }
-    let reuploaded = metadata[id].flags.remove(.reuploaded) != nil
+    let reuploaded = flagsLookedFor(of: id).contains(.reuploaded) && metadata[id].flags.remove(.reuploaded) != nil
     var (client, ancestor) = mergeSides(local: local, server: server, reuploaded: reuploaded, deleted: deletedVersion)
     // (A copy uploaded again after its zone went meets the new zone's record under another creation date: that is
     // the zone's doing, not a user's.)
@@ -125,7 +125,7 @@ extension ZoneReplica {
     let id = server.recordID
     guard let replaced = metadata[id].replacement?.replaced else { return .noReplacement }
     let ownLanded =
-      replaced.creationDate == nil && metadata.flags(of: id).contains(.createInDoubt)
+      replaced.creationDate == nil && flags(of: id).contains(.createInDoubt)
       && (server.creationDate.map { $0 > replaced.deletedAt } ?? false)
     guard !ownLanded && (replaced.creationDate == nil || replaced.creationDate == server.creationDate) else {
       // The record it was to replace is gone; this one was created anew elsewhere: merge as two creates do.

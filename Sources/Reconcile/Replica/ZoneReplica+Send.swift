@@ -103,14 +103,14 @@ extension ZoneReplica {
     let id = failure.record.recordID
     let unanswered = failure.error.code == .networkFailure || failure.error.code == .serverResponseLost
     // Answered (a conflict, a missing record or zone): the version sent did not land.
-    if !unanswered, metadata.isWaiting(id) { metadata[id].unacknowledged.noteRefused(failure.record) }
-    guard metadata.flags(of: id).contains(.createHandedOut), failure.record.recordChangeTag == nil else { return }
+    if !unanswered { metadata[id].unacknowledged.noteRefused(failure.record) }
+    guard flagsLookedFor(of: id).contains(.createHandedOut), failure.record.recordChangeTag == nil else { return }
     if unanswered {
       metadata[id].flags.formUnion([.createInDoubt, .lateCreateMayLand])
     } else {
-      guard !metadata.flags(of: id).contains(.createInDoubt) else { return }
+      guard !flags(of: id).contains(.createInDoubt) else { return }
       metadata[id].flags.remove(.createHandedOut)
-      if store[id] == nil, let deletion = metadata.deletion(of: id), deletion.creationDate == nil {
+      if store[id] == nil, let deletion = deletionOwed(of: id), deletion.creationDate == nil {
         metadata[id].localDeletion = deletion
         metadata[id].deletion = nil
         metadata[id].flags.remove(.deletionAwaitsFetch)
@@ -131,8 +131,10 @@ extension ZoneReplica {
   /// - Returns: Whether the change waits.
   mutating func unknownItemWaitsForTheFeed(_ id: RecordID) -> Bool {
     let recreation = metadata[id].recreation
-    metadata[id].recreation = nil
-    guard recreation?.feedRead != true else { return false }
+    guard recreation?.feedRead != true else {
+      metadata[id].recreation = nil
+      return false
+    }
     metadata[id].recreation = .init(feedRead: false, version: recreation?.version)
     return true
   }

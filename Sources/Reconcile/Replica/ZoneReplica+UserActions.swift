@@ -80,16 +80,17 @@ extension ZoneReplica {
     // The ancestor and the saves sent unanswered stay while the deletion is owed: they tell the version the user
     // deleted, which a record created again before the deletion is sent merges from if an edit the deletion did not
     // see cancels it.
-    if let recreation = metadata[id].recreation, recreation.feedRead, recreation.version != nil {
+    let waiting = isWaiting(id)
+    if waiting, let recreation = metadata[id].recreation, recreation.feedRead, recreation.version != nil {
       // The copy deleted is of a record the server no longer has: one created anew by a user elsewhere stands there.
       metadata[id].unacknowledged = UnacknowledgedSaves()
       showRecreatedVersion(of: id, &syncEngine)
       return
     }
-    if metadata[id].deleteReplacement() {
+    if waiting, metadata[id].deleteReplacement() {
       // A replacement deleted again: the record it replaced is still owed its deletion, and the replacement's save
       // may have landed.
-      if !metadata.flags(of: id).contains(.createHandedOut) {
+      if !flagsLookedFor(of: id).contains(.createHandedOut) {
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       }
       syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
@@ -97,8 +98,7 @@ extension ZoneReplica {
     }
     // A server version held back is the record the deletion is of. It saw what the user saw: the version of a copy
     // the app discarded, but not one a halt kept from being shown.
-    let held = metadata[id].heldBack
-    metadata[id].heldBack = nil
+    let held = waiting ? metadata[id].takeHeldBack() : nil
     let byHalt = held?.byHalt ?? false
     let heldBack = held?.version
     var tombstone = Tombstone(deleting: byHalt ? deleted : heldBack ?? deleted, at: now, by: configuration.deviceName)
@@ -116,7 +116,7 @@ extension ZoneReplica {
       }
     }
     if deleted.recordChangeTag == nil,
-      !metadata.flags(of: id).contains(.createHandedOut) || flawed(.dropUnacknowledgedDeletes),
+      !flagsLookedFor(of: id).contains(.createHandedOut) || flawed(.dropUnacknowledgedDeletes),
       heldBack == nil
     {
       // The server never had it: nothing to delete there (a deletion could only hit another device's record).
@@ -124,15 +124,11 @@ extension ZoneReplica {
       metadata[id].deletedHereOnly(tombstone)
       return
     }
-    metadata[id].deletion = tombstone
-    metadata[id].flags.insert(.deletionAwaitsFetch)
+    // With no server version known (its create's answer went missing), the copy deleted is the version the user saw.
+    var seen = deleted
+    seen.clearChangedKeys()
+    metadata[id].deletionOwed(tombstone, seen: configuration.rule == .resolver ? seen : nil)
     syncEngine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
-    if metadata[id].serverVersion == nil, configuration.rule == .resolver {
-      // No server version known (its create's answer went missing): the copy deleted is the version the user saw.
-      var seen = deleted
-      seen.clearChangedKeys()
-      metadata[id].serverVersion = seen
-    }
   }
 
   /// The user deleted a stale copy of `id` while a record created anew elsewhere, fetched and left undecided, stands

@@ -66,7 +66,7 @@ extension ZoneReplica {
         if case .deleteRecord = $0 { return true }
         return false
       })
-    metadata.changeWaitingRecords { id, state in
+    metadata.changeEveryRecord { id, state in
       // A record the user deleted whose save may still land (in doubt, or a late copy of its create) may land in the
       // zone created again: its deletion is remembered, to delete that copy again.
       let late = state.saveMayLandLate ? (store[id] == nil ? state.deletion : nil) ?? state.localDeletion : nil
@@ -80,7 +80,7 @@ extension ZoneReplica {
       let id = record.recordID
       // A copy still waiting to be uploaded again after an earlier deletion was acknowledged there: it goes too.
       if flawed(.dropDataOnZoneNotFound)
-        || dropsLocalData(after: reason) && (record.recordChangeTag != nil || metadata.flags(of: id).contains(.reuploaded))
+        || dropsLocalData(after: reason) && (record.recordChangeTag != nil || flagsLookedFor(of: id).contains(.reuploaded))
       {
         metadata[id].flags.remove(.reuploaded)
         store[id] = nil
