@@ -1,4 +1,5 @@
 import Foundation
+import Reconcile
 import ReconcileSimulator
 
 /// The options `simulate` and `explore` share: what world every seed runs in.
@@ -29,7 +30,7 @@ enum SimulationOptions {
     configuration.maximumClockSkew = try options.integer("--clock-skew", default: 120, in: 0...86_400)
     if let defect = options.values["--defect"] { configuration.defects = [try PlaygroundNames.defect(defect)] }
     if let text = options.values["--account-change"] {
-      guard let response = AccountChangeResponse(rawValue: text) else {
+      guard let response = AccountChangePolicy(rawValue: text) else {
         throw CommandLineOptions.Problem(description: "--account-change \(text): expected delete, keep or ask")
       }
       if let refusal = configuration.client.refusal(ofAccountChange: response) {

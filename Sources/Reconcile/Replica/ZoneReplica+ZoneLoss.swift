@@ -31,7 +31,7 @@ extension ZoneReplica {
   }
 
   /// The zone is gone: what the server had acknowledged is dropped when the deletion stands for the user deleting it
-  /// (``ZoneDeletionResponse/dropsLocalData(after:)``), else everything held is uploaded again into a re-created zone.
+  /// (``ZoneLossPolicy/dropsLocalData(after:)``), else everything held is uploaded again into a re-created zone.
   /// When the feed reports the zone created again since (`recreated`), this device may already have fetched from or
   /// saved into the new zone, so it lists the zone from the beginning instead, and the acknowledged records the
   /// listing leaves out are the ones that went: dropped, or uploaded again, as the reason says.

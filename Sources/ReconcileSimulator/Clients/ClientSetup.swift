@@ -20,12 +20,12 @@ public struct ClientSetup: Sendable {
   /// How far the device's clock is ahead of true time, in seconds.
   public var clockOffset: TimeInterval
   /// What the app does when another client deletes its zone.
-  public var zoneDeletion: ZoneDeletionResponse
+  public var zoneDeletion: ZoneLossPolicy
   /// What the app does with its local data when the device's iCloud account changes; `.deleteLocalData` unless set.
   /// A client that offers the choice reports the one it made (`accountChangeResponse`), which the oracles
   /// hold it to: the `sync-engine` client runs the core's policy of this name, and `sync-engine-sample` deletes, as
   /// Apple's sample does, whatever this says.
-  public var accountChange: AccountChangeResponse = .deleteLocalData
+  public var accountChange: AccountChangePolicy = .deleteLocalData
   /// Deliberate mistakes to make, for showing that an invariant catches them; a client ignores those it does not
   /// model.
   public var defects: Set<ClientDefect>
@@ -46,7 +46,7 @@ public struct ClientSetup: Sendable {
     name: String, userRecordName: String = "_user", zoneID: ZoneID,
     resolver: any ConflictResolver = .serverLastWriterWins, bookkeeping: EditBookkeeping = .none,
     deletePolicy: DeletePolicy = .deleteWins, schema: Schema? = nil, clockOffset: TimeInterval = 0,
-    zoneDeletion: ZoneDeletionResponse = .dropLocalData, defects: Set<ClientDefect> = []
+    zoneDeletion: ZoneLossPolicy = .dropLocalData, defects: Set<ClientDefect> = []
   ) {
     self.name = name
     self.userRecordName = userRecordName

@@ -1,3 +1,5 @@
+package import Reconcile
+
 /// A sync client plugged into the simulation: a name for replay scripts (`client NAME`) and a way to build one client
 /// per device.
 ///
@@ -54,7 +56,7 @@ public struct ClientUnderTest: Sendable, Hashable, CustomStringConvertible {
   /// Why a run of this client whose apps answer an account change with `response` means nothing, or `nil` when it is
   /// fine: a client whose apps cannot ask (``canAskOnAccountChange``) cannot run `ask`.
   /// - Parameter response: What the run's apps do on an account change.
-  package func refusal(ofAccountChange response: AccountChangeResponse) -> String? {
+  package func refusal(ofAccountChange response: AccountChangePolicy) -> String? {
     guard response == .ask, !canAskOnAccountChange else { return nil }
     return "client \(name) never asks what to do on an account change: account-change ask needs a client whose "
       + "delegate asks, such as sync-engine (Reconcile's ZoneReplica), or yours"

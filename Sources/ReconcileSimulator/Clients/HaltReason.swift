@@ -29,8 +29,7 @@ public enum HaltReason: Sendable, Hashable, CustomStringConvertible {
     case .userDeletedZone(let zone):
       "The iCloud data in \(zone.zoneName) was deleted in Settings. Choose whether to upload this device's copy again."
     case .schema(let halt): halt.description
-    case .unresolvableConflict(let id, let reason):
-      "A conflict on \(id.recordName) could not be merged: \(reason). Nothing was saved."
+    case .unresolvableConflict(let id, let reason): SyncHalt.unresolvableConflict(id, reason).description
     case .rejected(let error):
       "The server refused a change: \(error.message ?? error.code.description). Nothing more is sent until syncing restarts."
     case .accountChanged(let change): SyncHalt.accountChanged(change).description

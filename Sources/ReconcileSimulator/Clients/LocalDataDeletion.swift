@@ -1,7 +1,7 @@
 public import Reconcile
 
 /// Local data a client deletes wholesale because of what its user did elsewhere — purged the app's data in Settings,
-/// deleted it from another device (under `ZoneDeletionResponse.dropLocalData`), or left the iCloud account — handed
+/// deleted it from another device (under `ZoneLossPolicy.dropLocalData`), or left the iCloud account — handed
 /// to the app with every copy that goes: the core's `DiscardedRecords`, by the name the simulator has always used. A
 /// record the user deleted on another device, fetched as a deletion, is not handed over: that is the user's deletion,
 /// not the app's.

@@ -84,7 +84,7 @@ package protocol SyncClient: Sendable {
   /// What the app does with its local data when the account changes, which the oracles hold it to. The default,
   /// `AccountChangePolicy.deleteLocalData`, is what Apple asks; a client offering the choice reports the one its
   /// setup made (``ClientSetup/accountChange``).
-  var accountChangeResponse: AccountChangeResponse { get }
+  var accountChangeResponse: AccountChangePolicy { get }
 
   // MARK: State the oracles read
 
@@ -110,7 +110,7 @@ extension SyncClient {
   /// Not checked.
   package var persistedZoneToken: ZoneChangeToken? { nil }
   /// `AccountChangePolicy.deleteLocalData`, as Apple asks.
-  package var accountChangeResponse: AccountChangeResponse { .deleteLocalData }
+  package var accountChangeResponse: AccountChangePolicy { .deleteLocalData }
 }
 
 /// A request a client wants sent, tagged so its answer can be matched.

@@ -1,5 +1,5 @@
 public import Reconcile
 
-/// What a client keeps when its zone is deleted: the core's `ZoneLossPolicy`, by the name the simulator's
-/// configuration and scripts (`zone-deletion drop|reupload`) have always used.
+/// The core's `ZoneLossPolicy`, by the name the simulator used before it had the core's.
+@available(*, deprecated, renamed: "ZoneLossPolicy", message: "One name per concept: use the core's ZoneLossPolicy.")
 public typealias ZoneDeletionResponse = ZoneLossPolicy

@@ -12,7 +12,7 @@ struct Auditor: WorldListener, Sendable {
   struct Rules: Sendable {
     var invariants: Set<Invariant>
     var deletePolicy: DeletePolicy
-    var zoneDeletion: ZoneDeletionResponse
+    var zoneDeletion: ZoneLossPolicy
     var editCountKey: String?
     var stampsKey: String?
     var contracts: [String: KeyContract]
@@ -132,7 +132,7 @@ struct Auditor: WorldListener, Sendable {
   }
 
   mutating func accountChanged(
-    on device: String, to account: String?, response: AccountChangeResponse, at now: Date
+    on device: String, to account: String?, response: AccountChangePolicy, at now: Date
   ) {
     privacy.accountChanged()
     history.recordAccountChange(device: device, to: account, response: response, time: now)

@@ -83,7 +83,7 @@ extension IntentJudge {
   }
 
   /// After a zone deletion that devices answer by uploading what they hold (an encrypted-data reset; a client's
-  /// deletion under `ZoneDeletionResponse.reuploadLocalData`), each device that held a copy the server had
+  /// deletion under `ZoneLossPolicy.reuploadLocalData`), each device that held a copy the server had
   /// acknowledged may upload it again; CloudKit keeps no deletion across a zone's deletion, so a user's deletion of
   /// the record made on a version from before it (whether it landed before, or was sent after) can lose to another
   /// device's upload of its older copy, which that device cannot know to hold back. So can one made on a version from

@@ -13,7 +13,7 @@ package import Reconcile
 ///
 /// ## Rules
 /// - **noResurrection**: when every latest action on a record is a deletion (a user's, or under
-///   `ZoneDeletionResponse.dropLocalData` a zone deletion), the record is absent from the server and every device.
+///   `ZoneLossPolicy.dropLocalData` a zone deletion), the record is absent from the server and every device.
 ///   A create made after the deletion landed revives it under either policy; under `.editWins` an edit concurrent
 ///   with the deletion also counts as latest.
 /// - **noLostRecords**: when every latest action is a create (or, under `.editWins`, a create or an edit), the

@@ -3,7 +3,7 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable, Codable, Custom
   /// Every device holds exactly the server's records — values and change tags — with nothing queued.
   case convergence
   /// A record whose latest user actions are all deletions (a user's, or a zone deletion under
-  /// `ZoneDeletionResponse.dropLocalData`) is absent from the server and every device at quiescence — whether or not
+  /// `ZoneLossPolicy.dropLocalData`) is absent from the server and every device at quiescence — whether or not
   /// the deletion ever reached the server. A create after the deletion revives the record; under `.editWins` so does
   /// an edit made concurrently. Judged from what users did, not from what reached the server.
   case noResurrection

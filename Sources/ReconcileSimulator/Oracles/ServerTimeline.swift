@@ -12,7 +12,7 @@ package struct ServerTimeline: Sendable {
     package var record: Record?
     package var isZoneReset: Bool
     /// For a zone deletion: whether it stands for the user deleting the record
-    /// (``ZoneDeletionResponse/dropsLocalData(after:)``).
+    /// (`ZoneLossPolicy.dropsLocalData(after:)`).
     package var wipes = false
   }
 
@@ -22,7 +22,7 @@ package struct ServerTimeline: Sendable {
 
   /// The timeline of `zoneID` in `owner`'s database; `response` is how devices read a client's zone deletion.
   package init(
-    events: [ServerEvent], zoneID: ZoneID, owner: String, response: ZoneDeletionResponse = .dropLocalData
+    events: [ServerEvent], zoneID: ZoneID, owner: String, response: ZoneLossPolicy = .dropLocalData
   ) {
     var live: Set<RecordID> = []
     for event in events where event.owner == owner {

@@ -26,7 +26,7 @@ public enum SetAside: String, CaseIterable, Sendable, Hashable, Codable, CustomS
   /// and revived the record, and another device has saved it since: the deleting device can no longer tell it from a
   /// record created anew elsewhere. The record's existence is not judged.
   case staleSaveRevived
-  /// Under `ZoneDeletionResponse.reuploadLocalData`, a record deleted before a zone deletion came back from a device
+  /// Under `ZoneLossPolicy.reuploadLocalData`, a record deleted before a zone deletion came back from a device
   /// that had not fetched the deletion: re-uploading copies is that option's documented cost. Its existence is not
   /// judged.
   case reuploadedAfterZoneDeletion
@@ -47,7 +47,7 @@ public enum SetAside: String, CaseIterable, Sendable, Hashable, Codable, CustomS
   /// if it did not. That key is not judged.
   case unansweredEditMerged
   /// The zone was deleted in a way devices answer by uploading what they hold (an encrypted-data reset; a client's
-  /// deletion under `ZoneDeletionResponse.reuploadLocalData`), and the device that made the key's latest write lost its
+  /// deletion under `ZoneLossPolicy.reuploadLocalData`), and the device that made the key's latest write lost its
   /// copy to storage damage before uploading it again, as did every other device that held one: the server's copy went
   /// with the zone, so no client has the value to give back. That key is not judged. (A record whose every copy was
   /// lost so is judged gone: its absence is what CloudKit guarantees.)
@@ -60,7 +60,7 @@ public enum SetAside: String, CaseIterable, Sendable, Hashable, Codable, CustomS
   /// The zone was deleted in a way devices answer by uploading what they hold (an encrypted-data reset), in a run
   /// whose database feed was compacted: a device whose database token predates the compaction lists the zones from
   /// the beginning on its next read and never learns why its zone went (such a listing names only the zones there
-  /// are), so it answers as to a client's deletion, and under `ZoneDeletionResponse.dropLocalData` drops what the
+  /// are), so it answers as to a client's deletion, and under `ZoneLossPolicy.dropLocalData` drops what the
   /// server had acknowledged. Or the zone was deleted again for another reason before a device read the feed, which
   /// reports a zone's last deletion only: the device answers the later reason, and uploads again what an earlier
   /// purge took. The record's existence and values are not judged.

@@ -85,7 +85,7 @@ package struct UserHistory: Sendable {
     /// Per record, the newest server version (as a history position) any device showed just before the deletion.
     package var shown: [RecordID: Int]
     /// Whether the deletion stands for the user deleting every record in the zone
-    /// (``ZoneDeletionResponse/dropsLocalData(after:)``);
+    /// (`ZoneLossPolicy.dropsLocalData(after:)`);
     /// otherwise devices upload what they hold again, and nothing of it is a deletion.
     package var wipes: Bool
     /// Per record, the devices that showed an undamaged copy just before the deletion: when the deletion does not
@@ -241,7 +241,7 @@ package struct UserHistory: Sendable {
   /// signed out was meant for); a write already on its way may still land. Otherwise what the device made signed out
   /// stays for the account signed in to.
   package mutating func recordAccountChange(
-    device: String, to account: String?, response: AccountChangeResponse = .deleteLocalData, time: Date
+    device: String, to account: String?, response: AccountChangePolicy = .deleteLocalData, time: Date
   ) {
     let previous = self.account(of: device)
     guard previous != account else { return }

@@ -47,7 +47,7 @@ protocol WorldListener {
   mutating func databaseFeedCompacted(for device: String?, at now: Date)
   /// `device`'s iCloud account changed; it is now signed in to `account` (`nil`: signed out). Its app answers with
   /// `response`.
-  mutating func accountChanged(on device: String, to account: String?, response: AccountChangeResponse, at now: Date)
+  mutating func accountChanged(on device: String, to account: String?, response: AccountChangePolicy, at now: Date)
   /// A user on a device signed in to `account` (`nil`: signed out) wrote these values.
   mutating func userWrote(_ values: [FieldValue?], under account: String?)
 }
@@ -87,7 +87,7 @@ extension WorldListener {
   mutating func storageDamaged(on device: String, recordID: RecordID, at now: Date) {}
   mutating func databaseFeedCompacted(for device: String?, at now: Date) {}
   mutating func accountChanged(
-    on device: String, to account: String?, response: AccountChangeResponse, at now: Date
+    on device: String, to account: String?, response: AccountChangePolicy, at now: Date
   ) {}
   mutating func userWrote(_ values: [FieldValue?], under account: String?) {}
 }

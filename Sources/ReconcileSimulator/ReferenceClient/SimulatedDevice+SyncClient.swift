@@ -1,6 +1,11 @@
 package import Foundation
 package import Reconcile
 
+extension SimulatedDevice: ShowsRecordSyncStates {
+  /// The replica's record states.
+  package var recordSyncStates: [RecordID: RecordSyncState] { storage.replica.metadata.recordStates }
+}
+
 extension SimulatedDevice: DiagnosableClient {
   /// Every record ID the app sees, sorted.
   package var recordIDs: [RecordID] { storage.records.recordIDs.sorted() }

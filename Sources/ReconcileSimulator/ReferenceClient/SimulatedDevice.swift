@@ -44,9 +44,9 @@ package struct SimulatedDevice: Sendable {
     /// The page size asked of change feeds; `nil` for the server's.
     package var fetchPageSize: Int?
     /// What the device does when another client deletes its zone.
-    package var zoneDeletion: ZoneDeletionResponse
+    package var zoneDeletion: ZoneLossPolicy
     /// What the app does with its local data when the account changes.
-    package var accountChange: AccountChangeResponse = .deleteLocalData
+    package var accountChange: AccountChangePolicy = .deleteLocalData
     /// Deliberate mistakes the device makes, for showing that an invariant catches them.
     package var defects: DefectSet
 
@@ -77,7 +77,7 @@ package struct SimulatedDevice: Sendable {
       retry: RetryPolicy = RetryPolicy(),
       batchLimit: Int = 400,
       fetchPageSize: Int? = nil,
-      zoneDeletion: ZoneDeletionResponse = .dropLocalData,
+      zoneDeletion: ZoneLossPolicy = .dropLocalData,
       defects: Set<ClientDefect> = []
     ) {
       self.name = name
@@ -350,7 +350,7 @@ package struct SimulatedDevice: Sendable {
   }
 
   /// The device's iCloud account changed. As a CKSyncEngine does, the app forgets its tokens and its queue, then the
-  /// replica does with the records what its account-change policy says (``AccountChangeResponse``); an operation halt
+  /// replica does with the records what its account-change policy says (`AccountChangePolicy`); an operation halt
   /// goes, as a new account is not the old one's to answer for.
   package mutating func accountChanged(_ change: SyncEngine.AccountChange) {
     dropRound()
@@ -373,7 +373,7 @@ package struct SimulatedDevice: Sendable {
   }
 
   /// What the app does with local data when the account changes.
-  package var accountChangeResponse: AccountChangeResponse { storage.replica.configuration.accountChange }
+  package var accountChangeResponse: AccountChangePolicy { storage.replica.configuration.accountChange }
 
   /// The replica takes the user's answer to the account question; the app then lists everything again and sends what
   /// the answer left pending, as after a forced resync.

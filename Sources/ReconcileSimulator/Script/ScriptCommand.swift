@@ -28,9 +28,9 @@ package enum ScriptCommand: Sendable, Hashable {
   /// `invariants NAME…`: the invariants `expect invariants` judges; the resolver's defaults otherwise.
   case invariants(Set<Invariant>)
   /// `zone-deletion drop|reupload`
-  case zoneDeletion(ZoneDeletionResponse)
+  case zoneDeletion(ZoneLossPolicy)
   /// `account-change delete|keep`
-  case accountChange(AccountChangeResponse)
+  case accountChange(AccountChangePolicy)
   /// `send-after-edits`: devices send right after each user action (``Workload/sendsAfterEdits``).
   case sendAfterEdits
   /// `steps-may-skip`: the steps were drawn at random (the runner writes it into every counterexample), so one that

@@ -318,14 +318,14 @@ package enum ScriptParser {
       command = .invariants(named)
     case "zone-deletion":
       let name = try words.required("drop or reupload")
-      guard let response = ZoneDeletionResponse(rawValue: name) else {
-        throw .unknown("zone-deletion response", name, choices: ZoneDeletionResponse.allCases.map(\.rawValue))
+      guard let response = ZoneLossPolicy(rawValue: name) else {
+        throw .unknown("zone-deletion response", name, choices: ZoneLossPolicy.allCases.map(\.rawValue))
       }
       command = .zoneDeletion(response)
     case "account-change":
       let name = try words.required("delete, keep or ask")
-      guard let response = AccountChangeResponse(rawValue: name) else {
-        throw .unknown("account-change response", name, choices: AccountChangeResponse.allCases.map(\.rawValue))
+      guard let response = AccountChangePolicy(rawValue: name) else {
+        throw .unknown("account-change response", name, choices: AccountChangePolicy.allCases.map(\.rawValue))
       }
       command = .accountChange(response)
     case "send-after-edits": command = .sendAfterEdits

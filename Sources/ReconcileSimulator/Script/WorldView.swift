@@ -16,6 +16,8 @@ package struct WorldView {
     var queued: Int
     /// What is queued for each record, where the client tells (the built-in device does; other clients need not).
     var queuedKinds: [RecordID: String]
+    /// Each record's sync state where it is more than the server version known, where the client keeps one.
+    var syncStates: [RecordID: String]
     var clockOffset: TimeInterval
     var appVersion: String?
     /// The last error the device noted, where the client keeps one (the reference client does).
@@ -80,6 +82,7 @@ package struct WorldView {
         haltReason: client.haltReason,
         queued: client.pendingChangeCount,
         queuedKinds: diagnostics.queuedKinds,
+        syncStates: Self.waitingStates(of: client),
         clockOffset: diagnostics.clockOffset,
         appVersion: diagnostics.appVersion,
         lastError: diagnostics.lastError, serverRecords: users[name].flatMap { byOwner[$0] } ?? [])
@@ -93,7 +96,15 @@ package struct WorldView {
     var record: String
     var changeTag: String?
     var queued: String?
+    /// The record's sync state, where it is more than the server version known.
+    var syncState: String?
     var fields: [String: ShownValue]
+  }
+
+  /// The sync state of each record of `client` that is not settled (``RecordSyncState/isSettled``), printed.
+  static func waitingStates(of client: any SyncClient) -> [RecordID: String] {
+    guard let states = (client as? any ShowsRecordSyncStates)?.recordSyncStates else { return [:] }
+    return states.filter { !$0.value.isSettled }.mapValues(\.description)
   }
 
   /// One device in `show NAME --json`.
@@ -103,6 +114,8 @@ package struct WorldView {
     var queued: Int
     var haltReason: String?
     var records: [RecordRow]
+    /// The sync state of records the device no longer shows whose sync is not over, by record name.
+    var syncStatesOfRecordsNotShown: [String: String]?
   }
 
   /// One differing field in `show diff`.
@@ -130,13 +143,18 @@ package struct WorldView {
       let rows = device.records.map { record in
         RecordRow(
           record: RecordText.path(record), changeTag: record.recordChangeTag,
-          queued: device.queuedKinds[record.recordID], fields: RecordText.json(record))
+          queued: device.queuedKinds[record.recordID], syncState: device.syncStates[record.recordID],
+          fields: RecordText.json(record))
       }
+      // Records the device no longer shows whose sync is not over (a deletion owed, a create that may land late).
+      let unshown = device.syncStates.filter { device.record($0.key) == nil }.sorted { $0.key < $1.key }
       if json {
         return try Self.json(
           DeviceListing(
             device: device.name, status: "\(device.status)", queued: device.queued,
-            haltReason: device.haltReason?.description, records: rows))
+            haltReason: device.haltReason?.description, records: rows,
+            syncStatesOfRecordsNotShown: unshown.isEmpty
+              ? nil : Dictionary(uniqueKeysWithValues: unshown.map { ("\($0.key.recordName)", $0.value) })))
       }
       var text = "\(device.name): \(device.status), \(device.queued) queued"
       if let version = device.appVersion { text += ", app \(version)" }
@@ -145,13 +163,19 @@ package struct WorldView {
         text += ", clock \(DurationSyntax.offsetText(device.clockOffset))\(of) true time"
       }
       if let reason = device.haltReason { text += "\nhalted: \(reason)" }
-      guard !device.records.isEmpty else { return text + "\nno records" }
+      let notShown = unshown.map { "not shown, sync not over: record \($0.key.recordName): \($0.value)" }
+      guard !device.records.isEmpty else {
+        return ([text, "no records"] + notShown).joined(separator: "\n")
+      }
+      // The sync column appears only when some record's sync is not over.
+      let sync = rows.contains { $0.syncState != nil }
       return text + "\n"
         + TextTable.render(
-          [["record", "tag", "queued", "fields"]]
+          [["record", "tag", "queued"] + (sync ? ["sync"] : []) + ["fields"]]
             + zip(rows, device.records).map { row, record in
-              [row.record, record.recordChangeTag ?? "", row.queued ?? "", RecordText.fields(record)]
-            })
+              [row.record, record.recordChangeTag ?? "", row.queued ?? ""] + (sync ? [row.syncState ?? ""] : [])
+                + [RecordText.fields(record)]
+            }) + notShown.map { $0 + "\n" }.joined()
     case .diff:
       let rows = differences()
       if json { return try Self.json(["differences": rows]) }

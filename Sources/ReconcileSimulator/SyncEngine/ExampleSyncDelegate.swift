@@ -13,7 +13,7 @@ public import Reconcile
 /// - `unknownItem` (the record was deleted on the server) re-uploads it under `.editWins` and drops it under
 ///   `.deleteWins`.
 /// - A deleted zone, or `zoneNotFound` on a save, drops what the server had acknowledged and re-uploads into a
-///   re-created zone the records it never had (under `ZoneDeletionResponse.reuploadLocalData`, everything).
+///   re-created zone the records it never had (under `ZoneLossPolicy.reuploadLocalData`, everything).
 /// - Deletions carry no change tag, so one sent blindly could delete a record created anew elsewhere under the same ID.
 ///   Each deletion waits for a fetch that starts after it; a fetched record with another creation date cancels it, and
 ///   one written since by another device settles it by the delete policy. A new record never handed to the engine is
@@ -85,7 +85,7 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
   }
 
   /// What the replica does with the records when the account changes.
-  public var accountChangeResponse: AccountChangeResponse { replica.configuration.accountChange }
+  public var accountChangeResponse: AccountChangePolicy { replica.configuration.accountChange }
 
   /// Hands the user's answer to the replica.
   public mutating func answerAccountQuestion(keepingData: Bool, syncEngine: inout SyncEngine.State) -> Bool {
@@ -98,6 +98,8 @@ public struct ExampleSyncDelegate: SimulatedSyncEngineDelegate {
 
   /// Why the app stopped syncing.
   public var haltReason: HaltReason? { replica.halt.map(HaltReason.init) }
+  /// The replica's record states.
+  public var recordSyncStates: [RecordID: RecordSyncState] { replica.metadata.recordStates }
 
   /// The latest persisted state.
   public var stateSerialization: SyncEngine.StateSerialization? { replica.metadata.stateSerialization }

@@ -64,6 +64,8 @@ extension ExampleSyncDelegateWrapper {
 
   /// Forwards to ``inner``.
   public var haltReason: HaltReason? { inner.haltReason }
+  /// The inner delegate's record states.
+  public var recordSyncStates: [RecordID: RecordSyncState] { inner.recordSyncStates }
 
   /// Forwards to ``inner``.
   public mutating func jumpClock(by seconds: TimeInterval) { inner.jumpClock(by: seconds) }
@@ -72,7 +74,7 @@ extension ExampleSyncDelegateWrapper {
   public mutating func upgrade(to schema: Schema?) { inner.upgrade(to: schema) }
 
   /// Forwards to ``inner``.
-  public var accountChangeResponse: AccountChangeResponse { inner.accountChangeResponse }
+  public var accountChangeResponse: AccountChangePolicy { inner.accountChangeResponse }
 
   /// Forwards to ``inner``.
   public mutating func answerAccountQuestion(keepingData: Bool, syncEngine: inout SyncEngine.State) -> Bool {

@@ -67,6 +67,8 @@ public struct SimulatedReplicaApp<App: ReplicaBackedDelegate>: SimulatedSyncEngi
   public func record(_ id: RecordID) -> Record? { app.replica.store[id] }
   /// The replica's halt.
   public var haltReason: HaltReason? { app.replica.halt.map(HaltReason.init) }
+  /// The replica's record states.
+  public var recordSyncStates: [RecordID: RecordSyncState] { app.replica.metadata.recordStates }
   /// Moves the device's clock.
   public mutating func jumpClock(by seconds: TimeInterval) { clockOffset += seconds }
 
@@ -86,7 +88,7 @@ public struct SimulatedReplicaApp<App: ReplicaBackedDelegate>: SimulatedSyncEngi
   /// What the replica handed over before deleting it.
   public var localDataDeletions: [LocalDataDeletion] { app.replica.discarded }
   /// The replica's account-change policy.
-  public var accountChangeResponse: AccountChangeResponse { app.replica.configuration.accountChange }
+  public var accountChangeResponse: AccountChangePolicy { app.replica.configuration.accountChange }
 
   /// Passes the user's answer to the replica.
   public mutating func answerAccountQuestion(keepingData: Bool, syncEngine: inout SyncEngine.State) -> Bool {

@@ -248,7 +248,7 @@ package struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncC
   }
 
   /// What the delegate does with local data when the account changes.
-  package var accountChangeResponse: AccountChangeResponse { delegate.accountChangeResponse }
+  package var accountChangeResponse: AccountChangePolicy { delegate.accountChangeResponse }
 
   /// The delegate takes the user's answer; the app then replaces the engine by one started from no state, as for a
   /// forced resync (what was fetched while the question was open was set aside), which fetches everything again and
@@ -327,3 +327,8 @@ extension SimulatedSyncEngine: ClientMethods {
 }
 
 extension SimulatedSyncEngine: HandsOverLocalData {}
+
+extension SimulatedSyncEngine: ShowsRecordSyncStates {
+  /// The delegate's record states.
+  package var recordSyncStates: [RecordID: RecordSyncState] { delegate.recordSyncStates }
+}

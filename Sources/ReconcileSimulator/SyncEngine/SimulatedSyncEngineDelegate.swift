@@ -71,7 +71,7 @@ public protocol SimulatedSyncEngineDelegate: SyncEngineDelegate {
   /// default is empty.
   var localDataDeletions: [LocalDataDeletion] { get }
   /// What the app does with its local data when the account changes; the default deletes it, as Apple's sample does.
-  var accountChangeResponse: AccountChangeResponse { get }
+  var accountChangeResponse: AccountChangePolicy { get }
   /// The user answers the question an account change asked: keep the records for the account signed in now, or
   /// delete them. Returns `false` when none was open; the default asks nothing.
   /// - Parameters:
@@ -81,6 +81,9 @@ public protocol SimulatedSyncEngineDelegate: SyncEngineDelegate {
   /// The sync decisions made since the last call (a `ZoneReplica`'s `ZoneReplica.takeDecisions()`), for the
   /// trace; the default is none.
   mutating func takeDecisions() -> [SyncDecision]
+  /// Each record's sync state, where the app keeps one (a `ZoneReplica`'s `ReplicaMetadata.recordStates`), for the
+  /// playground's `show` of a device; the default is none.
+  var recordSyncStates: [RecordID: RecordSyncState] { get }
 }
 
 extension SimulatedSyncEngineDelegate {
@@ -93,11 +96,13 @@ extension SimulatedSyncEngineDelegate {
   /// None: the app has no hook.
   public var localDataDeletions: [LocalDataDeletion] { [] }
   /// Deletes local data, as Apple's sample does.
-  public var accountChangeResponse: AccountChangeResponse { .deleteLocalData }
+  public var accountChangeResponse: AccountChangePolicy { .deleteLocalData }
   /// Nothing was asked.
   public mutating func answerAccountQuestion(keepingData: Bool, syncEngine: inout SyncEngine.State) -> Bool { false }
   /// None: the app does not report its decisions.
   public mutating func takeDecisions() -> [SyncDecision] { [] }
+  /// None: the app keeps no per-record sync state it shows.
+  public var recordSyncStates: [RecordID: RecordSyncState] { [:] }
   /// Re-adds what the old engine had pending.
   public mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State) {
     syncEngine.add(pendingDatabaseChanges: old.pendingDatabaseChanges)

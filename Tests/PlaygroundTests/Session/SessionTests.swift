@@ -37,6 +37,19 @@ struct SessionTests {
     #expect(text.contains(#"Note/1  t2   tags=["x", "y"] title="b""#), "\(text)")
   }
 
+  @Test("show of a device lists each record's sync state while its sync is not over, and one it no longer shows")
+  func showListsSyncStates() throws {
+    let settled = try Self.run(Self.twoDevices + ["show phone"])
+    #expect(!settled.contains("sync"), "a settled device shows no sync column:\n\(settled)")
+    let reset = try Self.run(Self.twoDevices + ["fault reset-encrypted-data", "phone sync", "show phone"])
+    #expect(reset.contains("server t1, uploaded again, uploaded after zone loss"), "\(reset)")
+    let text = try Self.run(Self.twoDevices + ["phone delete Note/1", "show phone"])
+    #expect(text.contains("not shown, sync not over: record 1: server t1, deletion owed (awaits fetch)"), "\(text)")
+    let json = try Self.run(
+      Self.twoDevices + ["phone delete Note/1", "show phone --json"])
+    #expect(json.contains(#""syncStatesOfRecordsNotShown""#), "\(json)")
+  }
+
   @Test("a failed expectation says what was expected and what was found")
   func failedExpectations() {
     #expect(

@@ -152,8 +152,8 @@ struct AccountQuestionTests {
 
   /// `ask` (with the sync core, the built-in client that asks) and `keep` (with both built-in clients) under either
   /// fault profile that changes accounts and either delete policy; the default, delete, is what every other sweep runs.
-  static let cells: [(AccountChangeResponse, ClientUnderTest, FaultProfile, DeletePolicy)] = [
-    (AccountChangeResponse.ask, ClientUnderTest.syncEngine), (.keepForSameAccount, .syncEngine),
+  static let cells: [(AccountChangePolicy, ClientUnderTest, FaultProfile, DeletePolicy)] = [
+    (AccountChangePolicy.ask, ClientUnderTest.syncEngine), (.keepForSameAccount, .syncEngine),
     (.keepForSameAccount, .reference),
   ].flatMap { response, client in
     [FaultProfile.hostile, .swarm].flatMap { faults in
@@ -165,7 +165,7 @@ struct AccountQuestionTests {
     "under account changes and faults, asking or keeping for the same account, the clients keep every invariant",
     arguments: cells)
   func askUnderFaults(
-    _ response: AccountChangeResponse, _ client: ClientUnderTest, _ faults: FaultProfile, _ policy: DeletePolicy
+    _ response: AccountChangePolicy, _ client: ClientUnderTest, _ faults: FaultProfile, _ policy: DeletePolicy
   ) {
     let budget = SweepBudget(unit: (20, 60), quick: (300, 60), full: (1_000, 60))
     // Account changes in every run: drawn among hostile's other faults, or swarm's.

@@ -26,9 +26,9 @@ public struct SimulationSetup: Sendable, Hashable {
   /// The devices.
   public var devices: [DeviceSetup]
   /// What devices do when their zone is deleted by another client.
-  public var zoneDeletion: ZoneDeletionResponse
+  public var zoneDeletion: ZoneLossPolicy
   /// What devices do with their local data when their iCloud account changes; `.deleteLocalData` unless set.
-  public var accountChange: AccountChangeResponse = .deleteLocalData
+  public var accountChange: AccountChangePolicy = .deleteLocalData
   /// Deliberate mistakes every device makes (for showing that an invariant catches them); none unless given.
   public var defects: Set<ClientDefect>
   /// The server's request limits (lowered at random by swarm testing).
@@ -52,7 +52,7 @@ public struct SimulationSetup: Sendable, Hashable {
   ///   - client: ``ClientUnderTest/reference`` unless given.
   public init(
     resolver: ResolverUnderTest, deletePolicy: DeletePolicy, schemas: SchemaScenario, devices: [DeviceSetup],
-    zoneDeletion: ZoneDeletionResponse = .dropLocalData, defects: Set<ClientDefect> = [],
+    zoneDeletion: ZoneLossPolicy = .dropLocalData, defects: Set<ClientDefect> = [],
     limits: SimulatedServer.Limits = .cloudKit, sendsAfterEdits: Bool = false, client: ClientUnderTest = .reference
   ) {
     self.client = client
@@ -84,9 +84,9 @@ public struct SimulationConfiguration: Sendable, Hashable {
   /// The invariants checked; the ones the resolver promises unless given.
   public var invariants: Set<Invariant>
   /// What devices do when their zone is deleted by another client; `.dropLocalData` unless set.
-  public var zoneDeletion: ZoneDeletionResponse = .dropLocalData
+  public var zoneDeletion: ZoneLossPolicy = .dropLocalData
   /// What devices do with their local data when their iCloud account changes; `.deleteLocalData` unless set.
-  public var accountChange: AccountChangeResponse = .deleteLocalData
+  public var accountChange: AccountChangePolicy = .deleteLocalData
   /// Deliberate mistakes every device makes; none unless set.
   public var defects: Set<ClientDefect> = []
   /// What users do; ``Workload/colliding`` unless set.
