@@ -178,11 +178,15 @@ public struct RecordSyncState: Sendable, Hashable, CustomStringConvertible {
   /// `server t3, deletion owed (awaits fetch), 1 save unanswered`.
   public var description: String {
     var parts: [String] = [serverVersion.map { "server \($0.recordChangeTag ?? "untagged")" } ?? "no server version"]
-    if deletion != nil { parts.append(flags.contains(.deletionAwaitsFetch) ? "deletion owed (awaits fetch)" : "deletion owed") }
+    if deletion != nil {
+      parts.append(flags.contains(.deletionAwaitsFetch) ? "deletion owed (awaits fetch)" : "deletion owed")
+    }
     if localDeletion != nil { parts.append("deleted here only") }
     if replacement != nil { parts.append("replaces a deletion") }
     if let heldBack { parts.append(heldBack.byHalt ? "held back by a halt" : "held back (copy discarded)") }
-    if let recreation { parts.append(recreation.feedRead ? "recreated elsewhere" : "recreated elsewhere (awaits feed)") }
+    if let recreation {
+      parts.append(recreation.feedRead ? "recreated elsewhere" : "recreated elsewhere (awaits feed)")
+    }
     if droppedByListing != nil { parts.append("dropped by listing") }
     let named: [(Flags, String)] = [
       (.createHandedOut, "create handed out"), (.createInDoubt, "create in doubt"),

@@ -80,7 +80,8 @@ extension ZoneReplica {
       let id = record.recordID
       // A copy still waiting to be uploaded again after an earlier deletion was acknowledged there: it goes too.
       if flawed(.dropDataOnZoneNotFound)
-        || dropsLocalData(after: reason) && (record.recordChangeTag != nil || flagsLookedFor(of: id).contains(.reuploaded))
+        || dropsLocalData(after: reason)
+          && (record.recordChangeTag != nil || flagsLookedFor(of: id).contains(.reuploaded))
       {
         metadata[id].flags.remove(.reuploaded)
         store[id] = nil

@@ -11,11 +11,11 @@ import Foundation
 /// engine's delegate; in tests, ReconcileSimulator's `SimulatedSyncEngine` does.
 ///
 /// **Persistence.** Write the store's changes and ``metadata`` after each user action and each event, in one
-/// transaction when your database allows. A crash between the two writes leaves either records newer than the
-/// metadata (a fetched version applied but its ancestor not recorded: the next merge runs over an older ancestor and
-/// keeps both sides' changes) or metadata newer than the records (a pending save of a record the store lacks: the
-/// next batch drops it). Neither loses a user's edit; a torn crash in ReconcileSimulator lands between exactly such
-/// writes.
+/// transaction (or one file: the article's delegate writes both as one `Codable` value). Two writes that can tear
+/// apart lose a change: with the store written first, a crash before the metadata loses a user's deletion (the
+/// tombstone was never written, and the next fetch brings the record back); with the metadata first, a crash before
+/// the store loses a create. A record's sync state (``ReplicaMetadata/syncState(of:)``) is saved with a format version,
+/// and every format a release has written reads back.
 ///
 /// **Rules it keeps** (each pinned by a test that fails without it):
 /// - every edit is stamped for the resolver, and checked against the schema (a newer app's record is never edited);
@@ -157,7 +157,8 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
       missing.append(.deleteRecord(id))
     }
     if !missing.isEmpty { syncEngine.add(pendingRecordZoneChanges: missing) }
-    if !metadata.zone.created, !store.recordIDs.isEmpty, !syncEngine.pendingDatabaseChanges.contains(.saveZone(zoneID)) {
+    if !metadata.zone.created, !store.recordIDs.isEmpty, !syncEngine.pendingDatabaseChanges.contains(.saveZone(zoneID))
+    {
       syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)])
     }
   }

@@ -2,7 +2,8 @@ public import Reconcile
 
 /// The core's `AccountChangePolicy`, by the name the simulator used before it had the core's.
 @available(
-  *, deprecated, renamed: "AccountChangePolicy", message: "One name per concept: use the core's AccountChangePolicy.")
+  *, deprecated, renamed: "AccountChangePolicy", message: "One name per concept: use the core's AccountChangePolicy."
+)
 public typealias AccountChangeResponse = AccountChangePolicy
 
 extension AccountChangePolicy {

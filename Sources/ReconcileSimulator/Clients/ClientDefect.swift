@@ -152,7 +152,9 @@ extension ClientDefect {
     case .uploadPendingToNewAccount: .uploadPendingToNewAccount
     case .sendDeletionsWithoutFetch: .sendDeletionsWithoutFetch
     case .forgetUnansweredSaves: .forgetUnansweredSaves
-    case .sendWhileHalted, .skipStorageCheck, .rewindTokenOnCrash, .commitTokenBeforePage, .ignoreMoreComing, .ignoreRetryAfter, .retryEarly, .neverHalveBatch, .saveAndDeleteTogether, .recreateRestoresDeletedFields, .keepSyncStateAcrossAccounts:
+    case .sendWhileHalted, .skipStorageCheck, .rewindTokenOnCrash, .commitTokenBeforePage, .ignoreMoreComing,
+      .ignoreRetryAfter, .retryEarly, .neverHalveBatch, .saveAndDeleteTogether, .recreateRestoresDeletedFields,
+      .keepSyncStateAcrossAccounts:
       nil
     }
   }

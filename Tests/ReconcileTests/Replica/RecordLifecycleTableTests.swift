@@ -104,7 +104,8 @@ struct RecordLifecycleTableTests {
       after: "server t1", pending: [], without: "ignore-fetched-deletions"),
     Row(
       rule: "a new record deleted before it was handed out is deleted here only, remembered",
-      given: [.create("milk")], before: "no server version", event: .delete, after: "no server version, deleted here only",
+      given: [.create("milk")], before: "no server version", event: .delete,
+      after: "no server version, deleted here only",
       pending: []),
     Row(
       rule: "a new record deleted while its create may land owes the server its deletion",
@@ -268,7 +269,8 @@ struct RecordLifecycleTableTests {
     }
   }
 
-  static func outcome(of row: Row, flaws: Set<String> = []) throws -> (before: String, after: String, pending: [String]) {
+  static func outcome(of row: Row, flaws: Set<String> = []) throws -> (before: String, after: String, pending: [String])
+  {
     var device = try Device(flaws: flaws)
     for step in row.given { try device.run(step) }
     let before = device.stateLine

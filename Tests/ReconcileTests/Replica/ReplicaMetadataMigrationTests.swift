@@ -56,7 +56,8 @@ struct ReplicaMetadataMigrationTests {
     let fetch: [SyncEngine.Event] = [
       .willFetchChanges, .fetchedDatabaseChanges(.init(modifications: [zone], deletions: [])),
       .willFetchRecordZoneChanges(zone),
-      .fetchedRecordZoneChanges(.init(modifications: server.values.sorted { $0.recordID < $1.recordID }, deletions: [])),
+      .fetchedRecordZoneChanges(
+        .init(modifications: server.values.sorted { $0.recordID < $1.recordID }, deletions: [])),
       .didFetchRecordZoneChanges(zone, error: nil), .didFetchChanges,
     ]
     for event in fetch { replica.handleEvent(event, syncEngine: &state) }
@@ -110,7 +111,8 @@ struct ReplicaMetadataMigrationTests {
       store: saved.store, metadata: saved.metadata)
   }
 
-  @Test("metadata saved mid-sync by each release decodes and syncs on to the end state of a device never upgraded",
+  @Test(
+    "metadata saved mid-sync by each release decodes and syncs on to the end state of a device never upgraded",
     arguments: releases)
   func savedMetadataSyncsOn(release: String) throws {
     let saved = try JSONDecoder().decode(Saved.self, from: Self.file("replica-metadata-\(release)-saved"))
@@ -125,7 +127,8 @@ struct ReplicaMetadataMigrationTests {
     #expect(work.unsentSaves.isEmpty && work.unsentDeletions.isEmpty && work.halt == nil, "release \(release)")
   }
 
-  @Test("each release's facts land in the record's state: the server version, the conflict, the doubt, the deletion",
+  @Test(
+    "each release's facts land in the record's state: the server version, the conflict, the doubt, the deletion",
     arguments: releases)
   func migratedStatesHoldTheFacts(release: String) throws {
     let metadata = try JSONDecoder().decode(Saved.self, from: Self.file("replica-metadata-\(release)-saved")).metadata
@@ -166,7 +169,9 @@ struct ReplicaMetadataMigrationTests {
     #expect(message.contains("format 7") && message.contains("0 to 1"))
   }
 
-  @Test("bytes that are not metadata throw, and do not trap", arguments: ["", "[]", "{\"format\": \"x\"}", "{\"format\": 1}"])
+  @Test(
+    "bytes that are not metadata throw, and do not trap",
+    arguments: ["", "[]", "{\"format\": \"x\"}", "{\"format\": 1}"])
   func garbageThrows(text: String) {
     #expect(throws: (any Error).self) { try JSONDecoder().decode(ReplicaMetadata.self, from: Data(text.utf8)) }
   }
