@@ -157,7 +157,7 @@ public struct RecordSyncState: Sendable, Hashable, CustomStringConvertible {
 
   /// The flags some rule looks for across every record (a create handed out at a relaunch, the deletions and saves a
   /// fetch covers, the copies uploaded again after a zone loss).
-  static let flagsLookedFor: Flags = [
+  public static let flagsLookedFor: Flags = [
     .createHandedOut, .deletionAwaitsFetch, .saveAwaitsFetch, .reuploaded, .uploadedAfterZoneLoss,
   ]
 
