@@ -21,7 +21,9 @@ public struct ReplicaConfiguration: Sendable {
   /// How fetched versions merge: the resolver, or (for the simulator's model of Apple's sample) the sample's rule.
   package var rule: MergeRule = .resolver
   /// Rules switched off on purpose, for the simulator's zoo; none in an app.
-  package var flaws: Set<ReplicaFlaw> = []
+  package var flaws: Set<ReplicaFlaw> = [] { didSet { rules = CoreRules(removing: flaws) } }
+  /// The rules kept: every one but those ``flaws`` switch off.
+  package private(set) var rules = CoreRules()
 
   /// How a replica merges.
   package enum MergeRule: Sendable, Hashable {

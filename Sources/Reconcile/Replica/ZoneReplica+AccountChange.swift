@@ -14,9 +14,9 @@ extension ZoneReplica {
     let owner = metadata.accountOwner ?? change.previousUser
     switch configuration.accountChange {
     case .deleteLocalData:
-      if change.previousUser != nil, flawed(.keepDataAcrossAccounts) {
+      if change.previousUser != nil, !rules.accountSwitchDeletesData {
         uploadAsNew(for: change.currentUser, &syncEngine)
-      } else if change.previousUser != nil, flawed(.uploadPendingToNewAccount) {
+      } else if change.previousUser != nil, !rules.accountSwitchDeletesUnsent {
         // Only what the server has goes; the unsent rest waits for whichever account signs in.
         for record in store.records where record.recordChangeTag != nil && record.changedKeys.isEmpty {
           store[record.recordID] = nil

@@ -23,14 +23,14 @@ extension ZoneReplica {
         guard change.recordID.zoneID == zoneID else { return false }
         switch change {
         case .deleteRecord(let id):
-          return !flagsLookedFor(of: id).contains(.deletionAwaitsFetch) || flawed(.sendDeletionsWithoutFetch)
+          return !flagsLookedFor(of: id).contains(.deletionAwaitsFetch) || !rules.deletionsWaitForFetch
         case .saveRecord(let id):
           return !flagsLookedFor(of: id).contains(.saveAwaitsFetch)
         }
       },
       maximumItems: context.maximumItems
     ) { id in
-      guard flawed(.stripUnknownKeys), var record = store[id], let schema = configuration.schema else {
+      guard !rules.keepsUnknownKeys, var record = store[id], let schema = configuration.schema else {
         return store[id]
       }
       for key in schema.unknownKeys(in: record).sorted() { record[key] = nil }

@@ -14,7 +14,7 @@ extension ZoneReplica {
     for server in changes.modifications where server.recordID.zoneID == zoneID {
       metadata.zone.listingSeen?.insert(server.recordID)
       if store[server.recordID] == nil, let deleted = metadata[server.recordID].localDeletion,
-        server.modifiedByDevice == configuration.deviceName, !flawed(.dropUnacknowledgedDeletes)
+        server.modifiedByDevice == configuration.deviceName, rules.sendsDeletionsOfCreatesHandedOut
       {
         // A copy of this device's own save, landed after the user deleted the record here: delete it again.
         metadata[server.recordID].localDeletion = nil
@@ -37,7 +37,7 @@ extension ZoneReplica {
       }
       store[server.recordID] = merge(server: server, local: store[server.recordID], &syncEngine)
     }
-    for deletion in changes.deletions where !flawed(.ignoreFetchedDeletions) {
+    for deletion in changes.deletions where rules.appliesFetchedDeletions {
       if deletionOwed(of: deletion.recordID) != nil {
         metadata[deletion.recordID].deletion = nil
         if store[deletion.recordID] == nil {
@@ -65,7 +65,7 @@ extension ZoneReplica {
     }
     // This device's own save of a copy the server had not acknowledged, landed after the user deleted it here: the
     // user saw what it carried, so it is no concurrent edit, whatever the policy.
-    if flawed(.ownSaveCancelsDeletion), configuration.deletePolicy == .editWins { return false }
+    if !rules.ownSaveKeepsDeletion, configuration.deletePolicy == .editWins { return false }
     if server.modifiedByDevice == configuration.deviceName, pending.recordChangeTag == nil { return true }
     if case .deleted = configuration.deletePolicy.resolvePendingDeletion(pending, against: server) { return true }
     return false
@@ -77,7 +77,7 @@ extension ZoneReplica {
   mutating func applyDeletion(of id: RecordID, _ syncEngine: inout SyncEngine.State) {
     if isWaiting(id) { metadata[id].serverDeletedTheRecord() }
     guard let local = store[id], local.recordChangeTag != nil else { return }
-    if revivingPolicy == .editWins || flawed(.resaveDeleted),
+    if revivingPolicy == .editWins || !rules.respectsServerDeletions,
       syncEngine.pendingRecords.contains(.saveRecord(id))
     {
       store[id] = local.withoutSystemFields

@@ -64,7 +64,7 @@ extension ZoneReplica {
       if isWaiting(id) { metadata[id].recreation = nil }
       return (server, .merged)
     }
-    if flawed(.overwriteUnsentEdits) {
+    if !rules.mergesUnsentEdits {
       syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       return (server, .merged)
     }
@@ -145,7 +145,7 @@ extension ZoneReplica {
     var ancestor: Record?
     if reuploaded {
       ancestor = ancestorOfUploadAgain(state, server: server)
-    } else if flawed(.forgetUnansweredSaves) {
+    } else if !rules.remembersUnansweredSaves {
       ancestor = known
     } else {
       ancestor = state.unacknowledged.ancestor(
@@ -177,7 +177,7 @@ extension ZoneReplica {
     let merged: Record
     let notes: MergeNotes?
     do {
-      if flawed(.mergeWithoutAncestor) {
+      if !rules.mergesOverAncestor {
         (merged, notes) = (Self.values(of: local, on: sides.server), nil)
       } else {
         (merged, notes) = try MergeNotes.listening { try resolver.resolve(sides) }
@@ -218,7 +218,7 @@ extension ZoneReplica {
   /// change. Saves sent before the zone went named a change tag of the old zone, and could not land in the new one.
   func ancestorOfUploadAgain(_ state: RecordSyncState, server: Record) -> Record? {
     guard var past = state.serverVersion?.sharedPast(with: server) else { return nil }
-    if flawed(.forgetUnansweredSaves) { return past }
+    if !rules.remembersUnansweredSaves { return past }
     let tag = past.recordChangeTag
     past.recordChangeTag = nil
     var ancestor = state.unacknowledged.ancestor(

@@ -12,8 +12,8 @@ extension ZoneReplica {
         continue
       }
       // Edits made while the save was in flight stay on top of the new system fields (their save is pending).
-      store[saved.recordID] = flawed(.dropEditsDuringSave) ? saved : Self.values(of: local, on: saved)
-      if flawed(.dropEditsDuringSave) { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(saved.recordID)]) }
+      store[saved.recordID] = !rules.keepsEditsMadeDuringSave ? saved : Self.values(of: local, on: saved)
+      if !rules.keepsEditsMadeDuringSave { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(saved.recordID)]) }
       metadata[saved.recordID].saveLanded(saved, known: configuration.rule == .resolver)
     }
     for failure in sent.failedRecordSaves { settleAttempt(failure, &syncEngine) }
@@ -67,7 +67,7 @@ extension ZoneReplica {
       syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
       let merged = merge(server: server, local: local, &syncEngine)
       store[id] = merged
-      if Self.sameValues(merged, server) || flawed(.resolveWithoutResend) {
+      if Self.sameValues(merged, server) || !rules.resendsMerges {
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       }
     case .zoneNotFound, .userDeletedZone:
@@ -78,11 +78,11 @@ extension ZoneReplica {
       guard let local = store[id] else { return }
       // Gone: deleted by a user, or with its zone (then to be uploaded again): the database feed says, so the change
       // waits for a fetch that reads it.
-      if local.recordChangeTag != nil, !flawed(.resaveDeleted), unknownItemWaitsForTheFeed(id) {
+      if local.recordChangeTag != nil, rules.respectsServerDeletions, unknownItemWaitsForTheFeed(id) {
         syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
         return
       }
-      if revivingPolicy == .deleteWins, !flawed(.resaveDeleted) {
+      if revivingPolicy == .deleteWins, rules.respectsServerDeletions {
         store[id] = nil
       } else {
         store[id] = local.withoutSystemFields

@@ -116,7 +116,7 @@ extension ZoneReplica {
       }
     }
     if deleted.recordChangeTag == nil,
-      !flagsLookedFor(of: id).contains(.createHandedOut) || flawed(.dropUnacknowledgedDeletes),
+      !flagsLookedFor(of: id).contains(.createHandedOut) || !rules.sendsDeletionsOfCreatesHandedOut,
       heldBack == nil
     {
       // The server never had it: nothing to delete there (a deletion could only hit another device's record).

@@ -79,7 +79,7 @@ extension ZoneReplica {
     for record in store.records {
       let id = record.recordID
       // A copy still waiting to be uploaded again after an earlier deletion was acknowledged there: it goes too.
-      if flawed(.dropDataOnZoneNotFound)
+      if !rules.keepsUnacknowledgedOnZoneLoss
         || dropsLocalData(after: reason)
           && (record.recordChangeTag != nil || flagsLookedFor(of: id).contains(.reuploaded))
       {

@@ -122,7 +122,7 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   ///   - syncEngine: The new engine's state.
   public mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State) {
     metadata.listEverythingAgain()
-    if flawed(.resetSyncDropsUnsent) {
+    if !rules.resetSyncKeepsUnsent {
       // Starts over from the server's copies: what was unsent goes back to the last version acknowledged, or away.
       for change in old.pendingRecords {
         guard case .saveRecord(let id) = change else { continue }
@@ -146,7 +146,7 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   /// it.
   mutating func requeueUnsent(_ syncEngine: inout SyncEngine.State) {
     launchChecked = true
-    guard !flawed(.forgetQueueOnCrash) else { return }
+    guard rules.requeuesUnsentAtLaunch else { return }
     let pending = Set(syncEngine.pendingRecords.map(\.recordID))
     var missing: [SyncEngine.PendingRecordZoneChange] = []
     for record in store.records
