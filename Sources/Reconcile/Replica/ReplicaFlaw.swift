@@ -51,44 +51,49 @@ package enum ReplicaFlaw: Sendable, Hashable, CaseIterable {
 /// zoo. The one place a deliberate bug reaches the core: a ``ReplicaFlaw`` switches off its rule here, and the shipped
 /// rules read the rule, never the flaw.
 package struct CoreRules: Sendable, Hashable {
-  /// A new record handed to the engine may have landed: deleting it reaches the server, and a late copy of its save is deleted again.
-  package private(set) var sendsDeletionsOfCreatesHandedOut = true
+  /// The rules switched off, one bit each (in the order the properties are declared).
+  private var off: UInt32 = 0
+
+  /// A new record handed to the engine may have landed: deleting it reaches the server, and a late copy of its
+  /// save is deleted again.
+  package var sendsDeletionsOfCreatesHandedOut: Bool { off & (1 << 0) == 0 }
   /// Edits made while a save was in flight stay on top of the saved record's system fields.
-  package private(set) var keepsEditsMadeDuringSave = true
+  package var keepsEditsMadeDuringSave: Bool { off & (1 << 1) == 0 }
   /// At launch, whatever the store holds unsent is pending on the engine again.
-  package private(set) var requeuesUnsentAtLaunch = true
+  package var requeuesUnsentAtLaunch: Bool { off & (1 << 2) == 0 }
   /// A deletion a fetch brings removes the local copy.
-  package private(set) var appliesFetchedDeletions = true
+  package var appliesFetchedDeletions: Bool { off & (1 << 3) == 0 }
   /// A save keeps the keys a newer app wrote.
-  package private(set) var keepsUnknownKeys = true
+  package var keepsUnknownKeys: Bool { off & (1 << 4) == 0 }
   /// A fetched version merges with a copy's unsent edits instead of replacing them.
-  package private(set) var mergesUnsentEdits = true
+  package var mergesUnsentEdits: Bool { off & (1 << 5) == 0 }
   /// A record deleted on the server while edited here is uploaded again only as the delete policy says.
-  package private(set) var respectsServerDeletions = true
+  package var respectsServerDeletions: Bool { off & (1 << 6) == 0 }
   /// A merged conflict whose result differs from the server's is sent.
-  package private(set) var resendsMerges = true
+  package var resendsMerges: Bool { off & (1 << 7) == 0 }
   /// Conflicts merge three ways, over the last server version known.
-  package private(set) var mergesOverAncestor = true
-  /// A lost zone takes only what the server had acknowledged, as the policy says; records it never had are uploaded again.
-  package private(set) var keepsUnacknowledgedOnZoneLoss = true
+  package var mergesOverAncestor: Bool { off & (1 << 8) == 0 }
+  /// A lost zone takes only what the server had acknowledged, as the policy says; records it never had are
+  /// uploaded again.
+  package var keepsUnacknowledgedOnZoneLoss: Bool { off & (1 << 9) == 0 }
   /// Under `.editWins`, an edit meeting a concurrent deletion revives the record.
-  package private(set) var editWinsRevives = true
+  package var editWinsRevives: Bool { off & (1 << 10) == 0 }
   /// Under `.editWins`, only a version the deletion did not see cancels it, never this device's own save.
-  package private(set) var ownSaveKeepsDeletion = true
+  package var ownSaveKeepsDeletion: Bool { off & (1 << 11) == 0 }
   /// A forced resync keeps what the old engine had pending.
-  package private(set) var resetSyncKeepsUnsent = true
+  package var resetSyncKeepsUnsent: Bool { off & (1 << 12) == 0 }
   /// A purge (the user deleting the app's data) drops local data.
-  package private(set) var purgeDropsLocalData = true
+  package var purgeDropsLocalData: Bool { off & (1 << 13) == 0 }
   /// An encrypted-data reset keeps local data, to upload again.
-  package private(set) var resetKeepsLocalData = true
+  package var resetKeepsLocalData: Bool { off & (1 << 14) == 0 }
   /// A switch of accounts deletes the previous account's records.
-  package private(set) var accountSwitchDeletesData = true
+  package var accountSwitchDeletesData: Bool { off & (1 << 15) == 0 }
   /// A switch of accounts deletes what was unsent too, instead of sending it to the next account.
-  package private(set) var accountSwitchDeletesUnsent = true
+  package var accountSwitchDeletesUnsent: Bool { off & (1 << 16) == 0 }
   /// A deletion waits for a fetch that starts after it (it carries no change tag).
-  package private(set) var deletionsWaitForFetch = true
+  package var deletionsWaitForFetch: Bool { off & (1 << 17) == 0 }
   /// Versions sent whose answers were lost are remembered, so a value they landed is not taken for another device's.
-  package private(set) var remembersUnansweredSaves = true
+  package var remembersUnansweredSaves: Bool { off & (1 << 18) == 0 }
 
   /// Every rule held.
   package init() {}
@@ -96,28 +101,31 @@ package struct CoreRules: Sendable, Hashable {
   /// Every rule held but those `flaws` switch off.
   /// - Parameter flaws: The deliberate bugs.
   package init(removing flaws: Set<ReplicaFlaw>) {
-    for flaw in flaws {
-      switch flaw {
-      case .dropUnacknowledgedDeletes: sendsDeletionsOfCreatesHandedOut = false
-      case .dropEditsDuringSave: keepsEditsMadeDuringSave = false
-      case .forgetQueueOnCrash: requeuesUnsentAtLaunch = false
-      case .ignoreFetchedDeletions: appliesFetchedDeletions = false
-      case .stripUnknownKeys: keepsUnknownKeys = false
-      case .overwriteUnsentEdits: mergesUnsentEdits = false
-      case .resaveDeleted: respectsServerDeletions = false
-      case .resolveWithoutResend: resendsMerges = false
-      case .mergeWithoutAncestor: mergesOverAncestor = false
-      case .dropDataOnZoneNotFound: keepsUnacknowledgedOnZoneLoss = false
-      case .dropRevivingEdits: editWinsRevives = false
-      case .ownSaveCancelsDeletion: ownSaveKeepsDeletion = false
-      case .resetSyncDropsUnsent: resetSyncKeepsUnsent = false
-      case .reuploadAfterPurge: purgeDropsLocalData = false
-      case .resetTreatedAsPurge: resetKeepsLocalData = false
-      case .keepDataAcrossAccounts: accountSwitchDeletesData = false
-      case .uploadPendingToNewAccount: accountSwitchDeletesUnsent = false
-      case .sendDeletionsWithoutFetch: deletionsWaitForFetch = false
-      case .forgetUnansweredSaves: remembersUnansweredSaves = false
-      }
+    for flaw in flaws { off |= 1 << Self.bit(of: flaw) }
+  }
+
+  /// The bit of the rule `flaw` switches off: the one switch from a flaw to its rule.
+  private static func bit(of flaw: ReplicaFlaw) -> UInt32 {
+    switch flaw {
+    case .dropUnacknowledgedDeletes: 0
+    case .dropEditsDuringSave: 1
+    case .forgetQueueOnCrash: 2
+    case .ignoreFetchedDeletions: 3
+    case .stripUnknownKeys: 4
+    case .overwriteUnsentEdits: 5
+    case .resaveDeleted: 6
+    case .resolveWithoutResend: 7
+    case .mergeWithoutAncestor: 8
+    case .dropDataOnZoneNotFound: 9
+    case .dropRevivingEdits: 10
+    case .ownSaveCancelsDeletion: 11
+    case .resetSyncDropsUnsent: 12
+    case .reuploadAfterPurge: 13
+    case .resetTreatedAsPurge: 14
+    case .keepDataAcrossAccounts: 15
+    case .uploadPendingToNewAccount: 16
+    case .sendDeletionsWithoutFetch: 17
+    case .forgetUnansweredSaves: 18
     }
   }
 }
