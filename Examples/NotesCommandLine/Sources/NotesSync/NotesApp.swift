@@ -37,12 +37,14 @@ public struct NotesAppDelegate: ReplicaBackedDelegate {
   private var savedMetadata = Data()
 
   /// The app on a device, configured as the run's setup says, launched from what it saved.
-  public init(setup: ClientSetup, saved: Saved?) {
+  /// - Throws: The bookkeeping's decoding error — a newer release's format, or bytes that are not metadata: the app
+  ///   does not launch on a silent reset of what it owes the server.
+  public init(setup: ClientSetup, saved: Saved?) throws {
     let configuration = ReplicaConfiguration(
       zoneID: setup.zoneID, deviceName: setup.name, resolver: FieldMerge(.server, overrides: ["tags": .listUnion]),
       deletePolicy: setup.deletePolicy, schema: setup.schema, zoneLoss: setup.zoneDeletion,
       accountChange: setup.accountChange)
-    let metadata = saved.flatMap { try? JSONDecoder().decode(ReplicaMetadata.self, from: $0.metadata) }
+    let metadata = try saved.map { try JSONDecoder().decode(ReplicaMetadata.self, from: $0.metadata) }
     replica = ZoneReplica(
       configuration: configuration, store: saved?.rows ?? NoteRows(), metadata: metadata ?? ReplicaMetadata())
     persist()
