@@ -71,52 +71,34 @@ public struct RecordSyncState: Sendable, Hashable, CustomStringConvertible {
   /// The user's deletion the server has not confirmed, with its tombstone.
   public package(set) var deletion: Tombstone? {
     get { occasional?.facts.deletion }
-    set {
-      if newValue == nil, occasional == nil { return }
-      changeOccasional { $0.deletion = newValue }
-    }
+    set { setOccasional(\.deletion, newValue) }
   }
   /// A deletion done here only (the server never confirmed the record), remembered so that a late copy of this
   /// device's own save is deleted again.
   public package(set) var localDeletion: Tombstone? {
     get { occasional?.facts.localDeletion }
-    set {
-      if newValue == nil, occasional == nil { return }
-      changeOccasional { $0.localDeletion = newValue }
-    }
+    set { setOccasional(\.localDeletion, newValue) }
   }
   /// The deletion a record created again replaces.
   public package(set) var replacement: Replacement? {
     get { occasional?.facts.replacement }
-    set {
-      if newValue == nil, occasional == nil { return }
-      changeOccasional { $0.replacement = newValue }
-    }
+    set { setOccasional(\.replacement, newValue) }
   }
   /// A server version held back from the store.
   public package(set) var heldBack: HeldBack? {
     get { occasional?.facts.heldBack }
-    set {
-      if newValue == nil, occasional == nil { return }
-      changeOccasional { $0.heldBack = newValue }
-    }
+    set { setOccasional(\.heldBack, newValue) }
   }
   /// A record created anew elsewhere while this device had unsent edits.
   public package(set) var recreation: Recreation? {
     get { occasional?.facts.recreation }
-    set {
-      if newValue == nil, occasional == nil { return }
-      changeOccasional { $0.recreation = newValue }
-    }
+    set { setOccasional(\.recreation, newValue) }
   }
   /// An acknowledged copy the last listing of the zone left out, kept until the next read of the database feed says
   /// whether the zone went meanwhile.
   public package(set) var droppedByListing: Record? {
     get { occasional?.facts.droppedByListing }
-    set {
-      if newValue == nil, occasional == nil { return }
-      changeOccasional { $0.droppedByListing = newValue }
-    }
+    set { setOccasional(\.droppedByListing, newValue) }
   }
 
   /// The occasional facts, in a box shared by copies and replaced (never changed) when one changes.
@@ -134,15 +116,20 @@ public struct RecordSyncState: Sendable, Hashable, CustomStringConvertible {
     var recreation: Recreation?
     var droppedByListing: Record?
 
-    var isEmpty: Bool {
-      deletion == nil && localDeletion == nil && replacement == nil && heldBack == nil && recreation == nil
-        && droppedByListing == nil
+    /// Whether a fact some rule looks for across every record holds: all but a local deletion, which is looked up
+    /// by record only.
+    var holdsFactLookedFor: Bool {
+      deletion != nil || replacement != nil || heldBack != nil || recreation != nil || droppedByListing != nil
     }
+
+    var isEmpty: Bool { !holdsFactLookedFor && localDeletion == nil }
   }
 
-  private mutating func changeOccasional(_ change: (inout OccasionalFacts) -> Void) {
+  /// Sets one occasional fact: a new box holds the facts after the change, or none when no fact is left.
+  private mutating func setOccasional<Value>(_ fact: WritableKeyPath<OccasionalFacts, Value?>, _ value: Value?) {
+    if value == nil, occasional == nil { return }
     var facts = occasional?.facts ?? OccasionalFacts()
-    change(&facts)
+    facts[keyPath: fact] = value
     occasional = facts.isEmpty ? nil : Occasional(facts)
   }
 
@@ -161,14 +148,13 @@ public struct RecordSyncState: Sendable, Hashable, CustomStringConvertible {
     .createHandedOut, .deletionAwaitsFetch, .saveAwaitsFetch, .reuploaded, .uploadedAfterZoneLoss,
   ]
 
-  /// Whether the state holds a fact some rule looks for across every record: a flag of ``flagsLookedFor``, a deletion
-  /// owed, a replacement, a version held back, a recreation or a listing's drop. The facts kept long after (a create that may land
-  /// late, a deletion remembered against it, saves unanswered) are looked up by record only, so a record holding just
-  /// those is not waiting — and the rules that scan waiting records cost nothing for the history behind them.
+  /// Whether the state holds a fact some rule looks for across every record: a flag of ``flagsLookedFor``, a
+  /// deletion owed, a replacement, a version held back, a recreation or a listing's drop. The facts kept long after (a
+  /// create that may land late, a deletion remembered against it, saves unanswered) are looked up by record only, so a
+  /// record holding just those is not waiting — and the rules that scan waiting records cost nothing for the history
+  /// behind them.
   public var isWaiting: Bool {
-    guard let facts = occasional?.facts else { return !flags.isDisjoint(with: Self.flagsLookedFor) }
-    return !flags.isDisjoint(with: Self.flagsLookedFor) || facts.deletion != nil || facts.replacement != nil
-      || facts.heldBack != nil || facts.recreation != nil || facts.droppedByListing != nil
+    !flags.isDisjoint(with: Self.flagsLookedFor) || occasional?.facts.holdsFactLookedFor == true
   }
 
   /// Whether a save of the new record may still land: handed out and unanswered, in doubt, or once unanswered.
@@ -194,9 +180,8 @@ public struct RecordSyncState: Sendable, Hashable, CustomStringConvertible {
       (.reuploaded, "uploaded again"), (.uploadedAfterZoneLoss, "uploaded after zone loss"),
     ]
     parts += named.filter { flags.contains($0.0) }.map(\.1)
-    if !unacknowledged.isEmpty {
-      parts.append("\(unacknowledged.versions.count) save\(unacknowledged.versions.count == 1 ? "" : "s") unanswered")
-    }
+    let unanswered = unacknowledgedSaveCount
+    if unanswered > 0 { parts.append("\(unanswered) save\(unanswered == 1 ? "" : "s") unanswered") }
     return parts.joined(separator: ", ")
   }
 }

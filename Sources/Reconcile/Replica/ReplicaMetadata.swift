@@ -39,7 +39,7 @@ public struct ReplicaMetadata: Sendable, Hashable {
   /// The records whose state is waiting (``RecordSyncState/isWaiting``), kept beside ``recordStates`` so that the
   /// rules that look at every waiting record walk neither every record known nor the facts kept long after. Derived;
   /// not saved.
-  private(set) var unsettled: Set<RecordID> = []
+  private(set) var waitingRecords: Set<RecordID> = []
   /// The clock that stamps edits for the resolver's bookkeeping.
   package var clock: HybridLogicalClock?
   /// The account the records in the store belong to, as far as the replica heard (`nil` before any account change,
@@ -67,7 +67,7 @@ public struct ReplicaMetadata: Sendable, Hashable {
       guard let index = recordStates.index(forKey: id) else {
         var state = RecordSyncState()
         yield &state
-        if state.isWaiting { unsettled.insert(id) }
+        if state.isWaiting { waitingRecords.insert(id) }
         if !state.isSettled || state.serverVersion != nil { recordStates[id] = state }
         return
       }
@@ -79,7 +79,7 @@ public struct ReplicaMetadata: Sendable, Hashable {
       yield &state
       let isWaiting = state.isWaiting
       if isWaiting != wasWaiting {
-        if isWaiting { unsettled.insert(id) } else { unsettled.remove(id) }
+        if isWaiting { waitingRecords.insert(id) } else { waitingRecords.remove(id) }
       }
       if state.isSettled, state.serverVersion == nil {
         recordStates.remove(at: index)
@@ -91,14 +91,14 @@ public struct ReplicaMetadata: Sendable, Hashable {
 
   /// Whether some waiting record has a state that passes `test`.
   package func anyWaiting(where test: (RecordSyncState) -> Bool) -> Bool {
-    unsettled.contains { recordStates[$0].map(test) ?? false }
+    waitingRecords.contains { recordStates[$0].map(test) ?? false }
   }
 
   /// The waiting records whose state passes `test`, sorted: for the rules that look at every waiting record.
   package func waiting(where test: (RecordSyncState) -> Bool) -> [RecordID] {
-    guard !unsettled.isEmpty else { return [] }
+    guard !waitingRecords.isEmpty else { return [] }
     var found: [RecordID] = []
-    for id in unsettled where recordStates[id].map(test) ?? false { found.append(id) }
+    for id in waitingRecords where recordStates[id].map(test) ?? false { found.append(id) }
     return found.count > 1 ? found.sorted() : found
   }
 
@@ -109,7 +109,7 @@ public struct ReplicaMetadata: Sendable, Hashable {
 
   /// Changes each waiting record's state through `change`.
   package mutating func changeWaitingRecords(_ change: (RecordID, inout RecordSyncState) -> Void) {
-    for id in unsettled.sorted() { change(id, &self[id]) }
+    for id in waitingRecords.sorted() { change(id, &self[id]) }
   }
 
   /// The engine fetches everything again (a new engine, or the same account back): its first database fetch lists

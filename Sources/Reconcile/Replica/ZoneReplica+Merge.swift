@@ -148,15 +148,11 @@ extension ZoneReplica {
     } else if !rules.remembersUnansweredSaves {
       ancestor = known
     } else {
-      ancestor = state.unacknowledged.ancestor(
-        known: known, server: server, device: configuration.deviceName,
-        equalValuesBothCount: countsEqualValuesTwice(of: server))
+      ancestor = ownLandedSaves(state, over: known, server: server)
     }
     guard let deletedVersion = deleted else { return (local, ancestor) }
     // The version deleted, with what of this device's unanswered saves the server shows landed.
-    ancestor = state.unacknowledged.ancestor(
-      known: deletedVersion, server: server, device: configuration.deviceName,
-      equalValuesBothCount: countsEqualValuesTwice(of: server))
+    ancestor = ownLandedSaves(state, over: deletedVersion, server: server)
     // The record created again leaves out keys of the version deleted: those it knew, it removes.
     var client = local
     let knownKeys = state.replacement?.knownKeys
@@ -219,13 +215,21 @@ extension ZoneReplica {
   func ancestorOfUploadAgain(_ state: RecordSyncState, server: Record) -> Record? {
     guard var past = state.serverVersion?.sharedPast(with: server) else { return nil }
     if !rules.remembersUnansweredSaves { return past }
+    // The new zone's record has no tag this device knows: as the mechanism reads it, only saves sent without a tag
+    // (creates) may have landed there.
     let tag = past.recordChangeTag
     past.recordChangeTag = nil
-    var ancestor = state.unacknowledged.ancestor(
-      known: past, server: server, device: configuration.deviceName,
-      equalValuesBothCount: countsEqualValuesTwice(of: server))
+    var ancestor = ownLandedSaves(state, over: past, server: server)
     ancestor?.recordChangeTag = tag
     return ancestor
+  }
+
+  /// `known` with the values the server holds from this device's saves whose answers are not in (they landed): those
+  /// are the device's own, not another device's change.
+  func ownLandedSaves(_ state: RecordSyncState, over known: Record?, server: Record) -> Record? {
+    state.unacknowledged.ancestor(
+      known: known, server: server, device: configuration.deviceName,
+      equalValuesBothCount: countsEqualValuesTwice(of: server))
   }
 
   /// Which keys of `record` the resolver counts both sides of when they hold one value (a
