@@ -18,6 +18,9 @@ public struct ReplicaConfiguration: Sendable {
   public var zoneLoss: ZoneLossPolicy
   /// What to do with the records when the iCloud account changes.
   public var accountChange: AccountChangePolicy
+  /// How the app persists the store and the metadata: in one transaction (the default), or in two writes, the
+  /// metadata first, which then carries the store's unsaved writes.
+  public var persistence: ReplicaPersistence = .oneTransaction
   /// How fetched versions merge: the resolver, or (for the simulator's model of Apple's sample) the sample's rule.
   package var rule: MergeRule = .resolver
   /// Rules switched off on purpose, for the simulator's zoo; none in an app.

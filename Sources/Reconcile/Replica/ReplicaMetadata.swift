@@ -6,8 +6,12 @@
 /// carries a format version (``formatVersion``): every format a release has written decodes, and a newer one is a
 /// ``FormatError``, never a silent reset. ``ZoneReplica/pendingWork(in:)`` shows what an app may want to display.
 public struct ReplicaMetadata: Sendable, Hashable {
-  /// The format this release writes. Format 0 is the unversioned one of releases 0.29 to 0.33.
-  public static let currentFormatVersion = 1
+  /// The newest format this release reads and writes. Format 0 is the unversioned one of releases 0.29 to 0.33;
+  /// format 2 adds ``unsavedStoreWrites``, and is written only while some are carried, so metadata without them stays
+  /// in format 1, which 0.34 reads.
+  public static let currentFormatVersion = 2
+  /// The format of metadata that carries no store writes.
+  static let formatWithoutStoreWrites = 1
 
   /// Metadata saved in a format this release cannot read.
   public enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -24,7 +28,7 @@ public struct ReplicaMetadata: Sendable, Hashable {
     }
   }
 
-  /// The format the metadata was read from (``currentFormatVersion`` once written by this release).
+  /// The format the metadata was read from (``currentFormatVersion`` for metadata made by this release).
   public private(set) var formatVersion = ReplicaMetadata.currentFormatVersion
   /// The engine state from the latest `stateUpdate`: hand it back to the engine at launch.
   public package(set) var stateSerialization: SyncEngine.StateSerialization?
@@ -48,6 +52,12 @@ public struct ReplicaMetadata: Sendable, Hashable {
   /// Why the replica stopped sending: a conflict with a newer app's record, which it must not merge, or one the
   /// resolver refused. The unsent change waits, kept, until an upgrade.
   @usableFromInline package var halt: SyncHalt?
+  /// Under ``ReplicaPersistence/metadataThenStore``: every record the replica wrote to the store since the app last
+  /// saved it (``ZoneReplica/storeSaved()``), by ID, `nil` for a removal. The metadata is written first and carries
+  /// them, so a crash before the store is written loses none: ``ZoneReplica/init(configuration:store:metadata:)``
+  /// writes them again. An app whose store is a database may apply exactly these to it. Always empty under
+  /// ``ReplicaPersistence/oneTransaction``.
+  public internal(set) var unsavedStoreWrites: [RecordID: Record?] = [:]
 
   /// The metadata of a first launch: nothing known, the zone listed from its beginning at the first fetch.
   public init() {}
@@ -127,6 +137,13 @@ public struct ReplicaMetadata: Sendable, Hashable {
 extension ReplicaMetadata: Codable {
   private enum CodingKeys: String, CodingKey {
     case format, stateSerialization, databaseListingStartsOver, zone, records, clock, accountOwner, halt
+    case unsavedStoreWrites
+  }
+
+  /// One store write carried in the saved form (format 2), in order of ID; no record for a removal.
+  private struct SavedStoreWrite: Codable {
+    var id: RecordID
+    var record: Record?
   }
 
   /// One record's state in the saved form, which lists the records in order of ID.
@@ -147,6 +164,7 @@ extension ReplicaMetadata: Codable {
     guard format <= Self.currentFormatVersion else {
       throw FormatError.newerFormat(found: format, supported: Self.currentFormatVersion)
     }
+    formatVersion = format
     stateSerialization = try container.decodeIfPresent(SyncEngine.StateSerialization.self, forKey: .stateSerialization)
     databaseListingStartsOver = try container.decode(Bool.self, forKey: .databaseListingStartsOver)
     zone = try container.decode(ZoneSyncState.self, forKey: .zone)
@@ -154,12 +172,16 @@ extension ReplicaMetadata: Codable {
     clock = try container.decodeIfPresent(HybridLogicalClock.self, forKey: .clock)
     accountOwner = try container.decodeIfPresent(String.self, forKey: .accountOwner)
     halt = try container.decodeIfPresent(SyncHalt.self, forKey: .halt)
+    for write in try container.decodeIfPresent([SavedStoreWrite].self, forKey: .unsavedStoreWrites) ?? [] {
+      unsavedStoreWrites[write.id] = .some(write.record)
+    }
   }
 
-  /// Writes the current format, records in order of ID.
+  /// Writes the current format, records in order of ID: format 2 while store writes are carried, else format 1.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(Self.currentFormatVersion, forKey: .format)
+    let format = unsavedStoreWrites.isEmpty ? Self.formatWithoutStoreWrites : Self.currentFormatVersion
+    try container.encode(format, forKey: .format)
     try container.encodeIfPresent(stateSerialization, forKey: .stateSerialization)
     try container.encode(databaseListingStartsOver, forKey: .databaseListingStartsOver)
     try container.encode(zone, forKey: .zone)
@@ -168,5 +190,9 @@ extension ReplicaMetadata: Codable {
     try container.encodeIfPresent(clock, forKey: .clock)
     try container.encodeIfPresent(accountOwner, forKey: .accountOwner)
     try container.encodeIfPresent(halt, forKey: .halt)
+    if !unsavedStoreWrites.isEmpty {
+      let writes = unsavedStoreWrites.keys.sorted().map { SavedStoreWrite(id: $0, record: unsavedStoreWrites[$0] ?? nil) }
+      try container.encode(writes, forKey: .unsavedStoreWrites)
+    }
   }
 }

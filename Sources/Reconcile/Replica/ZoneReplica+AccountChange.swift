@@ -19,7 +19,7 @@ extension ZoneReplica {
       } else if change.previousUser != nil, !rules.accountSwitchDeletesUnsent {
         // Only what the server has goes; the unsent rest waits for whichever account signs in.
         for record in store.records where record.recordChangeTag != nil && record.changedKeys.isEmpty {
-          store[record.recordID] = nil
+          put(nil, at: record.recordID)
         }
         resetBookkeeping()
         uploadAsNew(for: change.currentUser, &syncEngine)
@@ -85,18 +85,19 @@ extension ZoneReplica {
   /// device's clock is not the account's data: stamps made from now on must still come after its earlier ones.
   private mutating func deleteLocalData(_ change: SyncEngine.AccountChange) {
     handOver(.accountChange(change), store.records)
-    for id in store.recordIDs { store[id] = nil }
+    for id in store.recordIDs { put(nil, at: id) }
     resetBookkeeping()
   }
 
   /// Forgets every record's sync state — deletions owed, saves in doubt, ancestors, tokens of the zone — keeping the
-  /// engine's state and the device's clock.
+  /// engine's state, the device's clock, and the store writes the metadata carries (the removals just made among
+  /// them: a crash before the store is saved must not bring the previous account's records back).
   private mutating func resetBookkeeping() {
-    let serialization = metadata.stateSerialization
-    let clock = metadata.clock
-    metadata = ReplicaMetadata()
-    metadata.stateSerialization = serialization
-    metadata.clock = clock
+    var fresh = ReplicaMetadata()
+    fresh.stateSerialization = metadata.stateSerialization
+    fresh.clock = metadata.clock
+    fresh.unsavedStoreWrites = metadata.unsavedStoreWrites
+    metadata = fresh
   }
 
   /// An account change while the question of an earlier one is open: back to the records' own account, the question
@@ -132,7 +133,7 @@ extension ZoneReplica {
     }
     for record in store.records {
       let id = record.recordID
-      store[id] = record.withoutSystemFields
+      put(record.withoutSystemFields, at: id)
       syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
     }
     if !store.recordIDs.isEmpty { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }

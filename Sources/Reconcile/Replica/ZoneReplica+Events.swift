@@ -73,7 +73,7 @@ extension ZoneReplica {
     for id in metadata.waiting(where: { $0.droppedByListing != nil }) {
       let copy = metadata[id].droppedByListing
       metadata[id].droppedByListing = nil
-      if zoneWent, store[id] == nil { store[id] = copy }
+      if zoneWent, store[id] == nil { put(copy, at: id) }
     }
     if listing, metadata.zone.created, !changes.modifications.contains(zoneID),
       !changes.deletions.contains(where: { $0.zoneID == zoneID })

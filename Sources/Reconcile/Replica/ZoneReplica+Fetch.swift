@@ -35,7 +35,7 @@ extension ZoneReplica {
         if store[server.recordID] == nil { decide(.deletion(server.recordID, .deletionCancelled)) }
         syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(server.recordID)])
       }
-      store[server.recordID] = merge(server: server, local: store[server.recordID], &syncEngine)
+      put(merge(server: server, local: store[server.recordID], &syncEngine), at: server.recordID)
     }
     for deletion in changes.deletions where rules.appliesFetchedDeletions {
       if deletionOwed(of: deletion.recordID) != nil {
@@ -80,11 +80,11 @@ extension ZoneReplica {
     if revivingPolicy == .editWins || !rules.respectsServerDeletions,
       syncEngine.pendingRecords.contains(.saveRecord(id))
     {
-      store[id] = local.withoutSystemFields
+      put(local.withoutSystemFields, at: id)
       decide(.deletion(id, .revivedByUnsentEdits))
       return
     }
-    store[id] = nil
+    put(nil, at: id)
     syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
     decide(.deletion(id, .removedLocally))
   }

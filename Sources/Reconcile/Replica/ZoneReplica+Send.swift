@@ -12,7 +12,7 @@ extension ZoneReplica {
         continue
       }
       // Edits made while the save was in flight stay on top of the new system fields (their save is pending).
-      store[saved.recordID] = !rules.keepsEditsMadeDuringSave ? saved : Self.values(of: local, on: saved)
+      put(!rules.keepsEditsMadeDuringSave ? saved : Self.values(of: local, on: saved), at: saved.recordID)
       if !rules.keepsEditsMadeDuringSave { syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(saved.recordID)]) }
       metadata[saved.recordID].saveLanded(saved, known: configuration.rule == .resolver)
     }
@@ -66,7 +66,7 @@ extension ZoneReplica {
       // The save was refused: its changes are still this device's own, pending, to merge as unsent.
       syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
       let merged = merge(server: server, local: local, &syncEngine)
-      store[id] = merged
+      put(merged, at: id)
       if Self.sameValues(merged, server) || !rules.resendsMerges {
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       }
@@ -83,9 +83,9 @@ extension ZoneReplica {
         return
       }
       if revivingPolicy == .deleteWins, rules.respectsServerDeletions {
-        store[id] = nil
+        put(nil, at: id)
       } else {
-        store[id] = local.withoutSystemFields
+        put(local.withoutSystemFields, at: id)
         syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
       }
     default:

@@ -14,7 +14,7 @@ extension ZoneReplica {
   /// - Returns: Whether the server may hold a version of the record to fetch again.
   @discardableResult
   public mutating func discardUnreadable(_ id: RecordID, syncEngine: inout SyncEngine.State) -> Bool {
-    guard let damaged = store.removeValue(forKey: id) else { return false }
+    guard let damaged = removeStored(id) else { return false }
     syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
     metadata[id].flags.remove(.reuploaded)
     if metadata[id].deleteReplacement() {

@@ -22,7 +22,7 @@ extension ZoneReplica {
     let knownKeys = configuration.schema?.recordSchemas[record.recordType]?.fields.keys
     let replaces = metadata[id].createAgain(knownKeys: knownKeys.map(Set.init))
     if replaces { syncEngine.remove(pendingRecordZoneChanges: [.deleteRecord(id)]) }
-    store[id] = new
+    put(new, at: id)
     if !metadata.zone.created { syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)]) }
     syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
   }
@@ -64,7 +64,7 @@ extension ZoneReplica {
     record.recordID = id
     record.recordType = recordType
     try stamp(&record, at: now)
-    store[id] = record
+    put(record, at: id)
     syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
   }
 
@@ -76,7 +76,7 @@ extension ZoneReplica {
   ///   - syncEngine: The engine's state.
   /// - Throws: ``ReplicaError/recordNotFound(_:)``. Nothing changed then.
   public mutating func delete(_ id: RecordID, at now: Date, syncEngine: inout SyncEngine.State) throws(ReplicaError) {
-    guard let deleted = store.removeValue(forKey: id) else { throw .recordNotFound(id) }
+    guard let deleted = removeStored(id) else { throw .recordNotFound(id) }
     // The ancestor and the saves sent unanswered stay while the deletion is owed: they tell the version the user
     // deleted, which a record created again before the deletion is sent merges from if an edit the deletion did not
     // see cancels it.
@@ -110,7 +110,7 @@ extension ZoneReplica {
       if !deletionStands(against: heldBack) {
         metadata[id].deletion = nil
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
-        store[id] = merge(server: heldBack, local: nil, &syncEngine)
+        put(merge(server: heldBack, local: nil, &syncEngine), at: id)
         decide(.deletion(id, .deletionCancelled))
         return
       }
@@ -142,7 +142,7 @@ extension ZoneReplica {
     metadata[id].flags.remove(.deletionAwaitsFetch)
     syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id), .deleteRecord(id)])
     if configuration.rule == .resolver { metadata[id].serverVersion = recreated }
-    store[id] = recreated
+    put(recreated, at: id)
     decide(.deletion(id, .deletionCancelled))
   }
 

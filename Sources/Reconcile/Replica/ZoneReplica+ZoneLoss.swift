@@ -6,7 +6,7 @@ extension ZoneReplica {
   /// edits stand as changes.
   mutating func reupload(_ id: RecordID, _ syncEngine: inout SyncEngine.State) {
     guard let record = store[id] else { return }
-    store[id] = record.withoutSystemFields
+    put(record.withoutSystemFields, at: id)
     if record.recordChangeTag != nil { metadata[id].flags.formUnion([.reuploaded, .uploadedAfterZoneLoss]) }
     syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])
   }
@@ -84,7 +84,7 @@ extension ZoneReplica {
           && (record.recordChangeTag != nil || flagsLookedFor(of: id).contains(.reuploaded))
       {
         metadata[id].flags.remove(.reuploaded)
-        store[id] = nil
+        put(nil, at: id)
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       } else {
         reupload(id, &syncEngine)
@@ -108,7 +108,7 @@ extension ZoneReplica {
       // this one.
       for id in metadata.waiting(where: { $0.flags.contains(.reuploaded) }) where store[id]?.recordChangeTag == nil {
         metadata[id].flags.remove(.reuploaded)
-        store[id] = nil
+        put(nil, at: id)
         syncEngine.remove(pendingRecordZoneChanges: [.saveRecord(id)])
       }
     }

@@ -10,11 +10,12 @@ import Foundation
 /// ``SyncEngineDelegate``: in the app, `CloudKitSyncEngineAdapter` runs it (or your delegate holding it) as the real
 /// engine's delegate; in tests, ReconcileSimulator's `SimulatedSyncEngine` does.
 ///
-/// **Persistence.** Write the store's changes and ``metadata`` after each user action and each event, in one
-/// transaction (or one file: the article's delegate writes both as one `Codable` value). Two writes that can tear
-/// apart lose a change: with the store written first, a crash before the metadata loses a user's deletion (the
-/// tombstone was never written, and the next fetch brings the record back); with the metadata first, a crash before
-/// the store loses a create. A record's sync state (``ReplicaMetadata/syncState(of:)``) is saved with a format version,
+/// **Persistence.** After each user action and each event — before the next one — write the store's changes and
+/// ``metadata``, as ``ReplicaConfiguration/persistence`` says: in one transaction (or one file: the article's
+/// delegate writes both as one `Codable` value), or, when the two cannot share a transaction, the metadata first,
+/// then the store, then ``storeSaved()``. The metadata then carries the store's unsaved writes, and a crash between
+/// the two writes loses nothing: the next launch writes them again. Writing the store first is never safe (see
+/// ``ReplicaPersistence``). A record's sync state (``ReplicaMetadata/syncState(of:)``) is saved with a format version,
 /// and every format a release has written reads back.
 ///
 /// **Rules it keeps** (each pinned by a test that fails without it):
@@ -66,6 +67,10 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   public private(set) var decisions: [SyncDecision] = []
 
   /// A replica over `store`, from the metadata persisted at the last launch (a new one at the first).
+  ///
+  /// Store writes the metadata carries (``ReplicaMetadata/unsavedStoreWrites``: a crash struck after the metadata
+  /// was written and before the store was) are written into `store` again; they stay carried until ``storeSaved()``,
+  /// so save the store before the next action or event.
   /// - Parameters:
   ///   - configuration: The policies.
   ///   - store: The app's records.
@@ -76,6 +81,29 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
     self.store = store
     self.metadata = metadata
     if self.metadata.clock == nil { self.metadata.clock = try? HybridLogicalClock(nodeID: configuration.deviceName) }
+    for (id, record) in metadata.unsavedStoreWrites { self.store[id] = record }
+  }
+
+  /// Writes `record` to the store under `id` (`nil` removes it); under ``ReplicaPersistence/metadataThenStore`` the
+  /// metadata carries the write until the app saves the store. Every store write of the replica goes through here.
+  mutating func put(_ record: Record?, at id: RecordID) {
+    store[id] = record
+    if configuration.persistence == .metadataThenStore { metadata.unsavedStoreWrites[id] = .some(record) }
+  }
+
+  /// Removes the record stored under `id`, through ``put(_:at:)``.
+  /// - Returns: The record removed, or `nil` when none was stored.
+  mutating func removeStored(_ id: RecordID) -> Record? {
+    guard let record = store[id] else { return nil }
+    put(nil, at: id)
+    return record
+  }
+
+  /// The app saved its store: the metadata stops carrying the store's writes. Under
+  /// ``ReplicaPersistence/metadataThenStore``, call it after each store write that follows a metadata write; until it
+  /// is called, the metadata carries every record written since (it stays correct, only larger).
+  public mutating func storeSaved() {
+    if !metadata.unsavedStoreWrites.isEmpty { metadata.unsavedStoreWrites = [:] }
   }
 
   var zoneID: ZoneID { configuration.zoneID }
@@ -126,7 +154,7 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
       // Starts over from the server's copies: what was unsent goes back to the last version acknowledged, or away.
       for change in old.pendingRecords {
         guard case .saveRecord(let id) = change else { continue }
-        store[id] = metadata[id].serverVersion
+        put(metadata[id].serverVersion, at: id)
       }
       metadata.changeWaitingRecords { _, state in
         state.deletion = nil

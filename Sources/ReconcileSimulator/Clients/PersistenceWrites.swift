@@ -27,6 +27,9 @@ package struct PersistenceWrites: Sendable, Hashable {
     reached = false
   }
 
+  /// Whether a crash is armed and not yet reached.
+  package var isArmed: Bool { remaining != nil }
+
   /// Counts one completed write.
   /// - Returns: `true` when the crash strikes now: the handler must stop at once.
   package mutating func wrote() -> Bool {

@@ -306,7 +306,8 @@ package struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncC
     return deliver(.stateUpdate(state.serialization))
   }
 
-  /// One event, one persistence write.
+  /// One event, then the delegate's persistence writes (``SimulatedSyncEngineDelegate/writesPerEvent``), a torn
+  /// crash able to strike after any of them.
   private mutating func deliver(_ event: SyncEngine.Event) -> Bool {
     guard !stopped else { return false }
     delegate.handleEvent(event, syncEngine: &state)
@@ -316,7 +317,13 @@ package struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncC
       // The account question is over without an answer (the records' own account came back): so is its halt.
       haltReason = nil
     }
-    if writes.wrote() { stopped = true }
+    guard writes.isArmed else { return true }
+    let eventWrites = delegate.writesPerEvent
+    for write in 1...max(1, eventWrites) where writes.wrote() {
+      if write < eventWrites { delegate.tornCrash(afterWrites: write) }
+      stopped = true
+      break
+    }
     return !stopped
   }
 }

@@ -84,6 +84,15 @@ public protocol SimulatedSyncEngineDelegate: SyncEngineDelegate {
   /// Each record's sync state, where the app keeps one (a `ZoneReplica`'s `ReplicaMetadata.recordStates`), for the
   /// playground's `show` of a device; the default is none.
   var recordSyncStates: [RecordID: RecordSyncState] { get }
+  /// How many separate persistence writes the app makes after each event (its store, then its metadata, say), each
+  /// its own transaction: a torn crash can strike between any two (``tornCrash(afterWrites:)``). The default is 1:
+  /// everything in one transaction.
+  var writesPerEvent: Int { get }
+  /// A torn crash struck after the first `writes` of the ``writesPerEvent`` writes that follow the event just
+  /// handled (at least 1, fewer than ``writesPerEvent``): keep on disk only what those wrote. ``relaunch()`` follows.
+  /// The default does nothing (an app that writes once is never torn inside an event).
+  /// - Parameter writes: The writes that completed.
+  mutating func tornCrash(afterWrites writes: Int)
 }
 
 extension SimulatedSyncEngineDelegate {
@@ -103,6 +112,10 @@ extension SimulatedSyncEngineDelegate {
   public mutating func takeDecisions() -> [SyncDecision] { [] }
   /// None: the app keeps no per-record sync state it shows.
   public var recordSyncStates: [RecordID: RecordSyncState] { [:] }
+  /// One: the app persists each event in one transaction.
+  public var writesPerEvent: Int { 1 }
+  /// Nothing: one write is never torn.
+  public mutating func tornCrash(afterWrites writes: Int) {}
   /// Re-adds what the old engine had pending.
   public mutating func resetSync(replacing old: SyncEngine.State, syncEngine: inout SyncEngine.State) {
     syncEngine.add(pendingDatabaseChanges: old.pendingDatabaseChanges)

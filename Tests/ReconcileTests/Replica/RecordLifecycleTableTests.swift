@@ -160,11 +160,12 @@ struct RecordLifecycleTableTests {
     let id: RecordID
     var time = 10.0
 
-    init(flaws: Set<String>) throws {
+    init(flaws: Set<String>, persistence: ReplicaPersistence = .oneTransaction) throws {
       zone = try ZoneID(zoneName: "Notes")
       id = try RecordID(recordName: "n1", zoneID: zone)
       var configuration = ReplicaConfiguration(
         zoneID: zone, deviceName: "phone", resolver: FieldMerge(), deletePolicy: .deleteWins)
+      configuration.persistence = persistence
       configuration.flaws = Set(ReplicaFlaw.allCases.filter { flaws.contains(Self.name(of: $0)) })
       replica = ZoneReplica(configuration: configuration, store: DictionaryReplicaStore())
     }

@@ -151,11 +151,43 @@ struct ReplicaMetadataMigrationTests {
     encoder.outputFormatting = .sortedKeys
     let data = try encoder.encode(old)
     let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-    #expect(object?["format"] as? Int == ReplicaMetadata.currentFormatVersion)
+    // Carrying no store writes, it stays in format 1, which 0.34 reads.
+    #expect(object?["format"] as? Int == 1)
     let read = try JSONDecoder().decode(ReplicaMetadata.self, from: data)
-    #expect(read.formatVersion == ReplicaMetadata.currentFormatVersion)
+    #expect(read.formatVersion == 1)
     #expect(read.recordStates == old.recordStates)
     #expect(try encoder.encode(read) == data)
+  }
+
+  @Test("metadata carrying store writes is format 2 and reads back with them, a removal as a removal")
+  func carriedStoreWritesRoundTrip() throws {
+    let zone = try Self.zone
+    var configuration = ReplicaConfiguration(zoneID: zone, deviceName: "phone")
+    configuration.persistence = .metadataThenStore
+    let kept = try RecordID(recordName: "kept", zoneID: zone)
+    let gone = try RecordID(recordName: "gone", zoneID: zone)
+    var replica = ZoneReplica(
+      configuration: configuration, store: DictionaryReplicaStore([Record(recordType: "Note", recordID: gone)]))
+    var engine = SyncEngine.State()
+    var note = Record(recordType: "Note", recordID: kept)
+    note["title"] = .string("milk")
+    try replica.create(note, at: Date(timeIntervalSince1970: 5), syncEngine: &engine)
+    try replica.delete(gone, at: Date(timeIntervalSince1970: 6), syncEngine: &engine)
+    let data = try JSONEncoder().encode(replica.metadata)
+    let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+    #expect(object?["format"] as? Int == 2)
+    let read = try JSONDecoder().decode(ReplicaMetadata.self, from: data)
+    #expect(read.formatVersion == 2)
+    #expect(read.unsavedStoreWrites == replica.metadata.unsavedStoreWrites)
+    #expect(read.unsavedStoreWrites[kept] == .some(replica.store[kept]))
+    #expect(read.unsavedStoreWrites[gone] == .some(nil))
+    // A launch from the old store writes them again.
+    let launched = ZoneReplica(
+      configuration: configuration, store: DictionaryReplicaStore([Record(recordType: "Note", recordID: gone)]),
+      metadata: read)
+    #expect(launched.store.recordIDs == [kept])
+    replica.storeSaved()
+    #expect(replica.metadata.unsavedStoreWrites.isEmpty)
   }
 
   @Test("metadata from a newer format is a typed error naming both formats, never a reset")
@@ -165,8 +197,8 @@ struct ReplicaMetadataMigrationTests {
     {
       try JSONDecoder().decode(ReplicaMetadata.self, from: data)
     }
-    let message = "\(ReplicaMetadata.FormatError.newerFormat(found: 7, supported: 1))"
-    #expect(message.contains("format 7") && message.contains("0 to 1"))
+    let message = "\(ReplicaMetadata.FormatError.newerFormat(found: 7, supported: 2))"
+    #expect(message.contains("format 7") && message.contains("0 to 2"))
   }
 
   @Test(
