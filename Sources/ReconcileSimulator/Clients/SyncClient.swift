@@ -85,6 +85,18 @@ package protocol SyncClient: Sendable {
   /// `AccountChangePolicy.deleteLocalData`, is what Apple asks; a client offering the choice reports the one its
   /// setup made (``ClientSetup/accountChange``).
   var accountChangeResponse: AccountChangePolicy { get }
+  /// How many persistence writes the client makes after one user operation, each its own transaction. When more than
+  /// one, a torn crash armed on the device may strike between them
+  /// (``perform(_:at:crashingAfterWrites:)``); the default is 1, and an armed torn crash waits for the next answer.
+  var writesPerUserOperation: Int { get }
+  /// The user's operation, torn: the client keeps only the first `writes` of the operation's persistence writes and
+  /// persists nothing more; the world then crashes it (``HostEvent/crashed``). The default performs it whole.
+  /// - Parameters:
+  ///   - operation: What the user does.
+  ///   - now: True (virtual) time.
+  ///   - writes: The writes that complete (fewer than ``writesPerUserOperation``).
+  /// - Throws: As ``perform(_:at:)``; nothing is written then.
+  mutating func perform(_ operation: UserOperation, at now: Date, crashingAfterWrites writes: Int) throws
 
   // MARK: State the oracles read
 
@@ -111,6 +123,12 @@ extension SyncClient {
   package var persistedZoneToken: ZoneChangeToken? { nil }
   /// `AccountChangePolicy.deleteLocalData`, as Apple asks.
   package var accountChangeResponse: AccountChangePolicy { .deleteLocalData }
+  /// One: a user operation is persisted in one transaction.
+  package var writesPerUserOperation: Int { 1 }
+  /// The whole operation: one write is never torn.
+  package mutating func perform(_ operation: UserOperation, at now: Date, crashingAfterWrites writes: Int) throws {
+    try perform(operation, at: now)
+  }
 }
 
 /// A request a client wants sent, tagged so its answer can be matched.

@@ -73,8 +73,10 @@ package struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncC
   var session = Session()
   /// Counts the events handed to the delegate while one answer is handled, for torn crashes.
   var writes = PersistenceWrites()
-  /// Whether a torn crash struck while handling the current answer: no more events go out.
+  /// Whether a torn crash struck while handling the current answer or user operation: no more events go out.
   var stopped = false
+  /// While a user operation is performed torn: the delegate's writes that complete before the crash.
+  var tearOperation: Int?
   /// Engines started so far — at launch, after a crash, a forced resync or an account change: request IDs carry it, so
   /// an answer to a request an earlier engine sent is never taken for an answer to one sent after (a relaunched
   /// process, or a new engine, has new connections; a new session counts its requests from zero again).
@@ -135,6 +137,10 @@ package struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncC
   }
 
   private mutating func changesAdded(_ ids: [RecordID]) {
+    if let writes = tearOperation {
+      delegate.tornCrash(afterWrites: writes)
+      stopped = true
+    }
     if case .modifyRecords(let batch)? = session.inFlight?.request {
       for id in ids where batch.saving.contains(where: { $0.recordID == id }) || batch.deleting.contains(id) {
         session.readded.insert(id)
@@ -200,6 +206,7 @@ package struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncC
   /// The app is killed and relaunched: the delegate keeps what it persisted, and the engine starts from the
   /// serialization the delegate persisted, then fetches and sends, as at launch.
   package mutating func crash() {
+    stopped = false
     delegate.relaunch()
     state = SyncEngine.State(delegate.stateSerialization ?? SyncEngine.StateSerialization())
     launches += 1
@@ -306,7 +313,7 @@ package struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncC
     return deliver(.stateUpdate(state.serialization))
   }
 
-  /// One event, then the delegate's persistence writes (``SimulatedSyncEngineDelegate/writesPerEvent``), a torn
+  /// One event, then the delegate's persistence writes (``SimulatedSyncEngineDelegate/persistenceWrites``), a torn
   /// crash able to strike after any of them.
   private mutating func deliver(_ event: SyncEngine.Event) -> Bool {
     guard !stopped else { return false }
@@ -318,13 +325,25 @@ package struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncC
       haltReason = nil
     }
     guard writes.isArmed else { return true }
-    let eventWrites = delegate.writesPerEvent
+    let eventWrites = delegate.persistenceWrites
     for write in 1...max(1, eventWrites) where writes.wrote() {
       if write < eventWrites { delegate.tornCrash(afterWrites: write) }
       stopped = true
       break
     }
     return !stopped
+  }
+}
+
+extension SimulatedSyncEngine {
+  /// The delegate's: it writes as often after a user operation as after an event.
+  package var writesPerUserOperation: Int { delegate.persistenceWrites }
+  /// The operation, then the delegate told which of its writes reached the disk; the engine delivers nothing more
+  /// (no `stateUpdate`) until it crashes.
+  package mutating func perform(_ operation: UserOperation, at now: Date, crashingAfterWrites writes: Int) throws {
+    tearOperation = writes
+    defer { tearOperation = nil }
+    try perform(operation, at: now)
   }
 }
 

@@ -84,13 +84,13 @@ public protocol SimulatedSyncEngineDelegate: SyncEngineDelegate {
   /// Each record's sync state, where the app keeps one (a `ZoneReplica`'s `ReplicaMetadata.recordStates`), for the
   /// playground's `show` of a device; the default is none.
   var recordSyncStates: [RecordID: RecordSyncState] { get }
-  /// How many separate persistence writes the app makes after each event (its store, then its metadata, say), each
-  /// its own transaction: a torn crash can strike between any two (``tornCrash(afterWrites:)``). The default is 1:
-  /// everything in one transaction.
-  var writesPerEvent: Int { get }
-  /// A torn crash struck after the first `writes` of the ``writesPerEvent`` writes that follow the event just
-  /// handled (at least 1, fewer than ``writesPerEvent``): keep on disk only what those wrote. ``relaunch()`` follows.
-  /// The default does nothing (an app that writes once is never torn inside an event).
+  /// How many separate persistence writes the app makes after each event and each user operation (its metadata, then
+  /// its store, say), each its own transaction: a torn crash can strike between any two (``tornCrash(afterWrites:)``).
+  /// The default is 1: everything in one transaction.
+  var persistenceWrites: Int { get }
+  /// A torn crash struck after the first `writes` of the ``persistenceWrites`` writes that follow the event or user
+  /// operation just handled (at least 1, fewer than ``persistenceWrites``): keep on disk only what those wrote.
+  /// ``relaunch()`` follows. The default does nothing (an app that writes once is never torn inside a step).
   /// - Parameter writes: The writes that completed.
   mutating func tornCrash(afterWrites writes: Int)
 }
@@ -112,8 +112,8 @@ extension SimulatedSyncEngineDelegate {
   public mutating func takeDecisions() -> [SyncDecision] { [] }
   /// None: the app keeps no per-record sync state it shows.
   public var recordSyncStates: [RecordID: RecordSyncState] { [:] }
-  /// One: the app persists each event in one transaction.
-  public var writesPerEvent: Int { 1 }
+  /// One: the app persists each event and user operation in one transaction.
+  public var persistenceWrites: Int { 1 }
   /// Nothing: one write is never torn.
   public mutating func tornCrash(afterWrites writes: Int) {}
   /// Re-adds what the old engine had pending.

@@ -153,13 +153,44 @@ extension Simulation {
         return "\(devices.names[index]) holds \(held.recordType)/\(id.recordName), not a \(type)"
       }
     }
+    let tear = userOperationTear(on: index)
     do {
-      try devices.clients[index].perform(operation, at: now)
+      if let tear {
+        try devices.clients[index].perform(operation, at: now, crashingAfterWrites: tear)
+      } else {
+        try devices.clients[index].perform(operation, at: now)
+      }
     } catch {
       return String(describing: error)
     }
     noteAction(noted, device: index, recordID: id, before: before)
+    if tear != nil { tornCrashStruck(on: index) }
     return nil
+  }
+
+  /// After how many of its writes the user operation about to be performed on device `index` is torn: a torn crash
+  /// armed there strikes between the operation's persistence writes when its client makes more than one. Otherwise
+  /// the crash stays armed for the next answer, counting the operation's writes; a client that writes once per
+  /// operation leaves it as it was.
+  private mutating func userOperationTear(on index: Int) -> Int? {
+    let writes = devices.clients[index].writesPerUserOperation
+    guard writes > 1 else { return nil }
+    let name = devices.names[index]
+    guard let armed = devices.hosts.tornCrash(on: name) else { return nil }
+    guard armed < writes else {
+      devices.hosts.armTornCrash(on: name, afterWrites: armed - writes)
+      return nil
+    }
+    return armed
+  }
+
+  /// The torn crash of device `index`'s user operation struck: the process ends after the user saw the operation done.
+  private mutating func tornCrashStruck(on index: Int) {
+    let name = devices.names[index]
+    devices.hosts.tornCrashStruck(on: name)
+    statistics.tornCrashes += 1
+    traceEntries.append(.note("\(name) crashed between two persistence writes of the user's operation"))
+    endProcess(on: index, name)
   }
 
   /// Why an app cannot write one of `keys`: a key its schema does not know (an app writes only fields it declares; a
