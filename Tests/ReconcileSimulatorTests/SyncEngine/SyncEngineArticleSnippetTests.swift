@@ -12,6 +12,7 @@ struct SyncEngineArticleSnippetTests {
     "Tests/ReconcileSimulatorTests/SyncEngine/NotesSyncDelegate.swift",
     "Tests/ReconcileSimulatorTests/SyncEngine/SyncEngineArticleTests.swift",
     "Tests/CloudKitStandIn/Examples/SyncEngineExample.swift",
+    "Tests/ReconcileSimulatorTests/SyncEngine/TwoWriteDelegate.swift",
   ]
 
   /// The `// snippet: name` … `// end snippet` regions of `text`, each without its common indentation.

@@ -44,12 +44,21 @@ struct TwoWriteDelegate: SimulatedSyncEngineDelegate {
     clockOffset = setup.clockOffset
   }
 
-  /// Both writes of a step; `storeSaved()` once the store is written.
+  // snippet: two-writes
+  /// After every event and user action: the metadata first — it carries the store's unsaved writes — then the store.
   mutating func persist() {
     previous = disk
-    disk = Disk(store: replica.store, metadata: replica.metadata)
+    disk.metadata = replica.metadata  // write 1: the file
+    disk.store = replica.store  // write 2: the database (or apply replica.metadata.unsavedStoreWrites to it)
     replica.storeSaved()
   }
+
+  /// At launch, from what is on disk: the replica writes again the records the store may have missed.
+  mutating func relaunch() {
+    replica = ZoneReplica(configuration: replica.configuration, store: disk.store, metadata: disk.metadata)
+    replica.relaunch()
+  }
+  // end snippet
 
   var persistenceWrites: Int { 2 }
 
@@ -59,12 +68,6 @@ struct TwoWriteDelegate: SimulatedSyncEngineDelegate {
     case .metadataThenStore, .metadataCarryingNothingThenStore: disk.store = previous.store
     case .storeThenMetadata: disk.metadata = previous.metadata
     }
-  }
-
-  /// The app launches from the disk.
-  mutating func relaunch() {
-    replica = ZoneReplica(configuration: replica.configuration, store: disk.store, metadata: disk.metadata)
-    replica.relaunch()
   }
 
   var stateSerialization: SyncEngine.StateSerialization? { disk.metadata.stateSerialization }
