@@ -28,7 +28,8 @@ public struct ReplicaMetadata: Sendable, Hashable {
     }
   }
 
-  /// The format the metadata was read from (``currentFormatVersion`` for metadata made by this release).
+  /// The format the metadata was migrated from: 0 for the unversioned format of releases 0.29 to 0.33, else
+  /// ``currentFormatVersion`` (formats 1 and 2 read alike, 2 only adding what 1 leaves out).
   public private(set) var formatVersion = ReplicaMetadata.currentFormatVersion
   /// The engine state from the latest `stateUpdate`: hand it back to the engine at launch.
   public package(set) var stateSerialization: SyncEngine.StateSerialization?
@@ -164,7 +165,6 @@ extension ReplicaMetadata: Codable {
     guard format <= Self.currentFormatVersion else {
       throw FormatError.newerFormat(found: format, supported: Self.currentFormatVersion)
     }
-    formatVersion = format
     stateSerialization = try container.decodeIfPresent(SyncEngine.StateSerialization.self, forKey: .stateSerialization)
     databaseListingStartsOver = try container.decode(Bool.self, forKey: .databaseListingStartsOver)
     zone = try container.decode(ZoneSyncState.self, forKey: .zone)
