@@ -175,13 +175,16 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   mutating func requeueUnsent(_ syncEngine: inout SyncEngine.State) {
     launchChecked = true
     guard rules.requeuesUnsentAtLaunch else { return }
-    let pending = Set(syncEngine.pendingRecords.map(\.recordID))
+    // Matched by kind: a save the engine still has pending from before the user deleted the record is no deletion.
+    let pending = Set(syncEngine.pendingRecords)
     var missing: [SyncEngine.PendingRecordZoneChange] = []
     for record in store.records
-    where !pending.contains(record.recordID) && (record.recordChangeTag == nil || !record.changedKeys.isEmpty) {
+    where !pending.contains(.saveRecord(record.recordID))
+      && (record.recordChangeTag == nil || !record.changedKeys.isEmpty)
+    {
       missing.append(.saveRecord(record.recordID))
     }
-    for id in metadata.waiting(where: { $0.deletion != nil }) where !pending.contains(id) && store[id] == nil {
+    for id in metadata.waiting(where: { $0.deletion != nil }) where !pending.contains(.deleteRecord(id)) && store[id] == nil {
       missing.append(.deleteRecord(id))
     }
     if !missing.isEmpty { syncEngine.add(pendingRecordZoneChanges: missing) }

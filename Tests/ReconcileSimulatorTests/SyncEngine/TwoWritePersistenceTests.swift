@@ -68,3 +68,34 @@ struct TwoWritePersistenceTests {
     #expect(failure.violation.invariant == .noResurrection, "\(failure)")
   }
 }
+
+extension TwoWritePersistenceTests {
+  /// Seed 32 of the contract's sweep (merging, deleteWins, hostile), shrunk: a crash after the user's deletion was
+  /// written, before the engine's state update, left the engine a save pending from an earlier edit; the launch took it
+  /// for the deletion, and the deletion was never sent.
+  @Test("a deletion torn from the engine's state is queued again at launch, though a save of the record is pending")
+  func deletionTornFromTheEngineIsQueuedAgain() throws {
+    let script = """
+      client two-writes
+      resolver merging
+      delete-policy deleteWins
+      schemas none
+      device add d1 --clock-offset 0s
+      device add d3 --clock-offset 0s
+      send-after-edits
+      steps-may-skip
+      limit conflict-without-record-every 2
+      d1 create Note/r2 title="d1.17"
+      d3 sync
+      fault quota-full 39s
+      d3 edit Note/r2 title="d3.46"
+      fault torn-crash d3
+      d3 delete Note/r2
+      quiesce
+      expect invariants
+      """
+    let result = try Simulation.replay(script, clients: [Self.client(.metadataThenStore, name: "two-writes")])
+    #expect(result.trace.contains { "\($0)".contains("crashed between two persistence writes") })
+    #expect(result.violations.isEmpty, "\(result.violations)")
+  }
+}
