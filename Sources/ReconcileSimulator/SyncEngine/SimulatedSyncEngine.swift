@@ -138,7 +138,7 @@ package struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncC
 
   private mutating func changesAdded(_ ids: [RecordID]) {
     if let writes = tearOperation {
-      delegate.tornCrash(afterWrites: writes)
+      if writes < delegate.persistenceWrites { delegate.tornCrash(afterWrites: writes) }
       stopped = true
     }
     if case .modifyRecords(let batch)? = session.inFlight?.request {
@@ -336,10 +336,11 @@ package struct SimulatedSyncEngine<Delegate: SimulatedSyncEngineDelegate>: SyncC
 }
 
 extension SimulatedSyncEngine {
-  /// The delegate's: it writes as often after a user operation as after an event.
-  package var writesPerUserOperation: Int { delegate.persistenceWrites }
-  /// The operation, then the delegate told which of its writes reached the disk; the engine delivers nothing more
-  /// (no `stateUpdate`) until it crashes.
+  /// The delegate's writes after the operation, then the `stateUpdate` that carries the pending changes it added:
+  /// CKSyncEngine delivers that later, so a crash can fall between (apple/sample-cloudkit-sync-engine#5).
+  package var writesPerUserOperation: Int { delegate.persistenceWrites + 1 }
+  /// The operation, then the delegate told which of its writes reached the disk (all of them when the crash falls
+  /// before the state update); the engine delivers nothing more until it crashes.
   package mutating func perform(_ operation: UserOperation, at now: Date, crashingAfterWrites writes: Int) throws {
     tearOperation = writes
     defer { tearOperation = nil }
