@@ -168,7 +168,7 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   }
 
   /// Makes sure the engine has pending what the store holds unsent — a record with unsent values or never saved, a
-  /// deletion not yet confirmed, and the zone while the server may not have it. Done once per launch, when the engine
+  /// deletion not yet confirmed, and the zone while the server may not have it — and nothing the replica settled. Done once per launch, when the engine
   /// first starts a fetch or a send (not at a state update or an account change, which may come first and reset the
   /// engine for another account), since CKSyncEngine's state from before a crash may lack changes added just before
   /// it.
@@ -188,6 +188,18 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
       missing.append(.deleteRecord(id))
     }
     if !missing.isEmpty { syncEngine.add(pendingRecordZoneChanges: missing) }
+    // And what it has pending that the replica settled since: a deletion no longer owed (answered, moot, replaced by
+    // a create), sent blindly, could delete a record created anew elsewhere; a save with nothing unsent sends nothing.
+    let settled = syncEngine.pendingRecords.filter { change in
+      guard change.recordID.zoneID == zoneID else { return false }
+      switch change {
+      case .deleteRecord(let id): return deletionOwed(of: id) == nil
+      case .saveRecord(let id):
+        guard let record = store[id] else { return false }
+        return record.recordChangeTag != nil && record.changedKeys.isEmpty
+      }
+    }
+    if !settled.isEmpty { syncEngine.remove(pendingRecordZoneChanges: settled) }
     if !metadata.zone.created, !store.recordIDs.isEmpty, !syncEngine.pendingDatabaseChanges.contains(.saveZone(zoneID))
     {
       syncEngine.add(pendingDatabaseChanges: [.saveZone(zoneID)])

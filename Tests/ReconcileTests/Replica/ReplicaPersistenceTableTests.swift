@@ -64,17 +64,19 @@ struct ReplicaPersistenceTableTests {
       device.replica.storeSaved()
     }
 
-    /// The process dies, after both of the last step's writes or (`torn`) after only the first; the app launches
-    /// from the disk.
-    mutating func crash(torn: Bool) {
+    /// The process dies: after both of the last step's writes (`.whole`), after only the first (`.torn`), or after
+    /// both but before the engine's state update carries the pending changes the step added (`.beforeEngineUpdate`,
+    /// which CKSyncEngine delivers later); the app launches from the disk.
+    mutating func crash(_ point: CrashPoint) {
       var kept = disk
-      if torn {
-        switch order {
-        case .metadataThenStore, .metadataCarryingNothingThenStore: kept.store = previous.store
-        case .storeThenMetadata:
-          kept.metadata = previous.metadata
-          kept.engine = previous.engine
-        }
+      switch (point, order) {
+      case (.whole, _): break
+      case (.torn, .metadataThenStore), (.torn, .metadataCarryingNothingThenStore): kept.store = previous.store
+      case (.torn, .storeThenMetadata):
+        kept.metadata = previous.metadata
+        kept.engine = previous.engine
+      case (.beforeEngineUpdate, _):
+        kept.engine = previous.engine
       }
       device.replica = ZoneReplica(
         configuration: device.replica.configuration, store: kept.store, metadata: kept.metadata)
@@ -89,6 +91,11 @@ struct ReplicaPersistenceTableTests {
         records: device.replica.store.records, metadata: device.replica.metadata,
         pending: device.state.pendingRecordZoneChanges, refusals: refusals)
     }
+  }
+
+  /// Where in a step's writes the crash falls.
+  enum CrashPoint {
+    case whole, torn, beforeEngineUpdate
   }
 
   /// What a launch left the device holding.
@@ -112,17 +119,30 @@ struct ReplicaPersistenceTableTests {
       [.create("milk"), .batch, .answerLost, .delete, .relaunch, .fetchedDeletion, .create("oat"), .batch],
     ]
 
-  /// The sequence run with a crash after step `index`: both writes done, or (`torn`) only the first; then the rest.
+  /// The sequence run with a crash after step `index` at `point`; then the rest.
   /// - Returns: What the device held at the launch after the crash, and at the end.
-  static func run(_ steps: [Step], crashingAfter index: Int, torn: Bool, order: Order) throws -> (
+  static func run(_ steps: [Step], crashingAfter index: Int, at point: CrashPoint, order: Order) throws -> (
     launch: Held, end: Held
   ) {
     var app = try App(order: order)
     for step in steps[...index] { app.run(step) }
-    app.crash(torn: torn)
+    app.crash(point)
     let launch = app.held
     for step in steps[(index + 1)...] { app.run(step) }
     return (launch, app.held)
+  }
+
+  /// The sequence crashed after step `index` at `point`, then a batch (the launch check runs before the first), then
+  /// the rest: what the device holds then, pending changes in any order.
+  static func checked(_ steps: [Step], crashingAfter index: Int, at point: CrashPoint) throws -> Held {
+    var app = try App(order: .metadataThenStore)
+    for step in steps[...index] { app.run(step) }
+    app.crash(point)
+    app.run(.batch)
+    for step in steps[(index + 1)...] { app.run(step) }
+    var held = app.held
+    held.pending.sort { "\($0)" < "\($1)" }
+    return held
   }
 
   /// Every (sequence, step) where a torn crash leaves the device other than a whole crash does, in `order`.
@@ -130,8 +150,8 @@ struct ReplicaPersistenceTableTests {
     var found: [String] = []
     for steps in sequences {
       for index in steps.indices {
-        let whole = try run(steps, crashingAfter: index, torn: false, order: order)
-        let torn = try run(steps, crashingAfter: index, torn: true, order: order)
+        let whole = try run(steps, crashingAfter: index, at: .whole, order: order)
+        let torn = try run(steps, crashingAfter: index, at: .torn, order: order)
         if torn.launch != whole.launch || torn.end != whole.end {
           found.append("\(steps[..<index].map(\.description)) then \(steps[index]) torn")
         }
@@ -143,7 +163,7 @@ struct ReplicaPersistenceTableTests {
   @Test("every sequence of the table runs as written: no step is refused")
   func sequencesRun() throws {
     for steps in Self.sequences {
-      let ended = try Self.run(steps, crashingAfter: steps.count - 1, torn: false, order: .metadataThenStore)
+      let ended = try Self.run(steps, crashingAfter: steps.count - 1, at: .whole, order: .metadataThenStore)
       #expect(ended.end.refusals.isEmpty, "\(steps)")
     }
   }
@@ -161,7 +181,8 @@ struct ReplicaPersistenceTableTests {
     let tears = try Self.tears(in: .metadataCarryingNothingThenStore)
     #expect(tears.contains { $0.hasPrefix("[] then create milk torn") }, "\(tears)")
     // The create is gone from the store, and nothing is left to send it.
-    let lost = try Self.run([.create("milk"), .batch], crashingAfter: 0, torn: true, order: .metadataCarryingNothingThenStore)
+    let lost = try Self.run(
+      [.create("milk"), .batch], crashingAfter: 0, at: .torn, order: .metadataCarryingNothingThenStore)
     #expect(lost.end.records.isEmpty)
   }
 
@@ -172,10 +193,25 @@ struct ReplicaPersistenceTableTests {
     #expect(tears.contains { $0.hasSuffix("then delete torn") }, "\(tears)")
     // The record is gone from the store, but the metadata owes no deletion and the engine has none pending: the next
     // fetch brings the note back.
-    let lost = try Self.run(deletion, crashingAfter: deletion.count - 1, torn: true, order: .storeThenMetadata)
+    let lost = try Self.run(deletion, crashingAfter: deletion.count - 1, at: .torn, order: .storeThenMetadata)
     #expect(lost.launch.records.isEmpty)
     #expect(lost.launch.metadata.syncState(of: try Self.noteID).deletion == nil)
     #expect(lost.launch.pending.isEmpty)
+  }
+
+  @Test("a crash before the engine's state update carries a step's pending changes is made good at launch")
+  func engineStateLagIsMadeGood() throws {
+    var found: [String] = []
+    for steps in Self.sequences {
+      for index in steps.indices {
+        let whole = try Self.checked(steps, crashingAfter: index, at: .whole)
+        let lagging = try Self.checked(steps, crashingAfter: index, at: .beforeEngineUpdate)
+        if lagging.records != whole.records || lagging.pending != whole.pending || lagging.refusals != whole.refusals {
+          found.append("\(steps[..<index].map(\.description)) then \(steps[index]): \(lagging.pending) for \(whole.pending)")
+        }
+      }
+    }
+    #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
   }
 
   static var noteID: RecordID { get throws { try RecordID(recordName: "n1", zoneID: ZoneID(zoneName: "Notes")) } }
