@@ -191,7 +191,9 @@ extension ReplicaMetadata: Codable {
     try container.encodeIfPresent(accountOwner, forKey: .accountOwner)
     try container.encodeIfPresent(halt, forKey: .halt)
     if !unsavedStoreWrites.isEmpty {
-      let writes = unsavedStoreWrites.keys.sorted().map { SavedStoreWrite(id: $0, record: unsavedStoreWrites[$0] ?? nil) }
+      let writes = unsavedStoreWrites.keys.sorted().map {
+        SavedStoreWrite(id: $0, record: unsavedStoreWrites[$0] ?? nil)
+      }
       try container.encode(writes, forKey: .unsavedStoreWrites)
     }
   }

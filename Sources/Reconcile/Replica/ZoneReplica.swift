@@ -184,7 +184,8 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
     {
       missing.append(.saveRecord(record.recordID))
     }
-    for id in metadata.waiting(where: { $0.deletion != nil }) where !pending.contains(.deleteRecord(id)) && store[id] == nil {
+    for id in metadata.waiting(where: { $0.deletion != nil })
+    where !pending.contains(.deleteRecord(id)) && store[id] == nil {
       missing.append(.deleteRecord(id))
     }
     if !missing.isEmpty { syncEngine.add(pendingRecordZoneChanges: missing) }

@@ -207,7 +207,8 @@ struct ReplicaPersistenceTableTests {
         let whole = try Self.checked(steps, crashingAfter: index, at: .whole)
         let lagging = try Self.checked(steps, crashingAfter: index, at: .beforeEngineUpdate)
         if lagging.records != whole.records || lagging.pending != whole.pending || lagging.refusals != whole.refusals {
-          found.append("\(steps[..<index].map(\.description)) then \(steps[index]): \(lagging.pending) for \(whole.pending)")
+          found.append(
+            "\(steps[..<index].map(\.description)) then \(steps[index]): \(lagging.pending) for \(whole.pending)")
         }
       }
     }
