@@ -6,7 +6,9 @@ import Testing
 /// the metadata first, then the store (``ReplicaPersistence/metadataThenStore``). Every sequence of the lifecycle
 /// table is run with a crash after each of its steps, once after both writes and once between them: the two launches
 /// must be the same device, and stay the same to the end. Written in the other order, or with the metadata carrying
-/// nothing, a torn crash loses a user's deletion or create, and the table says where.
+/// nothing, a torn crash loses a user's deletion or create, and the table says where. A third crash falls after both
+/// writes but before the engine's state update carries the step's pending changes: the launch check must leave the
+/// engine as a whole crash would.
 @Suite("Persistence: a crash between the metadata write and the store write loses nothing")
 struct ReplicaPersistenceTableTests {
   typealias Device = RecordLifecycleTableTests.Device
