@@ -18,17 +18,11 @@ struct TwoWriteDelegate: SimulatedSyncEngineDelegate {
     case storeThenMetadata
   }
 
-  /// What is on disk.
-  struct Disk: Sendable {
-    var store = DictionaryReplicaStore()
-    var metadata = ReplicaMetadata()
-  }
-
   let order: Order
   var replica: ZoneReplica<DictionaryReplicaStore>
-  var disk = Disk()
+  var disk = TwoWriteDisk()
   /// The disk before the last step's writes: what a torn crash keeps of the half not written.
-  var previous = Disk()
+  var previous = TwoWriteDisk()
   var clockOffset: TimeInterval
 
   init(setup: ClientSetup) { self.init(setup: setup, order: .metadataThenStore) }
@@ -44,21 +38,17 @@ struct TwoWriteDelegate: SimulatedSyncEngineDelegate {
     clockOffset = setup.clockOffset
   }
 
-  // snippet: two-writes
-  /// After every event and user action: the metadata first — it carries the store's unsaved writes — then the store.
+  /// Both writes of a step, keeping what the disk held before for a torn crash.
   mutating func persist() {
     previous = disk
-    disk.metadata = replica.metadata  // write 1: the file
-    disk.store = replica.store  // write 2: the database (or apply replica.metadata.unsavedStoreWrites to it)
-    replica.storeSaved()
+    disk.persist(&replica)
   }
 
-  /// At launch, from what is on disk: the replica writes again the records the store may have missed.
+  /// The app launches from the disk.
   mutating func relaunch() {
-    replica = ZoneReplica(configuration: replica.configuration, store: disk.store, metadata: disk.metadata)
+    replica = disk.launch(replica.configuration)
     replica.relaunch()
   }
-  // end snippet
 
   var persistenceWrites: Int { 2 }
 
@@ -125,3 +115,24 @@ struct TwoWriteDelegate: SimulatedSyncEngineDelegate {
   mutating func takeDecisions() -> [SyncDecision] { replica.takeDecisions() }
   var recordSyncStates: [RecordID: RecordSyncState] { replica.metadata.recordStates }
 }
+
+// snippet: two-writes
+/// What an app whose notes and sync metadata live apart has on disk: its store (a database) and the replica's
+/// metadata (a file), each written in its own transaction. Values here; files and a database in an app.
+struct TwoWriteDisk: Sendable {
+  var store = DictionaryReplicaStore()
+  var metadata = ReplicaMetadata()
+
+  /// After every event and user action: the metadata first — it carries the store's unsaved writes — then the store.
+  mutating func persist(_ replica: inout ZoneReplica<DictionaryReplicaStore>) {
+    metadata = replica.metadata  // write 1: the file
+    store = replica.store  // write 2: the database (or apply replica.metadata.unsavedStoreWrites to it)
+    replica.storeSaved()
+  }
+
+  /// At launch: the replica writes again the records the store may have missed.
+  func launch(_ configuration: ReplicaConfiguration) -> ZoneReplica<DictionaryReplicaStore> {
+    ZoneReplica(configuration: configuration, store: store, metadata: metadata)
+  }
+}
+// end snippet
