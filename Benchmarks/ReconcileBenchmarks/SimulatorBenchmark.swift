@@ -44,11 +44,13 @@ enum SimulatorBenchmark {
     return Throughput(label: "field-merge, flaky, \(jobs) jobs", seeds: seeds, steps: report.stepsRun, seconds: seconds)
   }
 
-  /// What callgrind counts: 20 seeds of field-merge with flaky faults, one thread. Returns the steps run.
-  static func instructionWorkload() -> Int {
-    let configuration = SimulationConfiguration(deviceCount: 3, steps: 200, resolver: .fieldMerge, faults: .flaky)
+  /// What callgrind counts: 20 seeds of field-merge with flaky faults on 3 devices, 200 steps each, one thread (or
+  /// the same grown). Returns the steps run.
+  static func instructionWorkload(devices: Int = 3, seeds: UInt64 = 20, steps length: Int = 200) -> Int {
+    let configuration = SimulationConfiguration(
+      deviceCount: devices, steps: length, resolver: .fieldMerge, faults: .flaky)
     var steps = 0
-    for seed in UInt64(0)..<20 {
+    for seed in UInt64(0)..<seeds {
       var simulation = Simulation(seed: seed, configuration: configuration)
       steps += simulation.run().statistics.steps
     }

@@ -10,14 +10,16 @@ import ReconcileTestSupport
 // resolutions, or floor copies) and idle (nothing) are what the merge and simulator sections count instructions of
 // under callgrind, as hard-text-merge-work (HARD_TEXT_INPUT at HARD_TEXT_SCALE by HARD_TEXT_GRANULARITY) is for the
 // text merge's growth on repetitive lines and prose, and list-merge-work (LIST_POLICY's merge of LIST_ELEMENTS, LIST_REPEATS times) is for the list
-// policies' growth; each prints `units: N`.
+// policies' growth; each prints `units: N`. simulator-steps-N-devices and simulator-steps-long (2 seeds of 2,000 steps)
+// are the same workload grown, for the simulator's growth rows.
 let argumentList = Array(CommandLine.arguments.dropFirst())
 let arguments = Set(argumentList)
 let iterations = arguments.contains("--quick") ? 2_000 : 200_000
 let sections = [
   "archives", "merge", "text-merge", "simulator", "workload", "feed", "hostile", "bodies", "pending", "simulator-steps",
   "merge-resolutions", "merge-floor", "text-merge-work", "hard-text-merge-work", "list-policies-work",
-  "list-merge-work", "bodies-work", "idle",
+  "list-merge-work", "bodies-work", "simulator-steps-2-devices", "simulator-steps-4-devices",
+  "simulator-steps-8-devices", "simulator-steps-long", "idle",
 ]
 let usage = """
   usage: reconcile-benchmarks [--check] [--quick] [--only SECTION]
@@ -406,9 +408,16 @@ do {
     target(
       "≥ 100,000 simulated steps/s (field-merge, flaky) on one thread: \(format(ciRate, digits: 0))", ciRate >= 100_000,
       missing: "simulator steps/s")
+    if !arguments.contains("--quick") { simulatorGrowth() }
   }
 
   if counts("simulator-steps") { print("units: \(SimulatorBenchmark.instructionWorkload())") }
+  for devices in [2, 4, 8] where counts("simulator-steps-\(devices)-devices") {
+    print("units: \(SimulatorBenchmark.instructionWorkload(devices: devices))")
+  }
+  if counts("simulator-steps-long") {
+    print("units: \(SimulatorBenchmark.instructionWorkload(seeds: 2, steps: 2_000))")
+  }
 
   if runs("pending") {
     print("\nPending record changes: each added, asked about, and removed as its save is answered, one at a time")
@@ -586,4 +595,24 @@ do {
 if arguments.contains("--check") && !failures.isEmpty {
   print("missed targets: \(failures.joined(separator: ", "))")
   exit(1)
+}
+
+/// How the simulator's cost per step grows, counted with callgrind: with the devices that act (2, 3, 4 and 8), and
+/// with the run's length (10× longer runs, which must not cost more per step: the history's length is no cost).
+@MainActor func simulatorGrowth() {
+  var rows = [["field-merge, flaky", "instructions per step", "× 3 devices, 200 steps"]]
+  guard let base = Callgrind.instructionsPerUnit(section: "simulator-steps")?.perUnit else { return }
+  for (label, section) in [
+    ("2 devices", "simulator-steps-2-devices"), ("3 devices", nil), ("4 devices", "simulator-steps-4-devices"),
+    ("8 devices", "simulator-steps-8-devices"), ("3 devices, 2,000 steps", "simulator-steps-long"),
+  ] {
+    let perStep = section.flatMap { Callgrind.instructionsPerUnit(section: $0)?.perUnit } ?? base
+    rows.append([label, format(perStep, digits: 0), format(perStep / base, digits: 2) + "×"])
+    if section == "simulator-steps-long" {
+      target(
+        "a run 10× longer costs ≤ 1.1× per step: \(format(perStep / base, digits: 2))×", perStep / base <= 1.1,
+        missing: "simulator cost per step with the run's length")
+    }
+  }
+  print(table(rows))
 }
