@@ -10,6 +10,9 @@ package import Reconcile
 /// damaged IDs rather than a checksum recomputed on every write.
 package struct SealedStore: ReplicaStore, Hashable {
   private var rows: [RecordID: Record] = [:]
+  /// The IDs of ``rows``, sorted, kept as rows come and go: the scheduler picks a record the app shows from this order
+  /// at most steps, and sorting every row each time made a step's cost grow with the records the app holds.
+  private var sortedIDs: [RecordID] = []
   /// The rows whose seal is broken.
   package private(set) var damaged: Set<RecordID> = []
 
@@ -20,13 +23,32 @@ package struct SealedStore: ReplicaStore, Hashable {
   package subscript(id: RecordID) -> Record? {
     get { rows[id] }
     set {
-      rows[id] = newValue
+      let held = rows.updateValue(forKeyOrRemove: id, newValue)
+      switch (held, newValue) {
+      case (false, .some): sortedIDs.insert(id, at: insertionIndex(of: id))
+      case (true, nil): sortedIDs.remove(at: insertionIndex(of: id))
+      default: break
+      }
       if newValue == nil, !damaged.isEmpty { damaged.remove(id) }
     }
   }
 
-  /// Every record ID the store holds, in no order.
-  package var recordIDs: [RecordID] { Array(rows.keys) }
+  /// Where `id` is, or would go, in ``sortedIDs``.
+  private func insertionIndex(of id: RecordID) -> Int {
+    var low = 0
+    var high = sortedIDs.count
+    while low < high {
+      let middle = (low + high) / 2
+      if sortedIDs[middle] < id { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  /// Every record ID the store holds, sorted.
+  package var recordIDs: [RecordID] { sortedIDs }
+
+  /// Every row, sorted by ID.
+  package var records: [Record] { sortedIDs.compactMap { rows[$0] } }
 
   /// How many rows the store holds.
   package var count: Int { rows.count }
@@ -44,5 +66,13 @@ package struct SealedStore: ReplicaStore, Hashable {
     rows[id] = record
     damaged.insert(id)
     return true
+  }
+}
+
+extension Dictionary {
+  /// Sets or (for `nil`) removes the value of `key`, returning whether the key was there before.
+  fileprivate mutating func updateValue(forKeyOrRemove key: Key, _ value: Value?) -> Bool {
+    if let value { return updateValue(value, forKey: key) != nil }
+    return removeValue(forKey: key) != nil
   }
 }

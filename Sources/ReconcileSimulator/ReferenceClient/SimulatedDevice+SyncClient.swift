@@ -8,7 +8,7 @@ extension SimulatedDevice: ShowsRecordSyncStates {
 
 extension SimulatedDevice: DiagnosableClient {
   /// Every record ID the app sees, sorted.
-  package var recordIDs: [RecordID] { storage.records.recordIDs.sorted() }
+  package var recordIDs: [RecordID] { storage.records.recordIDs }
 
   /// Times out a request in flight for too long (see `checkTimeout(at:)`).
   package mutating func wake(at now: Date) { checkTimeout(at: now) }
