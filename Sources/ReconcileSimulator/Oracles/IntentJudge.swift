@@ -381,6 +381,12 @@ package struct IntentJudge {
           && history.resets.contains { !$0.wipes && write.base < $0.position && $0.time < write.time }
           || history.resets.contains { write.base < $0.position && history.reasonMasked(by: write.device, for: $0) }
       }
+    // Whether a write was withdrawn by its device's later deletion, or by damage to its copy, does not depend on the
+    // key: worked out once for the record.
+    let deletedLater = writes.filter { laterDeletion(of: $0) != nil }
+    let withdrawnOrders = Set(deletedLater.map(\.order)).union(
+      writes.lazy.filter { damage(after: $0) != nil }.map(\.order))
+    let unanswered = history.unansweredSaves[id] ?? []
     for key in keys.sorted() {
       let contract = causality.contract(for: key)
       let writers = (writes + (inherited[key] ?? [])).filter { $0.decides(key) && !keyWithdrawn($0, key: key) }
@@ -391,16 +397,15 @@ package struct IntentJudge {
       // deletion was cancelled or revived (unsent ones went with the deleted copy).
       // And values of writes their device withdrew by deleting the record, that landed first: another device may have
       // built on them, and the deletion may never take (a zone deletion devices answer by uploading again took it).
-      let maybe = (optional + writes.filter { laterDeletion(of: $0) != nil }).filter {
+      let maybe = (optional + deletedLater).filter {
         $0.decides(key) && causality.landing($0, key: key) != nil
       }
-      let unanswered = history.unansweredSaves[id] ?? []
       var kept: Bool
       if contract.judgesEdits {
         // A write its device withdrew, by deleting the record or losing its copy to damage, may be in the value or not.
         let all = writes.filter { $0.decides(key) }
-        let withdrawn = all.filter { laterDeletion(of: $0) != nil || damage(after: $0) != nil }
-        let required = all.filter { write in !withdrawn.contains { $0.order == write.order } }
+        let withdrawn = all.filter { withdrawnOrders.contains($0.order) }
+        let required = all.filter { !withdrawnOrders.contains($0.order) }
         switch judgeEdits(key, contract, writers: required, withdrawn: withdrawn + maybe, unanswered: unanswered, ended)
         {
         case .kept: kept = true
