@@ -1,5 +1,9 @@
 /// How replicas and clients move a record's values around: plain and encrypted values alike, since a key lives in one or the other.
 extension Record {
+  /// Whether a stored copy holds something the server has not acknowledged: it was never saved (no change tag), or it
+  /// has unsent values on top of the version it was saved as.
+  package var hasUnsentChanges: Bool { recordChangeTag == nil || !changedKeys.isEmpty }
+
   /// The record's type, ID, values, encrypted values and parent, without system fields: what a client uploads as a new
   /// record (after its zone or the server's copy is gone).
   package var withoutSystemFields: Record {

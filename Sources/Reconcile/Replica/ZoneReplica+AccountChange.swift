@@ -18,7 +18,7 @@ extension ZoneReplica {
         uploadAsNew(for: change.currentUser, &syncEngine)
       } else if change.previousUser != nil, !rules.accountSwitchDeletesUnsent {
         // Only what the server has goes; the unsent rest waits for whichever account signs in.
-        for record in store.records where record.recordChangeTag != nil && record.changedKeys.isEmpty {
+        for record in store.records where !record.hasUnsentChanges {
           put(nil, at: record.recordID)
         }
         resetBookkeeping()

@@ -168,10 +168,10 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
   }
 
   /// Makes sure the engine has pending what the store holds unsent — a record with unsent values or never saved, a
-  /// deletion not yet confirmed, and the zone while the server may not have it — and nothing the replica settled. Done once per launch, when the engine
-  /// first starts a fetch or a send (not at a state update or an account change, which may come first and reset the
-  /// engine for another account), since CKSyncEngine's state from before a crash may lack changes added just before
-  /// it.
+  /// deletion not yet confirmed, and the zone while the server may not have it — and nothing the replica settled.
+  /// Done once per launch, when the engine first starts a fetch or a send (not at a state update or an account change,
+  /// which may come first and reset the engine for another account), since CKSyncEngine's state from before a crash
+  /// may lack changes added just before it.
   mutating func requeueUnsent(_ syncEngine: inout SyncEngine.State) {
     launchChecked = true
     guard rules.requeuesUnsentAtLaunch else { return }
@@ -179,9 +179,7 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
     let pending = Set(syncEngine.pendingRecords)
     var missing: [SyncEngine.PendingRecordZoneChange] = []
     for record in store.records
-    where !pending.contains(.saveRecord(record.recordID))
-      && (record.recordChangeTag == nil || !record.changedKeys.isEmpty)
-    {
+    where record.hasUnsentChanges && !pending.contains(.saveRecord(record.recordID)) {
       missing.append(.saveRecord(record.recordID))
     }
     for id in metadata.waiting(where: { $0.deletion != nil })
@@ -195,9 +193,7 @@ public struct ZoneReplica<Store: ReplicaStore>: Sendable {
       guard change.recordID.zoneID == zoneID else { return false }
       switch change {
       case .deleteRecord(let id): return deletionOwed(of: id) == nil
-      case .saveRecord(let id):
-        guard let record = store[id] else { return false }
-        return record.recordChangeTag != nil && record.changedKeys.isEmpty
+      case .saveRecord(let id): return store[id].map { !$0.hasUnsentChanges } ?? false
       }
     }
     if !settled.isEmpty { syncEngine.remove(pendingRecordZoneChanges: settled) }
