@@ -115,6 +115,42 @@ package struct FieldTable: Sendable, Hashable {
     return nil
   }
 
+  /// The keys whose values differ between this table and `other`, a key held by one only included: one walk over both
+  /// sorted key lists, values compared in place.
+  package func keysDiffering(from other: FieldTable) -> [String] {
+    var differing: [String] = []
+    keys.withUnsafeBufferPointer { left in
+      other.keys.withUnsafeBufferPointer { right in
+        values.withUnsafeBufferPointer { leftValues in
+          other.values.withUnsafeBufferPointer { rightValues in
+            guard let leftValues = leftValues.baseAddress, let rightValues = rightValues.baseAddress else {
+              differing.append(contentsOf: left)
+              differing.append(contentsOf: right)
+              return
+            }
+            var (i, j) = (0, 0)
+            while i < left.count, j < right.count {
+              if left[i] == right[j] {
+                if !Self.sameValue(leftValues + i, rightValues + j) { differing.append(left[i]) }
+                i += 1
+                j += 1
+              } else if left[i] < right[j] {
+                differing.append(left[i])
+                i += 1
+              } else {
+                differing.append(right[j])
+                j += 1
+              }
+            }
+            differing.append(contentsOf: left[i...])
+            differing.append(contentsOf: right[j...])
+          }
+        }
+      }
+    }
+    return differing
+  }
+
   /// Whether the table holds `key`.
   package func contains(_ key: String) -> Bool { position(of: key).found }
 

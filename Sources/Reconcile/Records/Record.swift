@@ -303,6 +303,25 @@ public struct Record: Sendable {
     box.encrypted[key] = encrypted
   }
 
+  /// Takes every plain and encrypted value of `source`, marking changed each key whose value (or place) differs: the
+  /// keys ``hasSameValue(forKey:as:)`` finds unequal, found in one walk over the sorted tables.
+  package mutating func takeValues(of source: Record) {
+    let differing =
+      storage.values.keysDiffering(from: source.storage.values)
+      + storage.encrypted.keysDiffering(from: source.storage.encrypted)
+    guard !differing.isEmpty else { return }
+    let box = mutableStorage
+    box.values = source.storage.values
+    box.encrypted = source.storage.encrypted
+    box.changedKeys.formUnion(differing)
+  }
+
+  /// Whether this record and `other` hold the same plain and encrypted values.
+  package func hasSameValues(as other: Record) -> Bool {
+    storage === other.storage
+      || (storage.values == other.storage.values && storage.encrypted == other.storage.encrypted)
+  }
+
   /// Replaces the changed keys wholesale.
   mutating func replaceChangedKeys(with keys: Set<String>) { mutableStorage.changedKeys = keys }
 

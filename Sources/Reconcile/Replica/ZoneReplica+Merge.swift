@@ -258,15 +258,13 @@ extension ZoneReplica {
   /// `record`'s values and encrypted values on `base`'s system fields.
   static func values(of record: Record, on base: Record) -> Record {
     var result = base
-    for key in Set(base.allKeys).union(record.allKeys).sorted() where !record.hasSameValue(forKey: key, as: base) {
-      result.takeValue(of: key, from: record)
-    }
+    result.takeValues(of: record)
     return result
   }
 
   /// Whether `a` and `b` hold the same values and encrypted values.
   static func sameValues(_ a: Record, _ b: Record) -> Bool {
-    Set(a.allKeys).union(b.allKeys).allSatisfy { a.hasSameValue(forKey: $0, as: b) }
+    a.hasSameValues(as: b)
   }
 
   /// The device-written date in encrypted value `key` (Apple's sample's rule), or the distant past.

@@ -241,7 +241,7 @@ struct Auditor: WorldListener, Sendable {
     }
     action.knownKeys = knownKeys.isEmpty ? nil : knownKeys[device]
     var bases: [String: FieldValue?] = [:]
-    for key in editContractKeys where action.writes[key] != nil {
+    for key in editContractKeys where action.written(key) != nil {
       bases[key] = .some(before.flatMap { Observer.value(of: key, in: $0) })
     }
     // A removal's base too, whatever the key: one of a key the copy did not hold changed nothing, so no save proves it.

@@ -17,7 +17,9 @@ package import Reconcile
 /// first save by its device after it (with a key: carrying the key's written value, unique in a run, or for a key a
 /// merging policy settles, the write's edit); a deletion at its
 /// device's own deletion of the record. Nothing here judges: ``IntentJudge`` asks it which actions are the latest.
-package struct Causality: Sendable {
+///
+/// A class: the judge's closures capture it, and a reference is all each one copies.
+package final class Causality: Sendable {
   let history: UserHistory
   let timeline: ServerTimeline
   let deletePolicy: DeletePolicy
@@ -101,7 +103,7 @@ package struct Causality: Sendable {
       resets.contains(where: { $0 > landed && $0 <= b.base }),
       let base = timeline.versions[a.recordID]?.last(where: { $0.position <= b.base })?.record
     else { return true }
-    guard let written = a.writes[key] ?? nil else { return Observer.value(of: key, in: base) == nil }
+    guard let written = a.written(key) ?? nil else { return Observer.value(of: key, in: base) == nil }
     return holds(base, key: key, written)
   }
 
@@ -145,7 +147,7 @@ package struct Causality: Sendable {
     }
     let save: ServerTimeline.Version?
     if let key {
-      let written = action.writes[key] ?? nil
+      let written = action.written(key) ?? nil
       let carriesEdit = contract(for: key).carriesEdit
       let before = carriesEdit == nil ? nil : history.base(of: action, key: key)
       save = timeline.firstSave(of: id, by: action.device, from: action.time) {
@@ -160,9 +162,9 @@ package struct Causality: Sendable {
     guard let save else { return nil }
     // A removal its device overwrote (wrote the key again) before that save was never sent: the save's missing key is
     // another story — a record created anew without it, say.
-    if let key, (action.writes[key] ?? nil) == nil,
+    if let key, (action.written(key) ?? nil) == nil,
       byRecord[id]?.contains(where: {
-        $0.device == action.device && $0.order > action.order && $0.time < save.time && $0.writes.keys.contains(key)
+        $0.device == action.device && $0.order > action.order && $0.time < save.time && $0.written(key) != nil
       }) == true
     {
       return nil
@@ -170,7 +172,7 @@ package struct Causality: Sendable {
     // A removal (or any save) found after the device's own next create or delete of the record belongs to that new
     // record: only a written value is unique enough to be found later — not a merged key's edit (an increment, a
     // set's element), which a later record's value may carry as well.
-    if key == nil || (action.writes[key ?? ""] ?? nil) == nil
+    if key == nil || (action.written(key ?? "") ?? nil) == nil
       || key.map({ contract(for: $0).carriesEdit != nil }) == true,
       let next = byRecord[id]?.first(where: {
         $0.device == action.device && $0.order > action.order && ($0.isCreate || $0.isDelete)

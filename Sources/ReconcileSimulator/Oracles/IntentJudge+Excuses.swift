@@ -211,7 +211,7 @@ extension IntentJudge {
   /// (a list emptied that held nothing, say) is carried by any save, even one sent before it.
   func landingProves(_ action: UserHistory.Action, key: String) -> Bool {
     guard let carries = causality.contract(for: key).carriesEdit else { return true }
-    return !carries(nil, (history.base(of: action, key: key), action.writes[key] ?? nil))
+    return !carries(nil, (history.base(of: action, key: key), action.written(key) ?? nil))
   }
 
   /// Under `.editWins`: whether `action` is an edit no deletion of `latest` saw, withdrawn by damage to its device's
@@ -236,10 +236,10 @@ extension IntentJudge {
     // The first value of the key since the device last removed it: a save built after it that lacks the key carries a
     // removal made since, this one or a later one.
     let previousRemoval = own.last {
-      $0.order < action.order && $0.writes[key] != nil && ($0.writes[key] ?? nil) == nil
+      $0.order < action.order && $0.written(key) != nil && ($0.written(key) ?? nil) == nil
     }
     let firstSet = own.first {
-      $0.order < action.order && $0.order > previousRemoval?.order ?? 0 && ($0.writes[key] ?? nil) != nil
+      $0.order < action.order && $0.order > previousRemoval?.order ?? 0 && ($0.written(key) ?? nil) != nil
     }
     let since = own.filter { $0.order >= firstSet?.order ?? action.order && $0.order < damage.order }
     return versions.indices.contains { index in
@@ -264,7 +264,7 @@ extension IntentJudge {
     if action.isCreate { return withdrawn(action) }
     if laterDeletion(of: action) != nil { return true }
     guard let damage = damage(after: action) else { return false }
-    if (action.writes[key] ?? nil) != nil { return causality.landing(action, key: key) == nil }
+    if (action.written(key) ?? nil) != nil { return causality.landing(action, key: key) == nil }
     return !removalProven(action, key: key, damage: damage)
   }
 

@@ -30,7 +30,9 @@ package import Reconcile
 ///
 /// Writes to a copy the device's storage later damaged, before they landed, are withdrawn: the device throws the
 /// copy away.
-package struct IntentJudge {
+///
+/// A class: the judge's checks hand it to many closures, and a reference is all each one copies.
+package final class IntentJudge {
   let history: UserHistory
   let timeline: ServerTimeline
   let deletePolicy: DeletePolicy
@@ -55,7 +57,7 @@ package struct IntentJudge {
   /// The placements a failing check is held to; a record one of them explains is set aside under its ``SetAside``
   /// reason. The judge tries none, then the narrow ones, then all, so a record is set aside under the reason nearest
   /// to what happened.
-  var excuses = Excuses.all
+  let excuses: Excuses
   /// Whether a failing check is held to any other placement.
   var excusing: Bool { excuses != .none }
 
@@ -70,6 +72,19 @@ package struct IntentJudge {
     self.stampsKey = stampsKey
     self.start = start
     causality = Causality(history: history, timeline: timeline, deletePolicy: deletePolicy, contracts: contracts)
+    excuses = .all
+  }
+
+  /// `other`, held to the placements `excuses` names.
+  private init(_ other: IntentJudge, excuses: Excuses) {
+    history = other.history
+    timeline = other.timeline
+    deletePolicy = other.deletePolicy
+    editCountKey = other.editCountKey
+    stampsKey = other.stampsKey
+    start = other.start
+    causality = other.causality
+    self.excuses = excuses
   }
 
   /// Judges the final state.
@@ -84,11 +99,7 @@ package struct IntentJudge {
   ) {
     let ids = Set(byRecord.keys).union(server.keys).sorted()
     tally.recordsConsidered += ids.count
-    let judges = [Excuses.none, .narrow, .all].map { excuses in
-      var judge = self
-      judge.excuses = excuses
-      return judge
-    }
+    let judges = [Excuses.none, .narrow, .all].map { IntentJudge(self, excuses: $0) }
     for id in ids {
       // The placement the server's log shows is one no device can tell from the others its requests in doubt allow:
       // an end state that keeps every contract there is judged and held. Only one that does not is held to the other
@@ -385,7 +396,7 @@ package struct IntentJudge {
     // key: worked out once for the record.
     let deletedLater = writes.filter { laterDeletion(of: $0) != nil }
     let withdrawnOrders = Set(deletedLater.map(\.order)).union(
-      writes.lazy.filter { damage(after: $0) != nil }.map(\.order))
+      writes.filter { self.damage(after: $0) != nil }.map(\.order))
     let unanswered = history.unansweredSaves[id] ?? []
     for key in keys.sorted() {
       let contract = causality.contract(for: key)
@@ -426,9 +437,9 @@ package struct IntentJudge {
           continue
         }
       } else {
-        kept = contract.accepts(latest.map { $0.writes[key] ?? nil }, ended)
+        kept = contract.accepts(latest.map { $0.written(key) ?? nil }, ended)
         if !kept, !maybe.isEmpty {
-          kept = contract.accepts(latestWrites(writers + maybe, key: key).map { $0.writes[key] ?? nil }, ended)
+          kept = contract.accepts(latestWrites(writers + maybe, key: key).map { $0.written(key) ?? nil }, ended)
         }
         if !kept, heldByACopyAtReupload(id, key: key, value: ended, after: latest) {
           // What came back with the zone is a copy's: the latest writes, all before the deletion, are in no copy.
@@ -452,7 +463,7 @@ package struct IntentJudge {
       // (A value its own later write replaced is no resend: that write saw it, and its value is what goes again.)
       if !kept, excusing, let ended,
         writers.contains(where: { write in
-          unanswered.contains(write.device) && (write.writes[key] ?? nil).map { contract.carries(ended, $0) } == true
+          unanswered.contains(write.device) && (write.written(key) ?? nil).map { contract.carries(ended, $0) } == true
             && !writers.contains { $0.device == write.device && $0.order > write.order }
         })
       {
@@ -466,14 +477,14 @@ package struct IntentJudge {
         + (contract.name == KeyContract.oneOfTheWrites.name ? "" : " (\(contract))")
       if let only = latest.first, latest.count == 1 {
         let wrote =
-          (only.writes[key] ?? nil).map { "set \(key) of \(id.recordName) to \($0)" }
+          (only.written(key) ?? nil).map { "set \(key) of \(id.recordName) to \($0)" }
           ?? "removed \(key) of \(id.recordName)"
         tally.fail(
           .oneSidedChangesKept,
           "\(only.device) \(wrote) at \(seconds(only.time)) (on #\(only.base)); no other write of \(key) raced it, yet the server ended with \(endedText)"
         )
       } else {
-        let values = latest.map { "\($0.device): \(($0.writes[key] ?? nil).map { "\($0)" } ?? "removed")" }
+        let values = latest.map { "\($0.device): \(($0.written(key) ?? nil).map { "\($0)" } ?? "removed")" }
         tally.fail(
           .oneSidedChangesKept,
           "concurrent writes of \(key) of \(id.recordName) (\(values.joined(separator: ", "))), yet the server ended with \(endedText), none of them"
@@ -512,14 +523,14 @@ package struct IntentJudge {
         return landed.map { written < $0 } ?? true
       }
       for write in every where write.order < create.order || landedFirst(write) {
-        for list in [history.base(of: write, key: key), write.writes[key] ?? nil].compactMap({ $0?.listValue }) {
+        for list in [history.base(of: write, key: key), write.written(key) ?? nil].compactMap({ $0?.listValue }) {
           for element in list where !elements.contains(element) { elements.append(element) }
         }
       }
       return elements
     }
     func edit(_ action: UserHistory.Action) -> KeyContract.Edit {
-      let value = action.writes[key] ?? nil
+      let value = action.written(key) ?? nil
       if action.isCreate, value == nil {
         let removed = removedByCreate(action)
         if !removed.isEmpty { return (.list(removed), nil) }
@@ -530,7 +541,7 @@ package struct IntentJudge {
       let ordered = writes.sorted { $0.order < $1.order }
       let writes = KeyContract.Writes(
         all: ordered.map(edit), latest: latestWrites(ordered, key: key).map(edit),
-        sees: { causality.sees(ordered[$0], ordered[$1], key: key) })
+        sees: { self.causality.sees(ordered[$0], ordered[$1], key: key) })
       return acceptsEdits(writes, ended)
     }
     // Runs of writes one event withdrew, each in order.
@@ -565,8 +576,9 @@ package struct IntentJudge {
   }
 
   private func latestWrites(_ writers: [UserHistory.Action], key: String) -> [UserHistory.Action] {
+    // Only a later action can see an earlier one.
     writers.filter { a in
-      !writers.contains { b in b.order != a.order && causality.sees(b, a, key: key) }
+      !writers.contains { b in b.order > a.order && causality.sees(b, a, key: key) }
     }
   }
 

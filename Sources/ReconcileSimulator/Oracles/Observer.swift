@@ -70,17 +70,16 @@ struct Observer: Sendable {
       }
       var history = keyHistory.removeValue(forKey: id) ?? [:]
       let (plain, encrypted) = (record.valueTable, record.encryptedValueTable)
-      for key in plain.keys { note(key, in: &history) }
-      for key in encrypted.keys where !plain.contains(key) { note(key, in: &history) }
       if let previous {
-        let (previousPlain, previousEncrypted) = (previous.valueTable, previous.encryptedValueTable)
-        for key in previousPlain.keys where !plain.contains(key) && !encrypted.contains(key) {
+        // Only a key whose plain or encrypted value differs between the versions can have changed.
+        let differingPlain = plain.keysDiffering(from: previous.valueTable)
+        for key in differingPlain { note(key, in: &history) }
+        for key in encrypted.keysDiffering(from: previous.encryptedValueTable) where !differingPlain.contains(key) {
           note(key, in: &history)
         }
-        for key in previousEncrypted.keys
-        where !previousPlain.contains(key) && !plain.contains(key) && !encrypted.contains(key) {
-          note(key, in: &history)
-        }
+      } else {
+        for key in plain.keys { note(key, in: &history) }
+        for key in encrypted.keys where !plain.contains(key) { note(key, in: &history) }
       }
       keyHistory[id] = history
       for key in removedUnknown.sorted() {
@@ -120,10 +119,13 @@ struct Observer: Sendable {
     var found: [InvariantViolation] = []
     for (id, keys) in keyHistory.sorted(by: { $0.key < $1.key }) {
       for (key, history) in keys.sorted(by: { $0.key < $1.key }) where userKeys.contains(key) {
+        // Most keys change a few times: a scan of the earlier versions costs less than hashing every value.
+        let scans = history.count <= 16
         var firstSeen: [FieldValue: KeyVersion] = [:]
         for (index, entry) in history.enumerated() {
           guard let value = entry.value else { continue }
-          if let earlier = firstSeen[value], index > 0, let displaced = history[index - 1].value, displaced != value {
+          let earlier = scans ? history[..<index].first { $0.value == value } : firstSeen[value]
+          if let earlier, index > 0, let displaced = history[index - 1].value, displaced != value {
             let from = history[index - 1].position
             let resetBetween =
               zoneResets.contains { $0 > from && $0 <= entry.position }
@@ -138,7 +140,7 @@ struct Observer: Sendable {
                 ))
             }
           }
-          if firstSeen[value] == nil { firstSeen[value] = entry }
+          if !scans, firstSeen[value] == nil { firstSeen[value] = entry }
         }
       }
     }

@@ -12,43 +12,101 @@ package struct UserHistory: Sendable {
     /// What the user did (the world reports it as a ``UserAction``).
     package typealias Kind = UserAction
 
+    /// The action's fields. The judge copies actions into many lists; sharing them makes each copy one reference.
+    private struct Fields: Sendable {
+      var order: Int
+      var device: String
+      var time: Date
+      var recordID: RecordID
+      var kind: Kind
+      var base: Int
+      var buildsOnReplacement = false
+      var editCount: Int64?
+      var stamps: [String: HybridTimestamp]
+      var knownKeys: Set<String>?
+      var account: String?
+    }
+
+    private final class Box: @unchecked Sendable {
+      // Safety: changed only through `update`, which copies the box first unless uniquely referenced.
+      var fields: Fields
+      init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var box: Box
+
+    /// Changes one field, copying the shared fields first (copy on write).
+    private mutating func update(_ change: (inout Fields) -> Void) {
+      if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+      change(&box.fields)
+    }
+
     /// Position in the history, from 1: the order in which users acted.
-    package var order: Int
-    package var device: String
-    package var time: Date
-    package var recordID: RecordID
-    package var kind: Kind
+    package var order: Int {
+      get { box.fields.order }
+      set { update { $0.order = newValue } }
+    }
+    package var device: String {
+      get { box.fields.device }
+      set { update { $0.device = newValue } }
+    }
+    package var time: Date {
+      get { box.fields.time }
+      set { update { $0.time = newValue } }
+    }
+    package var recordID: RecordID {
+      get { box.fields.recordID }
+      set { update { $0.recordID = newValue } }
+    }
+    package var kind: Kind {
+      get { box.fields.kind }
+      set { update { $0.kind = newValue } }
+    }
     /// The server history position of the version the device showed when the user acted (0 for a record it showed
     /// with no change tag, or did not show).
-    package var base: Int
+    package var base: Int {
+      get { box.fields.base }
+      set { update { $0.base = newValue } }
+    }
     /// Whether the action is an edit of its device's own create that replaced the record the device had deleted, not
     /// yet landed: it belongs to that create's life, even while the copy shows (and may have merged) a version of the
     /// life it replaces.
-    package var buildsOnReplacement = false
+    package var buildsOnReplacement: Bool {
+      get { box.fields.buildsOnReplacement }
+      set { update { $0.buildsOnReplacement = newValue } }
+    }
     /// The edit count the device showed after the action, if the record has one.
-    package var editCount: Int64?
+    package var editCount: Int64? {
+      get { box.fields.editCount }
+      set { update { $0.editCount = newValue } }
+    }
     /// The per-field stamps the device showed after the action.
-    package var stamps: [String: HybridTimestamp] = [:]
+    package var stamps: [String: HybridTimestamp] {
+      get { box.fields.stamps }
+      set { update { $0.stamps = newValue } }
+    }
     /// The keys the device's app knows (`nil`: every key). A create removes the keys it knows and does not set; a key
     /// only a newer app knows, it cannot remove (``Invariant/unknownKeysKept``).
-    package var knownKeys: Set<String>?
+    package var knownKeys: Set<String>? {
+      get { box.fields.knownKeys }
+      set { update { $0.knownKeys = newValue } }
+    }
     /// The iCloud account the device was signed in to (`nil`: signed out); what it wrote is meant for that account's
     /// database. Set by ``UserHistory/record(_:before:)`` from the device's account changes.
-    package var account: String?
+    package var account: String? {
+      get { box.fields.account }
+      set { update { $0.account = newValue } }
+    }
 
     /// An action; ``UserHistory/record(_:)`` numbers it.
     package init(
       device: String, time: Date, recordID: RecordID, kind: Kind, base: Int, editCount: Int64? = nil,
       stamps: [String: HybridTimestamp] = [:]
     ) {
-      order = 0
-      self.device = device
-      self.time = time
-      self.recordID = recordID
-      self.kind = kind
-      self.base = base
-      self.editCount = editCount
-      self.stamps = stamps
+      box = Box(
+        Fields(
+          order: 0, device: device, time: time, recordID: recordID, kind: kind, base: base, editCount: editCount,
+          stamps: stamps))
     }
 
     /// The keys written and their values (`nil` for a removal); empty for a delete.
@@ -63,7 +121,21 @@ package struct UserHistory: Sendable {
     /// Whether the action decides `key`: it writes it, or it is a create whose app knows the key (a create defines
     /// the whole record, so a key it knows and does not set, it removes).
     package func decides(_ key: String) -> Bool {
-      writes[key] != nil || (isCreate && knownKeys?.contains(key) ?? true)
+      switch kind {
+      case .create(let values): values[key] != nil || (knownKeys?.contains(key) ?? true)
+      case .edit(let values): values[key] != nil
+      case .delete: false
+      }
+    }
+
+    /// What the action wrote to `key`: `nil` when it did not write it, `.some(nil)` for a removal. Reads the action in
+    /// place, where ``writes`` builds a dictionary.
+    package func written(_ key: String) -> FieldValue?? {
+      switch kind {
+      case .create(let values): values[key].map { .some($0) }
+      case .edit(let values): values[key]
+      case .delete: nil
+      }
     }
 
     package var isDelete: Bool {

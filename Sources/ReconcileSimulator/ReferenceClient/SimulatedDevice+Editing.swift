@@ -61,8 +61,10 @@ extension SimulatedDevice {
     guard var preview = record(id) else { throw .recordNotFound(id) }
     change(&preview)
     do { try preview.validate() } catch { throw .invalidRecord(error) }
+    let edited = preview
+    // The preview is the stored record changed: the replica takes it whole rather than making the change again.
     try applyUserAction(at: now) { (replica, queue, time) throws(ReplicaError) in
-      try replica.edit(id, at: time, syncEngine: &queue, change)
+      try replica.edit(id, at: time, syncEngine: &queue) { $0 = edited }
     }
     changedByUser(id)
   }

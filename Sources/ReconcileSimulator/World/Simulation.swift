@@ -175,11 +175,10 @@ public struct Simulation: Sendable {
     var index = 0
     while index < source.count {
       let step: SimulationStep
-      if var scheduler = source.scheduler {
-        // Taken out while it draws, so its arrays are not shared with `self` and grow in place.
-        source.scheduler = nil
+      if var scheduler = source.scheduler.take() {
+        // Moved out while it draws (not copied), so its arrays are not shared with `self` and grow in place.
         step = scheduler.next(index: index, world: self)
-        source.scheduler = scheduler
+        source.scheduler = consume scheduler
       } else {
         step = source.planned[index]
       }
