@@ -128,6 +128,13 @@ package struct FieldTable: Sendable, Hashable {
               differing.append(contentsOf: right)
               return
             }
+            // Versions of one record nearly always share their key array: then only the values are compared.
+            if left.count == right.count, left.baseAddress == right.baseAddress {
+              for index in left.indices where !Self.sameValue(leftValues + index, rightValues + index) {
+                differing.append(left[index])
+              }
+              return
+            }
             var (i, j) = (0, 0)
             while i < left.count, j < right.count {
               if left[i] == right[j] {

@@ -43,34 +43,39 @@ extension Record {
     try NameRules.checkIdentifier(recordType, kind: .recordType)
     let zone: ZoneID? = sameZoneReferences ? recordID.zoneID : nil
     // The values are stored sorted by key, so the first problem found is always the same one.
-    try validateFields(plain: storage.values, encrypted: storage.encrypted, zone: zone)
+    let size =
+      try storage.values.validateFields(encrypted: false, zone: zone)
+      &+ storage.encrypted.validateFields(encrypted: true, zone: zone)
     if let zone, let parent = storage.parent, parent.recordID.zoneID != zone {
       throw .referenceCrossesZone(key: "parent", target: parent.recordID, recordZone: zone)
     }
     let count = storage.values.count + storage.encrypted.count
     if count > Self.maximumFieldCount { throw .tooManyFields(count: count, limit: Self.maximumFieldCount) }
-    let size = dataSize
     if size > Self.maximumDataSize { throw .recordTooLarge(size: size, limit: Self.maximumDataSize) }
-  }
-
-  /// Checks each field's key and value, plain fields in `plain`'s order, then encrypted ones in `encrypted`'s.
-  private func validateFields(
-    plain: some Sequence<(key: String, value: FieldValue)>, encrypted: some Sequence<(key: String, value: FieldValue)>,
-    zone: ZoneID?
-  ) throws(RecordValidationError) {
-    for (key, value) in plain {
-      try NameRules.checkIdentifier(key, kind: .key)
-      try value.validate(key: key, zone: zone)
-    }
-    for (key, value) in encrypted {
-      try NameRules.checkIdentifier(key, kind: .key)
-      if !value.type.isEncryptable { throw .unencryptableType(key: key, type: value.type) }
-      try value.validate(key: key, zone: zone)
-    }
   }
 }
 
 extension FieldTable {
+  /// Checks each field's key and value in order, read in place, and returns the table's ``dataSize`` (one walk for
+  /// both).
+  fileprivate func validateFields(encrypted: Bool, zone: ZoneID?) throws(RecordValidationError) -> Int {
+    var total = 0
+    try keys.withUnsafeBufferPointer { (keys) throws(RecordValidationError) in
+      try values.withUnsafeBufferPointer { (values) throws(RecordValidationError) in
+        for index in keys.indices {
+          let key = keys[index]
+          try NameRules.checkIdentifier(key, kind: .key)
+          if encrypted, !values[index].type.isEncryptable {
+            throw .unencryptableType(key: key, type: values[index].type)
+          }
+          try values[index].validate(key: key, zone: zone)
+          total &+= key.utf8.count &+ values[index].dataSize
+        }
+      }
+    }
+    return total
+  }
+
   /// The keys' UTF-8 bytes plus each value's ``FieldValue/dataSize``, read in place.
   var dataSize: Int {
     var total = 0

@@ -9,7 +9,7 @@ extension SyncEngine {
   /// `sentDatabaseChanges` when zones were sent, `sentRecordZoneChanges` and `stateUpdate` per batch, and
   /// `didSendChanges`. A delegate persists each event's effect before returning: each event is one persistence write, and
   /// a torn crash lands between two of them.
-  public enum Event: Sendable, Hashable {
+  public indirect enum Event: Sendable, Hashable {
     /// The engine's state changed: persist the serialization and hand it back at launch.
     case stateUpdate(StateSerialization)
     /// The iCloud account changed: signed in, out, or switched. The engine has reset its state and cleared pending

@@ -1,5 +1,5 @@
 /// Any request a client sends, so a simulated network can carry, lose, delay or duplicate it without knowing its kind.
-package enum ServerRequest: Sendable, Hashable, CustomStringConvertible {
+package indirect enum ServerRequest: Sendable, Hashable, CustomStringConvertible {
   /// Save and delete records.
   case modifyRecords(ModifyRecordsRequest)
   /// Create and delete zones.
@@ -47,7 +47,7 @@ package enum ServerRequest: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The successful answer to a ``ServerRequest``, of the matching kind.
-package enum ServerReply: Sendable, Hashable {
+package indirect enum ServerReply: Sendable, Hashable {
   /// Answers ``ServerRequest/modifyRecords(_:)``.
   case modifyRecords(ModifyRecordsReply)
   /// Answers ``ServerRequest/modifyZones(_:)``.

@@ -3,7 +3,7 @@ import Reconcile
 
 /// Messages on their way between devices and the server, delivered in time order (ties in sending order).
 struct Network: Sendable {
-  enum Payload: Sendable {
+  indirect enum Payload: Sendable {
     /// A request; `loseResponse` drops its answer silently, `failAnswer` replaces it with that error.
     case request(id: Int, ServerRequest, loseResponse: Bool, failAnswer: CloudKitError? = nil, account: String? = nil)
     /// An answer, with the IDs of the records its request saved (so an answer the device gave up on can be noted).

@@ -157,7 +157,7 @@ struct Scheduler: Sendable {
     }
     return .createNote(
       device: device, name: record,
-      values: ["title": .string("\(device).\(index)"), "rank": .int64(Int64(index))])
+      values: ["title": .string(Self.label(device, index)), "rank": .int64(Int64(index))])
   }
 
   private mutating func edit(device: String, record: String, index: Int, world: Simulation) -> SimulationStep {
@@ -169,17 +169,20 @@ struct Scheduler: Sendable {
       guard let key = random.pick(keys) else { break }
       if let edits = mergedKeys.first(where: { $0.key == key })?.edits {
         let shown = values[key] ?? shownValue(of: key, record: record, device: device, world: world)
-        values[key] = edits.draw(from: shown, label: "\(device).\(index)", random: &random)
+        values[key] = edits.draw(from: shown, label: Self.label(device, index), random: &random)
       } else if key == "body", random.below(8) == 0 {
         values[key] = .some(nil)
       } else if key == "rank" {
         values[key] = .int64(Int64(index))
       } else {
-        values[key] = .string("\(device).\(index)")
+        values[key] = .string(Self.label(device, index))
       }
     }
     return .editNote(device: device, name: record, values: values)
   }
+
+  /// `device.index`: the unique value a step writes (built without interpolation's generic formatting).
+  private static func label(_ device: String, _ index: Int) -> String { device + "." + String(index) }
 
   /// The value of `key` the device shows in `record`.
   private func shownValue(of key: String, record: String, device: String, world: Simulation) -> FieldValue? {
