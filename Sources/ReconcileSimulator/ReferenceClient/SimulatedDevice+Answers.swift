@@ -181,7 +181,10 @@ extension SimulatedDevice {
     if !result.saved.isEmpty || !result.deleted.isEmpty { storage.lastSuccessfulSave = now }
     var items: [(SyncEngine.SentRecordZoneChanges, SyncEngine.PendingRecordZoneChange?)] = []
     var haltWith: HaltReason?
-    let sent = Dictionary(request.saving.map { ($0.recordID, $0) }, uniquingKeysWith: { first, _ in first })
+    // The records sent, by ID, for the failures (most answers have none).
+    let sent =
+      result.failures.isEmpty
+      ? [:] : Dictionary(request.saving.map { ($0.recordID, $0) }, uniquingKeysWith: { first, _ in first })
     let readded = session.readded
     for saved in result.saved {
       items.append(
