@@ -24,8 +24,9 @@ if ((bridge == 0)); then
 fi
 # Emitting the module type-checks every file of it, the thin layer included, and gives the article's code a module.
 mapfile -t library < <(find Sources/Reconcile -name '*.swift' | sort)
-swiftc "${flags[@]}" -parse-as-library -emit-module -module-name Reconcile -emit-module-path "$out/Reconcile.swiftmodule" \
-  "${library[@]}"
+# One whole-module job emits a module several times faster than the per-file jobs it otherwise starts.
+swiftc "${flags[@]}" -parse-as-library -wmo -emit-module -module-name Reconcile \
+  -emit-module-path "$out/Reconcile.swiftmodule" "${library[@]}"
 echo "check-cloudkit-bridge: Reconcile type-checks with the CloudKit stand-in ($bridge thin-layer file(s))"
 
 # The CKSyncEngine article's app code and its delegate, against Reconcile built with the stand-in.
@@ -50,7 +51,7 @@ if [[ "${1:-}" == "--selftest" ]]; then
     FROM="$from" TO="$to" perl -pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/' "$file"
   done
   mapfile -t sources < <(find "$copy" -name '*.swift' | sort)
-  if swiftc "${flags[@]}" -parse-as-library -typecheck -continue-building-after-errors -module-name Reconcile \
+  if swiftc "${flags[@]}" -parse-as-library -wmo -typecheck -continue-building-after-errors -module-name Reconcile \
     "${sources[@]}" > "$out/errors.txt" 2>&1; then
     echo "check-cloudkit-bridge: selftest FAILED: Reconcile with misspelt CloudKit calls type-checked" >&2
     exit 1

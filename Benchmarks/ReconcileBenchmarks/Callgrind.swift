@@ -14,6 +14,18 @@ enum Callgrind {
     return ((work.instructions - idle.instructions) / Double(units), units)
   }
 
+  /// Instructions per unit of `section` run with `environment`, beyond the same section run with `baseline` (which
+  /// does the same set-up and end without the units): the units' own cost, apart from what the section prepares.
+  static func instructionsPerUnit(
+    section: String, environment: [String: String], beyond baseline: [String: String]
+  ) -> (perUnit: Double, units: Int)? {
+    guard let work = count(section, environment: environment), let base = count(section, environment: baseline),
+      let unitsText = work.output.split(separator: "\n").first(where: { $0.hasPrefix("units: ") }),
+      let units = Int(unitsText.dropFirst("units: ".count)), units > 0
+    else { return nil }
+    return ((work.instructions - base.instructions) / Double(units), units)
+  }
+
   /// Instructions one `body` of `section` costs: the section run with `repeatsKey` (`TEXT_MERGE_REPEATS` unless given)
   /// of 1 and of `1 + repeats`,
   /// the difference divided by `repeats`, so what the section builds before its loop is not counted. `environment`

@@ -57,6 +57,22 @@ enum SimulatorBenchmark {
     return steps
   }
 
+  /// `seeds` seeds of the callgrind workload (under `faults`) in a zone first populated with `records` records the workload never
+  /// touches (``Simulation/populate()``), each run `length` steps (0: populated and judged only). Returns the steps run.
+  static func populatedWorkload(
+    records: Int, faults: FaultProfile = .flaky, seeds: UInt64 = 5, steps length: Int = 200
+  ) -> Int {
+    var configuration = SimulationConfiguration(deviceCount: 3, steps: length, resolver: .fieldMerge, faults: faults)
+    configuration.populatedRecords = records
+    var steps = 0
+    for seed in UInt64(0)..<seeds {
+      var simulation = Simulation(seed: seed, configuration: configuration)
+      simulation.populate()
+      steps += simulation.run().statistics.steps
+    }
+    return steps
+  }
+
   struct FeedCost {
     var history: Int
     var nanoseconds: Double

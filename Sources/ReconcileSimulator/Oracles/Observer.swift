@@ -117,8 +117,12 @@ struct Observer: Sendable {
   /// was overwritten since.
   func staleOverwrites(among userKeys: Set<String>, unanswered: [RecordID: Set<String>]) -> [InvariantViolation] {
     var found: [InvariantViolation] = []
-    for (id, keys) in keyHistory.sorted(by: { $0.key < $1.key }) {
-      for (key, history) in keys.sorted(by: { $0.key < $1.key }) where userKeys.contains(key) {
+    // A value can come back only in a history of three versions or more (A, B, A): the others, most records of a
+    // large zone, are passed over before anything is sorted.
+    let candidates = keyHistory.compactMap { $0.value.values.contains { $0.count > 2 } ? $0.key : nil }.sorted()
+    for id in candidates {
+      guard let keys = keyHistory[id] else { continue }
+      for (key, history) in keys.sorted(by: { $0.key < $1.key }) where history.count > 2 && userKeys.contains(key) {
         // Most keys change a few times: a scan of the earlier versions costs less than hashing every value.
         let scans = history.count <= 16
         var firstSeen: [FieldValue: KeyVersion] = [:]

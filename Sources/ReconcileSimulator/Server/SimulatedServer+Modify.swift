@@ -372,15 +372,10 @@ extension SimulatedServer {
   }
 
   private func referrers(of target: RecordID, access: ZoneAccess) -> [RecordID] {
-    guard let zone = database(access.database)?.zones[access.storedZone] else { return [] }
-    func points(_ value: FieldValue) -> Bool {
-      switch value {
-      case .reference(let reference): reference.action == .deleteSelf && reference.recordID == target
-      case .list(let items): items.contains(where: points)
-      default: false
-      }
+    guard let referrers = database(access.database)?.zones[access.storedZone]?.deletingReferrers[target] else {
+      return []
     }
-    return zone.records.values.filter { $0.values.values.contains(where: points) }.map(\.recordID).sorted()
+    return referrers.sorted()
   }
 
   func visible(_ record: Record, _ access: ZoneAccess) -> Record {

@@ -6,7 +6,10 @@ struct ZoneStore: Sendable {
   var zone: RecordZone
   /// Deleting and re-creating the zone starts a new incarnation; tokens of an old one expire.
   let incarnation: Int
-  var records: [RecordID: Record] = [:]
+  private(set) var records: [RecordID: Record] = [:]
+  /// For each record, the records holding a reference to it that deletes them with it (`.deleteSelf`): a deletion
+  /// cascades through this index rather than reading every record of the zone.
+  private(set) var deletingReferrers: [RecordID: Set<RecordID>] = [:]
   /// The type of each record whose latest change is a deletion, for the change feed.
   var deletedTypes: [RecordID: String] = [:]
   var log = ChangeLog<RecordID>()
@@ -76,11 +79,43 @@ struct ZoneStore: Sendable {
   mutating func store(_ record: Record, ancestorDepth: Int) {
     let id = record.recordID
     // Each save hashes the ID once per table it touches: the old version comes back from the write itself.
-    if let old = records.updateValue(record, forKey: id), ancestorDepth > 0 {
-      Self.append(old, to: &previousVersions[id, default: []], keeping: ancestorDepth)
-    }
+    let old = records.updateValue(record, forKey: id)
+    if let old, ancestorDepth > 0 { Self.append(old, to: &previousVersions[id, default: []], keeping: ancestorDepth) }
+    let (before, after) = (old.map(Self.deletingTargets) ?? [], Self.deletingTargets(of: record))
+    if before != after { index(id, dropping: before, adding: after) }
     if !deletedTypes.isEmpty { deletedTypes[id] = nil }
     log.append(id)
+  }
+
+  /// The records `record` references with `.deleteSelf` (in its values and their lists), sorted.
+  static func deletingTargets(of record: Record) -> [RecordID] {
+    // Most records reference nothing: one look at the values' cases says so.
+    let refers = record.valueTable.values.contains {
+      switch $0 {
+      case .reference, .list: true
+      default: false
+      }
+    }
+    guard refers else { return [] }
+    var targets: [RecordID] = []
+    func collect(_ value: FieldValue) {
+      switch value {
+      case .reference(let reference) where reference.action == .deleteSelf: targets.append(reference.recordID)
+      case .list(let items): items.forEach(collect)
+      default: break
+      }
+    }
+    for (_, value) in record.valueTable { collect(value) }
+    return targets.isEmpty ? [] : Set(targets).sorted()
+  }
+
+  /// Moves `referrer` in ``deletingReferrers`` from the targets it no longer references to the ones it does.
+  private mutating func index(_ referrer: RecordID, dropping old: [RecordID], adding new: [RecordID]) {
+    for target in old {
+      deletingReferrers[target]?.remove(referrer)
+      if deletingReferrers[target]?.isEmpty == true { deletingReferrers[target] = nil }
+    }
+    for target in new { deletingReferrers[target, default: []].insert(referrer) }
   }
 
   /// Appends `version` to `versions`, keeping the newest `depth`.
@@ -91,6 +126,7 @@ struct ZoneStore: Sendable {
 
   mutating func remove(_ id: RecordID) -> Record? {
     guard let old = records.removeValue(forKey: id) else { return nil }
+    index(id, dropping: Self.deletingTargets(of: old), adding: [])
     previousVersions[id] = nil
     deletedTypes[id] = old.recordType
     log.append(id)

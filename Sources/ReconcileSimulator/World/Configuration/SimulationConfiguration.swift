@@ -96,6 +96,10 @@ public struct SimulationConfiguration: Sendable, Hashable {
   /// The largest clock skew, in seconds, a device other than the first starts with; 120 unless set. 0 keeps every
   /// clock true: device faults then crash a device where they would have moved its clock.
   public var maximumClockSkew = 120
+  /// Records the zone holds before the run that the workload never touches (names sorting before the workload's),
+  /// brought to every device by ``Simulation/populate()``: the benchmark's measure of whether a step costs more in a
+  /// bigger zone. 0 unless set; a run that populates nothing draws exactly what it drew before.
+  package var populatedRecords = 0
 
   /// Creates a configuration.
   /// - Parameters:

@@ -96,7 +96,7 @@ struct Scheduler: Sendable {
     switch roll {
     case ..<8: return create(device: device, index: index)
     case ..<11:
-      let held = Set(world.devices.clients[slot].recordIDs.map(\.recordName))
+      let held = Set(heldWorkloadIDs(in: world, slot: slot).map(\.recordName))
       let reusable = created.filter { !held.contains($0) && (workload.sharesRecordNames || creators[$0] == device) }
       guard let name = random.pick(reusable) else { return .sync(device: device) }
       return create(device: device, name: name, index: index)
@@ -109,7 +109,9 @@ struct Scheduler: Sendable {
       return .deleteNote(device: device, name: record)
     case ..<85: return .sync(device: device)
     case ..<93: return .advance(seconds: TimeInterval(5 + random.below(36)))
-    case ..<94: return .resetSync(device: device)
+    // In a populated zone a sync reset is a plain sync: a reset lists the whole zone again, which costs every record
+    // (in CloudKit too) and would hide what a step costs beside records the workload never touches.
+    case ..<94: return configuration.populatedRecords > 0 ? .sync(device: device) : .resetSync(device: device)
     case ..<95:
       guard world.devices.isOnline(slot), !returns.contains(where: { $0.device == device }) else {
         return .sync(device: device)
@@ -129,7 +131,21 @@ struct Scheduler: Sendable {
     var hot: [String] = []
     for (name, id) in hotIDs where world.devices.clients[slot].record(id) != nil { hot.append(name) }
     if !hot.isEmpty, random.chance(workload.hotShare) { return zipf(hot) }
-    return random.pick(world.devices.clients[slot].recordIDs)?.recordName
+    return random.pick(heldWorkloadIDs(in: world, slot: slot))?.recordName
+  }
+
+  /// The workload's records the device in `slot` holds, sorted: every record it holds, unless the zone was populated
+  /// (``Simulation/populate()``); then the ones after the populated records, found by a binary search, so a draw
+  /// neither touches them nor lists them.
+  private func heldWorkloadIDs(in world: Simulation, slot: Int) -> ArraySlice<RecordID> {
+    let held = world.devices.clients[slot].recordIDs[...]
+    guard configuration.populatedRecords > 0 else { return held }
+    var (low, high) = (held.startIndex, held.endIndex)
+    while low < high {
+      let middle = low + (high - low) / 2
+      if held[middle].recordName.hasPrefix(Simulation.populatedPrefix) { low = middle + 1 } else { high = middle }
+    }
+    return held[low...]
   }
 
   /// One of `items`, the k-th (from 0) with weight 1/(k+1): the first is the hottest.
@@ -187,7 +203,7 @@ struct Scheduler: Sendable {
   /// The value of `key` the device shows in `record`.
   private func shownValue(of key: String, record: String, device: String, world: Simulation) -> FieldValue? {
     guard let slot = world.index(of: device),
-      let id = world.devices.clients[slot].recordIDs.first(where: { $0.recordName == record })
+      let id = heldWorkloadIDs(in: world, slot: slot).first(where: { $0.recordName == record })
     else { return nil }
     return world.devices.clients[slot].record(id)?[key]
   }
@@ -261,7 +277,7 @@ struct Scheduler: Sendable {
       if world.devices.hosts.isRunning(device), random.below(4) == 0 { return .quit(device: device) }
       return .account(device: device, user: nextAccount(of: device, world: world))
     case 4:
-      let held = world.index(of: device).map { world.devices.clients[$0].recordIDs.map(\.recordName) }
+      let held = world.index(of: device).map { heldWorkloadIDs(in: world, slot: $0).map(\.recordName) }
       guard let record = random.pick(held ?? []) else { return .crash(device: device) }
       return .fault(.corruptStorage(device: device, record: record))
     default:

@@ -27,5 +27,7 @@ package struct SimulationRandom: RandomNumberGenerator, Sendable, Hashable {
   }
 
   /// One element of a non-empty array, or `nil`.
-  mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[below(items.count)] }
+  mutating func pick<Items: RandomAccessCollection>(_ items: Items) -> Items.Element? {
+    items.isEmpty ? nil : items[items.index(items.startIndex, offsetBy: below(items.count))]
+  }
 }
