@@ -627,7 +627,7 @@ if arguments.contains("--check") && !failures.isEmpty {
   // from its beginning (a reset, an expired token, a damaged store) costs every record, in CloudKit too.
   var zoneRows = [["field-merge, no faults, no resets, 5 seeds", "instructions per step", "× 100 records"]]
   var perRecords: [Int: Double] = [:]
-  for records in [100, 10_000] {
+  for (records, label) in [(100, "100"), (10_000, "10,000")] {
     guard
       let counted = Callgrind.instructionsPerUnit(
         section: "simulator-steps-zone",
@@ -637,7 +637,7 @@ if arguments.contains("--check") && !failures.isEmpty {
     perRecords[records] = counted.perUnit
     let ratio = perRecords[100].map { counted.perUnit / $0 } ?? 1
     zoneRows.append([
-      "\(records) records in the zone", format(counted.perUnit, digits: 0), format(ratio, digits: 2) + "×",
+      "\(label) records in the zone", format(counted.perUnit, digits: 0), format(ratio, digits: 2) + "×",
     ])
   }
   if zoneRows.count > 1 { print(table(zoneRows)) }

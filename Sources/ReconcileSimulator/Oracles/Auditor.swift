@@ -245,8 +245,11 @@ struct Auditor: WorldListener, Sendable {
       bases[key] = .some(before.flatMap { Observer.value(of: key, in: $0) })
     }
     // A removal's base too, whatever the key: one of a key the copy did not hold changed nothing, so no save proves it.
-    for (key, value) in action.writes where value == nil && bases[key] == nil {
-      bases[key] = .some(before.flatMap { Observer.value(of: key, in: $0) })
+    // (Only an edit removes a key: a create's values are all set.)
+    if case .edit(let written) = kind {
+      for (key, value) in written where value == nil && bases[key] == nil {
+        bases[key] = .some(before.flatMap { Observer.value(of: key, in: $0) })
+      }
     }
     if let after {
       if let key = rules.editCountKey, case .int64(let count)? = after[key] { action.editCount = count }

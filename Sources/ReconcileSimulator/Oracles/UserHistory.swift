@@ -246,7 +246,11 @@ package struct UserHistory: Sendable {
   /// - Parameter before: For keys whose contract judges edits (``KeyContract/judgesEdits``), the value the device
   ///   showed before the action; kept beside the actions, so the actions of runs without such keys carry nothing more.
   package mutating func record(_ action: Action, before: [String: FieldValue?] = [:]) {
-    userKeys.formUnion(action.writes.keys)
+    switch action.kind {
+    case .create(let values): userKeys.formUnion(values.keys)
+    case .edit(let values): userKeys.formUnion(values.keys)
+    case .delete: break
+    }
     counter += 1
     var numbered = action
     numbered.order = counter
