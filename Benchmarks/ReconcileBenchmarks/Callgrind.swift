@@ -6,8 +6,10 @@ enum Callgrind {
   /// Instructions per unit of work of `section`, which prints `units: N` for the N units it did. The same process doing
   /// nothing (`--only idle`) is counted too and subtracted, so start-up is not charged to the work. `nil` when
   /// valgrind is not installed or the run fails.
-  static func instructionsPerUnit(section: String) -> (perUnit: Double, units: Int)? {
-    guard let work = count(section), let idle = count("idle"),
+  static func instructionsPerUnit(section: String, environment: [String: String] = [:]) -> (
+    perUnit: Double, units: Int
+  )? {
+    guard let work = count(section, environment: environment), let idle = count("idle"),
       let unitsText = work.output.split(separator: "\n").first(where: { $0.hasPrefix("units: ") }),
       let units = Int(unitsText.dropFirst("units: ".count)), units > 0
     else { return nil }

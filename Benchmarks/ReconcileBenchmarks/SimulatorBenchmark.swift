@@ -57,6 +57,37 @@ enum SimulatorBenchmark {
     return steps
   }
 
+  /// The configurations each held to the per-step budget on its own line, by name: the benchmark's own, the
+  /// CKSyncEngine stand-in's, the merging resolver's under swarm faults. Sharing and pushes add theirs as they land.
+  static let budgeted: [(name: String, configuration: SimulationConfiguration)] = {
+    var syncEngine = SimulationConfiguration(deviceCount: 3, steps: 200, resolver: .fieldMerge, faults: .flaky)
+    syncEngine.client = .syncEngine
+    return [
+      (
+        "reference, field-merge, flaky",
+        SimulationConfiguration(
+          deviceCount: 3, steps: 200, resolver: .fieldMerge, faults: .flaky)
+      ),
+      ("sync-engine, field-merge, flaky", syncEngine),
+      (
+        "reference, merging, swarm",
+        SimulationConfiguration(
+          deviceCount: 3, steps: 200, resolver: .merging, faults: .swarm)
+      ),
+    ]
+  }()
+
+  /// 5 seeds of the budgeted configuration named `name` (the first when unknown). Returns the steps run.
+  static func budgetedWorkload(named name: String, seeds: UInt64 = 5) -> Int {
+    let configuration = (budgeted.first { $0.name == name } ?? budgeted[0]).configuration
+    var steps = 0
+    for seed in UInt64(0)..<seeds {
+      var simulation = Simulation(seed: seed, configuration: configuration)
+      steps += simulation.run().statistics.steps
+    }
+    return steps
+  }
+
   /// `seeds` seeds of the callgrind workload (under `faults`) in a zone first populated with `records` records the workload never
   /// touches (``Simulation/populate()``), each run `length` steps (0: populated and judged only). Returns the steps run.
   static func populatedWorkload(

@@ -12,7 +12,8 @@ import ReconcileTestSupport
 // text merge's growth on repetitive lines and prose, and list-merge-work (LIST_POLICY's merge of LIST_ELEMENTS, LIST_REPEATS times) is for the list
 // policies' growth; each prints `units: N`. simulator-steps-N-devices and simulator-steps-long (2 seeds of 2,000 steps)
 // are the same workload grown, for the simulator's growth rows; simulator-steps-zone is 5 seeds of it in a zone first
-// populated with ZONE_RECORDS untouched records, ZONE_STEPS steps each (0: populated and judged only).
+// populated with ZONE_RECORDS untouched records, ZONE_STEPS steps each (0: populated and judged only);
+// simulator-steps-budgeted is 5 seeds of the configuration BUDGETED names, for the per-configuration budget lines.
 let argumentList = Array(CommandLine.arguments.dropFirst())
 let arguments = Set(argumentList)
 let iterations = arguments.contains("--quick") ? 2_000 : 200_000
@@ -20,7 +21,7 @@ let sections = [
   "archives", "merge", "text-merge", "simulator", "workload", "feed", "hostile", "bodies", "pending", "simulator-steps",
   "merge-resolutions", "merge-floor", "text-merge-work", "hard-text-merge-work", "list-policies-work",
   "list-merge-work", "bodies-work", "simulator-steps-2-devices", "simulator-steps-4-devices",
-  "simulator-steps-8-devices", "simulator-steps-long", "simulator-steps-zone", "idle",
+  "simulator-steps-8-devices", "simulator-steps-long", "simulator-steps-zone", "simulator-steps-budgeted", "idle",
 ]
 let usage = """
   usage: reconcile-benchmarks [--check] [--quick] [--only SECTION]
@@ -419,6 +420,10 @@ do {
   if counts("simulator-steps-long") {
     print("units: \(SimulatorBenchmark.instructionWorkload(seeds: 2, steps: 2_000))")
   }
+  if counts("simulator-steps-budgeted") {
+    let name = ProcessInfo.processInfo.environment["BUDGETED"] ?? ""
+    print("units: \(SimulatorBenchmark.budgetedWorkload(named: name))")
+  }
   if counts("simulator-steps-zone") {
     let environment = ProcessInfo.processInfo.environment
     print(
@@ -622,6 +627,17 @@ if arguments.contains("--check") && !failures.isEmpty {
     }
   }
   print(table(rows))
+  // Each configuration a user can pick that the budget covers, on its own line, so a feature's cost shows in the issue
+  // that adds it.
+  for (name, _) in SimulatorBenchmark.budgeted {
+    guard
+      let counted = Callgrind.instructionsPerUnit(
+        section: "simulator-steps-budgeted", environment: ["BUDGETED": name])
+    else { continue }
+    target(
+      "\(name): ≤ 60,000 instructions per step (5 seeds): \(format(counted.perUnit, digits: 0))",
+      counted.perUnit <= 60_000, missing: "simulator budget, \(name)")
+  }
   // The zone's size: untouched records must cost a step nothing. Each row is the runs' cost beyond the same runs
   // populated and judged with no step, per step. Without faults, and with sync resets made plain syncs: listing a zone
   // from its beginning (a reset, an expired token, a damaged store) costs every record, in CloudKit too.
