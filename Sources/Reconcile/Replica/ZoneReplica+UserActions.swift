@@ -61,8 +61,9 @@ extension ZoneReplica {
     }
     let recordType = record.recordType
     change(&record)
-    record.recordID = id
-    record.recordType = recordType
+    // Written back only when the change touched them: a write copies a record shared with the app's own copy.
+    if record.recordID != id { record.recordID = id }
+    if record.recordType != recordType { record.recordType = recordType }
     try stamp(&record, at: now)
     put(record, at: id)
     syncEngine.add(pendingRecordZoneChanges: [.saveRecord(id)])

@@ -239,14 +239,19 @@ extension SimulatedServer {
     if case .development = configuration.schemaMode {
       guard let known = fieldTypes[record.recordType] else { return true }
       var registers = false
-      let fit = { (values: FieldTable) in
-        values.indices.allSatisfy { index in
-          let (key, value) = values[index]
-          guard let expected = known.type(of: key, guess: index) else {
-            if !value.isEmptyList { registers = true }
+      // Read in place: the keys and values are never copied out of the table.
+      func fit(_ table: FieldTable) -> Bool {
+        table.keys.withUnsafeBufferPointer { keys in
+          table.values.withUnsafeBufferPointer { values in
+            for index in keys.indices {
+              guard let expected = known.type(of: keys[index], guess: index) else {
+                if !values[index].isEmptyList { registers = true }
+                continue
+              }
+              if !Self.fits(values[index].type, expected) { return false }
+            }
             return true
           }
-          return Self.fits(value.type, expected)
         }
       }
       if fit(record.valueTable), fit(record.encryptedValueTable) { return registers }
