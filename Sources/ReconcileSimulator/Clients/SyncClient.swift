@@ -69,8 +69,9 @@ package protocol SyncClient: Sendable {
     _ answer: Result<ServerReply, CloudKitError>, for id: Int, at now: Date, crashingAfterWrites writes: Int?
   ) -> AnswerReceipt
   /// When the client next wants attention without an answer arriving (a retry wait ends, a request times out); `nil`
-  /// when only an answer or a sync request can move it.
-  var nextWakeTime: Date? { get }
+  /// when only an answer or a sync request can move it. (A `mutating get`, so the world reads it in place, every
+  /// turn of its loop, without copying the client; an implementation's getter need not mutate.)
+  var nextWakeTime: Date? { mutating get }
 
   // MARK: The host around it
 
@@ -110,8 +111,8 @@ package protocol SyncClient: Sendable {
   /// How many local changes the client has not had accepted by the server.
   var pendingChangeCount: Int { get }
   /// The zone change token the client has persisted for its zone, so the simulation can check that it never moves
-  /// backwards; the default is `nil` (not checked).
-  var persistedZoneToken: ZoneChangeToken? { get }
+  /// backwards; the default is `nil` (not checked). Read in place, as ``nextWakeTime`` is.
+  var persistedZoneToken: ZoneChangeToken? { mutating get }
 }
 
 extension SyncClient {

@@ -17,7 +17,7 @@ extension Simulation {
   /// will.
   package var nextActivity: Date? {
     var next = network.nextDelivery
-    for client in clients {
+    for var client in clients {
       if let wake = client.nextWakeTime, next.map({ wake < $0 }) ?? true { next = wake }
     }
     if let freed = server.nextQuotaFreed, next.map({ freed < $0 }) ?? true { next = freed }
