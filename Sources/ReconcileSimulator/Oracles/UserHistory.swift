@@ -41,27 +41,17 @@ package struct UserHistory: Sendable {
       change(&box.fields)
     }
 
+    // Who acted, when, on what and how are fixed when the action is made; the rest is filled in as it is recorded.
+
     /// Position in the history, from 1: the order in which users acted.
     package var order: Int {
       get { box.fields.order }
       set { update { $0.order = newValue } }
     }
-    package var device: String {
-      get { box.fields.device }
-      set { update { $0.device = newValue } }
-    }
-    package var time: Date {
-      get { box.fields.time }
-      set { update { $0.time = newValue } }
-    }
-    package var recordID: RecordID {
-      get { box.fields.recordID }
-      set { update { $0.recordID = newValue } }
-    }
-    package var kind: Kind {
-      get { box.fields.kind }
-      set { update { $0.kind = newValue } }
-    }
+    package var device: String { box.fields.device }
+    package var time: Date { box.fields.time }
+    package var recordID: RecordID { box.fields.recordID }
+    package var kind: Kind { box.fields.kind }
     /// The server history position of the version the device showed when the user acted (0 for a record it showed
     /// with no change tag, or did not show).
     package var base: Int {

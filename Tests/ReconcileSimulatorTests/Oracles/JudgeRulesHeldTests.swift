@@ -98,6 +98,32 @@ struct JudgeRulesHeldTests {
       """, .oneSidedChangesKept, "wrote back its older value 1")
   }
 
+  /// Weakening: reading only key histories longer than the shortest a value can come back in (A, B, A), which the log
+  /// check skips the others for. Here the key's whole history is those three versions.
+  @Test("an older value written back as the key's third version is caught on the server's log")
+  func staleOverwriteInAThreeVersionHistory() throws {
+    try expectCaught(
+      """
+      resolver field-merge
+      defect merge-without-ancestor
+      device add d1
+      device add d2
+      d1 create Note/r1 title="a" rank=1
+      d1 sync
+      advance 5s
+      d2 sync
+      advance 5s
+      d1 edit Note/r1 body="b"
+      d2 edit Note/r1 rank=2
+      d2 sync
+      advance 5s
+      d1 sync
+      advance 5s
+      quiesce
+      expect invariants
+      """, .oneSidedChangesKept, "wrote back its older value 1")
+  }
+
   /// Weakening: leaving a change tag issued twice unreported. Only a broken server issues one, so the test breaks the
   /// simulated server (a package-only switch) after its first save.
   @Test("a change tag the server issues twice is reported")

@@ -347,6 +347,24 @@ struct ServerErrorTests {
     #expect(fixture.server.records(in: fixture.notes, ownedBy: "_alice").map(\.recordID) == [keep.recordID])
   }
 
+  @Test("a record saved again without its deleteSelf reference, or deleted, no longer goes with the target")
+  func cascadeFollowsTheCurrentVersion() throws {
+    var fixture = try ServerFixture()
+    let list = try fixture.create(try fixture.note("list"))
+    var item = try fixture.create(
+      try fixture.note("item", ["list": .reference(Reference(recordID: list.recordID, action: .deleteSelf))]))
+    let gone = try fixture.create(
+      try fixture.note("gone", ["list": .reference(Reference(recordID: list.recordID, action: .deleteSelf))]))
+    item["list"] = nil
+    item = try #require(try fixture.save([item]).saved.first)
+    _ = try fixture.save([], deleting: [gone.recordID])
+    let again = try fixture.create(try fixture.note("gone"))
+    let reply = try fixture.save([], deleting: [list.recordID])
+    #expect(reply.deleted == [list.recordID])
+    #expect(
+      fixture.server.records(in: fixture.notes, ownedBy: "_alice").map(\.recordID) == [again.recordID, item.recordID])
+  }
+
   @Test("errors carry CloudKit's codes and names")
   func codes() {
     let id = RecordID()
